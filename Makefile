@@ -1,0 +1,39 @@
+# Rules service: `make run` serves it, `make test` checks everything. `make help` lists the rest.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+FLASK := $(BIN)/flask --app app
+PORT ?= 5000
+
+.DEFAULT_GOAL := help
+.PHONY: help setup run test validate index eval clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+$(BIN)/activate:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: requirements.txt | $(BIN)/activate
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+setup: $(VENV)/.installed ## Create .venv and install the pinned requirements
+
+validate: setup ## Validate the content files (file:line: message for every problem)
+	$(FLASK) content validate
+
+index: setup ## Build the search index if it is missing or older than the content
+	$(FLASK) index build --if-stale
+
+run: setup index ## Serve on http://127.0.0.1:$(PORT)
+	$(FLASK) run --host 127.0.0.1 --port $(PORT)
+
+test: setup validate ## Validate content and run the whole test suite
+	$(BIN)/python -m pytest -q
+
+eval: setup index ## Search relevance on eval/search-queries.yaml (recall@3, MRR@10)
+	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml
+
+clean: ## Remove the virtualenv and the built index
+	rm -rf $(VENV) instance/index*

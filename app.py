@@ -1,0 +1,29 @@
+"""Flask application factory of the rules service: ``flask --app app run``."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True, template_folder="templates", static_folder="static")
+    app.config.from_mapping(
+        CONTENT_DIR=str(ROOT / "content"),
+        INDEX_DIR=os.path.join(app.instance_path, "index"),
+        JSON_SORT_KEYS=False,
+    )
+    if test_config is None:
+        app.config.from_prefixed_env("RULES")
+    else:
+        app.config.from_mapping(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+
+    from rules_index import cli, web
+
+    web.init_app(app)
+    cli.init_app(app)
+    return app

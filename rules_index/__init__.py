@@ -1,0 +1,1 @@
+"""Rules index: content, search, rule engines and web layer of the board-game rules service."""

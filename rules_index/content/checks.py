@@ -1,0 +1,181 @@
+"""Checks across a game's files: references resolve, citations stay within their sources,
+catalog ids are present, translations state the same numbers. One function per kind of check,
+each yielding problems with file and line.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable, Iterator
+
+from .model import Game
+from .numbers import numbers_in
+from .problems import Problem
+from .schema import LANGS, Citation
+from .yamlfile import YamlFile
+
+
+class Where:
+    """Finds the line of an entry (by id) or one of its fields in a game's YAML files."""
+
+    def __init__(self, files: dict[str, YamlFile], folder_display: str):
+        self.files = files
+        self.folder = folder_display
+
+    def raw_ids(self, name: str) -> set[str]:
+        """Ids written in a list file, including entries that failed their schema."""
+        file = self.files.get(name)
+        data = file.data if file is not None and isinstance(file.data, list) else []
+        return {raw["id"] for raw in data if isinstance(raw, dict) and isinstance(raw.get("id"), str)}
+
+    def __call__(self, name: str, entry_id: str | None = None, *keys: Any) -> tuple[str, int]:
+        file = self.files.get(name)
+        if file is None:
+            return f"{self.folder}/{name}", 1
+        if entry_id is None:
+            return file.display, file.line(*keys)
+        data = file.data if isinstance(file.data, list) else []
+        for index, raw in enumerate(data):
+            if isinstance(raw, dict) and raw.get("id") == entry_id:
+                return file.display, file.line(index, *keys)
+        return file.display, 1
+
+
+def _problem(where: tuple[str, int], message: str) -> Problem:
+    return Problem(where[0], where[1], message)
+
+
+def _citations(game: Game) -> Iterator[tuple[str, str | None, tuple, Citation]]:
+    """Every citation of a game: (file, entry id, key path, citation)."""
+    for section in game.sections:
+        yield "sections.yaml", section.id, ("citation",), section.meta.citation
+    for faq in game.faq:
+        yield "faq.yaml", faq.id, ("citation",), faq.citation
+    for mistake in game.mistakes:
+        yield "mistakes.yaml", mistake.id, ("citation",), mistake.citation
+    for note in game.notes:
+        yield "notes.yaml", note.id, ("citation",), note.citation
+
+
+def check_identity(game: Game, where: Where) -> Iterator[Problem]:
+    if game.slug != game.folder.name:
+        yield _problem(where("game.yaml", None, "slug"), f"slug '{game.slug}' differs from the folder name '{game.folder.name}'")
+
+
+def check_unique_ids(game: Game, where: Where) -> Iterator[Problem]:
+    groups = {
+        "game.yaml editions": ("game.yaml", [e.id for e in game.info.editions], "editions"),
+        "game.yaml sources": ("game.yaml", [s.id for s in game.info.sources], "sources"),
+    }
+    for name, file in where.files.items():
+        if name != "game.yaml" and isinstance(file.data, list):
+            ids = [raw.get("id") for raw in file.data if isinstance(raw, dict) and raw.get("id")]
+            groups[name] = (name, ids, None)
+    for file_name, ids, key in groups.values():
+        for dup, count in Counter(ids).items():
+            if count > 1:
+                if key is None:
+                    loc = where(file_name, dup)
+                else:
+                    loc = where(file_name, None, key)
+                yield _problem(loc, f"id '{dup}' is used {count} times")
+
+
+def check_editions_and_sources(game: Game, where: Where) -> Iterator[Problem]:
+    editions = {e.id for e in game.info.editions}
+    for index, source in enumerate(game.info.sources):
+        if source.edition not in editions:
+            yield _problem(where("game.yaml", None, "sources", index, "edition"), f"source '{source.id}' names unknown edition '{source.edition}'")
+    for name, items in (("faq.yaml", game.faq), ("sections.yaml", [s.meta for s in game.sections])):
+        for item in items:
+            for edition in item.editions:
+                if edition not in editions:
+                    yield _problem(where(name, item.id, "editions"), f"unknown edition '{edition}'")
+
+
+def check_citations(game: Game, where: Where) -> Iterator[Problem]:
+    for file_name, entry_id, keys, citation in _citations(game):
+        source = game.source(citation.source)
+        if source is None:
+            yield _problem(where(file_name, entry_id, *keys, "source"), f"citation names unknown source '{citation.source}'")
+            continue
+        if source.pages is None and citation.pages is not None:
+            yield _problem(where(file_name, entry_id, *keys, "pages"), f"source '{source.id}' has no page numbers: cite its section only")
+        elif source.pages is not None and citation.pages is None:
+            yield _problem(where(file_name, entry_id, *keys), f"source '{source.id}' has page numbers: the citation needs pages")
+        elif source.pages is not None and citation.pages is not None and citation.pages[1] > source.pages:
+            yield _problem(where(file_name, entry_id, *keys, "pages"), f"page {citation.pages[1]} is beyond the {source.pages} pages of source '{source.id}'")
+
+
+def check_references(game: Game, where: Where) -> Iterator[Problem]:
+    # Sections that failed to load are reported elsewhere; do not also flag references to them.
+    declared = {s.id for s in game.sections} | where.raw_ids("sections.yaml")
+    faq_ids = {f.id for f in game.faq}
+    for faq in game.faq:
+        if faq.section not in declared:
+            yield _problem(where("faq.yaml", faq.id, "section"), f"unknown section '{faq.section}'")
+        for related in faq.related:
+            if related == faq.id:
+                yield _problem(where("faq.yaml", faq.id, "related"), "an entry cannot be related to itself")
+            elif related not in faq_ids:
+                yield _problem(where("faq.yaml", faq.id, "related"), f"unknown FAQ entry '{related}'")
+    for mistake in game.mistakes:
+        if mistake.faq is not None and mistake.faq not in faq_ids:
+            yield _problem(where("mistakes.yaml", mistake.id, "faq"), f"unknown FAQ entry '{mistake.faq}'")
+        if mistake.section is not None and mistake.section not in declared:
+            yield _problem(where("mistakes.yaml", mistake.id, "section"), f"unknown section '{mistake.section}'")
+    for term in game.glossary:
+        if term.section not in declared:
+            yield _problem(where("glossary.yaml", term.id, "section"), f"unknown section '{term.section}'")
+    for note in game.notes:
+        if game.source(note.source) is None:
+            yield _problem(where("notes.yaml", note.id, "source"), f"unknown source '{note.source}'")
+
+
+def check_catalog(game: Game, where: Where, catalog_ids: Iterable[str] | None) -> Iterator[Problem]:
+    if catalog_ids is None:
+        return
+    present = {f.id for f in game.faq} | where.raw_ids("faq.yaml")
+    for faq_id in catalog_ids:
+        if faq_id not in present:
+            yield _problem(where("faq.yaml"), f"catalog entry '{faq_id}' is missing")
+
+
+def _numbers_differ(texts: dict[str, str]) -> tuple[str, str] | None:
+    """(first language whose numbers differ from the source language's, message), or None."""
+    found = {lang: numbers_in(text, lang) for lang, text in texts.items()}
+    source = found[LANGS[0]]
+    differing = [lang for lang in LANGS[1:] if found[lang] != source]
+    if not differing:
+        return None
+    shown = ", ".join(f"{lang} {sorted(v) or '[]'}" for lang, v in found.items())
+    return differing[0], f"the languages state different numbers ({shown})"
+
+
+def check_numbers(game: Game, where: Where) -> Iterator[Problem]:
+    for faq in game.faq:
+        differ = _numbers_differ({lang: faq.text(lang).answer for lang in LANGS})
+        if differ:
+            yield _problem(where("faq.yaml", faq.id, differ[0], "answer"), f"answer: {differ[1]}")
+    for mistake in game.mistakes:
+        differ = _numbers_differ({lang: mistake.text(lang).correction for lang in LANGS})
+        if differ:
+            yield _problem(where("mistakes.yaml", mistake.id, differ[0], "correction"), f"correction: {differ[1]}")
+
+
+CHECKS = (
+    check_identity,
+    check_unique_ids,
+    check_editions_and_sources,
+    check_citations,
+    check_references,
+    check_numbers,
+)
+
+
+def check_game(game: Game, files: dict[str, YamlFile], catalog_ids: Iterable[str] | None) -> list[Problem]:
+    where = Where(files, f"{game.folder.parent.name}/{game.folder.name}")
+    problems: list[Problem] = []
+    for check in CHECKS:
+        problems += check(game, where)
+    problems += check_catalog(game, where, catalog_ids)
+    return problems

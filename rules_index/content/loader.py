@@ -1,0 +1,188 @@
+"""Loading ``content/``: parse each file, validate it against its schema, then across files.
+
+Every problem is collected (nothing stops at the first) and reported with file and line.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from . import checks
+from .model import Game, Library, RuleSection
+from .problems import ContentError, Problem
+from .rules_markdown import split_sections
+from .schema import LANGS, Faq, GameFile, GlossaryEntry, Mistake, Note, Section
+from .yamlfile import YamlFile, read_yaml
+
+CATALOG_FILE = "faq-catalog.yaml"
+LIST_FILES: dict[str, type[BaseModel]] = {
+    "sections.yaml": Section,
+    "faq.yaml": Faq,
+    "mistakes.yaml": Mistake,
+    "glossary.yaml": GlossaryEntry,
+    "notes.yaml": Note,
+}
+M = TypeVar("M", bound=BaseModel)
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return str(Path(root.name) / path.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def _schema_problems(error: ValidationError, file: YamlFile, prefix: tuple[Any, ...]) -> list[Problem]:
+    problems = []
+    for item in error.errors():
+        loc = tuple(item["loc"])
+        # pydantic names union branches ("Check", "list[Check]") in loc: keep only real keys.
+        keys = tuple(k for k in loc if isinstance(k, int) or not (isinstance(k, str) and ("[" in k or k[:1].isupper())))
+        where = ".".join(str(k) for k in (*prefix, *keys)) or "file"
+        message = item["msg"]
+        if item["type"] == "missing":
+            message = "required field is missing"
+        elif item["type"] == "extra_forbidden":
+            message = "unknown field"
+        problems.append(Problem(file.display, file.line(*prefix, *keys), f"{where}: {message}"))
+    return problems
+
+
+def _validate(model: type[M], data: Any, file: YamlFile, prefix: tuple[Any, ...]) -> tuple[M | None, list[Problem]]:
+    try:
+        return model.model_validate(data), []
+    except ValidationError as exc:
+        return None, _schema_problems(exc, file, prefix)
+
+
+def _load_list(folder: Path, root: Path, name: str, model: type[M]) -> tuple[list[M], YamlFile | None, list[Problem]]:
+    path = folder / name
+    file, problems = read_yaml(path, _display(path, root))
+    if file is None:
+        return [], None, problems
+    data = file.data
+    if data is None:
+        data = []
+    if not isinstance(data, list):
+        return [], file, [Problem(file.display, 1, "expected a list of entries")]
+    items: list[M] = []
+    for index, raw in enumerate(data):
+        item, item_problems = _validate(model, raw, file, (index,))
+        problems += item_problems
+        if item is not None:
+            items.append(item)
+    return items, file, problems
+
+
+def _load_sections(folder: Path, root: Path, metas: list[Section]) -> tuple[list[RuleSection], list[Problem]]:
+    problems: list[Problem] = []
+    texts: dict[str, dict] = {}
+    for lang in LANGS:
+        path = folder / f"rules.{lang}.md"
+        display = _display(path, root)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            problems.append(Problem(display, 1, "file is missing"))
+            continue
+        parsed, parse_problems = split_sections(text, display)
+        problems += parse_problems
+        wanted = [m.id for m in metas]
+        found = [s.id for s in parsed]
+        for section in parsed:
+            if section.id not in wanted:
+                problems.append(Problem(display, section.line, f"section '{section.id}' is not in sections.yaml"))
+        missing = [i for i in wanted if i not in found]
+        for section_id in missing:
+            problems.append(Problem(display, 1, f"section '{section_id}' of sections.yaml has no heading here"))
+        duplicates = {i for i in found if found.count(i) > 1}
+        for section_id in sorted(duplicates):
+            problems.append(Problem(display, 1, f"section '{section_id}' appears more than once"))
+        if not missing and not duplicates and [i for i in found if i in wanted] != wanted:
+            problems.append(Problem(display, 1, "sections are not in the order of sections.yaml"))
+        texts[lang] = {s.id: s for s in parsed}
+    sections = []
+    for meta in metas:
+        if all(meta.id in texts.get(lang, {}) for lang in LANGS):
+            sections.append(RuleSection(meta, {lang: texts[lang][meta.id] for lang in LANGS}))
+    return sections, problems
+
+
+def load_game(folder: Path, root: Path) -> tuple[Game | None, dict[str, YamlFile], list[Problem]]:
+    """One game's folder: the Game (None if game.yaml is unusable), its parsed files, problems."""
+    files: dict[str, YamlFile] = {}
+    game_path = folder / "game.yaml"
+    game_file, problems = read_yaml(game_path, _display(game_path, root))
+    info = None
+    if game_file is not None:
+        files["game.yaml"] = game_file
+        info, more = _validate(GameFile, game_file.data, game_file, ())
+        problems += more
+    loaded: dict[str, list] = {}
+    for name, model in LIST_FILES.items():
+        items, file, more = _load_list(folder, root, name, model)
+        problems += more
+        loaded[name] = items
+        if file is not None:
+            files[name] = file
+    sections, more = _load_sections(folder, root, loaded["sections.yaml"])
+    problems += more
+    if info is None:
+        return None, files, problems
+    game = Game(
+        info=info,
+        folder=folder,
+        sections=sections,
+        faq=loaded["faq.yaml"],
+        mistakes=loaded["mistakes.yaml"],
+        glossary=loaded["glossary.yaml"],
+        notes=loaded["notes.yaml"],
+    )
+    return game, files, problems
+
+
+def load_catalog(root: Path) -> tuple[dict[str, list[str]], list[Problem]]:
+    """The FAQ ids each game must carry (content/faq-catalog.yaml); optional for new games."""
+    path = root / CATALOG_FILE
+    if not path.exists():
+        return {}, []
+    file, problems = read_yaml(path, _display(path, root))
+    if file is None:
+        return {}, problems
+    catalog: dict[str, list[str]] = {}
+    for slug, entry in (file.data or {}).items():
+        faq = (entry or {}).get("faq") or {}
+        catalog[str(slug)] = [str(i) for i in faq]
+    return catalog, problems
+
+
+def game_folders(root: Path) -> list[Path]:
+    return sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+
+def load(root: Path) -> tuple[Library, list[Problem]]:
+    """Load and validate everything under ``root``; returns what loaded and every problem."""
+    root = Path(root)
+    catalog, problems = load_catalog(root)
+    games: dict[str, Game] = {}
+    for folder in game_folders(root):
+        game, files, more = load_game(folder, root)
+        problems += more
+        if game is None:
+            continue
+        problems += checks.check_game(game, files, catalog.get(folder.name))
+        games[game.slug] = game
+    for slug in catalog:
+        if slug not in games and not (root / slug).is_dir():
+            problems.append(Problem(_display(root / CATALOG_FILE, root), 1, f"catalog game '{slug}' has no folder"))
+    return Library(games=dict(sorted(games.items())), catalog=catalog), sorted(set(problems))
+
+
+def load_library(root: Path) -> Library:
+    """Load content that must be valid (the service's start); raises ContentError otherwise."""
+    library, problems = load(root)
+    if problems:
+        raise ContentError(problems)
+    return library

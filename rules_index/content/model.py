@@ -1,0 +1,77 @@
+"""The validated content of the service: a Library of Games, each with its entries in file order."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .citations import citation_label
+from .rules_markdown import MarkdownSection
+from .schema import Citation, Faq, GameFile, GlossaryEntry, Mistake, Note, Section, Source
+
+
+@dataclass(frozen=True)
+class RuleSection:
+    """A section of the rules summary with its text in each language."""
+
+    meta: Section
+    texts: dict[str, MarkdownSection]
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    def title(self, lang: str) -> str:
+        return self.texts[lang].title
+
+    def body(self, lang: str) -> str:
+        return self.texts[lang].body
+
+
+@dataclass
+class Game:
+    info: GameFile
+    folder: Path
+    sections: list[RuleSection] = field(default_factory=list)
+    faq: list[Faq] = field(default_factory=list)
+    mistakes: list[Mistake] = field(default_factory=list)
+    glossary: list[GlossaryEntry] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+
+    @property
+    def slug(self) -> str:
+        return self.info.slug
+
+    def title(self, lang: str) -> str:
+        return self.info.title.get(lang)
+
+    def source(self, source_id: str) -> Source | None:
+        return next((s for s in self.info.sources if s.id == source_id), None)
+
+    def faq_entry(self, faq_id: str) -> Faq | None:
+        return next((f for f in self.faq if f.id == faq_id), None)
+
+    def section(self, section_id: str) -> RuleSection | None:
+        return next((s for s in self.sections if s.id == section_id), None)
+
+    def mistakes_for(self, faq_id: str) -> list[Mistake]:
+        return [m for m in self.mistakes if m.faq == faq_id]
+
+    def cite(self, citation: Citation, lang: str) -> str:
+        source = self.source(citation.source)
+        if source is None:  # validation makes this unreachable for loaded content
+            raise KeyError(citation.source)
+        return citation_label(citation, source, lang)
+
+
+@dataclass
+class Library:
+    """All games, in a stable order (by slug)."""
+
+    games: dict[str, Game]
+    catalog: dict[str, list[str]] = field(default_factory=dict)
+
+    def game(self, slug: str) -> Game | None:
+        return self.games.get(slug)
+
+    def __iter__(self):
+        return iter(self.games.values())

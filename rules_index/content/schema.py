@@ -1,0 +1,245 @@
+"""The schema of every content file, as pydantic models (one model per kind of entry).
+
+These models are also the validated content model the rest of the package reads.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+LANGS: tuple[str, ...] = ("de", "en", "it")
+DEFAULT_LANG = "de"
+
+ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+Id = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+SOURCE_KINDS = ("official-rulebook", "rules-explanation", "review", "encyclopedia")
+SECTION_KINDS = (
+    "goal", "material", "setup", "board", "round", "turn", "characters", "actions",
+    "scoring", "end", "variants", "example", "open-questions", "other",
+)
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Localized(Strict):
+    """One text in each language."""
+
+    de: Text
+    en: Text
+    it: Text
+
+    def get(self, lang: str) -> str:
+        return getattr(self, lang)
+
+
+class LocalizedList(Strict):
+    de: list[Text] = []
+    en: list[Text] = []
+    it: list[Text] = []
+
+    def get(self, lang: str) -> list[str]:
+        return getattr(self, lang)
+
+    def all(self) -> list[str]:
+        return [*self.de, *self.en, *self.it]
+
+
+_RANGE = re.compile(r"^\s*(\d+)\s*[-–]\s*(\d+)\s*$")
+
+
+class Citation(Strict):
+    """Where a statement comes from: a source, its page or page range, and the source's section."""
+
+    source: Id
+    pages: tuple[int, int] | None = None
+    section: Localized
+
+    @field_validator("pages", mode="before")
+    @classmethod
+    def _pages(cls, value: Any) -> Any:
+        if value is None or isinstance(value, (tuple, list)):
+            return value
+        if isinstance(value, bool):
+            raise ValueError("a page is a number or a range like 5-6")
+        if isinstance(value, int):
+            return (value, value)
+        if isinstance(value, str):
+            if value.strip().isdigit():
+                return (int(value), int(value))
+            match = _RANGE.match(value)
+            if match:
+                return (int(match.group(1)), int(match.group(2)))
+        raise ValueError("a page is a number or a range like 5-6")
+
+    @field_validator("pages")
+    @classmethod
+    def _ordered(cls, value: tuple[int, int] | None) -> tuple[int, int] | None:
+        if value is not None:
+            if value[0] < 1:
+                raise ValueError("pages start at 1")
+            if value[1] < value[0]:
+                raise ValueError("a page range must go upwards, like 5-6")
+        return value
+
+
+class Check(Strict):
+    """A scenario run through the game's rule engine, and what the answer says must happen."""
+
+    probe: Annotated[str, StringConstraints(pattern=r"^[a-z_][a-z0-9_]*$")]
+    given: dict[str, Any] = {}
+    expect: Annotated[dict[str, Any], Field(min_length=1)]
+    scenario: Localized | None = None
+
+
+Checks = Check | list[Check] | None
+
+
+def check_list(value: Checks) -> list[Check]:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+class Range(Strict):
+    min: int | None = None
+    max: int | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Range":
+        if self.min is not None and self.max is not None and self.max < self.min:
+            raise ValueError("max is smaller than min")
+        return self
+
+
+class Edition(Strict):
+    id: Id
+    name: Localized
+    publisher: str | None = None
+    year: int | None = None
+    language: Literal["de", "en", "it", "fr", "nl"]
+
+
+class Source(Strict):
+    id: Id
+    edition: Id
+    kind: Literal[SOURCE_KINDS]  # type: ignore[valid-type]
+    title: Text
+    publisher: str | None = None
+    year: int | None = None
+    pages: Annotated[int, Field(ge=1)] | None
+    language: Literal["de", "en", "it", "fr", "nl"]
+    read: dt.date
+    label: Localized
+
+
+class GameFile(Strict):
+    """game.yaml"""
+
+    slug: Id
+    stand: dt.date
+    title: Localized
+    alt_titles: LocalizedList = LocalizedList()
+    summary: Localized
+    players: Range | None = None
+    duration_minutes: Range | None = None
+    age_min: int | None = None
+    year: int | None = None
+    designers: list[Text] = []
+    publishers: list[Text] = []
+    editions: Annotated[list[Edition], Field(min_length=1)]
+    sources: Annotated[list[Source], Field(min_length=1)]
+
+
+class Section(Strict):
+    """An entry of sections.yaml; its title and text come from rules.<lang>.md."""
+
+    id: Id
+    kind: Literal[SECTION_KINDS]  # type: ignore[valid-type]
+    editions: Annotated[list[Id], Field(min_length=1)]
+    citation: Citation
+
+
+class FaqText(Strict):
+    question: Text
+    answer: Text
+
+
+class Faq(Strict):
+    id: Id
+    editions: Annotated[list[Id], Field(min_length=1)]
+    section: Id
+    related: list[Id] = []
+    citation: Citation
+    keywords: LocalizedList = LocalizedList()
+    de: FaqText
+    en: FaqText
+    it: FaqText
+    check: Checks = None
+
+    def text(self, lang: str) -> FaqText:
+        return getattr(self, lang)
+
+    @property
+    def checks(self) -> list[Check]:
+        return check_list(self.check)
+
+
+class MistakeText(Strict):
+    mistake: Text
+    correction: Text
+
+
+class Mistake(Strict):
+    id: Id
+    faq: Id | None = None
+    section: Id | None = None
+    citation: Citation
+    de: MistakeText
+    en: MistakeText
+    it: MistakeText
+    check: Checks = None
+
+    @model_validator(mode="after")
+    def _one_target(self) -> "Mistake":
+        if (self.faq is None) == (self.section is None):
+            raise ValueError("a mistake links to exactly one of faq or section")
+        return self
+
+    def text(self, lang: str) -> MistakeText:
+        return getattr(self, lang)
+
+    @property
+    def checks(self) -> list[Check]:
+        return check_list(self.check)
+
+
+class Term(Strict):
+    term: Text
+    aliases: list[Text] = []
+    definition: Text
+
+
+class GlossaryEntry(Strict):
+    id: Id
+    section: Id
+    de: Term
+    en: Term
+    it: Term
+
+    def text(self, lang: str) -> Term:
+        return getattr(self, lang)
+
+
+class Note(Strict):
+    id: Id
+    source: Id
+    citation: Citation
+    other: Localized
+    rulebook: Localized

@@ -1,0 +1,34 @@
+"""Rule engines, one package per game: ``rules_index.engines.<slug with underscores>``.
+
+Adding a game's engine means adding its package here; it is found by the game's slug.
+"""
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from .base import ProbeRegistry, Rule, RuleViolation
+
+__all__ = ["ProbeRegistry", "Rule", "RuleViolation", "engine_module", "probes_for"]
+
+
+def _module_name(slug: str) -> str:
+    return f"{__name__}.{slug.replace('-', '_')}"
+
+
+def engine_module(slug: str) -> ModuleType | None:
+    """The engine package of a game, or None when the game has no engine yet."""
+    try:
+        return importlib.import_module(_module_name(slug))
+    except ModuleNotFoundError as exc:
+        if exc.name == _module_name(slug):
+            return None
+        raise
+
+
+def probes_for(slug: str) -> ProbeRegistry | None:
+    """The probe registry of a game's engine (``<package>.probes.PROBES``), or None."""
+    if engine_module(slug) is None:
+        return None
+    probes = importlib.import_module(_module_name(slug) + ".probes")
+    return probes.PROBES

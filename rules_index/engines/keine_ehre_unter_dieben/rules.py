@@ -1,0 +1,195 @@
+"""Pure rule functions of Keine Ehre unter Dieben: the heist, sharing the loot, laying out loot.
+
+No state, no randomness: the state object (``game.py``) calls these, and tests and probes may call
+them directly. Citations name the review's sections (the source has no page numbers).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from ..base import Rule
+from .cards import BELL_LIMIT, NUM_FIELDS, TAKE_COUNTS, LootCard
+
+SRC = "Rezension"
+
+R_SETUP = Rule("Spielaufbau", f"{SRC} · Spielaufbau")
+R_LEADER = Rule("Anführer", f"{SRC} · Der Spielablauf")
+R_RAID = Rule("Raubzug", f"{SRC} · Der Raubzug")
+R_VOLUNTARY = Rule("Freiwilliges Ende", f"{SRC} · Das Verteilen der Beute")
+R_MASTER = Rule("Meisterstreich", f"{SRC} · Das Verteilen der Beute")
+R_CAUGHT = Rule("Auf frischer Tat ertappt", f"{SRC} · Das Verteilen der Beute")
+R_SHARE = Rule("Verteilen der Beute", f"{SRC} · Das Verteilen der Beute")
+R_LAYOUT = Rule("Beutekarten auslegen", f"{SRC} · Beutekarten auslegen")
+R_GAME_END = Rule("Spielende", f"{SRC} · Das Spielende und die Wertung")
+
+# Outcomes of a heist.
+OPEN = "open"
+VOLUNTARY_STOP = "voluntary_stop"
+MASTER_STROKE = "master_stroke"
+CAUGHT = "caught"
+OUTCOMES = (VOLUNTARY_STOP, MASTER_STROKE, CAUGHT)
+
+
+# --------------------------------------------------------------------------- the heist
+
+
+def move_commissar(position: int, steps: int) -> int:
+    """Move the commissar ``steps`` fields towards the band (towards field 1). Rezension · Der Raubzug.
+
+    Source silent on moving past field 1; the commissar stops on field 1 (he never leaves the board).
+    """
+    return max(1, position - steps)
+
+
+def heist_status(commissar: int, last_field: int, num_fields: int = NUM_FIELDS,
+                 full_board_outcome: str = VOLUNTARY_STOP) -> str:
+    """Situation after a card was laid on ``last_field`` and the commissar moved. Rezension · Der Raubzug.
+
+    * commissar on a field holding a card (``commissar <= last_field``): the leader is caught;
+    * commissar directly next to the last card (also when a card without movement is laid next to
+      him): master stroke, the heist ends at once;
+    * free fields remain between commissar and last card: the leader may go on (``"open"``).
+    Source silent: the 7th field filled while the commissar is still further away (only possible with a
+    commissar start beyond position 8) ends the heist as ``full_board_outcome``.
+    """
+    if commissar <= last_field:
+        return CAUGHT
+    if commissar == last_field + 1:
+        return MASTER_STROKE
+    if last_field >= num_fields:
+        return full_board_outcome
+    return OPEN
+
+
+def caught_fields(commissar: int, last_field: int) -> range:
+    """Fields whose cards are discarded when the leader is caught: the card under the commissar and
+    all cards to its right. Rezension · Der Raubzug."""
+    return range(commissar, last_field + 1)
+
+
+# --------------------------------------------------------------------------- sharing the loot
+
+
+def leader_quota(outcome: str, last_field: int, cards_on_board: int,
+                 take_counts: Sequence[int] = TAKE_COUNTS) -> tuple[int, int]:
+    """(min, max) cards the leader takes first. Rezension · Das Verteilen der Beute.
+
+    Voluntary stop: exactly the number printed under the last card laid (1 on fields 1-3, 2 on 4-5,
+    4 on 6). Caught: nothing. Master stroke: as many as he wants (0 up to all).
+    """
+    if outcome == VOLUNTARY_STOP:
+        n = min(take_counts[last_field - 1], cards_on_board)
+        return (n, n)
+    if outcome == MASTER_STROKE:
+        return (0, cards_on_board)
+    if outcome == CAUGHT:
+        return (0, 0)
+    raise ValueError(f"unknown outcome {outcome!r}")
+
+
+def others_order(leader: int, num_players: int) -> tuple[int, ...]:
+    """The other thieves, clockwise starting at the leader's left (seat leader+1). Rezension · Das
+    Verteilen der Beute."""
+    return tuple((leader + i) % num_players for i in range(1, num_players))
+
+
+def leader_may_take_extra(outcome: str, cards_left: int) -> bool:
+    """After every other thief had a card, a leader who was not caught may take one more card if any
+    remain. Rezension · Das Verteilen der Beute."""
+    return outcome != CAUGHT and cards_left > 0
+
+
+@dataclass(frozen=True)
+class SharePlan:
+    """Who receives how many cards in one share: ``takes`` in order (player per card), ``discarded``."""
+
+    takes: tuple[int, ...]
+    discarded: int
+
+    def received(self, num_players: int) -> tuple[int, ...]:
+        return tuple(self.takes.count(p) for p in range(num_players))
+
+
+def share_plan(outcome: str, leader: int, num_players: int, cards_on_board: int,
+               leader_first: int, leader_takes_extra: bool = True) -> SharePlan:
+    """Pure share of ``cards_on_board`` cards (Rezension · Das Verteilen der Beute): the leader takes
+    ``leader_first`` (must lie within ``leader_quota``), then one card each clockwise from the leader's
+    left while cards last, then one more for a leader who was not caught (if he wants), the rest is
+    discarded."""
+    if outcome == CAUGHT and leader_first:
+        raise ValueError("a caught leader gets nothing")
+    if not 0 <= leader_first <= cards_on_board:
+        raise ValueError("leader_first out of range")
+    takes = [leader] * leader_first
+    left = cards_on_board - leader_first
+    for p in others_order(leader, num_players):
+        if left == 0:
+            break
+        takes.append(p)
+        left -= 1
+    if leader_takes_extra and leader_may_take_extra(outcome, left):
+        takes.append(leader)
+        left -= 1
+    return SharePlan(tuple(takes), left)
+
+
+def next_leader(leader: int, num_players: int, rotation: str = "clockwise") -> int:
+    """The leader changes from round to round (Rezension · Der Spielablauf). Source silent on the
+    direction: ``clockwise`` (default, the left neighbour) or ``counterclockwise``."""
+    step = 1 if rotation == "clockwise" else -1
+    return (leader + step) % num_players
+
+
+# --------------------------------------------------------------------------- laying out loot
+
+
+def bells_in_row(holding: Iterable[LootCard], colour: str) -> int:
+    return sum(1 for c in holding if c.colour == colour and c.bell)
+
+
+def razzia_due(holding: Iterable[LootCard], card: LootCard, bell_limit: int = BELL_LIMIT) -> bool:
+    """A police raid happens when the third card with a bell lands in one colour row (``card`` has just
+    been added to ``holding``). Rezension · Beutekarten auslegen."""
+    return card.bell and bells_in_row(holding, card.colour) >= bell_limit
+
+
+@dataclass(frozen=True)
+class LayOut:
+    """Result of laying out one card: the player's new holding, the reserve, lost cards and events."""
+
+    holding: tuple[LootCard, ...]
+    reserve: tuple[LootCard, ...]
+    lost: tuple[LootCard, ...]
+    events: tuple[tuple, ...]
+
+
+def lay_out(holding: Sequence[LootCard], card: LootCard, reserve: Sequence[LootCard],
+            bell_limit: int = BELL_LIMIT, compartment_after_razzia: bool = True) -> LayOut:
+    """Lay ``card`` out in its colour row. Rezension · Beutekarten auslegen.
+
+    Third bell in the row: police raid, all cards of that colour are lost (discarded). Secret
+    compartment: draw the top card of the reserve and lay it out by the same rules (which may chain).
+    Source silent: an empty reserve gives nothing; whether a compartment card lost in the very raid it
+    triggered still gives its draw (``compartment_after_razzia``, default yes: the symbol was laid out).
+    """
+    holding_l = list(holding)
+    reserve_l = list(reserve)
+    lost: list[LootCard] = []
+    events: list[tuple] = []
+    pending = [card]
+    while pending:
+        c = pending.pop(0)
+        holding_l.append(c)
+        events.append(("lay", c))
+        raided = razzia_due(holding_l, c, bell_limit)
+        if raided:
+            row = [x for x in holding_l if x.colour == c.colour]
+            holding_l = [x for x in holding_l if x.colour != c.colour]
+            lost.extend(row)
+            events.append(("razzia", c.colour, tuple(row)))
+        if c.compartment and reserve_l and (compartment_after_razzia or not raided):
+            drawn = reserve_l.pop(0)
+            events.append(("compartment", drawn))
+            pending.append(drawn)
+    return LayOut(tuple(holding_l), tuple(reserve_l), tuple(lost), tuple(events))

@@ -1,0 +1,13 @@
+"""The web layer: pages, JSON API and error handling, wired into the app by ``init_app``."""
+from __future__ import annotations
+
+from flask import Flask
+
+from . import api, errors, pages, state
+
+
+def init_app(app: Flask) -> None:
+    state.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)

@@ -1,0 +1,40 @@
+"""Shared fixtures: the app on the real content, its test client, and the tiny fixture game."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from app import ROOT, create_app
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(scope="session")
+def app(tmp_path_factory):
+    instance = tmp_path_factory.mktemp("instance")
+    application = create_app({
+        "TESTING": True,
+        "CONTENT_DIR": str(ROOT / "content"),
+        "INDEX_DIR": str(instance / "index"),
+    })
+    return application
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture()
+def runner(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture()
+def tiny_content(tmp_path) -> Path:
+    """A writable copy of the valid fixture content (one small game)."""
+    target = tmp_path / "content"
+    shutil.copytree(FIXTURES / "content", target)
+    return target

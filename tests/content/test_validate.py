@@ -1,0 +1,105 @@
+"""The content validator: valid content passes; each kind of broken file is caught with file and line."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app import ROOT
+from rules_index.content import load
+
+GAME = "tiny-game"
+
+
+def edit(root: Path, name: str, old: str, new: str) -> None:
+    path = root / GAME / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"fixture text {old!r} not in {name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_fixture_is_valid(tiny_content):
+    library, problems = load(tiny_content)
+    assert problems == []
+    assert [f.id for f in library.game(GAME).faq] == ["coin-count", "coin-value"]
+
+
+def test_real_content_is_valid():
+    library, problems = load(ROOT / "content")
+    assert [str(p) for p in problems] == []
+    assert len(library.games) == 4
+
+
+# (case id, file, old text, new text, expected file, expected line, part of the message)
+BROKEN = [
+    ("yaml-syntax", "faq.yaml", "    answer: Es gibt 12 Münzen.", "    answer: [Es gibt 12", "faq.yaml", 14, "YAML syntax error"),
+    ("missing-language", "faq.yaml", "  it:\n    question: Quante monete ci sono?\n    answer: Ci sono 12 monete.\n", "", "faq.yaml", 2, "0.it: required field is missing"),
+    ("missing-field", "glossary.yaml", "  section: material\n", "", "glossary.yaml", 1, "0.section: required field is missing"),
+    ("unknown-field", "faq.yaml", "  section: material\n", "  section: material\n  secton: material\n", "faq.yaml", 5, "unknown field"),
+    ("empty-answer", "faq.yaml", "answer: There are 12 coins.", "answer: '  '", "faq.yaml", 16, "0.en.answer"),
+    ("bad-id", "faq.yaml", "- id: coin-value", "- id: Coin_Value", "faq.yaml", 20, "1.id: String should match pattern"),
+    ("duplicate-id", "faq.yaml", "- id: coin-value", "- id: coin-count", "faq.yaml", 2, "id 'coin-count' is used 2 times"),
+    ("catalog-id-missing", "faq.yaml", "- id: coin-count", "- id: coin-number", "faq.yaml", 1, "catalog entry 'coin-count' is missing"),
+    ("unknown-source", "faq.yaml", "citation: {source: review,", "citation: {source: reveiw,", "faq.yaml", 23, "unknown source 'reveiw'"),
+    ("page-beyond-source", "sections.yaml", "pages: 3-4", "pages: 3-5", "sections.yaml", 8, "page 5 is beyond the 4 pages"),
+    ("page-on-unpaged-source", "faq.yaml", "{source: review, section", "{source: review, pages: 2, section", "faq.yaml", 23, "has no page numbers"),
+    ("page-missing", "mistakes.yaml", "pages: 3, ", "", "mistakes.yaml", 3, "the citation needs pages"),
+    ("page-range-backwards", "sections.yaml", "pages: 3-4", "pages: 4-3", "sections.yaml", 8, "range must go upwards"),
+    ("mistake-target-unknown", "mistakes.yaml", "faq: coin-value", "faq: coin-worth", "mistakes.yaml", 2, "unknown FAQ entry 'coin-worth'"),
+    ("mistake-two-targets", "mistakes.yaml", "faq: coin-value", "faq: coin-value\n  section: scoring", "mistakes.yaml", 1, "exactly one of faq or section"),
+    ("faq-section-unknown", "faq.yaml", "  section: scoring", "  section: scores", "faq.yaml", 22, "unknown section 'scores'"),
+    ("related-unknown", "faq.yaml", "related: [coin-value]", "related: [coin-worth]", "faq.yaml", 5, "unknown FAQ entry 'coin-worth'"),
+    ("glossary-section-unknown", "glossary.yaml", "section: material", "section: materials", "glossary.yaml", 2, "unknown section 'materials'"),
+    ("note-source-unknown", "notes.yaml", "source: review", "source: blog", "notes.yaml", 2, "unknown source 'blog'"),
+    ("edition-unknown", "faq.yaml", "editions: [test-2020]\n  section: scoring", "editions: [test-2021]\n  section: scoring", "faq.yaml", 21, "unknown edition 'test-2021'"),
+    ("source-edition-unknown", "game.yaml", "edition: test-2020\n    kind: review", "edition: test-1999\n    kind: review", "game.yaml", 36, "unknown edition 'test-1999'"),
+    ("numbers-differ", "faq.yaml", "Ci sono 12 monete.", "Ci sono 13 monete.", "faq.yaml", 19, "different numbers"),
+    ("number-words-differ", "faq.yaml", "Three coins score 3 points.", "Four coins score 3 points.", "faq.yaml", 29, "en [3, 4]"),
+    ("slug-differs", "game.yaml", "slug: tiny-game", "slug: tiny-games", "game.yaml", 1, "differs from the folder name"),
+    ("bad-date", "game.yaml", "stand: 2026-11-29", "stand: yesterday", "game.yaml", 2, "stand:"),
+    ("bad-source-kind", "game.yaml", "kind: review", "kind: blog", "game.yaml", 37, "sources.1.kind"),
+    ("markdown-section-missing", "rules.en.md", "## Scoring {#scoring}\n\nEach coin scores 1 point.\n", "", "rules.en.md", 1, "section 'scoring' of sections.yaml has no heading"),
+    ("markdown-section-unknown", "rules.it.md", "{#scoring}", "{#points}", "rules.it.md", 5, "section 'points' is not in sections.yaml"),
+    ("markdown-heading-without-id", "rules.de.md", "## Wertung {#scoring}", "## Wertung", "rules.de.md", 5, "must end in {#section-id}"),
+    ("markdown-empty-section", "rules.de.md", "12 Münzen und ein Würfel.\n", "", "rules.de.md", 1, "section 'material' has no text"),
+    ("markdown-order", "rules.de.md", "## Material {#material}\n\n12 Münzen und ein Würfel.\n\n## Wertung {#scoring}\n\nJede Münze zählt 1 Punkt.\n",
+     "## Wertung {#scoring}\n\nJede Münze zählt 1 Punkt.\n\n## Material {#material}\n\n12 Münzen und ein Würfel.\n", "rules.de.md", 1, "not in the order"),
+    ("check-without-expect", "faq.yaml", "  de:\n    question: Was zählt", "  check: {probe: coin_value, given: {coins: 3}, expect: {}}\n  de:\n    question: Was zählt", "faq.yaml", 24, "check"),
+]
+
+
+@pytest.mark.parametrize("case,name,old,new,file,line,message", BROKEN, ids=[b[0] for b in BROKEN])
+def test_broken_content_is_reported(tiny_content, case, name, old, new, file, line, message):
+    edit(tiny_content, name, old, new)
+    _, problems = load(tiny_content)
+    rendered = [str(p) for p in problems]
+    expected_prefix = f"content/{GAME}/{file}:{line}: "
+    matching = [r for r in rendered if r.startswith(expected_prefix) and message in r]
+    assert matching, f"expected {expected_prefix}…{message}… in {rendered}"
+
+
+def test_missing_file_is_reported(tiny_content):
+    (tiny_content / GAME / "glossary.yaml").unlink()
+    _, problems = load(tiny_content)
+    assert f"content/{GAME}/glossary.yaml:1: file is missing" in [str(p) for p in problems]
+
+
+def test_all_problems_reported_at_once(tiny_content):
+    edit(tiny_content, "faq.yaml", "Ci sono 12 monete.", "Ci sono 13 monete.")
+    edit(tiny_content, "glossary.yaml", "section: material", "section: materials")
+    edit(tiny_content, "sections.yaml", "pages: 3-4", "pages: 3-9")
+    _, problems = load(tiny_content)
+    assert {p.file.split("/")[-1] for p in problems} == {"faq.yaml", "glossary.yaml", "sections.yaml"}
+
+
+def test_cli_reports_file_and_line_and_fails(runner, tiny_content):
+    edit(tiny_content, "faq.yaml", "Ci sono 12 monete.", "Ci sono 13 monete.")
+    result = runner.invoke(args=["content", "validate", "--root", str(tiny_content)])
+    assert result.exit_code == 1
+    assert f"content/{GAME}/faq.yaml:19: answer: the languages state different numbers" in result.output
+
+
+def test_cli_passes_on_valid_content(runner, tiny_content):
+    result = runner.invoke(args=["content", "validate", "--root", str(tiny_content)])
+    assert result.exit_code == 0, result.output
+    assert "ok: 1 games, 2 FAQ entries" in result.output
