@@ -28,5 +28,25 @@ def validate(root: Path | None) -> None:
     click.echo(f"ok: {len(library.games)} games, {entries} FAQ entries")
 
 
+index_cli = AppGroup("index", help="Build the search index.")
+
+
+@index_cli.command("build")
+@click.option("--if-stale", is_flag=True, help="Only build when the content changed since the last build.")
+def build_index(if_stale: bool) -> None:
+    """Build the search index into a new directory and switch to it atomically."""
+    from .content import load_library
+    from .search import build, is_stale
+
+    content_dir = Path(current_app.config["CONTENT_DIR"])
+    link = Path(current_app.config["INDEX_DIR"])
+    if if_stale and not is_stale(link, content_dir):
+        click.echo(f"index is up to date: {link}")
+        return
+    generation = build(load_library(content_dir), link, content_dir)
+    click.echo(f"index built: {generation}")
+
+
 def init_app(app: Flask) -> None:
     app.cli.add_command(content_cli)
+    app.cli.add_command(index_cli)

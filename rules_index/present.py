@@ -11,6 +11,20 @@ def permalink(lang: str, slug: str, faq_id: str) -> str:
     return f"/{lang}/{slug}/faq/{faq_id}"
 
 
+ANCHOR_PREFIX = {"faq": "faq-", "section": "rule-", "mistake": "mistake-", "glossary": "term-"}
+
+
+def game_url(lang: str, slug: str) -> str:
+    return f"/{lang}/{slug}/"
+
+
+def entry_url(kind: str, lang: str, slug: str, entry: str) -> str:
+    """Where a search hit leads: the FAQ permalink, or the anchor on the game page."""
+    if kind == "faq":
+        return permalink(lang, slug, entry)
+    return f"{game_url(lang, slug)}#{ANCHOR_PREFIX[kind]}{entry}"
+
+
 def citation_json(game: Game, citation: Citation, lang: str) -> dict:
     return {
         "source": citation.source,
@@ -36,4 +50,16 @@ def faq_json(game: Game, faq: Faq, lang: str) -> dict:
 
 
 def game_summary_json(game: Game, lang: str) -> dict:
-    return {"slug": game.slug, "title": game.title(lang), "url": f"/{lang}/{game.slug}/"}
+    return {"slug": game.slug, "title": game.title(lang), "url": game_url(lang, game.slug)}
+
+
+def hit_json(hit, lang: str) -> dict:
+    return {
+        "type": hit.kind,
+        "game": hit.game,
+        "id": hit.entry,
+        "title": hit.title,
+        "snippet": hit.snippet,
+        "url": entry_url(hit.kind, lang, hit.game, hit.entry),
+        "score": hit.score,
+    }

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import api, errors, pages, state
+from . import api, errors, i18n, pages, search_state, state
 
 
 def init_app(app: Flask) -> None:
     state.init_app(app)
+    search_state.init_app(app)
+    i18n.init_app(app)
     errors.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

@@ -7,6 +7,7 @@ from rules_index import present
 from rules_index.content import DEFAULT_LANG, LANGS, Game
 
 from .errors import ApiError
+from .search_state import related_faq, search_index
 from .state import library
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -51,4 +52,31 @@ def faq(slug: str, faq_id: str):
     entry = found.faq_entry(faq_id)
     if entry is None:
         raise ApiError(404, f"faq: game '{slug}' has no FAQ entry '{faq_id}'")
-    return jsonify(present.faq_json(found, entry, lang))
+    body = present.faq_json(found, entry, lang)
+    body["related"] = [
+        {"id": r.id, "question": r.text(lang).question, "url": present.permalink(lang, slug, r.id)}
+        for r in related_faq(found, entry, lang)
+    ]
+    return jsonify(body)
+
+
+@bp.get("/search")
+def search():
+    lang = lang_param()
+    query = request.args.get("q")
+    if query is None or not query.strip():
+        raise ApiError(400, "q: a search text is required")
+    game_filter = request.args.get("game") or None
+    if game_filter is not None and library().game(game_filter) is None:
+        raise ApiError(400, f"game: no game '{game_filter}'")
+    raw_limit = request.args.get("limit", "10")
+    try:
+        limit = int(raw_limit)
+    except ValueError:
+        raise ApiError(400, f"limit: '{raw_limit[:20]}' is not a whole number") from None
+    if not 1 <= limit <= 50:
+        raise ApiError(400, "limit: must be between 1 and 50")
+    result = search_index().search(query, lang, game=game_filter, limit=limit)
+    return jsonify(
+        query=result.query, lang=lang, hits=[present.hit_json(h, lang) for h in result.hits], suggestion=result.suggestion,
+    )

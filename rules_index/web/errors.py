@@ -28,7 +28,7 @@ def _is_api() -> bool:
 def _answer(status: int, message: str):
     if _is_api():
         return jsonify(error=message), status
-    return render_template("error.html", status=status, lang=reader_lang()), status
+    return render_template("error.html", status=status, message=message, lang=reader_lang()), status
 
 
 def init_app(app: Flask) -> None:

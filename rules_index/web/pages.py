@@ -2,12 +2,58 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext
 
-from rules_index.content import DEFAULT_LANG, LANGS
+from rules_index import present
+from rules_index.content import DEFAULT_LANG, LANGS, Game
+from rules_index.render import first_sentence, inline_html, markdown_html, plain_text
 
+from .search_state import related_faq, search_index
 from .state import library
 
 bp = Blueprint("pages", __name__)
+
+KIND_LABELS = {
+    "faq": lazy_gettext("Question"),
+    "section": lazy_gettext("Rule"),
+    "mistake": lazy_gettext("Common mistake"),
+    "glossary": lazy_gettext("Glossary"),
+}
+
+
+@bp.app_template_filter("markdown")
+def markdown_filter(text: str):
+    return markdown_html(text)
+
+
+@bp.app_template_filter("markdown_inline")
+def markdown_inline_filter(text: str):
+    return inline_html(text)
+
+
+@bp.app_template_filter("first_sentence")
+def first_sentence_filter(text: str) -> str:
+    return first_sentence(plain_text(text))
+
+
+@bp.app_context_processor
+def helpers():
+    def alternates() -> dict[str, str]:
+        """The current page in each language (the language switch and hreflang)."""
+        if request.endpoint is None or not request.view_args or "lang" not in request.view_args:
+            return {lang: url_for("pages.home", lang=lang) for lang in LANGS}
+        args = dict(request.view_args)
+        query = request.args.to_dict()
+        return {lang: url_for(request.endpoint, **{**args, "lang": lang}, **query) for lang in LANGS}
+
+    return {
+        "LANGS": LANGS,
+        "alternates": alternates,
+        "entry_url": present.entry_url,
+        "permalink": present.permalink,
+        "anchor": present.ANCHOR_PREFIX,
+        "kind_label": lambda kind: KIND_LABELS[kind],
+    }
 
 
 @bp.get("/")
@@ -21,7 +67,55 @@ def _check_lang(lang: str) -> None:
         abort(404)
 
 
+def _game_or_404(slug: str) -> Game:
+    game = library().game(slug)
+    if game is None:
+        abort(404)
+    return game
+
+
 @bp.get("/<lang>/")
 def home(lang: str):
     _check_lang(lang)
     return render_template("home.html", lang=lang, games=list(library()))
+
+
+@bp.get("/<lang>/<slug>/")
+def game(lang: str, slug: str):
+    _check_lang(lang)
+    found = _game_or_404(slug)
+    return render_template("game.html", lang=lang, game=found)
+
+
+@bp.get("/<lang>/<slug>/faq/<faq_id>")
+def faq(lang: str, slug: str, faq_id: str):
+    _check_lang(lang)
+    found = _game_or_404(slug)
+    entry = found.faq_entry(faq_id)
+    if entry is None:
+        abort(404)
+    related = related_faq(found, entry, lang)
+    return render_template(
+        "faq.html", lang=lang, game=found, entry=entry, related=related,
+        section=found.section(entry.section), mistakes=found.mistakes_for(faq_id),
+        canonical=request.url_root.rstrip("/") + present.permalink(lang, slug, faq_id),
+    )
+
+
+@bp.get("/<lang>/search")
+def search(lang: str):
+    _check_lang(lang)
+    query = request.args.get("q", "")
+    game_filter = request.args.get("game") or None
+    unknown_game = game_filter is not None and library().game(game_filter) is None
+    if unknown_game:
+        game_filter = None
+    result = search_index().search(query, lang, game=game_filter, limit=30) if query.strip() else None
+    groups: dict[str, list] = {}
+    if result is not None:
+        for hit in result.hits:
+            groups.setdefault(hit.game, []).append(hit)
+    return render_template(
+        "search.html", lang=lang, query=query, result=result, groups=groups,
+        game_filter=game_filter, unknown_game=unknown_game, games=list(library()),
+    )

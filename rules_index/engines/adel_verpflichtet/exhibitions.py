@@ -1,0 +1,124 @@
+"""Pure functions on exhibitions (Ausstellungen): validity, what a collection can form, ranking.
+
+Source: "Was eine Ausstellung ist" and "Phase 4 · Ausstellungen" of the German rules explanation.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Sequence
+
+from .cards import LETTERS, MIN_EXHIBITION, CollectionCard
+
+#: Machine-readable reasons why a string of letters is no exhibition (used by the calculator API).
+REASON_EMPTY = "empty"                  # no card at all
+REASON_UNKNOWN_LETTER = "unknown-letter"  # a letter outside A-F
+REASON_TOO_FEW = "too-few-cards"        # fewer than 3 cards ("AB (zu wenig Karten)")
+REASON_GAP = "gap"                      # letters do not follow without a gap ("BCF", "AACE")
+REASONS: tuple[str, ...] = (REASON_EMPTY, REASON_UNKNOWN_LETTER, REASON_TOO_FEW, REASON_GAP)
+
+_SEPARATORS = frozenset(" \t\r\n,;-/")
+
+
+def exhibition_validity(cards: str) -> tuple[bool, str | None]:
+    """Whether a string of collection letters is a valid exhibition, and if not, why.
+
+    "Was eine Ausstellung ist": at least 3 collection cards (no upper limit), letters A-F that
+    follow each other in the alphabet without a gap; the same letter may repeat. Valid: AAA, AABBC,
+    CCD, DEF. Invalid: AB (too few), BCF and AACE (gap).
+
+    Letters are read case-insensitively; spaces, commas, semicolons, hyphens and slashes separate
+    and are ignored. Checks run in this order, the first failing one is the reason: ``"empty"``,
+    ``"unknown-letter"``, ``"too-few-cards"``, ``"gap"``. Returns ``(True, None)`` when valid.
+    """
+    if not isinstance(cards, str):
+        raise TypeError("cards must be a string of letters A-F")
+    letters = [c.upper() for c in cards if c not in _SEPARATORS]
+    if not letters:
+        return False, REASON_EMPTY
+    if any(c not in LETTERS for c in letters):
+        return False, REASON_UNKNOWN_LETTER
+    if len(letters) < MIN_EXHIBITION:
+        return False, REASON_TOO_FEW
+    indices = sorted({LETTERS.index(c) for c in letters})
+    if indices[-1] - indices[0] + 1 != len(indices):
+        return False, REASON_GAP
+    return True, None
+
+
+def letters_of(cards: Iterable[CollectionCard]) -> str:
+    """The letters of some cards, sorted (e.g. "AABC")."""
+    return "".join(sorted(c.letter for c in cards))
+
+
+def maximal_runs(cards: Iterable[CollectionCard]) -> list[tuple[str, list[CollectionCard]]]:
+    """The collection split into maximal gap-free letter runs: [("ABC", cards...), ("EF", ...)]."""
+    by_letter: dict[str, list[CollectionCard]] = {}
+    for card in cards:
+        by_letter.setdefault(card.letter, []).append(card)
+    runs: list[tuple[str, list[CollectionCard]]] = []
+    current_letters = ""
+    current_cards: list[CollectionCard] = []
+    for letter in LETTERS:
+        if letter in by_letter:
+            current_letters += letter
+            current_cards += sorted(by_letter[letter])
+        elif current_letters:
+            runs.append((current_letters, current_cards))
+            current_letters, current_cards = "", []
+    if current_letters:
+        runs.append((current_letters, current_cards))
+    return runs
+
+
+def can_form_exhibition(collection: Iterable[CollectionCard]) -> bool:
+    """Whether a collection holds at least one valid exhibition (Phase 2: "Die Ausstellungskarte darf
+    nur legen, wer tatsächlich eine Ausstellung bilden kann").
+
+    A valid exhibition exists iff some maximal gap-free letter run holds at least 3 cards.
+    """
+    return any(len(cards) >= MIN_EXHIBITION for _, cards in maximal_runs(collection))
+
+
+def possible_exhibitions(collection: Iterable[CollectionCard]) -> list[str]:
+    """The separate exhibitions a collection could form, as letter runs ("Wer mehrere getrennte
+    Ausstellungen bilden könnte, wählt eine davon", Phase 4): the letters of every maximal gap-free
+    run with >= 3 cards, e.g. ["ABC", "EFF"]."""
+    return [letters_of(cards) for _, cards in maximal_runs(collection) if len(cards) >= MIN_EXHIBITION]
+
+
+def run_containing(letter: str, collection: Iterable[CollectionCard]) -> tuple[str, list[CollectionCard]] | None:
+    """The maximal gap-free run of the collection that contains ``letter``, or None."""
+    for letters, cards in maximal_runs(collection):
+        if letter in letters:
+            return letters, cards
+    return None
+
+
+def completable(selection: Sequence[CollectionCard], collection: Iterable[CollectionCard]) -> bool:
+    """Whether a partly chosen exhibition can still be completed to a valid one from the collection.
+
+    True iff all selected letters lie in ONE maximal gap-free run of the collection and that run
+    holds at least 3 cards (then adding the rest of the run gives a valid exhibition).
+    """
+    if not selection:
+        return can_form_exhibition(collection)
+    run = run_containing(selection[0].letter, collection)
+    if run is None:
+        return False
+    letters, cards = run
+    return all(c.letter in letters for c in selection) and len(cards) >= MIN_EXHIBITION
+
+
+def exhibition_key(cards: Sequence[CollectionCard]) -> tuple[int, int]:
+    """Sort key of an exhibition, most valuable first (Phase 4 · Ausstellungen).
+
+    "Die wertvollste Ausstellung ist die mit den meisten Karten. Bei gleicher Anzahl gewinnt die
+    Ausstellung mit dem ältesten Objekt." The source does not define "oldest": the engine takes the
+    card with the LOWEST number as the oldest (numbers are unique, so no full tie is possible).
+    """
+    return (-len(cards), min(c.number for c in cards))
+
+
+def rank_exhibitions(exhibitions: Mapping[int, Sequence[CollectionCard]]) -> list[int]:
+    """The exhibitors, most valuable exhibition first (see ``exhibition_key``)."""
+    return sorted((p for p, cards in exhibitions.items() if cards),
+                  key=lambda p: exhibition_key(exhibitions[p]))

@@ -1,0 +1,898 @@
+"""Adel Verpflichtet: game parameters, actions and the game state (OpenSpiel-style).
+
+One round has four phases in fixed order (Regelerklärung · Der Rundenaufbau):
+1. choose location (secret, simultaneous), 2. choose action card (secret, simultaneous),
+3. resolve the auction house, 4. resolve the castle; then the round end.
+
+Simultaneous secret choices are modelled as each player submitting a choice in seat order while the
+choices stay hidden; they are revealed (and logged) only when all have chosen. Decisions inside the
+resolution (which stack the buyer takes, which cards an exhibitor lays out, which card a thief takes)
+are actions of the deciding player; everything else resolves automatically.
+
+``legal_actions()`` is the single source of truth: it lists the candidate actions that pass the same
+rule checks ``apply`` runs. ``apply`` validates before mutating, so a refused action leaves the state
+unchanged.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ..base import Rule, RuleViolation
+from . import rules as R
+from .cards import (
+    ALLOWED_KINDS, CARD_KINDS, CHEQUE, DETECTIVE, EXHIBITION, LETTERS, NUM_STACKS, THIEF,
+    Cheque, CollectionCard, Location, Thief,
+)
+from .exhibitions import (
+    REASON_GAP, REASON_TOO_FEW, can_form_exhibition, completable, exhibition_validity,
+    letters_of, maximal_runs, rank_exhibitions, run_containing,
+)
+from .scoring import detective_moves, exhibition_moves, scoring_field, winners
+
+STANDARD = "standard"
+SURPRISE = "surprise"            # Spiel zu zweit, Überraschungsvariante
+CONFRONTATION = "confrontation"  # Spiel zu zweit, Konfrontationsvariante
+VARIANTS = (STANDARD, SURPRISE, CONFRONTATION)
+
+NO_SALE = "no-sale"
+FIRST_SEAT = "first-seat"
+
+# Phases of the state machine.
+LOCATION = "location"
+ACTION = "action"
+AUCTION_TAKE = "auction-take"
+EXHIBIT = "exhibit"
+STEAL = "steal"
+OVER = "over"
+
+
+class ExhibitionViolation(RuleViolation):
+    """A refused exhibition, with the machine-readable reason of ``exhibition_validity``."""
+
+    def __init__(self, rule: Rule, message: str, reason: str | None):
+        super().__init__(rule, message)
+        self.reason = reason
+
+
+# --------------------------------------------------------------------------------------- game ---
+
+@dataclass(frozen=True)
+class AdelGame:
+    """The parameters of one game. Every default marked *silent* is NOT given by the source.
+
+    - ``num_players``: 2..``max_players``. The source mentions two-player play (with two variants)
+      and that there are as many prison cells as players, but not the maximum: ``max_players``
+      (default 5) is *silent*. Two players may play the standard rules or a variant; the source calls
+      the two-player rules "Varianten" and does not forbid the base game.
+    - ``variant``: ``"standard"``, ``"surprise"`` or ``"confrontation"`` (the last two for 2 players
+      only, "Spiel zu zweit").
+    - ``cards_per_letter``: collection cards per series A-F (*silent*, default 4). Cards are numbered
+      1..N letter by letter; a lower number is an older object (*silent*: the source names "das
+      älteste Objekt" as tie-break without defining it).
+    - ``cheques_per_player`` / ``cheque_values``: cheques per player and their values (*silent*).
+      Default: player p holds values k*n + p + 1 for k = 0..cheques_per_player-1, so all values in
+      the game differ and no two cheques tie. ``cheque_values`` (one tuple per player) overrides.
+    - ``cheque_tie``: what happens if the highest cheques tie (*silent*; impossible with the default
+      values): ``"no-sale"`` (nobody buys, all cheques return) or ``"first-seat"`` (lowest seat buys).
+    - ``thieves_per_player`` / ``thief_numbers``: thief cards per player and their loot-sack numbers
+      (*silent*). Default p holds k*n + p + 1 for k = 0..thieves_per_player-1 (all numbers unique,
+      so "the higher number first" and "the lower number enters prison first" are always defined).
+    - ``scoring_fields``: the scoring track's fields, ``(from_position, higher, lower)``; the first,
+      from 0, is the clubroom field (*silent*, values invented).
+    - ``goal`` / ``max_rounds``: how the game ends (*silent*): after the round in which a pawn
+      reaches ``goal``, or after ``max_rounds`` rounds. The winner is the furthest pawn, ties share
+      the win (*silent*).
+    - ``confrontation_start``: the place of round 1 in the confrontation variant (*silent*).
+    """
+
+    num_players: int = 4
+    variant: str = STANDARD
+    max_players: int = 5
+    cards_per_letter: int = 4
+    cheques_per_player: int = 4
+    cheque_values: tuple[tuple[int, ...], ...] | None = None
+    cheque_tie: str = NO_SALE
+    thieves_per_player: int = 2
+    thief_numbers: tuple[tuple[int, ...], ...] | None = None
+    scoring_fields: tuple[tuple[int, int, int], ...] = ((0, 4, 2), (10, 3, 2), (20, 3, 1))
+    goal: int = 30
+    max_rounds: int = 100
+    confrontation_start: Location = Location.AUCTION
+
+    def __post_init__(self) -> None:
+        n = self.num_players
+        if not 2 <= n <= self.max_players:
+            raise ValueError(f"num_players must be 2..{self.max_players}, got {n}")
+        if self.variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {VARIANTS}")
+        if self.variant != STANDARD and n != 2:
+            raise ValueError(f"the {self.variant} variant is for two players (Spiel zu zweit)")
+        if self.cheque_tie not in (NO_SALE, FIRST_SEAT):
+            raise ValueError("cheque_tie must be 'no-sale' or 'first-seat'")
+        if self.cards_per_letter < 1:
+            raise ValueError("cards_per_letter must be >= 1")
+        for name, table in (("cheque_values", self.cheque_values), ("thief_numbers", self.thief_numbers)):
+            if table is not None and len(table) != n:
+                raise ValueError(f"{name} needs one tuple per player")
+        numbers = [t.number for p in range(n) for t in self.thieves_of(p)]
+        if len(set(numbers)) != len(numbers):
+            raise ValueError("thief loot-sack numbers must be unique")
+        cheques = [c for p in range(n) for c in self.cheques_of(p)]
+        if len(set(cheques)) != len(cheques):
+            raise ValueError("a player may not hold two cheques of the same value")
+        if not self.scoring_fields or self.scoring_fields[0][0] != 0:
+            raise ValueError("scoring_fields must start with the clubroom field at position 0")
+        if any(high < low for _, high, low in self.scoring_fields):
+            raise ValueError("each scoring field is (from, higher, lower)")
+        if Location(self.confrontation_start) not in (Location.AUCTION, Location.CASTLE):
+            raise ValueError("confrontation_start must be a location")
+
+    @property
+    def prison_cells(self) -> int:
+        """"Es gibt so viele Zellen wie Mitspielende" (Phase 4 · Gefängnis)."""
+        return self.num_players
+
+    def all_cards(self) -> tuple[CollectionCard, ...]:
+        """All collection cards, numbered 1..N letter by letter (A1, A2, ... B5 ...)."""
+        k = self.cards_per_letter
+        return tuple(CollectionCard(li * k + i + 1, letter)
+                     for li, letter in enumerate(LETTERS) for i in range(k))
+
+    def cheques_of(self, player: int) -> tuple[Cheque, ...]:
+        if self.cheque_values is not None:
+            return tuple(Cheque(v, player) for v in self.cheque_values[player])
+        n = self.num_players
+        return tuple(Cheque(k * n + player + 1, player) for k in range(self.cheques_per_player))
+
+    def all_cheques(self) -> tuple[Cheque, ...]:
+        return tuple(c for p in range(self.num_players) for c in self.cheques_of(p))
+
+    def thieves_of(self, player: int) -> tuple[Thief, ...]:
+        if self.thief_numbers is not None:
+            return tuple(Thief(v, player) for v in self.thief_numbers[player])
+        n = self.num_players
+        return tuple(Thief(k * n + player + 1, player) for k in range(self.thieves_per_player))
+
+    def all_thieves(self) -> tuple[Thief, ...]:
+        return tuple(t for p in range(self.num_players) for t in self.thieves_of(p))
+
+    def new_initial_state(self, seed: int = 0) -> "AdelState":
+        """Setup: the collection cards shuffled (with ``random.Random(seed)``) into the two auction
+        stacks; every player holds both location cards, their cheques, thieves, detective and
+        exhibition card; all pawns in the clubroom (position 0). The source gives no setup details
+        beyond "Zu Beginn zählt das Wertungsfeld im Clubraum"; starting without collection cards is
+        the engine's assumption."""
+        return AdelState(self, random.Random(seed))
+
+
+# ------------------------------------------------------------------------------------ actions ---
+
+@dataclass(frozen=True)
+class ChooseLocation:
+    """Phase 1: lay a location card face down."""
+    player: int
+    location: Location
+
+    def __str__(self) -> str:
+        return f"P{self.player} chooses {Location(self.location).value}"
+
+
+@dataclass(frozen=True)
+class PlayCard:
+    """Phase 2: lay an action card face down. ``value`` is the cheque value or thief number."""
+    player: int
+    kind: str
+    value: int | None = None
+
+    def __str__(self) -> str:
+        return f"P{self.player} plays {_card_label(self.kind, self.value)}"
+
+
+@dataclass(frozen=True)
+class ChooseBoth:
+    """Surprise variant: location and action card laid face down together."""
+    player: int
+    location: Location
+    kind: str
+    value: int | None = None
+
+    def __str__(self) -> str:
+        return f"P{self.player} lays {Location(self.location).value} + {_card_label(self.kind, self.value)}"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Confrontation variant only: a player with no card allowed at the announced place lays none
+    (the source is silent on this case; the engine lets the player sit the round out)."""
+    player: int
+
+    def __str__(self) -> str:
+        return f"P{self.player} passes"
+
+
+@dataclass(frozen=True)
+class TakeCard:
+    """Phase 3: the highest cheque takes the top card of one of the two stacks."""
+    player: int
+    stack: int
+
+    def __str__(self) -> str:
+        return f"P{self.player} takes from stack {self.stack}"
+
+
+@dataclass(frozen=True)
+class ExhibitCard:
+    """Phase 4: add one card of one's collection to the exhibition being put together (hidden)."""
+    player: int
+    card: CollectionCard
+
+    def __str__(self) -> str:
+        return f"P{self.player} adds {self.card}"
+
+
+@dataclass(frozen=True)
+class FinishExhibition:
+    """Phase 4: the exhibition is complete and laid face down."""
+    player: int
+
+    def __str__(self) -> str:
+        return f"P{self.player} finishes exhibition"
+
+
+@dataclass(frozen=True)
+class Steal:
+    """Phase 4: a castle thief takes 1 card of their choice from the exhibition of ``victim``."""
+    player: int
+    victim: int
+    card: CollectionCard
+
+    def __str__(self) -> str:
+        return f"P{self.player} steals {self.card} from P{self.victim}"
+
+
+Action = ChooseLocation | PlayCard | ChooseBoth | Pass | TakeCard | ExhibitCard | FinishExhibition | Steal
+
+
+@dataclass(frozen=True)
+class Played:
+    """An action card lying face down / revealed in front of a player this round."""
+    kind: str                      # one of CARD_KINDS, or "pass"
+    card: Cheque | Thief | None = None
+
+    def __str__(self) -> str:
+        return self.kind if self.card is None else f"{self.kind} {self.card}"
+
+
+def _card_label(kind: str, value: int | None) -> str:
+    return kind if value is None else f"{kind} {value}"
+
+
+# -------------------------------------------------------------------------------------- state ---
+
+class AdelState:
+    """The full (omniscient) state of one game. Owned by its user: ``clone()`` before branching.
+
+    Zones (every card is in exactly one): collection cards in ``stacks`` (top = last), player
+    ``collections`` (bought or stolen, face down between rounds) or ``exhibitions`` (on display this
+    round); cheques in ``hands``, ``cash_box`` or ``played``; thieves in ``thieves`` (hands),
+    ``played`` or ``prison`` (index 0 = cell 1).
+    """
+
+    def __init__(self, game: AdelGame, rng: random.Random):
+        n = game.num_players
+        self.game = game
+        self.rng = rng
+        deck = list(game.all_cards())
+        rng.shuffle(deck)
+        half = (len(deck) + 1) // 2
+        self.stacks: list[list[CollectionCard]] = [deck[:half], deck[half:]]
+        self.auction_closed = False
+        self.cash_box: list[Cheque] = []
+        self.hands: list[list[Cheque]] = [sorted(game.cheques_of(p)) for p in range(n)]
+        self.thieves: list[list[Thief]] = [sorted(game.thieves_of(p)) for p in range(n)]
+        self.prison: list[Thief] = []
+        self.collections: list[list[CollectionCard]] = [[] for _ in range(n)]
+        self.positions: list[int] = [0] * n
+        self.round = 1
+        self.phase = LOCATION
+        self.history: list[str] = []
+        self.log: list[tuple[int, str, dict[str, Any]]] = []
+        self._reset_round()
+        self._start_round()
+
+    # ----------------------------------------------------------------------------- basics ---
+
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    def clone(self) -> "AdelState":
+        return copy.deepcopy(self)
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def current_player(self) -> int | None:
+        """Who must act now (None at the end). In the secret phases players submit in seat order."""
+        if self.phase == LOCATION:
+            return next(p for p in range(self.num_players) if self.locations[p] is None)
+        if self.phase == ACTION:
+            return next(p for p in range(self.num_players) if self.played[p] is None)
+        if self.phase == AUCTION_TAKE:
+            return self.auction_winner
+        if self.phase == EXHIBIT:
+            return self.exhibit_queue[0]
+        if self.phase == STEAL:
+            return self.steal_queue[0].owner
+        return None
+
+    def scores(self) -> tuple[int, ...]:
+        """Final scores: pawn positions on the scoring track."""
+        return tuple(self.positions)
+
+    def winners(self) -> list[int]:
+        return winners(self.positions) if self.is_terminal() else []
+
+    def returns(self) -> list[float]:
+        """1.0 for each winner, 0.0 otherwise (all 0.0 before the end)."""
+        won = set(self.winners())
+        return [1.0 if p in won else 0.0 for p in range(self.num_players)]
+
+    def trace(self) -> str:
+        return "\n".join(self.history)
+
+    def place_of(self, player: int) -> Location | None:
+        return self.locations[player]
+
+    def __str__(self) -> str:
+        return (f"round {self.round} phase {self.phase} positions {self.positions} "
+                f"stacks {[len(s) for s in self.stacks]} cash {[c.value for c in self.cash_box]} "
+                f"prison {[str(t) for t in self.prison]}")
+
+    def _event(self, kind: str, text: str, **data: Any) -> None:
+        self.log.append((self.round, kind, data))
+        self.history.append(f"R{self.round} {text}")
+
+    # ---------------------------------------------------------------------- legal actions ---
+
+    def legal_actions(self) -> list[Action]:
+        """All actions the current player may take now (empty only at the end of the game)."""
+        return [a for a in self._candidates() if self._is_legal(a)]
+
+    def _is_legal(self, action: Action) -> bool:
+        try:
+            self._validate(action)
+        except RuleViolation:
+            return False
+        return True
+
+    def _candidates(self) -> list[Action]:
+        p = self.current_player()
+        if p is None:
+            return []
+        if self.phase == LOCATION and self.game.variant == SURPRISE:
+            return [ChooseBoth(p, loc, kind, value)
+                    for loc in Location for kind, value in self._card_candidates(p)]
+        if self.phase == LOCATION:
+            return [ChooseLocation(p, loc) for loc in Location]
+        if self.phase == ACTION:
+            return [PlayCard(p, kind, value) for kind, value in self._card_candidates(p)] + [Pass(p)]
+        if self.phase == AUCTION_TAKE:
+            return [TakeCard(p, s) for s in range(NUM_STACKS)]
+        if self.phase == EXHIBIT:
+            return [ExhibitCard(p, c) for c in sorted(self.collections[p])] + [FinishExhibition(p)]
+        if self.phase == STEAL:
+            return [Steal(p, v, c) for v in sorted(self.exhibitions) for c in sorted(self.exhibitions[v])]
+        return []
+
+    def _card_candidates(self, p: int) -> list[tuple[str, int | None]]:
+        values = sorted({c.value for c in self.hands[p]})
+        return ([(CHEQUE, v) for v in values] + [(THIEF, t.number) for t in sorted(self.thieves[p])]
+                + [(DETECTIVE, None), (EXHIBITION, None)])
+
+    # ------------------------------------------------------------------------- validation ---
+
+    def _validate(self, a: Action) -> None:
+        """Raise RuleViolation if ``a`` is not allowed now. Never mutates."""
+        if self.phase == OVER:
+            raise RuleViolation(R.GAME_OVER, "the game is over")
+        if isinstance(a, ExhibitCard) and a.player in self.finished_exhibitors:
+            raise ExhibitionViolation(R.ONE_EXHIBITION, f"P{a.player} has already laid out "
+                                      "this round's exhibition; one exhibition per player and round", None)
+        self._check_action_type(a)
+        p = self.current_player()
+        if a.player != p:
+            rule = R.SIMULTANEOUS_CHOICE if self.phase in (LOCATION, ACTION) else R.ROUND_STRUCTURE
+            raise RuleViolation(rule, f"it is P{p}'s turn to act, not P{a.player}'s")
+        if isinstance(a, ChooseLocation):
+            self.check_location(a.player, a.location)
+        elif isinstance(a, ChooseBoth):
+            self.check_location(a.player, a.location)
+            self.check_action_card(a.player, Location(a.location), a.kind, a.value)
+        elif isinstance(a, PlayCard):
+            self.check_action_card(a.player, self.locations[a.player], a.kind, a.value)
+        elif isinstance(a, Pass):
+            self.check_pass(a.player)
+        elif isinstance(a, TakeCard):
+            self.check_take(a.player, a.stack)
+        elif isinstance(a, ExhibitCard):
+            self.check_exhibit_card(a.player, a.card)
+        elif isinstance(a, FinishExhibition):
+            self.check_finish_exhibition(a.player)
+        elif isinstance(a, Steal):
+            self.check_steal(a.player, a.victim, a.card)
+
+    def _check_action_type(self, a: Action) -> None:
+        """Regelerklärung · Der Rundenaufbau: the four phases in fixed order; variants (Spiel zu
+        zweit) replace how places and cards are chosen."""
+        variant = self.game.variant
+        if variant == CONFRONTATION and isinstance(a, (ChooseLocation, ChooseBoth)):
+            raise RuleViolation(R.CONFRONTATION, "confrontation variant: no free choice of place; "
+                                "both play at the announced place, only the action card is chosen")
+        if variant == SURPRISE and isinstance(a, (ChooseLocation, PlayCard)):
+            raise RuleViolation(R.SURPRISE, "surprise variant: location and action card are laid "
+                                "together and revealed together")
+        if variant != SURPRISE and isinstance(a, ChooseBoth):
+            raise RuleViolation(R.CHOOSE_LOCATION, "location and action card are chosen in separate "
+                                "phases (only the two-player surprise variant lays them together)")
+        allowed = {
+            LOCATION: (ChooseLocation, ChooseBoth),
+            ACTION: (PlayCard, Pass),
+            AUCTION_TAKE: (TakeCard,),
+            EXHIBIT: (ExhibitCard, FinishExhibition),
+            STEAL: (Steal,),
+        }[self.phase]
+        if not isinstance(a, allowed):
+            raise RuleViolation(R.ROUND_STRUCTURE, f"{type(a).__name__} is not possible in phase {self.phase}")
+
+    def check_location(self, p: int, location: Location | str) -> None:
+        """Phase 1 (Ort wählen): auction house or castle.
+
+        Rundenende: once no collection cards remain in the auction house it is closed and only the
+        castle is played. Modelling decision (the source is silent): the auction house may only be
+        chosen by a player who holds a card allowed there (a cheque or a thief), since every player
+        at a place must lay an action card in Phase 2.
+        """
+        try:
+            loc = Location(location)
+        except ValueError:
+            raise RuleViolation(R.CHOOSE_LOCATION, f"unknown location {location!r}") from None
+        if loc == Location.AUCTION and self.auction_closed:
+            raise RuleViolation(R.AUCTION_CLOSED, "the auction house is closed (no collection cards "
+                                "left); only the castle is played")
+        if loc == Location.AUCTION and not self.hands[p] and not self.thieves[p]:
+            raise RuleViolation(R.CHOOSE_ACTION, f"P{p} holds no cheque and no thief, so no card "
+                                "allowed in the auction house")
+
+    def check_action_card(self, p: int, loc: Location | None, kind: str, value: int | None) -> None:
+        """Phase 2 (Handlung wählen): auction house: a cheque or a thief, the detective is forbidden;
+        castle: the exhibition card, a thief or the detective. The exhibition card only if the player
+        can really form a valid exhibition. Only cards in hand can be laid (a thief in prison is not)."""
+        if loc is None:
+            raise RuleViolation(R.CHOOSE_ACTION, f"P{p} has no location this round")
+        loc = Location(loc)
+        if kind not in CARD_KINDS:
+            raise RuleViolation(R.CHOOSE_ACTION, f"unknown action card {kind!r}")
+        if kind == DETECTIVE and loc == Location.AUCTION:
+            raise RuleViolation(R.DETECTIVE_CASTLE_ONLY, "the detective may never be played in the "
+                                "auction house, only in the castle")
+        if kind not in ALLOWED_KINDS[loc]:
+            allowed = "a cheque or a thief" if loc == Location.AUCTION else \
+                "the exhibition card, a thief or the detective"
+            raise RuleViolation(R.CHOOSE_ACTION, f"{kind} is not allowed in the {loc.value}; "
+                                f"allowed there: {allowed}")
+        if kind in (DETECTIVE, EXHIBITION) and value is not None:
+            raise RuleViolation(R.CHOOSE_ACTION, f"the {kind} card has no value")
+        if kind == CHEQUE and self._cheque_in_hand(p, value) is None:
+            raise RuleViolation(R.CHOOSE_ACTION, f"P{p} holds no cheque of value {value}")
+        if kind == THIEF and self._thief_in_hand(p, value) is None:
+            if any(t.number == value for t in self.prison):
+                raise RuleViolation(R.PRISON, f"thief {value} sits in prison and cannot be played")
+            raise RuleViolation(R.CHOOSE_ACTION, f"P{p} holds no thief {value}")
+        if kind == EXHIBITION and not can_form_exhibition(self.collections[p]):
+            raise RuleViolation(R.EXHIBITION_CARD, f"P{p} cannot form a valid exhibition "
+                                f"(collection {letters_of(self.collections[p]) or '-'})")
+
+    def check_pass(self, p: int) -> None:
+        """Passing is possible only when no action card is allowed (confrontation variant only; the
+        source is silent: see ``Pass``)."""
+        loc = self.locations[p]
+        for kind, value in self._card_candidates(p):
+            try:
+                self.check_action_card(p, loc, kind, value)
+            except RuleViolation:
+                continue
+            raise RuleViolation(R.CHOOSE_ACTION, f"P{p} can lay {_card_label(kind, value)}; an "
+                                "action card must be laid")
+
+    def check_take(self, p: int, stack: int) -> None:
+        """Phase 3 · Schecks: the highest cheque takes the TOP card of one of the two stacks."""
+        if not 0 <= stack < NUM_STACKS:
+            raise RuleViolation(R.AUCTION_CHEQUES, f"there are {NUM_STACKS} stacks, not {stack}")
+        if not self.stacks[stack]:
+            raise RuleViolation(R.AUCTION_CHEQUES, f"stack {stack} is empty")
+
+    def check_exhibit_card(self, p: int, card: CollectionCard) -> None:
+        """Phase 4 · Ausstellungen / Was eine Ausstellung ist: an exhibition is >= 3 of the player's
+        collection cards with letters following without a gap. A card may be added only if the
+        exhibition can still be completed; a card from a separate run is a second exhibition, which
+        is refused: one exhibition per player and round."""
+        selection = self.selection[p]
+        collection = self.collections[p]
+        if card not in collection:
+            raise ExhibitionViolation(R.EXHIBITION, f"{card} is not in P{p}'s collection", None)
+        if card in selection:
+            raise ExhibitionViolation(R.EXHIBITION, f"{card} is already in the exhibition", None)
+        if completable(selection + [card], collection):
+            return
+        other = run_containing(card.letter, collection)
+        if selection and other is not None and len(other[1]) >= 3:
+            raise ExhibitionViolation(R.ONE_EXHIBITION, f"{card} belongs to a separate exhibition "
+                                      f"({other[0]}); one exhibition per player and round", REASON_GAP)
+        reason = REASON_GAP if selection else REASON_TOO_FEW
+        raise ExhibitionViolation(R.EXHIBITION, f"{card} cannot be part of a valid exhibition with "
+                                  f"{letters_of(selection) or 'nothing'} ({reason})", reason)
+
+    def check_finish_exhibition(self, p: int) -> None:
+        """Was eine Ausstellung ist: the laid-out cards must form a valid exhibition."""
+        valid, reason = exhibition_validity(letters_of(self.selection[p]))
+        if not valid:
+            raise ExhibitionViolation(R.EXHIBITION, f"{letters_of(self.selection[p]) or 'nothing'} "
+                                      f"is no valid exhibition ({reason})", reason)
+
+    def check_steal(self, p: int, victim: int, card: CollectionCard) -> None:
+        """Phase 4 · Diebe im Schloss: each castle thief takes 1 card of their choice from EVERY
+        exhibition on display, no more than 1 from each."""
+        if victim not in self.exhibitions or not self.exhibitions[victim]:
+            raise RuleViolation(R.CASTLE_THIEVES, f"P{victim} has no exhibition on display")
+        if victim in self.robbed:
+            raise RuleViolation(R.CASTLE_THIEVES, f"this thief already took 1 card from P{victim}'s "
+                                "exhibition; only 1 card from each exhibition")
+        if card not in self.exhibitions[victim]:
+            raise RuleViolation(R.CASTLE_THIEVES, f"{card} is not in P{victim}'s exhibition")
+
+    def _cheque_in_hand(self, p: int, value: int | None) -> Cheque | None:
+        return next((c for c in sorted(self.hands[p]) if c.value == value), None)
+
+    def _thief_in_hand(self, p: int, number: int | None) -> Thief | None:
+        return next((t for t in self.thieves[p] if t.number == number), None)
+
+    # ------------------------------------------------------------------------------ apply ---
+
+    def apply(self, action: Action) -> None:
+        """Perform a legal action and resolve everything that follows automatically.
+        Raises RuleViolation (state unchanged) for an illegal one."""
+        self._validate(action)
+        if isinstance(action, ChooseLocation):
+            self._do_location(action.player, Location(action.location))
+        elif isinstance(action, ChooseBoth):
+            self._do_location(action.player, Location(action.location), reveal=False)
+            self._do_card(action.player, action.kind, action.value)
+        elif isinstance(action, PlayCard):
+            self._do_card(action.player, action.kind, action.value)
+        elif isinstance(action, Pass):
+            self.played[action.player] = Played("pass")
+            self._after_card()
+        elif isinstance(action, TakeCard):
+            self._do_take(action.player, action.stack)
+        elif isinstance(action, ExhibitCard):
+            self.selection[action.player].append(action.card)
+        elif isinstance(action, FinishExhibition):
+            self._do_finish_exhibition(action.player)
+        elif isinstance(action, Steal):
+            self._do_steal(action.player, action.victim, action.card)
+
+    # -------------------------------------------------------------------------- round flow ---
+
+    def _reset_round(self) -> None:
+        n = self.num_players
+        self.locations: list[Location | None] = [None] * n
+        self.played: list[Played | None] = [None] * n
+        self.exhibitions: dict[int, list[CollectionCard]] = {}
+        self.selection: dict[int, list[CollectionCard]] = {}
+        self.exhibit_queue: list[int] = []
+        self.finished_exhibitors: set[int] = set()
+        self.steal_queue: list[Thief] = []
+        self.robbed: set[int] = set()
+        self.auction_winner: int | None = None
+        self.paid_this_round: Cheque | None = None
+
+    def confrontation_place(self) -> Location:
+        """Konfrontationsvariante: both always at the same place, alternating auction house and
+        castle, announced beforehand. Round 1 is ``confrontation_start`` (*silent*). Once the
+        auction house is closed only the castle is played (Rundenende)."""
+        if self.auction_closed:
+            return Location.CASTLE
+        start = Location(self.game.confrontation_start)
+        other = Location.CASTLE if start == Location.AUCTION else Location.AUCTION
+        return start if self.round % 2 == 1 else other
+
+    def _start_round(self) -> None:
+        self._reset_round()
+        if self.game.variant == CONFRONTATION:
+            place = self.confrontation_place()
+            self.locations = [place] * self.num_players
+            self._event("announce", f"place announced: {place.value}", place=place.value)
+            self.phase = ACTION
+        else:
+            self.phase = LOCATION
+
+    def _do_location(self, p: int, loc: Location, reveal: bool = True) -> None:
+        self.locations[p] = loc
+        if reveal and all(l is not None for l in self.locations):
+            self._event("locations", "locations " + " ".join(
+                f"P{q}:{l.value}" for q, l in enumerate(self.locations)),
+                locations=[l.value for l in self.locations])
+            self.phase = ACTION
+
+    def _do_card(self, p: int, kind: str, value: int | None) -> None:
+        if kind == CHEQUE:
+            card: Cheque | Thief | None = self._cheque_in_hand(p, value)
+            self.hands[p].remove(card)
+        elif kind == THIEF:
+            card = self._thief_in_hand(p, value)
+            self.thieves[p].remove(card)
+        else:
+            card = None
+        self.played[p] = Played(kind, card)
+        self._after_card()
+
+    def _after_card(self) -> None:
+        if any(c is None for c in self.played):
+            return
+        if self.game.variant == SURPRISE:
+            self._event("locations", "locations " + " ".join(
+                f"P{q}:{l.value}" for q, l in enumerate(self.locations)),
+                locations=[l.value for l in self.locations])
+        self._event("cards", "cards " + " ".join(
+            f"P{q}:{c}" for q, c in enumerate(self.played)), cards=[str(c) for c in self.played])
+        self.resolve_auction()
+
+    def _at(self, loc: Location, kind: str) -> list[int]:
+        return [p for p in range(self.num_players)
+                if self.locations[p] == loc and self.played[p] is not None and self.played[p].kind == kind]
+
+    # ------------------------------------------------------------------ phase 3: auction ---
+
+    def resolve_auction(self) -> None:
+        """Phase 3 · Schecks: the highest cheque in the auction house buys (its player then chooses a
+        stack, see ``TakeCard``); equal highest cheques follow ``cheque_tie`` (*silent*)."""
+        bidders = self._at(Location.AUCTION, CHEQUE)
+        if bidders:
+            top = max(self.played[p].card.value for p in bidders)
+            best = [p for p in bidders if self.played[p].card.value == top]
+            if len(best) == 1 or self.game.cheque_tie == FIRST_SEAT:
+                self.auction_winner = best[0]
+                self.phase = AUCTION_TAKE
+                return
+            self._event("tie", f"cheques tie at {top}: no sale", players=best)
+        self.finish_auction()
+
+    def _do_take(self, p: int, stack: int) -> None:
+        card = self.stacks[stack].pop()
+        self.collections[p].append(card)
+        cheque = self.played[p].card
+        self.cash_box.append(cheque)
+        self.paid_this_round = cheque
+        self._event("buy", f"P{p} pays {cheque} and takes {card} from stack {stack}",
+                    player=p, card=str(card), letter=card.letter, cheque=cheque.value, stack=stack)
+        self.finish_auction()
+
+    def finish_auction(self) -> None:
+        """Phase 3: lower cheques return to hand; then the auction thieves (Diebe)."""
+        for p in self._at(Location.AUCTION, CHEQUE):
+            if p != self.auction_winner:
+                cheque = self.played[p].card
+                self.hands[p].append(cheque)
+                self.hands[p].sort()
+                self._event("return", f"P{p} takes back {cheque}", player=p, cheque=cheque.value)
+            self.played[p] = Played(CHEQUE, None)  # revealed; the card is now in hand or cash box
+        self.resolve_auction_thieves()
+        self.resolve_castle()
+
+    def resolve_auction_thieves(self) -> None:
+        """Phase 3 · Diebe: a thief takes the cheque paid THIS round from the cash box (usable later
+        like one's own); nothing if nothing was paid this round, never older cheques; several thieves
+        block each other and nobody gets it. Thief cards then return to hand."""
+        thieves = self._at(Location.AUCTION, THIEF)
+        paid = self.paid_this_round
+        if len(thieves) == 1 and paid is not None:
+            p = thieves[0]
+            self.cash_box.remove(paid)
+            self.hands[p].append(paid)
+            self.hands[p].sort()
+            self._event("thief-cheque", f"P{p}'s {self.played[p].card} takes {paid}",
+                        player=p, cheque=paid.value)
+        elif len(thieves) > 1 and paid is not None:
+            self._event("thieves-block", "auction thieves block each other", players=thieves)
+        elif thieves:
+            self._event("thief-empty", "nothing paid this round: auction thief gets nothing",
+                        players=thieves)
+        for p in thieves:
+            thief = self.played[p].card
+            self.thieves[p].append(thief)
+            self.thieves[p].sort()
+            self.played[p] = Played(THIEF, None)  # revealed, card already back in hand
+
+    # ------------------------------------------------------------------- phase 4: castle ---
+
+    def resolve_castle(self) -> None:
+        """Phase 4 · Ausstellungen: exhibitors put their exhibitions together (hidden, in seat order)."""
+        exhibitors = self._at(Location.CASTLE, EXHIBITION)
+        if exhibitors:
+            self.exhibit_queue = list(exhibitors)
+            self.selection = {p: [] for p in exhibitors}
+            self.phase = EXHIBIT
+        else:
+            self.score_exhibitions()
+
+    def _do_finish_exhibition(self, p: int) -> None:
+        self.exhibit_queue.pop(0)
+        self.finished_exhibitors.add(p)
+        if self.exhibit_queue:
+            return
+        for q, cards in sorted(self.selection.items()):
+            for card in cards:
+                self.collections[q].remove(card)
+            self.exhibitions[q] = sorted(cards)
+        self.selection = {}
+        self._event("exhibit", "exhibitions " + " ".join(
+            f"P{q}:{letters_of(c)}" for q, c in sorted(self.exhibitions.items())),
+            exhibitions={q: letters_of(c) for q, c in self.exhibitions.items()})
+        self.score_exhibitions()
+
+    def score_exhibitions(self) -> None:
+        """Phase 4 · Figuren vorrücken: most cards first, ties by the oldest object; the best moves
+        by the higher, the second by the lower number of the field beside the leading pawn."""
+        if self.exhibitions:
+            ranking = rank_exhibitions(self.exhibitions)
+            field_ = scoring_field(self.game.scoring_fields, max(self.positions))
+            moves = exhibition_moves(ranking, field_)
+            for p, steps in moves.items():
+                self.positions[p] += steps
+            self._event("score", f"ranking {ranking} field {field_} moves {moves}",
+                        ranking=ranking, field=list(field_), moves=moves)
+        self.steal_queue = sorted((self.played[p].card for p in self._at(Location.CASTLE, THIEF)),
+                                  key=lambda t: -t.number)
+        self._advance_thieves()
+
+    def _advance_thieves(self) -> None:
+        """Phase 4 · Diebe im Schloss: thieves act after scoring, higher loot-sack number first."""
+        while self.steal_queue:
+            if any(v not in self.robbed and cards for v, cards in self.exhibitions.items()):
+                self.phase = STEAL
+                return
+            thief = self.steal_queue.pop(0)
+            if not self.robbed:
+                self._event("thief-empty", f"{thief} finds no exhibition", thief=thief.number)
+            self.robbed = set()
+        self.resolve_detectives()
+
+    def _do_steal(self, p: int, victim: int, card: CollectionCard) -> None:
+        thief = self.steal_queue[0]
+        self.exhibitions[victim].remove(card)
+        self.collections[p].append(card)
+        self.robbed.add(victim)
+        self._event("steal", f"P{p}'s {thief} steals {card} from P{victim}",
+                    player=p, thief=thief.number, victim=victim, card=str(card), letter=card.letter)
+        remaining = [v for v, cards in self.exhibitions.items() if v not in self.robbed and cards]
+        if not remaining:
+            self.steal_queue.pop(0)
+            self.robbed = set()
+        self._advance_thieves()
+
+    def resolve_detectives(self) -> None:
+        """Phase 4 · Detektive: if a detective lies in the castle, all castle thieves go to prison,
+        keeping their loot. If at least one thief was caught, each detective's owner moves by the
+        place of their pawn (leader 1, second 2, ...); without a thief the detective does nothing."""
+        detectives = self._at(Location.CASTLE, DETECTIVE)
+        thieves = sorted((self.played[p].card for p in self._at(Location.CASTLE, THIEF)),
+                         key=lambda t: t.number)
+        if detectives and thieves:
+            moves = detective_moves(self.positions, detectives)
+            for p, steps in moves.items():
+                self.positions[p] += steps
+            self._event("detectives", f"detectives catch {[str(t) for t in thieves]}, move {moves}",
+                        caught=[t.number for t in thieves], moves=moves)
+            for thief in thieves:
+                self.imprison(thief)
+        else:
+            if detectives:
+                self._event("detective-idle", "no thief in the castle: detectives do nothing",
+                            players=detectives)
+            for thief in thieves:
+                self.thieves[thief.owner].append(thief)
+                self.thieves[thief.owner].sort()
+        for p in self._at(Location.CASTLE, THIEF):
+            self.played[p] = Played(THIEF, None)
+        self.end_round()
+
+    def imprison(self, thief: Thief) -> None:
+        """Phase 4 · Gefängnis: a caught thief enters cell 1, everyone inside moves one cell on; as
+        many cells as players; a thief pushed out of the last cell is free and goes back to its owner."""
+        self.prison.insert(0, thief)
+        self._event("prison", f"{thief} enters cell 1", thief=thief.number)
+        if len(self.prison) > self.game.prison_cells:
+            freed = self.prison.pop()
+            self.thieves[freed.owner].append(freed)
+            self.thieves[freed.owner].sort()
+            self._event("freed", f"{freed} leaves the last cell, back to P{freed.owner}",
+                        thief=freed.number, owner=freed.owner)
+
+    # -------------------------------------------------------------------------- round end ---
+
+    def end_round(self) -> None:
+        """Rundenende: everyone takes back location and remaining action cards; exhibited cards go
+        back to their owners; with no collection card left the auction house closes. Then the end of
+        the game is checked (*silent*: a pawn at ``goal`` or ``max_rounds`` rounds played)."""
+        for p, cards in self.exhibitions.items():
+            self.collections[p].extend(cards)
+        self.exhibitions = {}
+        if not self.auction_closed and not any(self.stacks):
+            self.auction_closed = True
+            self._event("closed", "auction house closes")
+        self._event("end", f"positions {self.positions}", positions=list(self.positions))
+        if max(self.positions) >= self.game.goal or self.round >= self.game.max_rounds:
+            self._reset_round()
+            self.phase = OVER
+            self._event("over", f"game over, winners {winners(self.positions)}",
+                        winners=winners(self.positions))
+            return
+        self.round += 1
+        self._start_round()
+
+
+# ------------------------------------------------------------------------------- helpers ---
+
+def check_invariants(state: AdelState) -> list[str]:
+    """Conservation problems of a state (empty list when all is well): every cheque in a hand, the
+    cash box or played; every collection card in a stack, a collection or an exhibition; every thief
+    in a hand, played or in prison; the prison never holds more thieves than cells."""
+    problems: list[str] = []
+    game = state.game
+    cheques = [c for h in state.hands for c in h] + list(state.cash_box) + \
+        [pl.card for pl in state.played if pl is not None and isinstance(pl.card, Cheque)]
+    if sorted(cheques) != sorted(game.all_cheques()):
+        problems.append(f"cheques not conserved: {sorted(map(str, cheques))}")
+    cards = [c for s in state.stacks for c in s] + [c for col in state.collections for c in col] + \
+        [c for ex in state.exhibitions.values() for c in ex]
+    if sorted(cards) != sorted(game.all_cards()):
+        problems.append("collection cards not conserved")
+    thieves = [t for h in state.thieves for t in h] + list(state.prison) + \
+        [pl.card for pl in state.played if pl is not None and isinstance(pl.card, Thief)]
+    if sorted(thieves) != sorted(game.all_thieves()):
+        problems.append(f"thieves not conserved: {sorted(map(str, thieves))}")
+    if len(state.prison) > game.prison_cells:
+        problems.append("prison over capacity")
+    for p, hand in enumerate(state.thieves):
+        if any(t.owner != p for t in hand):
+            problems.append(f"P{p} holds another player's thief")
+    if state.auction_closed and any(state.stacks):
+        problems.append("auction house closed with cards left")
+    return problems
+
+
+def play_random_game(seed: int, **params: Any) -> AdelState:
+    """Play a whole game with uniformly random legal actions (``random.Random(seed)``) and return
+    the final state. ``params`` are ``AdelGame`` parameters."""
+    game = AdelGame(**params)
+    state = game.new_initial_state(seed)
+    chooser = random.Random(seed)
+    bound = game.max_rounds * (4 * game.num_players + 2 * len(game.all_cards()) + 8)
+    for _ in range(bound):
+        if state.is_terminal():
+            return state
+        state.apply(chooser.choice(state.legal_actions()))
+    if not state.is_terminal():
+        raise RuntimeError("random game did not end within its bound")
+    return state
+
+
+def apply_all(state: AdelState, actions: Iterable[Action]) -> AdelState:
+    """Apply actions in order (convenience for tests and probes)."""
+    for a in actions:
+        state.apply(a)
+    return state

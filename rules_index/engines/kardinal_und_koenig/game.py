@@ -1,0 +1,803 @@
+"""Game and state of Kardinal & König (Goldsieber 2000), OpenSpiel style.
+
+A turn (Regelheft S. 3–5 · Ablauf eines Zuges) is either
+
+* :class:`Play` — up to 3 cards, up to 2 stones, all in one land; then the player refills the
+  hand to 3 with :class:`Draw` actions (open card or top of the deck, one card each), after which
+  the open cards are topped up to 2 automatically; or
+* :class:`Swap` — discard one hand card and take an open card or the top deck card; this ends
+  the turn;
+* :class:`Pass` — only when neither a Play nor a Swap is possible (see below).
+
+``legal_actions()`` is the single source of truth: it enumerates plays with the same rule
+functions that ``apply()`` uses to refuse an illegal action (each raises
+:class:`~rules_index.engines.base.RuleViolation` and leaves the state unchanged).
+
+Where the source is silent (parameters of :class:`Config`, or documented choices):
+
+* ``joker_for_shown_land`` (default False): the source says a pair is a joker for "any OTHER
+  land", so by default a pair may not pay for a stone in a land its cards show (a single card
+  would do there anyway).
+* ``refill_open_after_swap`` (default True): the source says the open cards are topped up to 2
+  after refilling the hand; it does not say so for a swap. By default they are topped up at the
+  end of every turn.
+* The council limit is checked after all stones of the turn stand (a monastery placed this turn
+  raises the limit for a councillor placed with it — the player simply sets the monastery first).
+* "Niemand kann mehr einen Stein setzen" is read from the board, not from the hands: the game
+  ends when no player has a monastery in supply with a free field left, nor a councillor in
+  supply with room in some land.
+* :class:`Pass` exists only for the otherwise stuck position (empty hand, or no stone placeable
+  and nothing to take after the deck ran out for good). Passing by choice is forbidden (S. 5).
+* If scores and stones left are both tied, the tied players share the win.
+* The start player (black marker) is player 0 unless ``start_player`` says otherwise; turns pass
+  to the left, i.e. to the next player index.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Iterable, Mapping, Union
+
+from ..base import Rule, RuleViolation
+from .board import SAMPLE_BOARD, Board
+from .cards import (
+    COLOURS, COUNCILLOR, COUNCILLORS_PER_PLAYER, HAND_SIZE, MAX_CARDS_PER_TURN, MAX_PLAYERS,
+    MAX_STONES_PER_TURN, MIN_PLAYERS, MONASTERIES_PER_PLAYER, MONASTERY, OPEN_CARDS, PLAYER_NAMES,
+    TOTAL_CARDS, Colour, card_pool,
+)
+from . import scoring
+
+# --------------------------------------------------------------------------- rules (citations)
+_S4 = "Regelheft S. 4 · Spielsteine setzen"
+R_ONE_LAND = Rule("Ein Land pro Zug", _S4)
+R_CARDS_STONES = Rule("Bis zu 3 Karten, bis zu 2 Steine", _S4)
+R_CARD_SHOWS_LAND = Rule("Karte nennt das Land", _S4)
+R_JOKER = Rule("Joker", _S4)
+R_CARDS_IN_HAND = Rule("Karten auf der Hand", _S4)
+R_EMPTY_LAND = Rule("Leeres Land: nur ein Kloster", _S4)
+R_MONASTERY_FIELD = Rule("Klosterfeld", _S4)
+R_NO_COUNCIL_WITHOUT_MONASTERY = Rule("Kein Rat ohne Kloster", _S4)
+R_COUNCIL_LIMIT = Rule("Räte-Obergrenze", _S4)
+R_SUPPLY = Rule("Vorrat", _S4)
+R_TURN = Rule("Ablauf eines Zuges", "Regelheft S. 3–5 · Ablauf eines Zuges")
+R_REFILL = Rule("Hand auffüllen", "Regelheft S. 3–5 · Ablauf eines Zuges")
+R_SWAP = Rule("Eine Karte tauschen", "Regelheft S. 5 · Eine Karte tauschen")
+R_NO_PASSING = Rule("Kein Passen", "Regelheft S. 5 · Eine Karte tauschen")
+R_GAME_OVER = Rule("Spielende", "Regelheft S. 6 · Das Spielende")
+R_PLAYERS = Rule("Spieleranzahl", "Regelheft S. 2 · Aufbau")
+
+PLAY, DRAW, OVER = "play", "draw", "over"
+OPEN, DECK = "open", "deck"
+
+
+# --------------------------------------------------------------------------- actions
+def _cards_str(cards: Iterable[Colour]) -> str:
+    return "+".join(c.label for c in cards)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One stone of a Play: ``kind`` "Kloster" (on ``field``) or "Rat" (on the land's crest,
+    ``field`` empty), paid with ``cards``: one card showing ``land`` or a pair (joker)."""
+
+    land: str
+    kind: str
+    field: str = ""
+    cards: tuple[Colour, ...] = ()
+
+    def __str__(self) -> str:
+        where = self.field if self.kind == MONASTERY else self.land
+        return f"{self.kind} {where} [{_cards_str(self.cards)}]"
+
+
+@dataclass(frozen=True)
+class Play:
+    """Play cards and place stones (Regelheft S. 3–5, option A)."""
+
+    placements: tuple[Placement, ...]
+
+    def __str__(self) -> str:
+        return "setzt " + " + ".join(str(p) for p in self.placements)
+
+    def key(self) -> tuple:
+        """What the play does, independent of the order of its placements and of which card
+        pays for which stone (all stones go into one land, so that makes no difference)."""
+        stones = tuple(sorted((pl.land, pl.kind, pl.field) for pl in self.placements))
+        pays = tuple(sorted(tuple(c.name for c in pl.cards) for pl in self.placements))
+        return stones, pays
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Refill the hand by one card after a Play: an open card of ``colour`` or the deck's top."""
+
+    source: str
+    colour: Colour | None = None
+
+    def __str__(self) -> str:
+        return f"zieht offen {self.colour}" if self.source == OPEN else "zieht verdeckt"
+
+
+@dataclass(frozen=True)
+class Swap:
+    """Swap a card (Regelheft S. 5, option B): discard ``discard``, take an open card or the top
+    deck card. Ends the turn."""
+
+    discard: Colour
+    source: str
+    colour: Colour | None = None
+
+    def __str__(self) -> str:
+        took = f"offen {self.colour}" if self.source == OPEN else "verdeckt"
+        return f"tauscht {self.discard} gegen {took}"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Only legal when no Play and no Swap is possible (source silent on that position)."""
+
+    def __str__(self) -> str:
+        return "kann nichts tun"
+
+
+Action = Union[Play, Draw, Swap, Pass]
+
+
+# --------------------------------------------------------------------------- configuration
+@dataclass(frozen=True)
+class Config:
+    """Parameters of a game. Defaults follow the source; see the module docstring for the
+    parameters where the source is silent."""
+
+    num_players: int = 4
+    board: Board = SAMPLE_BOARD
+    start_player: int = 0
+    joker_for_shown_land: bool = False
+    refill_open_after_swap: bool = True
+    monasteries_per_player: int = MONASTERIES_PER_PLAYER
+    councillors_per_player: int = COUNCILLORS_PER_PLAYER
+
+    def __post_init__(self) -> None:
+        if not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
+            raise RuleViolation(R_PLAYERS, f"{self.num_players} players; the game is for 3 to 5")
+        if not 0 <= self.start_player < self.num_players:
+            raise ValueError("start_player out of range")
+
+
+def player_name(p: int) -> str:
+    return PLAYER_NAMES[p]
+
+
+# --------------------------------------------------------------------------- state
+class State:
+    """A position of Kardinal & König. Owned, mutable; ``apply`` validates before it mutates."""
+
+    def __init__(self, config: Config = Config(), seed: int | None = 0, rng: random.Random | None = None):
+        self.config = config
+        self.board = config.board
+        self.rng = rng if rng is not None else random.Random(seed)
+        n = config.num_players
+        in_play, removed = card_pool(n)
+        self.removed: list[Colour] = [c for c in COLOURS for _ in range(removed[c])]
+        deck = [c for c in COLOURS for _ in range(in_play[c])]
+        self.rng.shuffle(deck)
+        self.deck: list[Colour] = deck  # top card = last element
+        self.hands: list[list[Colour]] = [[] for _ in range(n)]
+        for _ in range(HAND_SIZE):
+            for p in range(n):
+                self.hands[p].append(self.deck.pop())
+        self.open: list[Colour] = [self.deck.pop() for _ in range(OPEN_CARDS)]
+        self.discard: list[Colour] = []
+        self.monasteries: dict[str, int] = {}
+        self.councillors: dict[str, list[int]] = {land: [0] * n for land in self.board.lands}
+        self.supply_monasteries = [config.monasteries_per_player] * n
+        self.supply_councillors = [config.councillors_per_player] * n
+        self.scores = [0] * n
+        self.current = config.start_player
+        self.phase = PLAY
+        self.exhaustions = 0          # how often the deck has run out
+        self.final_round = False      # deck ran out the second time: finish the round
+        self.turn = 1
+        self.interim: dict | None = None
+        self.final: dict | None = None
+        self.end_reason: str | None = None
+        self.end_code: str | None = None  # "round_finished" | "blocked"
+        self.history: list[str] = []
+
+    # ---------------------------------------------------------------- basic queries
+    @property
+    def num_players(self) -> int:
+        return self.config.num_players
+
+    def clone(self) -> "State":
+        return copy.deepcopy(self)
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def current_player(self) -> int | None:
+        """Who must act (also during the refill after a Play); None when the game is over."""
+        return None if self.is_terminal() else self.current
+
+    def returns(self) -> list[int]:
+        """Scores per player (final once the game is over)."""
+        return list(self.scores)
+
+    def winners(self) -> list[int]:
+        """Winner(s) by points, then by stones left (Regelheft S. 6–7)."""
+        return scoring.winners(dict(enumerate(self.scores)), {p: self.stones_left(p) for p in range(self.num_players)})
+
+    def stones_left(self, p: int) -> int:
+        return self.supply_monasteries[p] + self.supply_councillors[p]
+
+    def last_player_of_round(self) -> int:
+        """The start player's right-hand neighbour: the last to move in a round (S. 6)."""
+        return (self.config.start_player - 1) % self.num_players
+
+    def monastery_counts(self, land: str) -> list[int]:
+        counts = [0] * self.num_players
+        for f in self.board.lands[land]:
+            owner = self.monasteries.get(f)
+            if owner is not None:
+                counts[owner] += 1
+        return counts
+
+    def free_fields(self, land: str) -> list[str]:
+        return [f for f in self.board.lands[land] if f not in self.monasteries]
+
+    def has_monastery(self, land: str) -> bool:
+        return any(f in self.monasteries for f in self.board.lands[land])
+
+    def council_limit(self, land: str, extra_monasteries: int = 0, player: int | None = None) -> int:
+        """Most councillors (all colours) a land may hold: as many as the player with the most
+        monasteries there has monasteries (Regelheft S. 4 · Spielsteine setzen).
+        ``extra_monasteries`` of ``player`` count as already placed."""
+        counts = self.monastery_counts(land)
+        if player is not None:
+            counts[player] += extra_monasteries
+        return max(counts)
+
+    def councillors_in(self, land: str) -> int:
+        return sum(self.councillors[land])
+
+    def snapshot(self) -> tuple:
+        """Everything a rule can change, as plain data (to see that a refusal changed nothing)."""
+        return (
+            tuple(self.deck), tuple(map(tuple, self.hands)), tuple(self.open), tuple(self.discard),
+            tuple(sorted(self.monasteries.items())),
+            tuple((land, tuple(v)) for land, v in sorted(self.councillors.items())),
+            tuple(self.supply_monasteries), tuple(self.supply_councillors), tuple(self.scores),
+            self.current, self.phase, self.exhaustions, self.final_round, self.turn,
+            len(self.history), self.rng.getstate(),
+        )
+
+    def card_count(self) -> int:
+        return len(self.deck) + sum(map(len, self.hands)) + len(self.open) + len(self.discard) + len(self.removed)
+
+    # ---------------------------------------------------------------- rule checks (one per rule)
+    def _check_phase(self, wanted: str, action: Action) -> None:
+        """Regelheft S. 3–5 · Ablauf eines Zuges: a Play or Swap starts a turn; after a Play the
+        player refills the hand before anything else."""
+        if self.phase == OVER:
+            raise RuleViolation(R_GAME_OVER, "the game is over")
+        if self.phase != wanted:
+            what = "refill the hand to 3 first" if self.phase == DRAW else "a turn starts with playing cards or a swap"
+            raise RuleViolation(R_TURN, f"{action} not possible now: {what}")
+
+    def check_one_land(self, play: Play) -> str:
+        """Regelheft S. 4: all stones of a turn go into ONE land, even with a two-land card."""
+        lands = {pl.land for pl in play.placements}
+        for land in lands:
+            if land not in self.board.lands:
+                raise RuleViolation(R_ONE_LAND, f"unknown land {land!r}")
+        if len(lands) != 1:
+            raise RuleViolation(R_ONE_LAND, f"stones in {len(lands)} lands ({', '.join(sorted(lands))}); only one land per turn")
+        return lands.pop()
+
+    def check_cards_and_stones(self, play: Play) -> None:
+        """Regelheft S. 4: up to 3 cards and up to 2 stones; every card (or pair) brings one stone."""
+        n = len(play.placements)
+        if not 1 <= n <= MAX_STONES_PER_TURN:
+            raise RuleViolation(R_CARDS_STONES, f"{n} stones; a turn places 1 or 2")
+        cards = sum(len(pl.cards) for pl in play.placements)
+        if cards > MAX_CARDS_PER_TURN:
+            raise RuleViolation(R_CARDS_STONES, f"{cards} cards; at most {MAX_CARDS_PER_TURN} per turn")
+        for pl in play.placements:
+            if pl.kind not in (MONASTERY, COUNCILLOR):
+                raise RuleViolation(R_CARDS_STONES, f"unknown stone {pl.kind!r}")
+            if len(pl.cards) not in (1, 2):
+                raise RuleViolation(R_CARDS_STONES, f"{len(pl.cards)} cards for one stone; one card or one pair brings one stone")
+
+    def check_payment(self, pl: Placement) -> None:
+        """Regelheft S. 4: a single card must show the land; a pair of cards of the same colour is
+        a joker for any other land (``joker_for_shown_land`` allows its own lands too)."""
+        if len(pl.cards) == 1:
+            card = pl.cards[0]
+            if not card.shows(pl.land):
+                raise RuleViolation(R_CARD_SHOWS_LAND, f"a {card} card does not allow a stone in {pl.land}")
+            return
+        a, b = pl.cards
+        if a != b:
+            raise RuleViolation(R_JOKER, f"{a} and {b} are not a pair: a joker needs two cards of the same colour")
+        if a.shows(pl.land) and not self.config.joker_for_shown_land:
+            raise RuleViolation(R_JOKER, f"a {a} pair is a joker for another land, not for {pl.land}")
+
+    def check_cards_in_hand(self, player: int, play: Play) -> None:
+        """The cards played must be in the player's hand (Regelheft S. 4)."""
+        need = Counter(c for pl in play.placements for c in pl.cards)
+        have = Counter(self.hands[player])
+        for c, k in need.items():
+            if have[c] < k:
+                raise RuleViolation(R_CARDS_IN_HAND, f"{player_name(player)} has {have[c]} {c} card(s), needs {k}")
+
+    def check_empty_land(self, land: str, play: Play) -> None:
+        """Regelheft S. 4: into a land with no stone only ONE monastery may go this turn; once a
+        monastery stands there (any colour), up to two stones."""
+        if self.has_monastery(land):
+            return
+        if len(play.placements) > 1:
+            raise RuleViolation(R_EMPTY_LAND, f"{land} has no stone yet: only one monastery this turn")
+
+    def check_monasteries(self, player: int, land: str, play: Play) -> None:
+        """Regelheft S. 4: a monastery goes on a free monastery field of the land, one per field;
+        the supply is limited."""
+        fields = [pl.field for pl in play.placements if pl.kind == MONASTERY]
+        if len(set(fields)) != len(fields):
+            raise RuleViolation(R_MONASTERY_FIELD, "one monastery per field")
+        for f in fields:
+            if not self.board.has_field(f) or self.board.land_of(f) != land:
+                raise RuleViolation(R_MONASTERY_FIELD, f"{f!r} is not a monastery field of {land}")
+            if f in self.monasteries:
+                raise RuleViolation(R_MONASTERY_FIELD, f"{f} is taken by {player_name(self.monasteries[f])}")
+        if len(fields) > self.supply_monasteries[player]:
+            raise RuleViolation(R_SUPPLY, f"{player_name(player)} has {self.supply_monasteries[player]} monasteries left")
+
+    def check_councillors(self, player: int, land: str, play: Play) -> None:
+        """Regelheft S. 4: councillors go on the land's crest; never into a land without a
+        monastery; at most as many councillors in the land (all colours) as the player with the
+        most monasteries there has; allowed without an own monastery; supply limited."""
+        new = sum(1 for pl in play.placements if pl.kind == COUNCILLOR)
+        if not new:
+            return
+        for pl in play.placements:
+            if pl.kind == COUNCILLOR and pl.field:
+                raise RuleViolation(R_COUNCIL_LIMIT, "a councillor stands on the land's crest, not on a field")
+        if not self.has_monastery(land):
+            raise RuleViolation(R_NO_COUNCIL_WITHOUT_MONASTERY, f"no monastery in {land}: no councillor there")
+        extra = sum(1 for pl in play.placements if pl.kind == MONASTERY)
+        limit = self.council_limit(land, extra, player)
+        if self.councillors_in(land) + new > limit:
+            raise RuleViolation(
+                R_COUNCIL_LIMIT,
+                f"{land} may hold {limit} councillor(s); {self.councillors_in(land)} stand there, {new} more is too many",
+            )
+        if new > self.supply_councillors[player]:
+            raise RuleViolation(R_SUPPLY, f"{player_name(player)} has {self.supply_councillors[player]} councillors left")
+
+    def check_play(self, play: Play) -> None:
+        """All rules of option A, in order; raises the first broken one."""
+        self._check_phase(PLAY, play)
+        if not isinstance(play.placements, tuple) or not play.placements:
+            raise RuleViolation(R_CARDS_STONES, "a play places 1 or 2 stones")
+        land = self.check_one_land(play)
+        self.check_cards_and_stones(play)
+        for pl in play.placements:
+            self.check_payment(pl)
+        self.check_cards_in_hand(self.current, play)
+        self.check_empty_land(land, play)
+        self.check_monasteries(self.current, land, play)
+        self.check_councillors(self.current, land, play)
+
+    def check_draw(self, draw: Draw) -> None:
+        """Regelheft S. 3–5: refill the hand to 3 from the open cards and/or the deck."""
+        self._check_phase(DRAW, draw)
+        self._check_source(R_REFILL, draw.source, draw.colour)
+
+    def check_swap(self, swap: Swap) -> None:
+        """Regelheft S. 5 · Eine Karte tauschen: discard a hand card, take an open card or the top
+        deck card."""
+        self._check_phase(PLAY, swap)
+        if swap.discard not in self.hands[self.current]:
+            raise RuleViolation(R_SWAP, f"{player_name(self.current)} has no {swap.discard} card to discard")
+        self._check_source(R_SWAP, swap.source, swap.colour)
+
+    def _check_source(self, rule: Rule, source: str, colour: Colour | None) -> None:
+        if source == OPEN:
+            if colour not in self.open:
+                raise RuleViolation(rule, f"no open {colour} card")
+        elif source == DECK:
+            if colour is not None:
+                raise RuleViolation(rule, "the deck's top card is taken unseen")
+            if not self.deck:
+                raise RuleViolation(rule, "the deck is empty")
+        else:
+            raise RuleViolation(rule, f"unknown source {source!r}")
+
+    def check_pass(self, action: Pass) -> None:
+        """Regelheft S. 5: passing is not allowed — who plays no card must swap. Only when
+        neither is possible (source silent) the turn goes by."""
+        self._check_phase(PLAY, action)
+        if self._plays() or self._swaps():
+            raise RuleViolation(R_NO_PASSING, "no passing: play cards or swap a card")
+
+    def check(self, action: Action) -> None:
+        """Raise RuleViolation if ``action`` is illegal now; never changes the state."""
+        if isinstance(action, Play):
+            self.check_play(action)
+        elif isinstance(action, Draw):
+            self.check_draw(action)
+        elif isinstance(action, Swap):
+            self.check_swap(action)
+        elif isinstance(action, Pass):
+            self.check_pass(action)
+        else:
+            raise RuleViolation(R_TURN, f"unknown action {action!r}")
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.check(action)
+        except RuleViolation:
+            return False
+        return True
+
+    # ---------------------------------------------------------------- legal actions
+    def _payments(self, land: str) -> list[tuple[Colour, ...]]:
+        """Every way to pay for ONE stone in ``land`` from the hand (check_payment's cases)."""
+        have = Counter(self.hands[self.current])
+        options: list[tuple[Colour, ...]] = []
+        for c in COLOURS:
+            if have[c] >= 1 and c.shows(land):
+                options.append((c,))
+            if have[c] >= 2 and (not c.shows(land) or self.config.joker_for_shown_land):
+                options.append((c, c))
+        return options
+
+    def _payment_pairs(self, land: str) -> list[tuple[tuple[Colour, ...], tuple[Colour, ...]]]:
+        """Every way to pay for TWO stones: two payments, at most 3 cards, all in hand."""
+        have = Counter(self.hands[self.current])
+        singles = self._payments(land)
+        result = []
+        for i, a in enumerate(singles):
+            for b in singles[i:]:
+                if len(a) + len(b) > MAX_CARDS_PER_TURN:
+                    continue
+                need = Counter(a) + Counter(b)
+                if all(have[c] >= k for c, k in need.items()):
+                    result.append((a, b))
+        return result
+
+    def _stone_sets(self, land: str) -> tuple[list[tuple[tuple[str, str], ...]], list[tuple[tuple[str, str], ...]]]:
+        """Stones (kind, field) placeable in ``land``: (one-stone sets, two-stone sets), built from
+        the same rules as check_empty_land / check_monasteries / check_councillors."""
+        p = self.current
+        free = self.free_fields(land)
+        mon_left, rat_left = self.supply_monasteries[p], self.supply_councillors[p]
+        ones: list[tuple[tuple[str, str], ...]] = []
+        twos: list[tuple[tuple[str, str], ...]] = []
+        if mon_left >= 1:
+            ones += [((MONASTERY, f),) for f in free]
+        if not self.has_monastery(land):
+            return ones, twos  # empty land: one monastery only
+        here = self.councillors_in(land)
+        if rat_left >= 1 and here + 1 <= self.council_limit(land):
+            ones.append(((COUNCILLOR, ""),))
+        if mon_left >= 2:
+            twos += [((MONASTERY, a), (MONASTERY, b)) for a, b in combinations(free, 2)]
+        if rat_left >= 1 and mon_left >= 1 and free and here + 1 <= self.council_limit(land, 1, p):
+            twos += [((COUNCILLOR, ""), (MONASTERY, f)) for f in free]
+        if rat_left >= 2 and here + 2 <= self.council_limit(land):
+            twos.append(((COUNCILLOR, ""), (COUNCILLOR, "")))
+        return ones, twos
+
+    def _plays(self) -> list[Play]:
+        if not self.hands[self.current]:
+            return []
+        plays: list[Play] = []
+        for land in self.board.lands:
+            pays = self._payments(land)
+            if not pays:
+                continue
+            ones, twos = self._stone_sets(land)
+            for stones in ones:
+                (kind, f), = stones
+                for pay in pays:
+                    plays.append(Play((Placement(land, kind, f, pay),)))
+            if twos:
+                for pa, pb in self._payment_pairs(land):
+                    for (ka, fa), (kb, fb) in twos:
+                        # which card pays for which stone changes nothing: one canonical order
+                        plays.append(Play((Placement(land, ka, fa, pa), Placement(land, kb, fb, pb))))
+        return plays
+
+    def _sources(self) -> list[tuple[str, Colour | None]]:
+        seen = []
+        for c in COLOURS:
+            if c in self.open:
+                seen.append((OPEN, c))
+        if self.deck:
+            seen.append((DECK, None))
+        return seen
+
+    def _swaps(self) -> list[Swap]:
+        hand = self.hands[self.current]
+        return [Swap(c, s, col) for c in COLOURS if c in hand for s, col in self._sources()]
+
+    def legal_actions(self) -> list[Action]:
+        """All legal actions now, in a fixed order (the single source of truth)."""
+        if self.phase == OVER:
+            return []
+        if self.phase == DRAW:
+            return [Draw(s, c) for s, c in self._sources()]
+        actions: list[Action] = [*self._plays(), *self._swaps()]
+        return actions or [Pass()]
+
+    # ---------------------------------------------------------------- apply
+    def apply(self, action: Action) -> None:
+        """Perform a legal action; raise RuleViolation (state unchanged) for an illegal one."""
+        self.check(action)
+        p = self.current
+        if isinstance(action, Play):
+            self._do_play(p, action)
+        elif isinstance(action, Draw):
+            card = self._take(action.source, action.colour)
+            self.hands[p].append(card)
+            self._log(p, f"zieht {'offen' if action.source == OPEN else 'verdeckt'} {card}")
+            if len(self.hands[p]) >= HAND_SIZE or not (self.open or self.deck):
+                self._end_turn(refill_open=True)
+        elif isinstance(action, Swap):
+            self.hands[p].remove(action.discard)
+            self.discard.append(action.discard)
+            card = self._take(action.source, action.colour)
+            self.hands[p].append(card)
+            self._log(p, f"tauscht {action.discard} gegen {'offen' if action.source == OPEN else 'verdeckt'} {card}")
+            self._end_turn(refill_open=self.config.refill_open_after_swap)
+        else:
+            self._log(p, "kann weder setzen noch tauschen")
+            self._end_turn(refill_open=True)
+
+    def _do_play(self, p: int, play: Play) -> None:
+        for pl in play.placements:
+            for c in pl.cards:
+                self.hands[p].remove(c)
+                self.discard.append(c)
+            if pl.kind == MONASTERY:
+                self.monasteries[pl.field] = p
+                self.supply_monasteries[p] -= 1
+            else:
+                self.councillors[pl.land][p] += 1
+                self.supply_councillors[p] -= 1
+        self._log(p, str(play))
+        if len(self.hands[p]) < HAND_SIZE and (self.open or self.deck):
+            self.phase = DRAW
+        else:
+            self._end_turn(refill_open=True)
+
+    def _take(self, source: str, colour: Colour | None) -> Colour:
+        if source == OPEN:
+            self.open.remove(colour)
+            return colour
+        card = self.deck.pop()
+        if not self.deck:
+            self._deck_ran_out()
+        return card
+
+    def _deck_ran_out(self) -> None:
+        """The last deck card was taken. First time: interim scoring of monasteries only, then the
+        discard pile becomes the new deck, open cards stay (Regelheft S. 5–6 · Zwischenwertung).
+        Second time: the round is finished (S. 6 · Das Spielende)."""
+        self.exhaustions += 1
+        if self.exhaustions == 1:
+            self.interim_scoring()
+            self.deck = self.discard
+            self.discard = []
+            self.rng.shuffle(self.deck)
+            self.history.append(f"Ablagestapel gemischt: {len(self.deck)} Karten")
+            if not self.deck:
+                self.exhaustions = 2
+        if self.exhaustions >= 2 and not self.final_round:
+            self.final_round = True
+            self.history.append("Stapel zum zweiten Mal leer: die Runde wird zu Ende gespielt")
+
+    def interim_scoring(self) -> dict[int, int]:
+        """Regelheft S. 5–6 · Zwischenwertung: monasteries in all nine lands, councillors not."""
+        totals, per_land = scoring.monastery_scoring(self.board, self.monasteries, range(self.num_players))
+        for p, v in totals.items():
+            self.scores[p] += v
+        self.interim = {"monasteries": totals, "per_land": per_land}
+        self.history.append("Zwischenwertung: " + self._fmt(totals))
+        return totals
+
+    def final_scoring(self) -> dict:
+        """Regelheft S. 6–7: monasteries as in the interim scoring, then the alliances in order,
+        then the monastery chains."""
+        players = range(self.num_players)
+        mon, per_land = scoring.monastery_scoring(self.board, self.monasteries, players)
+        councils = {land: dict(enumerate(v)) for land, v in self.councillors.items()}
+        ally, per_alliance = scoring.alliance_scoring(self.board, councils, players)
+        own = {p: [f for f, o in self.monasteries.items() if o == p] for p in players}
+        chain_list = {p: scoring.chains(own[p], self.board) for p in players}
+        chain = {p: sum(len(c) for c in chain_list[p]) for p in players}
+        for p in players:
+            self.scores[p] += mon[p] + ally[p] + chain[p]
+        self.final = {
+            "monasteries": mon, "per_land": per_land, "alliances": ally,
+            "per_alliance": per_alliance, "chains": chain, "chain_list": chain_list,
+        }
+        self.history.append(
+            f"Schlusswertung: Klöster {self._fmt(mon)}; Räte {self._fmt(ally)}; Ketten {self._fmt(chain)}"
+        )
+        return self.final
+
+    def someone_can_place(self) -> bool:
+        """False when no player can place any stone on the board any more (S. 6 · Das Spielende;
+        read from the board and supplies, not from the hands — see the module docstring)."""
+        any_free = any(f not in self.monasteries for f in self.board.fields)
+        room = any(
+            self.has_monastery(land) and self.councillors_in(land) < self.council_limit(land)
+            for land in self.board.lands
+        )
+        return any(
+            (self.supply_monasteries[p] > 0 and any_free) or (self.supply_councillors[p] > 0 and room)
+            for p in range(self.num_players)
+        )
+
+    def _end_turn(self, refill_open: bool) -> None:
+        """Top up the open cards to 2, then check the end of the game (S. 6), else pass the turn
+        to the left."""
+        if refill_open:
+            while len(self.open) < OPEN_CARDS and self.deck:
+                self.open.append(self.deck.pop())
+                if not self.deck:
+                    self._deck_ran_out()
+        p = self.current
+        if self.final_round and p == self.last_player_of_round():
+            self._game_over("round_finished", "Runde nach dem zweiten Aufbrauchen des Stapels beendet")
+        elif not self.someone_can_place():
+            self._game_over("blocked", "niemand kann mehr einen Stein setzen")
+        else:
+            self.current = (p + 1) % self.num_players
+            self.phase = PLAY
+            if self.current == self.config.start_player:
+                self.turn += 1
+
+    def _game_over(self, code: str, reason: str) -> None:
+        self.phase = OVER
+        self.end_code = code
+        self.end_reason = reason
+        self.history.append(f"Spielende: {reason}")
+        self.final_scoring()
+        names = ", ".join(player_name(p) for p in self.winners())
+        self.history.append(f"Ergebnis: {self._fmt(dict(enumerate(self.scores)))}; Sieg: {names}")
+
+    def _log(self, p: int, text: str) -> None:
+        self.history.append(f"R{self.turn} {player_name(p)}: {text}")
+
+    @staticmethod
+    def _fmt(points: Mapping[int, int]) -> str:
+        return " ".join(f"{player_name(p)}{v}" for p, v in sorted(points.items()))
+
+    def trace(self) -> str:
+        return "\n".join(self.history)
+
+    def __str__(self) -> str:
+        lines = [f"Spieler {player_name(self.current)} am Zug ({self.phase}), Stapel {len(self.deck)}, offen {[str(c) for c in self.open]}"]
+        for p in range(self.num_players):
+            lines.append(
+                f"{player_name(p)}: {self.scores[p]} P., Hand {[str(c) for c in self.hands[p]]}, "
+                f"Klöster {self.supply_monasteries[p]}, Räte {self.supply_councillors[p]}"
+            )
+        return "\n".join(lines)
+
+    # ---------------------------------------------------------------- scenarios
+    @classmethod
+    def from_scenario(
+        cls,
+        config: Config = Config(),
+        *,
+        seed: int = 0,
+        hands: Mapping[int, Iterable[Colour]] | None = None,
+        open_cards: Iterable[Colour] | None = None,
+        deck: Iterable[Colour] | None = None,
+        discard: Iterable[Colour] | None = None,
+        monasteries: Mapping[str, int] | None = None,
+        councillors: Mapping[str, Mapping[int, int]] | None = None,
+        supplies: Mapping[int, Mapping[str, int]] | None = None,
+        scores: Mapping[int, int] | None = None,
+        current: int | None = None,
+        exhaustions: int = 0,
+    ) -> "State":
+        """A real state in a given position, with all 55 cards accounted for.
+
+        Cards named in ``hands``, ``open_cards``, ``deck`` (listed bottom to top) and ``discard``
+        are taken from the cards in play; players without a given hand get 3 random ones; the
+        remaining cards form the deck (shuffled) or, if ``deck`` is given, go to the discard pile.
+        ``monasteries`` {field: player} and ``councillors`` {land: {player: n}} are taken from the
+        players' supplies; ``supplies`` {player: {"Kloster": n, "Rat": m}} then overrides what is
+        left. ``exhaustions`` = how often the deck already ran out (2 = final round).
+        """
+        state = cls(config, seed=seed)
+        n = config.num_players
+        rng = state.rng
+        pool = Counter(card_pool(n)[0])
+
+        def take(cards: Iterable[Colour]) -> list[Colour]:
+            out = []
+            for c in cards:
+                if pool[c] <= 0:
+                    raise ValueError(f"no {c} card left for this scenario")
+                pool[c] -= 1
+                out.append(c)
+            return out
+
+        hands = dict(hands or {})
+        state.hands = [take(hands[p]) if p in hands else [] for p in range(n)]
+        state.open = take(open_cards) if open_cards is not None else []
+        state.deck = take(deck) if deck is not None else []
+        state.discard = take(discard) if discard is not None else []
+        rest = [c for c in COLOURS for _ in range(pool[c])]
+        rng.shuffle(rest)
+        for p in range(n):
+            if p not in hands:
+                state.hands[p] = [rest.pop() for _ in range(min(HAND_SIZE, len(rest)))]
+        if open_cards is None:
+            state.open = [rest.pop() for _ in range(min(OPEN_CARDS, len(rest)))]
+        if deck is None:
+            state.deck = rest
+        else:
+            state.discard += rest
+        for f, p in (monasteries or {}).items():
+            state.board.land_of(f)
+            state.monasteries[f] = p
+            state.supply_monasteries[p] -= 1
+        for land, per in (councillors or {}).items():
+            for p, k in per.items():
+                state.councillors[land][p] += k
+                state.supply_councillors[p] -= k
+        for p, sup in (supplies or {}).items():
+            state.supply_monasteries[p] = sup.get(MONASTERY, state.supply_monasteries[p])
+            state.supply_councillors[p] = sup.get(COUNCILLOR, state.supply_councillors[p])
+        if min(state.supply_monasteries + state.supply_councillors) < 0:
+            raise ValueError("more stones on the board than in the supply")
+        for land in state.board.lands:
+            if state.councillors_in(land) > state.council_limit(land):
+                raise ValueError(f"scenario breaks the council limit in {land}")
+        for p, s in (scores or {}).items():
+            state.scores[p] = s
+        state.current = config.start_player if current is None else current
+        state.exhaustions = exhaustions
+        state.final_round = exhaustions >= 2
+        if state.card_count() != TOTAL_CARDS:
+            raise ValueError("scenario lost cards")  # internal consistency, not a rule
+        return state
+
+
+# --------------------------------------------------------------------------- game object
+class KardinalUndKoenig:
+    """The game: a configuration and a factory of initial states."""
+
+    def __init__(self, config: Config | None = None, **params):
+        self.config = config if config is not None else Config(**params)
+
+    def new_initial_state(self, seed: int = 0) -> State:
+        return State(self.config, seed=seed)
+
+
+def play_random_game(seed: int, **params) -> State:
+    """A complete game from setup to final scoring with uniformly random legal actions.
+
+    ``params`` are :class:`Config` fields (e.g. ``num_players=3``). The cards are shuffled by
+    ``random.Random(seed)``; the players' choices come from a second, derived
+    stream, so a seed replays exactly.
+    (The choices use ``random.Random(seed * 7919 + 1)``.)
+    """
+    state = State(Config(**params), seed=seed)
+    chooser = random.Random(seed * 7919 + 1)
+    bound = 4 * (2 * TOTAL_CARDS + MAX_PLAYERS) + 10
+    for _ in range(bound):
+        if state.is_terminal():
+            return state
+        state.apply(chooser.choice(state.legal_actions()))
+    raise RuntimeError("game did not end within the bound")  # pragma: no cover

@@ -1,0 +1,491 @@
+"""Probes of the Kardinal & König engine: build real states from a scenario, run real actions.
+
+Common ``given`` keys (all optional unless a probe says otherwise):
+
+* ``players`` — number of players, 3–5 (default 4); players are named "A", "B", "C", ...
+* ``player`` — who is to act (default "A"); ``start_player`` (default "A").
+* ``hand`` — the acting player's cards, colour labels ("Bayern/Burgund", "Frankreich", or one of
+  the lands, which means the card showing it).
+* ``open`` / ``deck`` (bottom to top) / ``discard`` — card lists; other cards are dealt at random.
+* ``monasteries`` — {field: player} on the SAMPLE board (fields "<Land>-<n>").
+* ``councillors`` — {land: {player: count}}.
+* ``supplies`` — {player: {"Kloster": n, "Rat": m}} stones left.
+* ``joker_for_shown_land`` — Config flag (default false).
+* ``exhaustions`` — how often the deck already ran out (default 0).
+
+Players in answers are letters; RuleViolations are reported by rule name.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..base import ProbeRegistry, RuleViolation
+from .board import SAMPLE_BOARD
+from .cards import COUNCILLOR, MONASTERY, PLAYER_NAMES, colour_of
+from .game import DECK, OPEN, Config, Draw, Pass, Placement, Play, State, Swap
+from . import scoring
+
+PROBES = ProbeRegistry()
+
+
+# --------------------------------------------------------------------------- helpers
+def _p(x: Any) -> int:
+    if isinstance(x, int):
+        return x
+    return PLAYER_NAMES.index(str(x).strip().upper())
+
+
+def _name(p: int) -> str:
+    return PLAYER_NAMES[p]
+
+
+def _cards(xs: Any) -> list:
+    return [colour_of(x) for x in (xs or [])]
+
+
+def _config(given: Mapping[str, Any]) -> Config:
+    return Config(
+        num_players=int(given.get("players", 4)),
+        start_player=_p(given.get("start_player", "A")),
+        joker_for_shown_land=bool(given.get("joker_for_shown_land", False)),
+    )
+
+
+def _state(given: Mapping[str, Any], hand: list | None = None) -> State:
+    cfg = _config(given)
+    player = _p(given.get("player", "A"))
+    hands = {_p(k): _cards(v) for k, v in (given.get("hands") or {}).items()}
+    if hand is not None:
+        hands[player] = hand
+    elif "hand" in given:
+        hands[player] = _cards(given["hand"])
+    return State.from_scenario(
+        cfg,
+        seed=int(given.get("seed", 0)),
+        hands=hands,
+        open_cards=_cards(given["open"]) if "open" in given else None,
+        deck=_cards(given["deck"]) if "deck" in given else None,
+        discard=_cards(given["discard"]) if "discard" in given else None,
+        monasteries={f: _p(o) for f, o in (given.get("monasteries") or {}).items()},
+        councillors={
+            land: {_p(o): int(k) for o, k in per.items()}
+            for land, per in (given.get("councillors") or {}).items()
+        },
+        supplies={
+            _p(o): {k: int(v) for k, v in sup.items()} for o, sup in (given.get("supplies") or {}).items()
+        },
+        scores={_p(o): int(v) for o, v in (given.get("scores") or {}).items()},
+        current=player,
+        exhaustions=int(given.get("exhaustions", 0)),
+    )
+
+
+def _play_from(stones: list[Mapping[str, Any]]) -> Play:
+    placements = []
+    for st in stones:
+        kind = {"monastery": MONASTERY, "kloster": MONASTERY, "councillor": COUNCILLOR, "rat": COUNCILLOR}[
+            str(st.get("kind", "Kloster")).lower()
+        ]
+        placements.append(
+            Placement(str(st["land"]), kind, str(st.get("field", "")), tuple(_cards(st.get("cards"))))
+        )
+    return Play(tuple(placements))
+
+
+def _by_name(values: Mapping[int, int] | list[int]) -> dict[str, int]:
+    items = values.items() if isinstance(values, Mapping) else enumerate(values)
+    return {_name(p): v for p, v in items}
+
+
+def _attempt(state: State, action) -> dict:
+    before = state.snapshot()
+    try:
+        state.apply(action)
+    except RuleViolation as exc:
+        return {"legal": False, "rule": exc.rule.name, "citation": exc.rule.citation,
+                "message": exc.message, "unchanged": state.snapshot() == before}
+    return {"legal": True, "rule": None}
+
+
+# --------------------------------------------------------------------------- probes
+@PROBES("play")
+def probe_play(given: Mapping[str, Any]) -> dict:
+    """Try one Play (option A) in a scenario.
+
+    given: common keys; ``stones`` — list of {land, kind ("Kloster"/"Rat"), field (for a
+      monastery), cards: [colour, ...]} (one card or a pair per stone); ``hand`` defaults to the
+      cards the stones use.
+    returns: legal (bool), rule (name of the broken rule or None), citation, unchanged (state
+      untouched after a refusal), in_legal_actions (an equivalent play is in legal_actions()),
+      stones_placed, monasteries_in_land {player: n}, councillors_in_land (all colours),
+      council_limit (after the play), phase_after ("draw" = refilling the hand, "play").
+    """
+    stones = list(given["stones"])
+    play = _play_from(stones)
+    hand = None if "hand" in given else [c for pl in play.placements for c in pl.cards]
+    state = _state(given, hand)
+    listed = {a.key() for a in state.legal_actions() if isinstance(a, Play)}
+    out = {"in_legal_actions": play.key() in listed}
+    before_m = sum(state.supply_monasteries) + sum(state.supply_councillors)
+    out.update(_attempt(state, play))
+    land = str(stones[0]["land"])
+    out["stones_placed"] = before_m - sum(state.supply_monasteries) - sum(state.supply_councillors)
+    if land in state.board.lands:
+        out["monasteries_in_land"] = {_name(p): n for p, n in enumerate(state.monastery_counts(land)) if n}
+        out["councillors_in_land"] = state.councillors_in(land)
+        out["council_limit"] = state.council_limit(land)
+    out["phase_after"] = state.phase
+    return out
+
+
+@PROBES("land_options")
+def probe_land_options(given: Mapping[str, Any]) -> dict:
+    """What legal_actions() offers the acting player in one land.
+
+    given: common keys; ``land`` (required); ``hand`` (default three cards showing the land).
+    returns: max_stones (most stones of one legal play there), can_place_monastery,
+      can_place_councillor, max_councillors (most councillors in one legal play), plays (number of
+      legal plays there), council_limit, councillors_in_land, has_monastery.
+    """
+    land = str(given["land"])
+    hand = None if "hand" in given else [colour_of(land)] * 3
+    state = _state(given, hand)
+    plays = [a for a in state.legal_actions() if isinstance(a, Play) and a.placements[0].land == land]
+    kinds = [[pl.kind for pl in a.placements] for a in plays]
+    return {
+        "max_stones": max((len(k) for k in kinds), default=0),
+        "can_place_monastery": any(MONASTERY in k for k in kinds),
+        "can_place_councillor": any(COUNCILLOR in k for k in kinds),
+        "max_councillors": max((k.count(COUNCILLOR) for k in kinds), default=0),
+        "plays": len(plays),
+        "council_limit": state.council_limit(land),
+        "councillors_in_land": state.councillors_in(land),
+        "has_monastery": state.has_monastery(land),
+    }
+
+
+@PROBES("turn_options")
+def probe_turn_options(given: Mapping[str, Any]) -> dict:
+    """The choices at the start of a turn, and what a pass or a swap does.
+
+    given: common keys; ``swap`` — optional {discard: colour, take: "deck" or a colour of an open
+      card}; without it the first legal swap is used.
+    returns: can_pass (Pass among legal actions), pass_rule (rule that refuses a Pass, or None),
+      plays, swaps (numbers of legal plays/swaps), must_swap (no play possible but a swap is),
+      swap_legal, swap_rule, turn_ended (after the swap the next player is to act),
+      next_player, hand_size_after, open_after, phase_after.
+    """
+    state = _state(given)
+    actions = state.legal_actions()
+    plays = [a for a in actions if isinstance(a, Play)]
+    swaps = [a for a in actions if isinstance(a, Swap)]
+    out: dict[str, Any] = {
+        "can_pass": any(isinstance(a, Pass) for a in actions),
+        "plays": len(plays),
+        "swaps": len(swaps),
+        "must_swap": not plays and bool(swaps),
+    }
+    trial = state.clone()
+    res = _attempt(trial, Pass())
+    out["pass_rule"] = res["rule"]
+    player = state.current
+    if "swap" in given:
+        spec = given["swap"]
+        take = str(spec.get("take", "deck"))
+        swap = Swap(colour_of(spec["discard"]), DECK, None) if take == "deck" else Swap(
+            colour_of(spec["discard"]), OPEN, colour_of(take))
+    elif swaps:
+        swap = swaps[0]
+    else:
+        swap = None
+    if swap is not None:
+        res = _attempt(state, swap)
+        out["swap_legal"], out["swap_rule"] = res["legal"], res["rule"]
+    else:
+        out["swap_legal"], out["swap_rule"] = False, None
+    out["turn_ended"] = state.is_terminal() or state.current != player
+    out["next_player"] = None if state.is_terminal() else _name(state.current)
+    out["hand_size_after"] = len(state.hands[player])
+    out["open_after"] = len(state.open)
+    out["phase_after"] = state.phase
+    return out
+
+
+@PROBES("refill")
+def probe_refill(given: Mapping[str, Any]) -> dict:
+    """A Play, then the hand refilled by the given draws; shows the refill order.
+
+    given: common keys with ``open`` and ``deck`` usually given; ``stones`` as in probe ``play``;
+      ``draws`` — list of "deck" or an open card's colour, in order.
+    returns: legal_draws (list of booleans), draw_rule (first refusing rule or None),
+      open_during_refill (number of open cards before each draw), hand_after, open_after (number),
+      open_refilled_from_deck (open cards after the turn that came from the deck), turn_ended.
+    """
+    state = _state(given)
+    player = state.current
+    res = _attempt(state, _play_from(list(given["stones"])))
+    if not res["legal"]:
+        return {"play_legal": False, "rule": res["rule"]}
+    legal, rule, open_during = [], None, []
+    deck_before = list(state.deck)
+    for d in given.get("draws", []):
+        open_during.append(len(state.open))
+        action = Draw(DECK) if d == "deck" else Draw(OPEN, colour_of(d))
+        r = _attempt(state, action)
+        legal.append(r["legal"])
+        rule = rule or r["rule"]
+    return {
+        "play_legal": True,
+        "legal_draws": legal,
+        "draw_rule": rule,
+        "open_during_refill": open_during,
+        "hand_after": len(state.hands[player]),
+        "open_after": len(state.open),
+        "deck_taken": len(deck_before) - len(state.deck),
+        "turn_ended": state.current != player or state.is_terminal(),
+    }
+
+
+@PROBES("monastery_points")
+def probe_monastery_points(given: Mapping[str, Any]) -> dict:
+    """One land's monastery scoring, by the pure scoring function and by a real interim scoring.
+
+    given: ``counts`` {player: monasteries in the land}; ``land`` (default "Frankreich", 8 fields)
+      for the real-state run.
+    returns: points {player: points} (pure function), via_state {player: points} (a real state
+      with these monasteries in ``land`` scored by the interim scoring; only players with points),
+      places {player: place number} (1 = most monasteries; ties share).
+    """
+    counts = {str(k): int(v) for k, v in given["counts"].items()}
+    points = scoring.monastery_points(counts)
+    levels = sorted({v for v in counts.values() if v > 0}, reverse=True)
+    places = {p: levels.index(v) + 1 for p, v in counts.items() if v > 0}
+    out: dict[str, Any] = {"points": points, "places": places}
+    land = str(given.get("land", "Frankreich"))
+    fields = list(SAMPLE_BOARD.lands[land])
+    if sum(counts.values()) <= len(fields) and len(counts) <= 5:
+        players = max(3, max(_p(k) for k in counts) + 1)
+        mons = {}
+        for p, n in counts.items():
+            for _ in range(n):
+                mons[fields.pop(0)] = _p(p)
+        state = State.from_scenario(Config(num_players=players), monasteries=mons)
+        totals = state.interim_scoring()
+        out["via_state"] = {_name(p): v for p, v in totals.items() if v}
+    return out
+
+
+@PROBES("interim_scoring")
+def probe_interim_scoring(given: Mapping[str, Any]) -> dict:
+    """The acting player takes the last deck card for the first time (by a swap, or by a play
+    and refill when ``stones`` are given) and so triggers the interim scoring.
+
+    given: common keys; ``deck`` defaults to one card; ``open`` defaults to two cards;
+      ``stones`` — optional play first; the refill then draws from the deck, taking its last card.
+    returns: triggered (scoring happened), points {player: points gained} (only non-zero),
+      monastery_points {player: points a monastery-only scoring gives} (non-zero), exhaustions,
+      open_kept (the open cards lying at the scoring are still open), deck_after, discard_after,
+      next_player, final_round.
+    """
+    g = dict(given)
+    g.setdefault("deck", ["Frankreich"])
+    g.setdefault("open", ["Bayern/Burgund", "Lothringen/Italien"])
+    state = _state(g)
+    before = list(state.scores)
+    open_before = list(state.open)
+    expected, _ = scoring.monastery_scoring(state.board, state.monasteries, range(state.num_players))
+    if "stones" in g:
+        state.apply(_play_from(list(g["stones"])))
+        while state.phase == "draw" and not state.is_terminal():
+            state.apply(Draw(DECK) if state.deck else state.legal_actions()[0])
+    else:
+        discard = state.hands[state.current][0]
+        state.apply(Swap(discard, DECK))
+    gained = {_name(p): state.scores[p] - before[p] for p in range(state.num_players) if state.scores[p] != before[p]}
+    return {
+        "triggered": state.interim is not None,
+        "points": gained,
+        "monastery_points": {_name(p): v for p, v in expected.items() if v},
+        "exhaustions": state.exhaustions,
+        "open_kept": all(c in state.open for c in open_before) if "stones" not in g else None,
+        "deck_after": len(state.deck),
+        "discard_after": len(state.discard),
+        "next_player": None if state.is_terminal() else _name(state.current),
+        "final_round": state.final_round,
+    }
+
+
+@PROBES("alliance_points")
+def probe_alliance_points(given: Mapping[str, Any]) -> dict:
+    """One alliance by the pure scoring function.
+
+    given: ``first``, ``second`` — {player: councillors} in the two allied lands.
+    returns: points {player: points} (only players with points), worth (councillors in both
+      lands), leaders (players who score).
+    """
+    first = {str(k): int(v) for k, v in (given.get("first") or {}).items()}
+    second = {str(k): int(v) for k, v in (given.get("second") or {}).items()}
+    pts = scoring.alliance_points(first, second)
+    return {
+        "points": {p: v for p, v in sorted(pts.items()) if v},
+        "worth": sum(first.values()) + sum(second.values()),
+        "leaders": sorted(p for p, v in pts.items() if v),
+    }
+
+
+@PROBES("final_scoring")
+def probe_final_scoring(given: Mapping[str, Any]) -> dict:
+    """The final scoring of a real state (monasteries, alliances, chains) and the interim scoring
+    of the same board for comparison.
+
+    given: common keys (``monasteries``, ``councillors``, ``players``); ``alliance`` — optional
+      "Land1-Land2" to report that alliance's points.
+    returns: monasteries, alliances, chains, total — {player: points}, only non-zero entries;
+      interim — {player: points} the interim scoring would give (non-zero); alliance — {player:
+      points} of the named alliance (non-zero); winners — [players].
+    """
+    state = _state(given)
+    interim, _ = scoring.monastery_scoring(state.board, state.monasteries, range(state.num_players))
+    final = state.final_scoring()
+
+    def nz(d: Mapping[int, int]) -> dict:
+        return {_name(p): v for p, v in sorted(d.items()) if v}
+
+    out = {
+        "monasteries": nz(final["monasteries"]),
+        "alliances": nz(final["alliances"]),
+        "chains": nz(final["chains"]),
+        "total": nz(dict(enumerate(state.scores))),
+        "interim": nz(interim),
+        "winners": [_name(p) for p in state.winners()],
+    }
+    if "alliance" in given:
+        a, b = [x.strip() for x in str(given["alliance"]).replace("–", "-").split("-")]
+        idx = next(i for i, pair in enumerate(state.board.alliances) if set(pair) == {a, b})
+        out["alliance"] = nz(final["per_alliance"][idx])
+        out["alliance_number"] = idx + 1
+    return out
+
+
+@PROBES("chains")
+def probe_chains(given: Mapping[str, Any]) -> dict:
+    """Monastery chains of player A on the SAMPLE board, via a real state's final scoring.
+
+    given: ``own`` — [fields] with A's monasteries; ``others`` — optional {field: player}.
+    returns: points (A's chain points), chains (lengths of A's scoring chains, sorted),
+      chain_fields (the chains' fields), networks (sizes of A's connected monastery groups).
+    """
+    own = list(given.get("own") or [])
+    mons = {f: 0 for f in own}
+    mons.update({f: _p(o) for f, o in (given.get("others") or {}).items()})
+    players = max(3, max(mons.values(), default=0) + 1)
+    state = State.from_scenario(Config(num_players=players), monasteries=mons)
+    final = state.final_scoring()
+    found = final["chain_list"][0]
+    return {
+        "points": final["chains"][0],
+        "chains": sorted(len(c) for c in found),
+        "chain_fields": [list(c) for c in found],
+        "networks": sorted(len(n) for n in scoring.networks(own, state.board)),
+    }
+
+
+@PROBES("game_end")
+def probe_game_end(given: Mapping[str, Any]) -> dict:
+    """How the game ends.
+
+    given: ``players``, ``start_player``; ``mode``: "deck" (default) — the deck has run out once
+      already and holds one card; ``trigger`` (default: start player) takes it with a swap; then
+      every player takes the first legal swap (or pass) until the end. "blocked" — only
+      ``trigger`` still has a stone (one monastery); he places it in ``land`` (default
+      Frankreich, already holding a monastery of another player).
+    returns: terminal, end_reason ("round_finished" / "blocked"), moved_after_trigger (players who
+      still had a turn after the trigger, in order), last_player, final_round, interim_again
+      (an interim scoring happened after the trigger: it must not), scored (final scoring done).
+    """
+    mode = str(given.get("mode", "deck"))
+    cfg = _config(given)
+    n, start = cfg.num_players, cfg.start_player
+    trigger = _p(given.get("trigger", _name(start)))
+    if mode == "blocked":
+        land = str(given.get("land", "Frankreich"))
+        fields = SAMPLE_BOARD.lands[land]
+        other = (trigger + 1) % n
+        supplies = {p: {MONASTERY: 0, COUNCILLOR: 0} for p in range(n)}
+        supplies[trigger] = {MONASTERY: 1, COUNCILLOR: 0}
+        state = State.from_scenario(cfg, current=trigger, monasteries={fields[0]: other},
+                                    hands={trigger: [colour_of(land)] * 3}, supplies=supplies)
+        state.apply(Play((Placement(land, MONASTERY, fields[1], (colour_of(land),)),)))
+        moved: list[str] = []
+        while not state.is_terminal():
+            if state.phase == "draw":
+                state.apply(state.legal_actions()[0])
+                continue
+            moved.append(_name(state.current))
+            state.apply(state.legal_actions()[0])
+    else:
+        state = State.from_scenario(cfg, current=trigger, deck=[colour_of("Frankreich")],
+                                    exhaustions=1)
+        state.apply(Swap(state.hands[trigger][0], DECK))
+        moved = []
+        while not state.is_terminal() and len(moved) < 3 * n:
+            moved.append(_name(state.current))
+            acts = state.legal_actions()
+            swaps = [a for a in acts if isinstance(a, Swap)]
+            state.apply(swaps[0] if swaps else acts[-1])
+    interims = sum(1 for line in state.history if line.startswith("Zwischenwertung"))
+    return {
+        "terminal": state.is_terminal(),
+        "end_reason": state.end_code,
+        "moved_after_trigger": moved,
+        "last_player": moved[-1] if moved else _name(trigger),
+        "final_round": state.final_round,
+        "interim_again": interims > 0,
+        "scored": state.final is not None,
+    }
+
+
+@PROBES("winner")
+def probe_winner(given: Mapping[str, Any]) -> dict:
+    """Who wins, given final scores and stones left in supply.
+
+    given: ``scores`` {player: points}; ``stones_left`` {player: monasteries + councillors left}
+      (split onto monasteries first, at most 20, rest councillors); ``players`` (default: number
+      of players named).
+    returns: winners [players]; stones_left {player: n} as read back from the state.
+    """
+    scores = {_p(k): int(v) for k, v in given["scores"].items()}
+    n = int(given.get("players", max(3, max(scores) + 1)))
+    supplies = {}
+    for k, left in (given.get("stones_left") or {}).items():
+        left = int(left)
+        supplies[_p(k)] = {MONASTERY: min(left, 20), COUNCILLOR: max(0, left - 20)}
+    state = State.from_scenario(Config(num_players=n), scores=scores, supplies=supplies)
+    return {
+        "winners": [_name(p) for p in state.winners()],
+        "stones_left": {_name(p): state.stones_left(p) for p in range(n)},
+    }
+
+
+@PROBES("setup")
+def probe_setup(given: Mapping[str, Any]) -> dict:
+    """The material after setup for a player count.
+
+    given: ``players``; ``seed``.
+    returns: cards_in_play, removed, removed_per_colour {colour: n}, hand_sizes, open_cards,
+      deck, supply {"Kloster": n, "Rat": m} per player, total_cards.
+    """
+    state = State(_config(given), seed=int(given.get("seed", 0)))
+    per = {}
+    for c in state.removed:
+        per[c.label] = per.get(c.label, 0) + 1
+    return {
+        "cards_in_play": state.card_count() - len(state.removed),
+        "removed": len(state.removed),
+        "removed_per_colour": per,
+        "hand_sizes": [len(h) for h in state.hands],
+        "open_cards": len(state.open),
+        "deck": len(state.deck),
+        "supply": {MONASTERY: state.supply_monasteries[0], COUNCILLOR: state.supply_councillors[0]},
+        "total_cards": state.card_count(),
+    }

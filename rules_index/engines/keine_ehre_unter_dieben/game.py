@@ -1,0 +1,520 @@
+"""Game and state of Keine Ehre unter Dieben (Alcouffe & Maublanc, Game Factory).
+
+OpenSpiel-style: ``KeineEhreGame`` holds the parameters (every point the source leaves open is one),
+``KeineEhreState`` holds one game in progress with ``legal_actions()`` (the single source of truth)
+and ``apply(action)``. The deck order is fixed at setup from a seeded ``random.Random``, so a game
+replays exactly. Seats 0..n-1 run clockwise; the leader's left neighbour is seat leader+1.
+
+A round (Rezension · Der Spielablauf) is the heist (phase ``raid``: the leader reveals cards onto the
+first free field, or stops) followed by sharing the loot (phases ``leader_share``, ``others_share``,
+``leader_extra``). Taken cards are laid out at once (police raid, secret compartment).
+"""
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from ..base import RuleViolation
+from . import rules as R
+from .cards import (BELL_LIMIT, COMMISSAR_START, DEFAULT_FEATHER_TILES, DEFAULT_REWARD_TILES,
+                    NUM_FIELDS, RESERVE_SIZE, TAKE_COUNTS, LootCard, default_deck)
+from .scoring import TIE_RULES, ScoreSheet, score_holdings
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """The leader turns the top loot card onto the first free field (Rezension · Der Raubzug)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"P{self.player} reveal"
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The leader ends the heist voluntarily (Rezension · Der Raubzug)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"P{self.player} stop"
+
+
+@dataclass(frozen=True)
+class Take:
+    """A thief takes the loot card lying on ``field`` while the loot is shared."""
+
+    player: int
+    field: int
+
+    def __str__(self) -> str:
+        return f"P{self.player} take field {self.field}"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """The leader takes no (more) cards: ends his master-stroke share or declines the extra card."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"P{self.player} pass"
+
+
+Action = Reveal | Stop | Take | Pass
+
+
+class Phase(enum.Enum):
+    RAID = "raid"
+    LEADER_SHARE = "leader_share"
+    OTHERS_SHARE = "others_share"
+    LEADER_EXTRA = "leader_extra"
+    GAME_OVER = "game_over"
+
+
+# --------------------------------------------------------------------------- game
+
+
+class KeineEhreGame:
+    """Parameters of one game. Every parameter except ``reserve_size`` (15), ``num_fields`` (7),
+    ``bell_limit`` (3) and ``take_counts[0:6]`` (1,1,1,2,2,4) covers a point where the source is silent.
+
+    * ``num_players`` (default 4, 2-8): source silent on the player count.
+    * ``deck``: source silent on the composition (colours, movement 1-3, bells, compartments,
+      feathers, points); default ``cards.default_deck()`` (70 cards, 5 colours x 14).
+    * ``commissar_start`` (default 8 = the notch next to field 7): source silent on the distance.
+    * ``reset_commissar`` (default True): source silent; the commissar returns to his start before every
+      heist. If False he stays where the last heist left him (but at least on position 2, so that
+      field 1 is free).
+    * ``full_board_outcome`` (default ``voluntary_stop``, or ``master_stroke``): source silent on the
+      7th field filled with the commissar still further away (impossible with start 8: a card on field 7
+      then is always a master stroke or a capture).
+    * ``take_counts``: cards a leader who stops must take per field; fields 1-6 from the source, field 7
+      invented (4).
+    * ``reward_tiles`` {colour: (high, low)}, ``feather_tiles`` (high, low): values silent; invented.
+    * ``tie_rule`` (``split``/``all``/``none``): source silent on ties in majorities.
+    * ``leader_rotation`` (``clockwise``/``counterclockwise``), ``first_leader`` (0): source only says the
+      leader changes from round to round.
+    * ``compartment_after_razzia`` (True): see ``rules.lay_out``.
+    """
+
+    def __init__(self, num_players: int = 4, deck: Sequence[LootCard] | None = None,
+                 reserve_size: int = RESERVE_SIZE, num_fields: int = NUM_FIELDS,
+                 commissar_start: int = COMMISSAR_START, reset_commissar: bool = True,
+                 full_board_outcome: str = R.VOLUNTARY_STOP, take_counts: Sequence[int] = TAKE_COUNTS,
+                 reward_tiles: Mapping[str, tuple[int, int]] | None = None,
+                 feather_tiles: tuple[int, int] = DEFAULT_FEATHER_TILES, tie_rule: str = "split",
+                 bell_limit: int = BELL_LIMIT, leader_rotation: str = "clockwise",
+                 first_leader: int = 0, compartment_after_razzia: bool = True):
+        if not 2 <= num_players <= 8:
+            raise ValueError("num_players must be 2..8")
+        self.num_players = num_players
+        self.deck = tuple(deck) if deck is not None else default_deck()
+        if len({c.id for c in self.deck}) != len(self.deck):
+            raise ValueError("card ids must be unique")
+        if any(not 0 <= c.move <= 3 for c in self.deck):
+            raise ValueError("commissar movement is 0..3")
+        self.reserve_size = reserve_size
+        if not 0 <= reserve_size < len(self.deck):
+            raise ValueError("reserve_size must leave a loot deck")
+        self.num_fields = num_fields
+        if commissar_start < 2:
+            raise ValueError("commissar_start must leave field 1 free")
+        self.commissar_start = commissar_start
+        self.reset_commissar = reset_commissar
+        if full_board_outcome not in (R.VOLUNTARY_STOP, R.MASTER_STROKE):
+            raise ValueError("full_board_outcome must be voluntary_stop or master_stroke")
+        self.full_board_outcome = full_board_outcome
+        self.take_counts = tuple(take_counts)
+        if len(self.take_counts) != num_fields:
+            raise ValueError("take_counts needs one value per field")
+        self.reward_tiles = dict(reward_tiles) if reward_tiles is not None else {
+            c: (h, l) for c, h, l in DEFAULT_REWARD_TILES}
+        missing = {c.colour for c in self.deck} - set(self.reward_tiles)
+        if missing:
+            raise ValueError(f"no reward tiles for colours {sorted(missing)}")
+        self.feather_tiles = tuple(feather_tiles)
+        if tie_rule not in TIE_RULES:
+            raise ValueError(f"tie_rule must be one of {TIE_RULES}")
+        self.tie_rule = tie_rule
+        self.bell_limit = bell_limit
+        if leader_rotation not in ("clockwise", "counterclockwise"):
+            raise ValueError("leader_rotation must be clockwise or counterclockwise")
+        self.leader_rotation = leader_rotation
+        if not 0 <= first_leader < num_players:
+            raise ValueError("first_leader out of range")
+        self.first_leader = first_leader
+        self.compartment_after_razzia = compartment_after_razzia
+
+    def total_cards(self) -> int:
+        return len(self.deck)
+
+    def new_initial_state(self, seed: int | None = None, rng: random.Random | None = None
+                          ) -> "KeineEhreState":
+        """Setup (Rezension · Spielaufbau): shuffle the loot cards, set 15 aside as the reserve, the rest
+        is the loot deck; commissar in his notch; the first leader begins."""
+        rng = rng if rng is not None else random.Random(seed)
+        cards = list(self.deck)
+        rng.shuffle(cards)
+        return KeineEhreState(self, deck=cards[self.reserve_size:], reserve=cards[:self.reserve_size],
+                              leader=self.first_leader)
+
+    def scenario(self, deck: Sequence[LootCard], reserve: Sequence[LootCard] = (),
+                 holdings: Mapping[int, Sequence[LootCard]] | None = None, leader: int | None = None,
+                 commissar: int | None = None, discard: Sequence[LootCard] = ()) -> "KeineEhreState":
+        """A state at the start of a heist with a given deck order (top first), reserve and laid-out
+        loot, for tests and probes. The cards given here form the game's material; ``self.deck`` is
+        not used."""
+        holdings = holdings or {}
+        if not deck:
+            raise ValueError("a heist needs a loot deck")
+        for p, cards in holdings.items():
+            for colour in {c.colour for c in cards}:
+                if R.bells_in_row(cards, colour) >= self.bell_limit:
+                    raise ValueError(f"P{p}'s {colour} row would already have been raided")
+        state = KeineEhreState(self, deck=list(deck), reserve=list(reserve),
+                               leader=self.first_leader if leader is None else leader,
+                               holdings={p: list(c) for p, c in holdings.items()}, discard=list(discard),
+                               commissar=commissar)
+        ids = [c.id for c in state.all_cards()]
+        if len(set(ids)) != len(ids):
+            raise ValueError("card ids must be unique")
+        state.total = len(ids)
+        return state
+
+
+# --------------------------------------------------------------------------- state
+
+
+class KeineEhreState:
+    """One game in progress. Owned, mutable; ``apply`` validates before it mutates, so a refused action
+    leaves the state unchanged. ``clone()`` gives an independent copy."""
+
+    def __init__(self, game: KeineEhreGame, deck: list[LootCard], reserve: list[LootCard], leader: int,
+                 holdings: Mapping[int, list[LootCard]] | None = None, discard: list[LootCard] | None = None,
+                 commissar: int | None = None):
+        self.game = game
+        self.deck = deck  # top card first
+        self.reserve = reserve  # top card first
+        self.board: list[LootCard | None] = [None] * game.num_fields  # field f is board[f-1]
+        self.holdings: list[list[LootCard]] = [list((holdings or {}).get(p, ())) for p in
+                                                range(game.num_players)]
+        self.discard: list[LootCard] = list(discard or ())
+        self.leader = leader
+        self.commissar = game.commissar_start if commissar is None else commissar
+        self.round_no = 1
+        self.phase = Phase.RAID
+        self.outcome: str | None = None
+        self.last_field: int | None = None
+        self.quota: tuple[int, int] = (0, 0)
+        self.leader_taken = 0
+        self.queue: list[int] = []
+        self.from_reserve = 0  # cards revealed from the reserve in the last heist
+        self.history: list[str] = []
+        self.raids: list[tuple[int, str, int]] = []  # (player, colour, cards lost) per police raid
+        self.scores: ScoreSheet | None = None
+        self.total = game.total_cards()
+
+    # ----------------------------------------------------------------- bookkeeping
+
+    def clone(self) -> "KeineEhreState":
+        other = object.__new__(KeineEhreState)
+        other.__dict__.update(self.__dict__)
+        for name in ("deck", "reserve", "board", "discard", "queue", "history", "raids"):
+            setattr(other, name, list(getattr(self, name)))
+        other.holdings = [list(h) for h in self.holdings]
+        return other
+
+    def all_cards(self) -> list[LootCard]:
+        """Every loot card: deck + reserve + board + players' rows + discard pile."""
+        board = [c for c in self.board if c is not None]
+        return [*self.deck, *self.reserve, *board, *(c for h in self.holdings for c in h), *self.discard]
+
+    def board_cards(self) -> dict[int, LootCard]:
+        return {f: c for f, c in enumerate(self.board, start=1) if c is not None}
+
+    def rows(self, player: int) -> dict[str, list[LootCard]]:
+        """The player's loot, laid out by colour (Rezension · Beutekarten auslegen)."""
+        out: dict[str, list[LootCard]] = {}
+        for c in self.holdings[player]:
+            out.setdefault(c.colour, []).append(c)
+        return out
+
+    def current_player(self) -> int | None:
+        if self.phase is Phase.GAME_OVER:
+            return None
+        if self.phase is Phase.OTHERS_SHARE:
+            return self.queue[0]
+        return self.leader
+
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def returns(self) -> tuple[int, ...]:
+        """Final scores per seat (only at the end)."""
+        if self.scores is None:
+            raise ValueError("the game is not over")
+        return self.scores.totals
+
+    def trace(self) -> str:
+        return "\n".join(self.history)
+
+    def __str__(self) -> str:
+        board = " ".join(str(c.id) if c else "." for c in self.board)
+        return (f"round {self.round_no} {self.phase.value} leader P{self.leader} commissar "
+                f"{self.commissar} board [{board}] deck {len(self.deck)} reserve {len(self.reserve)}")
+
+    def _log(self, text: str) -> None:
+        self.history.append(f"R{self.round_no} {text}")
+
+    # ----------------------------------------------------------------- rule checks
+
+    def violation(self, action: object) -> RuleViolation | None:
+        """The rule ``action`` breaks in this state, or None if it is legal."""
+        if self.phase is Phase.GAME_OVER:
+            return RuleViolation(R.R_GAME_END, "the game is over: the loot deck is used up")
+        if isinstance(action, Reveal):
+            return self._check_reveal(action)
+        if isinstance(action, Stop):
+            return self._check_stop(action)
+        if isinstance(action, Take):
+            return self._check_take(action)
+        if isinstance(action, Pass):
+            return self._check_pass(action)
+        return RuleViolation(R.R_RAID, f"unknown action {action!r}")
+
+    def _check_reveal(self, a: Reveal) -> RuleViolation | None:
+        """Only the leader reveals, only during the heist, from the deck (from the reserve once the deck
+        is used up). Rezension · Der Raubzug; Das Spielende und die Wertung."""
+        if self.phase is not Phase.RAID:
+            return RuleViolation(R.R_RAID, f"the heist has ended ({self.outcome}): no more cards are revealed")
+        if a.player != self.leader:
+            return RuleViolation(R.R_LEADER, f"only the leader P{self.leader} reveals loot cards")
+        if not self.deck and not self.reserve:
+            return RuleViolation(R.R_GAME_END, "no loot card left in the deck or the reserve")
+        return None
+
+    def _check_stop(self, a: Stop) -> RuleViolation | None:
+        """The leader decides after each revealed card whether to stop. Rezension · Der Raubzug."""
+        if self.phase is not Phase.RAID:
+            return RuleViolation(R.R_RAID, f"the heist has already ended ({self.outcome})")
+        if a.player != self.leader:
+            return RuleViolation(R.R_LEADER, f"only the leader P{self.leader} decides to stop")
+        if not self.board_cards():
+            return RuleViolation(R.R_RAID, "the leader decides only after a revealed card")
+        return None
+
+    def _check_take(self, a: Take) -> RuleViolation | None:
+        """Taking loot while it is shared, in the order of Rezension · Das Verteilen der Beute."""
+        if self.phase is Phase.RAID:
+            return RuleViolation(R.R_RAID, "the loot is shared only after the heist")
+        if self.phase is Phase.LEADER_SHARE and a.player != self.leader:
+            return RuleViolation(R.R_SHARE, f"the leader P{self.leader} takes his share first")
+        if self.phase is Phase.OTHERS_SHARE and a.player != self.queue[0]:
+            if a.player == self.leader and self.outcome == R.CAUGHT:
+                return RuleViolation(R.R_CAUGHT, "a leader caught in the act gets nothing of the loot")
+            if a.player == self.leader and self.outcome == R.VOLUNTARY_STOP:
+                return RuleViolation(R.R_VOLUNTARY, f"the leader has taken the {self.quota[0]} card(s) "
+                                     "printed under the last card; the others choose now")
+            return RuleViolation(R.R_SHARE, f"clockwise from the leader's left it is P{self.queue[0]}'s turn")
+        if self.phase is Phase.LEADER_EXTRA and a.player != self.leader:
+            return RuleViolation(R.R_SHARE, "every other thief had a card; only the leader may take one more")
+        if not 1 <= a.field <= self.game.num_fields or self.board[a.field - 1] is None:
+            return RuleViolation(R.R_SHARE, f"no loot card on field {a.field}")
+        return None
+
+    def _check_pass(self, a: Pass) -> RuleViolation | None:
+        """Passing: a master stroke lets the leader take as many as he wants, the extra card is optional;
+        a leader who stopped must take his printed share, the others must each take a card.
+        Rezension · Das Verteilen der Beute."""
+        if self.phase is Phase.RAID:
+            return RuleViolation(R.R_RAID, "during the heist the leader reveals a card or stops")
+        if a.player != self.current_player():
+            return RuleViolation(R.R_SHARE, f"it is P{self.current_player()}'s turn")
+        if self.phase is Phase.LEADER_SHARE and self.outcome == R.VOLUNTARY_STOP:
+            left = self.quota[0] - self.leader_taken
+            return RuleViolation(R.R_VOLUNTARY, f"after a voluntary stop the leader must take "
+                                 f"{self.quota[0]} card(s); {left} still to take")
+        if self.phase is Phase.OTHERS_SHARE:
+            return RuleViolation(R.R_SHARE, "each thief must take one card of his choice")
+        return None
+
+    # ----------------------------------------------------------------- actions
+
+    def legal_actions(self) -> list[Action]:
+        """All legal actions, sorted by repr: the candidates of the acting player filtered by the rule
+        checks (the single source of truth)."""
+        p = self.current_player()
+        if p is None:
+            return []
+        candidates: list[Action] = [Reveal(p), Stop(p), Pass(p)]
+        candidates += [Take(p, f) for f in range(1, self.game.num_fields + 1)]
+        return sorted((a for a in candidates if self.violation(a) is None), key=repr)
+
+    def apply(self, action: Action) -> None:
+        """Perform a legal action; raise ``RuleViolation`` (state unchanged) for an illegal one."""
+        err = self.violation(action)
+        if err is not None:
+            raise err
+        if isinstance(action, Reveal):
+            self._reveal()
+        elif isinstance(action, Stop):
+            self._log(f"P{self.leader} stops voluntarily after field {self.last_field}")
+            self._start_share(R.VOLUNTARY_STOP)
+        elif isinstance(action, Take):
+            self._take(action.player, action.field)
+        else:
+            self._pass(action.player)
+
+    def _reveal(self) -> None:
+        """Turn the top card onto the first free field, move the commissar, judge the situation.
+        Rezension · Der Raubzug; cards from the reserve once the deck is used up (Das Spielende)."""
+        if self.deck:
+            card = self.deck.pop(0)
+            src = ""
+        else:
+            card = self.reserve.pop(0)
+            self.from_reserve += 1
+            src = " (reserve)"
+        field = len(self.board_cards()) + 1
+        self.board[field - 1] = card
+        self.last_field = field
+        before = self.commissar
+        self.commissar = R.move_commissar(self.commissar, card.move)
+        status = R.heist_status(self.commissar, field, self.game.num_fields, self.game.full_board_outcome)
+        self._log(f"P{self.leader} reveals {card}{src} -> field {field}; commissar {before}->{self.commissar}"
+                  f"{'' if status == R.OPEN else '; ' + status}")
+        if status == R.CAUGHT:
+            lost = []
+            for f in R.caught_fields(self.commissar, field):
+                lost.append(self.board[f - 1])
+                self.board[f - 1] = None
+            self.discard.extend(lost)
+            self._log("caught: discard " + ", ".join(str(c) for c in lost))
+        if status != R.OPEN:
+            self._start_share(status)
+
+    def _start_share(self, outcome: str) -> None:
+        self.outcome = outcome
+        cards = len(self.board_cards())
+        self.quota = R.leader_quota(outcome, self.last_field, cards, self.game.take_counts)
+        self.leader_taken = 0
+        if outcome == R.CAUGHT:
+            self._begin_others()
+        else:
+            self.phase = Phase.LEADER_SHARE
+        self._advance()
+
+    def _begin_others(self) -> None:
+        self.phase = Phase.OTHERS_SHARE
+        self.queue = list(R.others_order(self.leader, self.game.num_players))
+
+    def _take(self, player: int, field: int) -> None:
+        card = self.board[field - 1]
+        self.board[field - 1] = None
+        self._log(f"P{player} takes {card} (field {field})")
+        self._lay_out(player, card)
+        if self.phase is Phase.LEADER_SHARE:
+            self.leader_taken += 1
+        elif self.phase is Phase.OTHERS_SHARE:
+            self.queue.pop(0)
+        else:
+            self._end_round()
+            return
+        self._advance()
+
+    def _pass(self, player: int) -> None:
+        self._log(f"P{player} passes")
+        if self.phase is Phase.LEADER_SHARE:
+            self._begin_others()
+            self._advance()
+        else:
+            self._end_round()
+
+    def _advance(self) -> None:
+        """Move through the share: leader first, then clockwise one card each, then the leader's extra
+        card (not if caught), rest discarded. Rezension · Das Verteilen der Beute."""
+        while True:
+            cards = len(self.board_cards())
+            if self.phase is Phase.LEADER_SHARE:
+                if cards == 0 or self.leader_taken >= self.quota[1]:
+                    self._begin_others()
+                    continue
+                return
+            if self.phase is Phase.OTHERS_SHARE:
+                if cards == 0:
+                    self.queue = []
+                if self.queue:
+                    return
+                if R.leader_may_take_extra(self.outcome, cards):
+                    self.phase = Phase.LEADER_EXTRA
+                    return
+                self._end_round()
+                return
+            if self.phase is Phase.LEADER_EXTRA and cards == 0:
+                self._end_round()
+            return
+
+    def _lay_out(self, player: int, card: LootCard) -> None:
+        """Lay the card out by colour: police raid on the third bell, secret compartment draws from the
+        reserve. Rezension · Beutekarten auslegen."""
+        res = R.lay_out(self.holdings[player], card, self.reserve, self.game.bell_limit,
+                        self.game.compartment_after_razzia)
+        self.holdings[player] = list(res.holding)
+        self.reserve = list(res.reserve)
+        self.discard.extend(res.lost)
+        for ev in res.events:
+            if ev[0] == "razzia":
+                self.raids.append((player, ev[1], len(ev[2])))
+                self._log(f"P{player} police raid in {ev[1]}: loses {len(ev[2])} card(s)")
+            elif ev[0] == "compartment":
+                self._log(f"P{player} secret compartment: draws {ev[1]} from the reserve")
+
+    def _end_round(self) -> None:
+        """Discard what is left; game end when the loot deck is used up, else the next leader.
+        Rezension · Das Verteilen der Beute; Der Spielablauf; Das Spielende und die Wertung."""
+        rest = list(self.board_cards().items())
+        for f, c in rest:
+            self.board[f - 1] = None
+            self.discard.append(c)
+        if rest:
+            self._log("discard rest " + ", ".join(str(c) for _, c in rest))
+        self.queue = []
+        if not self.deck:
+            self.phase = Phase.GAME_OVER
+            self.scores = score_holdings(self.holdings, self.game.reward_tiles, self.game.feather_tiles,
+                                         self.game.tie_rule)
+            self._log("game over; scores " + " ".join(f"P{p}={s}" for p, s in enumerate(self.scores.totals)))
+            return
+        self.leader = R.next_leader(self.leader, self.game.num_players, self.game.leader_rotation)
+        self.round_no += 1
+        self.phase = Phase.RAID
+        self.outcome = None
+        self.last_field = None
+        self.quota = (0, 0)
+        self.leader_taken = 0
+        self.from_reserve = 0
+        if self.game.reset_commissar:
+            self.commissar = self.game.commissar_start
+        else:
+            self.commissar = max(2, self.commissar)
+
+
+def play_random_game(seed: int, **params) -> KeineEhreState:
+    """Play a whole game from setup to scoring with uniformly random legal actions (seeded)."""
+    rng = random.Random(seed)
+    game = KeineEhreGame(**params)
+    state = game.new_initial_state(rng=rng)
+    bound = 40 * len(game.deck) + 100
+    for _ in range(bound):
+        if state.is_terminal():
+            return state
+        state.apply(rng.choice(state.legal_actions()))
+    raise RuntimeError("game did not end within the bound")
+

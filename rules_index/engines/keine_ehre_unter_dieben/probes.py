@@ -1,0 +1,321 @@
+"""Probes of Keine Ehre unter Dieben: build real engine states from a ``given`` scenario, drive them
+through ``apply``/``legal_actions`` or the pure scoring/share functions, and report what happened.
+
+Card specs in ``given``: an int (commissar movement of a plain card) or a dict with any of
+``colour`` (default "red"), ``move``, ``bell``, ``compartment``, ``feathers``, ``points``.
+Players are reported as "P0", "P1", ... Game parameters that may be given to every probe:
+``num_players``, ``commissar_start``, ``tie_rule``, ``leader_rotation``, ``first_leader``,
+``full_board_outcome``, ``compartment_after_razzia``.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..base import ProbeRegistry, RuleViolation
+from . import rules as R
+from .cards import FEATHERS, LootCard
+from .game import KeineEhreGame, KeineEhreState, Pass, Phase, Reveal, Stop, Take
+from .scoring import score_holdings
+
+PROBES = ProbeRegistry()
+
+_GAME_KEYS = ("num_players", "commissar_start", "tie_rule", "leader_rotation", "first_leader",
+              "full_board_outcome", "compartment_after_razzia", "reset_commissar")
+
+
+class _Cards:
+    """Hands out card ids for one probe run."""
+
+    def __init__(self) -> None:
+        self.next_id = 0
+
+    def make(self, spec: Any, default_colour: str = "red") -> LootCard:
+        if isinstance(spec, int):
+            spec = {"move": spec}
+        spec = dict(spec)
+        card = LootCard(self.next_id, spec.get("colour", default_colour), int(spec.get("move", 0)),
+                        bool(spec.get("bell", False)), bool(spec.get("compartment", False)),
+                        int(spec.get("feathers", 0)), int(spec.get("points", 0)))
+        self.next_id += 1
+        return card
+
+    def many(self, specs: Any, default_colour: str = "red") -> list[LootCard]:
+        if isinstance(specs, int):  # a count of plain cards
+            specs = [0] * specs
+        return [self.make(s, default_colour) for s in specs or ()]
+
+
+def _game(given: Mapping[str, Any], cards: list[LootCard]) -> KeineEhreGame:
+    params = {k: given[k] for k in _GAME_KEYS if k in given}
+    colours = {c.colour for c in cards}
+    tiles = {c: tuple(v) for c, v in dict(given.get("reward_tiles", {})).items()}
+    for c in colours:
+        tiles.setdefault(c, (5, 2))
+    if "feather_tiles" in given:
+        params["feather_tiles"] = tuple(given["feather_tiles"])
+    return KeineEhreGame(deck=cards or [LootCard(0, "red")], reserve_size=0, reward_tiles=tiles, **params)
+
+
+def _p(player: int) -> str:
+    return f"P{player}"
+
+
+def _try(state: KeineEhreState, action) -> str | None:
+    """Apply; return the broken rule's name, or None when the action was legal."""
+    try:
+        state.apply(action)
+    except RuleViolation as err:
+        return err.rule.name
+    return None
+
+
+def _leftmost(state: KeineEhreState) -> int:
+    return min(state.board_cards())
+
+
+def _run_heist(state: KeineEhreState, moves: list, stop: bool) -> dict:
+    """Reveal the given number of cards (one Reveal per entry), then stop if asked and still open."""
+    revealed = 0
+    refused = None
+    for _ in moves:
+        rule = _try(state, Reveal(state.leader))
+        if rule is not None:
+            refused = refused or rule
+            break
+        revealed += 1
+    if stop:
+        rule = _try(state, Stop(state.leader))
+        if rule is not None:
+            refused = refused or rule
+    return {"revealed": revealed, "refused_rule": refused}
+
+
+@PROBES("heist")
+def heist(given: Mapping[str, Any]) -> dict:
+    """One heist from a fresh commissar.
+
+    given: ``moves`` (list of card specs, the loot deck top first; the leader reveals one card per
+    entry, refused reveals are counted), ``stop`` (bool, default False: then the leader stops
+    voluntarily), ``commissar_start`` (default 8), ``filler`` (plain cards below them, default 10).
+    returns: ``outcome`` ("open", "voluntary_stop", "master_stroke", "caught"), ``revealed``,
+    ``refused_rule`` (name of the first rule that refused a reveal/stop, else None), ``commissar``,
+    ``last_field``, ``cards_on_board`` (fields list), ``discarded``, ``leader_quota`` ([min, max] or None),
+    ``can_reveal``, ``can_stop``, ``phase``.
+    """
+    mk = _Cards()
+    deck = mk.many(given.get("moves", [])) + mk.many(int(given.get("filler", 10)), "blue")
+    game = _game(given, deck)
+    state = game.scenario(deck=deck, leader=game.first_leader)
+    ran = _run_heist(state, list(given.get("moves", [])), bool(given.get("stop", False)))
+    legal = state.legal_actions()
+    return {
+        "outcome": state.outcome or R.OPEN,
+        "revealed": ran["revealed"],
+        "refused_rule": ran["refused_rule"],
+        "commissar": state.commissar,
+        "last_field": state.last_field,
+        "cards_on_board": sorted(state.board_cards()),
+        "discarded": len(state.discard),
+        "leader_quota": list(state.quota) if state.outcome else None,
+        "can_reveal": any(isinstance(a, Reveal) for a in legal),
+        "can_stop": any(isinstance(a, Stop) for a in legal),
+        "phase": state.phase.value,
+    }
+
+
+@PROBES("share")
+def share(given: Mapping[str, Any]) -> dict:
+    """One heist and the share of its loot, all through ``apply``.
+
+    given: ``num_players`` (default 4), ``leader`` (default 0), ``moves`` and ``stop`` as in ``heist``,
+    ``leader_takes`` (cards the leader tries to take first; default: the minimum he must take),
+    ``leader_extra`` (bool, default True: the leader takes the extra card if he may).
+    The leader then tries to pass (if still his turn and he took ``leader_takes``); a refused pass is
+    recorded and he takes cards until his share is done. Every thief takes the card on the lowest field.
+    returns: ``outcome`` ("open" if the heist did not end: then nothing is shared), ``leader_first``
+    (cards the leader took first), ``order`` (players in the order
+    they took cards), ``received`` {player: cards}, ``extra_offered`` (the leader was asked about one more
+    card), ``discarded_rest`` (cards discarded at the end of the share), ``refused`` (list of
+    "take:<rule>"/"pass:<rule>"), ``next_leader``.
+    """
+    mk = _Cards()
+    moves = list(given.get("moves", []))
+    deck = mk.many(moves) + mk.many(int(given.get("filler", 10)), "blue")
+    game = _game(given, deck)
+    leader = int(given.get("leader", 0))
+    state = game.scenario(deck=deck, leader=leader)
+    _run_heist(state, moves, bool(given.get("stop", False)))
+    outcome = state.outcome or R.OPEN
+    if state.phase is Phase.RAID:  # the heist is still open: nothing is shared
+        return {"outcome": outcome, "leader_first": 0, "order": [], "received": {}, "extra_offered": False,
+                "discarded_rest": 0, "refused": [], "next_leader": _p(state.leader)}
+    discard_before = len(state.discard)
+    refused: list[str] = []
+    order: list[str] = []
+    leader_first = 0
+    wants = given.get("leader_takes")
+    wants = state.quota[0] if wants is None else int(wants)
+    for _ in range(wants):
+        if not state.board_cards():
+            break
+        rule = _try(state, Take(leader, _leftmost(state)))
+        if rule:
+            refused.append(f"take:{rule}")
+            break
+        order.append(_p(leader))
+        leader_first += 1
+    if state.phase is Phase.LEADER_SHARE:
+        rule = _try(state, Pass(leader))
+        if rule:
+            refused.append(f"pass:{rule}")
+        while state.phase is Phase.LEADER_SHARE:
+            state.apply(Take(leader, _leftmost(state)))
+            order.append(_p(leader))
+            leader_first += 1
+    while state.phase is Phase.OTHERS_SHARE:
+        p = state.current_player()
+        state.apply(Take(p, _leftmost(state)))
+        order.append(_p(p))
+    extra_offered = state.phase is Phase.LEADER_EXTRA
+    if extra_offered:
+        if given.get("leader_extra", True):
+            state.apply(Take(leader, _leftmost(state)))
+            order.append(_p(leader))
+        else:
+            state.apply(Pass(leader))
+    return {
+        "outcome": outcome,
+        "leader_first": leader_first,
+        "order": order,
+        "received": {_p(p): order.count(_p(p)) for p in range(game.num_players)},
+        "extra_offered": extra_offered,
+        "discarded_rest": len(state.discard) - discard_before,
+        "refused": refused,
+        "next_leader": _p(state.leader),
+    }
+
+
+@PROBES("lay_out")
+def lay_out(given: Mapping[str, Any]) -> dict:
+    """A thief takes one card and lays it out (through a real heist + ``Take``).
+
+    given: ``holding`` (card specs already laid out by the player), ``card`` (spec of the card he takes),
+    ``reserve`` (card specs, top first).
+    returns: ``rows`` {colour: cards}, ``bells`` {colour: bell cards}, ``razzia`` (colours raided, in
+    order), ``lost`` (cards of the player discarded), ``drawn`` (cards drawn from the reserve),
+    ``reserve_left``, ``feathers`` (the player's feather symbols), ``cards`` (the player's total).
+    """
+    mk = _Cards()
+    holding = mk.many(given.get("holding", []))
+    card = mk.make(dict(given.get("card", {}), move=0) if isinstance(given.get("card"), dict)
+                   else 0)
+    reserve = mk.many(given.get("reserve", []), "green")
+    filler = mk.many(5, "blue")
+    game = _game(given, holding + [card] + reserve + filler)
+    state = game.scenario(deck=[card] + filler, reserve=reserve, holdings={0: holding}, leader=0)
+    reserve_before = len(state.reserve)
+    state.apply(Reveal(0))
+    state.apply(Stop(0))
+    state.apply(Take(0, 1))
+    rows = state.rows(0)
+    return {
+        "rows": {c: len(v) for c, v in sorted(rows.items())},
+        "bells": {c: R.bells_in_row(v, c) for c, v in sorted(rows.items())},
+        "razzia": [colour for _, colour, _ in state.raids],
+        "lost": len(state.discard),
+        "drawn": reserve_before - len(state.reserve),
+        "reserve_left": len(state.reserve),
+        "feathers": sum(c.feathers for c in state.holdings[0]),
+        "cards": len(state.holdings[0]),
+    }
+
+
+@PROBES("game_end")
+def game_end(given: Mapping[str, Any]) -> dict:
+    """The last heist(s): the deck runs out, the reserve serves, then the last share and scoring.
+
+    given: ``deck`` (card specs or a count, top first), ``reserve`` (card specs or a count),
+    ``reveals`` (how many cards the leader tries to reveal this heist), ``stop`` (default True),
+    ``num_players`` (default 4). The share is played with each thief taking the lowest field and the
+    leader passing whenever he may.
+    returns: ``revealed``, ``from_reserve`` (cards revealed from the reserve), ``refused_rule``,
+    ``outcome``, ``deck_left``, ``reserve_left``, ``terminal``, ``scored`` (final scores exist),
+    ``can_reveal_next`` (a new heist can start), ``round``.
+    """
+    mk = _Cards()
+    deck = mk.many(given.get("deck", 1))
+    reserve = mk.many(given.get("reserve", 0), "green")
+    game = _game(given, deck + reserve)
+    state = game.scenario(deck=deck, reserve=reserve, leader=game.first_leader)
+    ran = _run_heist(state, [0] * int(given.get("reveals", 1)), bool(given.get("stop", True)))
+    from_reserve = state.from_reserve
+    outcome = state.outcome
+    while state.phase not in (Phase.RAID, Phase.GAME_OVER):
+        state.apply(state.legal_actions()[0])  # Pass sorts before Take
+    return {
+        "revealed": ran["revealed"],
+        "from_reserve": from_reserve,
+        "refused_rule": ran["refused_rule"],
+        "outcome": outcome or R.OPEN,
+        "deck_left": len(state.deck),
+        "reserve_left": len(state.reserve),
+        "terminal": state.is_terminal(),
+        "scored": state.scores is not None,
+        "can_reveal_next": any(isinstance(a, Reveal) for a in state.legal_actions()),
+        "round": state.round_no,
+    }
+
+
+@PROBES("scoring")
+def scoring(given: Mapping[str, Any]) -> dict:
+    """Final scoring of laid-out loot through ``score_holdings``.
+
+    given: ``holdings`` {player index (int or "0"): list of card specs}, ``num_players`` (default: the
+    highest index + 1), ``reward_tiles`` {colour: [high, low]} (default 5/2 for every colour present),
+    ``feather_tiles`` [high, low] (default 5/2), ``tie_rule`` (default "split").
+    returns: ``awards`` {colour: {player: points}} (feathers under "feathers"), ``feather_awards``
+    {player: points from the feather tiles}, ``points`` {player:
+    printed extra points}, ``totals`` {player: total}, ``winners`` [players].
+    """
+    mk = _Cards()
+    raw = {int(k): v for k, v in dict(given.get("holdings", {})).items()}
+    n = int(given.get("num_players", max(raw, default=1) + 1))
+    holdings = [mk.many(raw.get(p, [])) for p in range(n)]
+    tiles = {c: tuple(v) for c, v in dict(given.get("reward_tiles", {})).items()}
+    for c in {card.colour for h in holdings for card in h}:
+        tiles.setdefault(c, (5, 2))
+    sheet = score_holdings(holdings, tiles, tuple(given.get("feather_tiles", (5, 2))),
+                           given.get("tie_rule", "split"))
+    return {
+        "awards": {c: {_p(p): v for p, v in sorted(a.items())} for c, a in sorted(sheet.awards.items())},
+        "feather_awards": {_p(p): v for p, v in sorted(sheet.awards[FEATHERS].items())},
+        "points": {_p(p): v for p, v in enumerate(sheet.points)},
+        "totals": {_p(p): v for p, v in enumerate(sheet.totals)},
+        "winners": [_p(p) for p in sheet.winners()],
+    }
+
+
+@PROBES("rotation")
+def rotation(given: Mapping[str, Any]) -> dict:
+    """Leaders of successive rounds (each heist: one card revealed, then a voluntary stop).
+
+    given: ``num_players`` (default 4), ``first_leader`` (default 0), ``rounds`` (default 4),
+    ``leader_rotation`` (default "clockwise").
+    returns: ``leaders`` [player per round], ``actor_refused`` (rule refusing a reveal by a non-leader).
+    """
+    mk = _Cards()
+    rounds = int(given.get("rounds", 4))
+    deck = mk.many(rounds + 1)
+    game = _game(given, deck)
+    state = game.scenario(deck=deck, leader=game.first_leader)
+    other = (state.leader + 1) % game.num_players
+    refused = _try(state, Reveal(other))
+    leaders = []
+    for _ in range(rounds):
+        leaders.append(_p(state.leader))
+        state.apply(Reveal(state.leader))
+        state.apply(Stop(state.leader))
+        while state.phase not in (Phase.RAID, Phase.GAME_OVER):
+            state.apply(state.legal_actions()[0])
+    return {"leaders": leaders, "actor_refused": refused}
+

@@ -1,0 +1,472 @@
+"""Probes of the Ohne Furcht und Adel engine: build real states from a ``given`` scenario, run real
+actions through ``apply``/``legal_actions``/scoring, and report what happened.
+
+Conventions for ``given``:
+- characters: English, German or Italian name or number ("thief", "Dieb", 2);
+- districts: ``[colour, cost]`` with the colour in English or German (``["green", 3]``);
+- players are named "A", "B", ... in seat order. Characters in results are lower-case English names.
+A refused action is reported as ``legal: false`` with ``rule`` = the German rule name
+(e.g. "Dieb", "Söldner", "Prediger", "Fähigkeit einmal je Zug").
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..base import ProbeRegistry, RuleViolation
+from .cards import Character, District, build_deck, parse_character, parse_color
+from .game import (
+    Assassinate,
+    Build,
+    CollectIncome,
+    Destroy,
+    DrawCards,
+    EndTurn,
+    GameState,
+    KeepCard,
+    MagicianDiscard,
+    MagicianDraw,
+    Rob,
+    SwapHands,
+    TakeGold,
+    advance_passively,
+    new_game,
+    player_names,
+)
+
+PROBES = ProbeRegistry()
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _d(value: Any) -> District:
+    if isinstance(value, dict):
+        return District(parse_color(value["color"]), int(value["cost"]))
+    color, cost = value
+    return District(parse_color(color), int(cost))
+
+
+def _ds(values: Any) -> list[District]:
+    return [_d(v) for v in (values or [])]
+
+
+def _name(c: Character) -> str:
+    return c.name.lower()
+
+
+def _try(state: GameState, action) -> tuple[bool, str | None]:
+    """Apply an action; (True, None) or (False, rule name). A refusal must leave the state unchanged."""
+    try:
+        state.apply(action)
+    except RuleViolation as exc:
+        return False, exc.rule.name
+    return True, None
+
+
+def _fingerprint(state: GameState) -> tuple:
+    return (
+        state.phase, state.step, state.active, state.bank, tuple(sorted(state.gold.items())),
+        tuple((p, tuple(h)) for p, h in sorted(state.hands.items())),
+        tuple((p, tuple(c)) for p, c in sorted(state.cities.items())),
+        tuple(state.deck), tuple(state.discard), tuple(sorted(state.used)), state.builds,
+        state.murdered, state.robbed, state.crown, len(state.history),
+    )
+
+
+def _cheap_cards(n: int, exclude: list[District] = ()) -> list[District]:
+    """n of the cheapest cards of the deck (filler cities), skipping cards reserved elsewhere."""
+    pool = sorted(build_deck())
+    for d in exclude:
+        pool.remove(d)
+    return pool[:n]
+
+
+# --------------------------------------------------------------------------- thief
+
+
+@PROBES("thief_target")
+def thief_target(given: dict) -> dict:
+    """The thief names a character; when that character is called its holder hands over all gold.
+
+    given: ``target`` (character, required); ``murdered`` (character the assassin kills first,
+    optional); ``target_held`` (bool, default true: false = nobody chose the target, e.g. it was set
+    aside face down); ``victim_gold`` (gold of the target's holder, default 3); ``players`` (default 4).
+    Seats: A assassin, B thief, C the target (unless it is the assassin or thief), next free seat the
+    murdered character.
+    returns: ``legal`` (bool), ``rule`` (rule name if refused), ``stolen`` (gold the thief received
+    when the target was called), ``victim_gold_at_turn`` (gold of the target's holder when his turn
+    began, None if he had none), ``thief_gold_end`` (the thief's gold after the round).
+    """
+    n = int(given.get("players", 4))
+    names = player_names(n)
+    target = parse_character(given["target"])
+    murdered = parse_character(given["murdered"]) if given.get("murdered") is not None else None
+    holders = {Character.ASSASSIN: names[0], Character.THIEF: names[1]}
+    if target not in holders and given.get("target_held", True):
+        holders[target] = names[2 % n]
+    if murdered is not None and murdered not in holders:
+        free = [p for p in names if p not in holders.values()]
+        holders[murdered] = free[0] if free else names[-1]
+    victim = holders.get(target)
+    gold = {}
+    if victim is not None:
+        gold[victim] = int(given.get("victim_gold", 3))
+    state = GameState.scenario(names, holders, gold=gold, seed=int(given.get("seed", 0)))
+    # the assassin's turn
+    if murdered is not None:
+        state.apply(Assassinate(murdered))
+    state.apply(TakeGold())
+    state.apply(EndTurn())
+    if state.active != Character.THIEF:
+        raise RuntimeError("thief_target: the thief should be on turn now")
+    legal, rule = _try(state, Rob(target))
+    thief = holders[Character.THIEF]
+    victim_gold_at_turn = None
+    if victim is not None and target != Character.THIEF:
+        advance_passively(state, lambda s: s.active == target or s.round > 1)
+        if state.active == target:
+            victim_gold_at_turn = state.gold[victim]
+    advance_passively(state, lambda s: s.round > 1)
+    stolen = sum(e[3] for e in state.events if e[0] == "rob")
+    return {
+        "legal": legal,
+        "rule": rule,
+        "stolen": stolen,
+        "victim_gold_at_turn": victim_gold_at_turn,
+        "thief_gold_end": state.gold[thief],
+    }
+
+
+# --------------------------------------------------------------------------- king and crown
+
+
+@PROBES("crown")
+def crown(given: dict) -> dict:
+    """Who holds the crown during and after a round in which the king is called, murdered or unchosen.
+
+    given: ``king``: "called" (default) | "assassinated" | "not_chosen"; ``players`` (default 4);
+    ``crown`` (holder before the round, default "A"); ``king_player`` (default "C").
+    The assassin sits at the first seat that is neither the king's nor the crown's (or the crown's
+    if none), the merchant (called after the king) at the last such seat.
+    returns: ``king_played`` (the king took a turn), ``crown_during_round`` (holder when the merchant,
+    after the king, is called), ``crown_next_round`` (holder at the start of the next round),
+    ``next_round_first_chooser`` (who chooses first in the next draft).
+    """
+    n = int(given.get("players", 4))
+    names = player_names(n)
+    mode = given.get("king", "called")
+    if mode not in ("called", "assassinated", "not_chosen"):
+        raise ValueError("king is called, assassinated or not_chosen")
+    crown_before = given.get("crown", names[0])
+    king_player = given.get("king_player", names[2 % n])
+    others = [p for p in names if p not in (king_player, crown_before)] or [crown_before]
+    holders = {Character.ASSASSIN: others[0], Character.MERCHANT: others[-1]}
+    if mode != "not_chosen":
+        holders[Character.KING] = king_player
+    state = GameState.scenario(names, holders, crown=crown_before, seed=int(given.get("seed", 0)))
+    if mode == "assassinated":
+        state.apply(Assassinate(Character.KING))
+    advance_passively(state, lambda s: s.active == Character.MERCHANT)
+    during = state.crown
+    advance_passively(state, lambda s: s.round > 1)
+    return {
+        "king_played": any(e[0] == "turn" and e[1] == Character.KING for e in state.events),
+        "crown_during_round": during,
+        "crown_next_round": state.crown,
+        "next_round_first_chooser": state.current_player(),
+    }
+
+
+# --------------------------------------------------------------------------- warlord
+
+
+@PROBES("warlord_destroy")
+def warlord_destroy(given: dict) -> dict:
+    """The warlord (seat A) tries to destroy a district in player B's city.
+
+    given: ``target`` (district to destroy, required); ``target_city`` (B's whole city, default just
+    the target; the target is added if missing); ``target_character`` (B's character, default
+    "merchant"); ``murdered`` (character the assassin, seat C, kills first; optional);
+    ``warlord_gold`` (default 5); ``players`` (default 4).
+    returns: ``legal``, ``rule``, ``paid`` (gold the warlord paid), ``bank_gain`` (gold the bank
+    received), ``warlord_gold`` (after the attempt), ``city_size`` (B's city after), ``in_discard``
+    (the district lies on the discard pile).
+    """
+    n = int(given.get("players", 4))
+    names = player_names(n)
+    target = _d(given["target"])
+    city = _ds(given.get("target_city")) or [target]
+    if target not in city:
+        city.append(target)
+    attacker, defender = names[0], names[1]
+    holders = {Character.WARLORD: attacker, parse_character(given.get("target_character", "merchant")): defender}
+    murdered = parse_character(given["murdered"]) if given.get("murdered") is not None else None
+    if murdered is not None:
+        holders[Character.ASSASSIN] = names[2 % n]
+    gold = {attacker: int(given.get("warlord_gold", 5))}
+    state = GameState.scenario(names, holders, gold=gold, cities={defender: city}, seed=int(given.get("seed", 0)))
+    if murdered is not None:
+        state.apply(Assassinate(murdered))
+    advance_passively(state, lambda s: s.active == Character.WARLORD)
+    bank0, gold0, discard0 = state.bank, state.gold[attacker], state.discard.count(target)
+    legal, rule = _try(state, Destroy(defender, target))
+    return {
+        "legal": legal,
+        "rule": rule,
+        "paid": gold0 - state.gold[attacker],
+        "bank_gain": state.bank - bank0,
+        "warlord_gold": state.gold[attacker],
+        "city_size": len(state.cities[defender]),
+        "in_discard": state.discard.count(target) > discard0,
+    }
+
+
+# --------------------------------------------------------------------------- one scripted turn
+
+
+def _step_action(state: GameState, step: str, hand_queue: list[District]):
+    parts = step.split(":")
+    kind = parts[0]
+    if kind == "gold":
+        return TakeGold()
+    if kind == "cards":
+        return DrawCards()
+    if kind == "keep":
+        return KeepCard(sorted(state.drawn)[0] if state.drawn else District(parse_color("green"), 1))
+    if kind == "income":
+        return CollectIncome()
+    if kind == "end":
+        return EndTurn()
+    if kind == "build":
+        if len(parts) == 3:
+            return Build(_d(parts[1:]))
+        return Build(hand_queue[0] if hand_queue else District(parse_color("green"), 1))
+    if kind == "assassinate":
+        return Assassinate(parse_character(parts[1]))
+    if kind == "rob":
+        return Rob(parse_character(parts[1]))
+    if kind == "swap":
+        return SwapHands(parts[1])
+    if kind == "discard":
+        return MagicianDiscard(_d(parts[1:]))
+    if kind == "redraw":
+        return MagicianDraw()
+    if kind == "destroy":
+        return Destroy(parts[1], _d(parts[2:]))
+    raise ValueError(f"unknown step {step!r}")
+
+
+@PROBES("turn")
+def turn(given: dict) -> dict:
+    """One character's turn (seat A), scripted step by step; each step is tried through ``apply``.
+
+    given: ``character`` (default "merchant"); ``gold`` (default 0); ``hand``, ``city`` (district
+    lists); ``steps``: list of "gold" | "cards" (draw 2; keeps the lower card at once) | "income" |
+    "build" (the next card of ``hand`` in order) | "build:<colour>:<cost>" | "assassinate:<char>" |
+    "rob:<char>" | "swap:<player>" | "discard:<colour>:<cost>" | "redraw" |
+    "destroy:<player>:<colour>:<cost>" | "end"; ``other_hands``/``other_cities`` ({player: districts});
+    ``other_characters`` ({character: player}); ``players`` (default 4).
+    returns: ``legal`` (list of bools per step), ``rules`` (rule name or None per step), ``gold``
+    (A's gold after the script), ``built`` (districts A built), ``city_size``, ``hand_size``,
+    ``income`` (gold paid by the income ability), ``extra_cards`` (architect's extra cards),
+    ``extra_gold`` (merchant's extra gold), ``other_hand_sizes`` ({player: n}),
+    ``refusals_left_state_unchanged`` (bool).
+    """
+    n = int(given.get("players", 4))
+    names = player_names(n)
+    me = names[0]
+    character = parse_character(given.get("character", "merchant"))
+    hand = _ds(given.get("hand"))
+    holders = {character: me}
+    for c, p in (given.get("other_characters") or {}).items():
+        holders[parse_character(c)] = p
+    hands = {me: hand, **{p: _ds(h) for p, h in (given.get("other_hands") or {}).items()}}
+    cities = {me: _ds(given.get("city")), **{p: _ds(c) for p, c in (given.get("other_cities") or {}).items()}}
+    state = GameState.scenario(
+        names, holders, gold={me: int(given.get("gold", 0))}, hands=hands, cities=cities,
+        start_at=int(character), seed=int(given.get("seed", 0)),
+    )
+    city0 = len(state.cities[me])
+    queue = list(hand)
+    legal_list, rules, unchanged = [], [], True
+    for step in given.get("steps", []):
+        action = _step_action(state, step, queue)
+        before = _fingerprint(state)
+        legal, rule = _try(state, action)
+        if legal and isinstance(action, DrawCards) and state.step == "keep":
+            state.apply(KeepCard(sorted(state.drawn)[0]))
+        if legal and isinstance(action, Build) and action.district in queue:
+            queue.remove(action.district)
+        if not legal and _fingerprint(state) != before:
+            unchanged = False
+        legal_list.append(legal)
+        rules.append(rule)
+    mine = [e for e in state.events if len(e) > 1 and e[1] == me]
+    return {
+        "legal": legal_list,
+        "rules": rules,
+        "gold": state.gold[me],
+        "built": sum(1 for e in mine if e[0] == "build"),
+        "city_size": len(state.cities[me]),
+        "city_growth": len(state.cities[me]) - city0,
+        "hand_size": len(state.hands[me]),
+        "income": sum(e[4] for e in mine if e[0] == "income"),
+        "extra_cards": sum(e[2] for e in mine if e[0] == "architect_cards"),
+        "extra_gold": sum(e[2] for e in mine if e[0] == "merchant_bonus"),
+        "other_hand_sizes": {p: len(state.hands[p]) for p in names if p != me},
+        "refusals_left_state_unchanged": unchanged,
+    }
+
+
+# --------------------------------------------------------------------------- end of game
+
+
+@PROBES("game_end")
+def game_end(given: dict) -> dict:
+    """Seat A, holding ``builder_character``, builds his 8th district; does the game end at once?
+
+    given: ``builder_character`` (default "king"); ``later_characters`` (characters held by the other
+    seats in turn, default ["bishop", "warlord"]); ``players`` (default 4); ``city_size`` (A's city
+    before building, default 7).
+    returns: ``city_size`` (A's city after building), ``first_complete``, ``terminal_after_eighth``
+    (game over right after the 8th district), ``turns_after_eighth`` (characters that still took a
+    turn, lower-case English), ``terminal_after_round``, ``rounds`` (rounds played).
+    """
+    n = int(given.get("players", 4))
+    names = player_names(n)
+    builder = parse_character(given.get("builder_character", "king"))
+    holders = {builder: names[0]}
+    later = [parse_character(c) for c in given.get("later_characters", ["bishop", "warlord"])]
+    for i, c in enumerate(later):
+        holders.setdefault(c, names[1 + i % (n - 1)])
+    card = District(parse_color("green"), 2)
+    city = _cheap_cards(int(given.get("city_size", 7)), exclude=[card])
+    state = GameState.scenario(names, holders, gold={names[0]: 5}, hands={names[0]: [card]},
+                               cities={names[0]: city}, start_at=int(builder), seed=int(given.get("seed", 0)))
+    state.apply(TakeGold())
+    state.apply(Build(card))
+    terminal_now = state.is_terminal()
+    mark = len(state.events)
+    advance_passively(state, lambda s: s.round > 1)
+    return {
+        "city_size": len(state.cities[names[0]]),
+        "first_complete": state.first_complete,
+        "terminal_after_eighth": terminal_now,
+        "turns_after_eighth": [_name(e[1]) for e in state.events[mark:] if e[0] == "turn"],
+        "terminal_after_round": state.is_terminal(),
+        "rounds": state.round,
+    }
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@PROBES("final_score")
+def final_score(given: dict) -> dict:
+    """Final scoring of a real finished game: the cities and gold are set up, the last round ends,
+    and the engine scores.
+
+    given: ``players``: list of ``{name, districts: [[colour, cost], ...], gold}``;
+    ``first_complete``: name of the first player with 8 districts (or null).
+    returns: ``scores`` ({name: {district_points, all_colours_bonus, complete_bonus, total}}),
+    ``totals`` ({name: total}), ``gold`` ({name: gold held}), ``winner`` (None if still tied),
+    ``winners``, ``tie_break_used``, ``terminal`` (the game ended).
+    """
+    entries = given["players"]
+    names = [str(e["name"]) for e in entries]
+    state = GameState.scenario(
+        names, {}, gold={e["name"]: int(e.get("gold", 0)) for e in entries},
+        cities={e["name"]: _ds(e.get("districts")) for e in entries},
+        first_complete=given.get("first_complete"), start_at=9,
+    )
+    result = state.final_scores()
+    return {
+        "scores": result["scores"],
+        "totals": state.returns(),
+        "gold": dict(state.gold),
+        "winner": result["winner"],
+        "winners": result["winners"],
+        "tie_break_used": result["tie_break_used"],
+        "terminal": state.is_terminal(),
+    }
+
+
+# --------------------------------------------------------------------------- draft
+
+
+@PROBES("draft")
+def draft(given: dict) -> dict:
+    """Deals and drafts the characters of many seeded first rounds (random choices via legal_actions).
+
+    given: ``players`` (2..7, default 4); ``games`` (number of seeded deals, default 60); ``seed``.
+    returns: ``face_up`` (cards laid face up; an int when the same in every deal, else a sorted list),
+    ``king_face_up`` (the king ever lay face up), ``king_replacements`` (times a king was turned up,
+    shuffled back and replaced), ``set_aside`` (cards set aside face down before choosing),
+    ``characters_each`` (characters per player), ``unused`` (characters nobody holds),
+    ``last_options`` (cards the last chooser picks from), ``set_aside_to_last`` (the last chooser
+    received the set-aside card).
+    """
+    n = int(given.get("players", 4))
+    games = int(given.get("games", 60))
+    base = int(given.get("seed", 0))
+    face_up, each, unused, last_opts, set_aside = set(), set(), set(), set(), set()
+    king_up, replaced, to_last = False, 0, set()
+    for g in range(games):
+        state = new_game(base + g, players=n)
+        chooser = random.Random(base + g)
+        face_up.add(len(state.face_up))
+        king_up |= Character.KING in state.face_up
+        set_aside.add(1 if state.set_aside is not None or any(e[0] == "set_aside_to_last" for e in state.events) else 0)
+        while state.phase == "draft":
+            if state.draft_pos == len(state.draft_steps) - 1:
+                last_opts.add(len(state.legal_actions()))
+            state.apply(chooser.choice(state.legal_actions()))
+        replaced += sum(1 for e in state.events if e[0] == "king_face_up_replaced")
+        to_last.add(any(e[0] == "set_aside_to_last" for e in state.events))
+        each.update(len(state.characters_of(p)) for p in state.players)
+        unused.add(len(Character) - len(state.holders))
+
+    def one(values: set):
+        return next(iter(values)) if len(values) == 1 else sorted(values)
+
+    return {
+        "face_up": one(face_up),
+        "king_face_up": king_up,
+        "king_replacements": replaced,
+        "set_aside": one(set_aside),
+        "characters_each": one(each),
+        "unused": one(unused),
+        "last_options": one(last_opts),
+        "set_aside_to_last": one(to_last),
+    }
+
+
+# --------------------------------------------------------------------------- assassin
+
+
+@PROBES("assassinate")
+def assassinate(given: dict) -> dict:
+    """The assassin (seat A) names a character; does its holder (seat B) still take a turn?
+
+    given: ``target`` (character, required); ``target_held`` (default true); ``players`` (default 4).
+    returns: ``legal``, ``rule``, ``victim_played`` (the target took a turn this round),
+    ``turns`` (characters that took a turn this round, lower-case English).
+    """
+    n = int(given.get("players", 4))
+    names = player_names(n)
+    target = parse_character(given["target"])
+    holders = {Character.ASSASSIN: names[0]}
+    if given.get("target_held", True) and target != Character.ASSASSIN:
+        holders[target] = names[1]
+    holders.setdefault(Character.WARLORD, names[2 % n])
+    state = GameState.scenario(names, holders, seed=int(given.get("seed", 0)))
+    legal, rule = _try(state, Assassinate(target))
+    advance_passively(state, lambda s: s.round > 1)
+    turns = [e[1] for e in state.events if e[0] == "turn"]
+    return {
+        "legal": legal,
+        "rule": rule,
+        "victim_played": target in turns,
+        "turns": [_name(c) for c in turns],
+    }

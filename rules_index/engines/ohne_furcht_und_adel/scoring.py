@@ -1,0 +1,111 @@
+"""Final scoring of Ohne Furcht und Adel as pure functions (Regelheft S. 2 · Spielende & Sieger).
+
+Each player scores
+- the points of all districts of his city (a district's points equal its cost, S. 1 · Die Bauwerke),
+- 3 points for districts in all 5 colours,
+- 4 points if he was the first to have 8 districts, 2 points if he reached 8 later.
+Gold scores nothing. On a tie the player with more points from districts alone wins.
+
+The source gives no rule beyond that tie-break: players still level after it share the victory
+(``winners`` lists them all and ``winner`` is None). Usable by a calculator API without a game:
+``score([("Anna", [("green", 3), ("yellow", 5)]), ...], first_complete="Anna")``.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+from .cards import COMPLETE_CITY, Color, District, parse_color
+
+ALL_COLOURS_BONUS = 3
+FIRST_COMPLETE_BONUS = 4
+LATER_COMPLETE_BONUS = 2
+
+
+def _district(value: Any) -> District:
+    if isinstance(value, District):
+        return value
+    if isinstance(value, Mapping):
+        return District(parse_color(value["color"]), int(value["cost"]))
+    color, cost = value
+    return District(parse_color(color), int(cost))
+
+
+def district_points(city: Iterable[Any]) -> int:
+    """Points of all districts of a city: the sum of their costs (S. 2 · Spielende & Sieger)."""
+    return sum(_district(d).cost for d in city)
+
+
+def all_colours_bonus(city: Iterable[Any]) -> int:
+    """3 points for districts in all 5 colours (S. 2 · Spielende & Sieger)."""
+    colours = {_district(d).color for d in city}
+    return ALL_COLOURS_BONUS if colours >= set(Color) else 0
+
+
+def complete_bonus(name: str, city_size: int, first_complete: str | None, complete_size: int = COMPLETE_CITY) -> int:
+    """4 points for the first player with 8 districts, 2 for every player who reaches 8 later (S. 2).
+
+    The first player to complete keeps his 4 points: he *had* 8 districts first, and a city of 8 is
+    safe from the warlord anyway (S. 2 · Söldner).
+    """
+    if first_complete is not None and name == first_complete:
+        return FIRST_COMPLETE_BONUS
+    return LATER_COMPLETE_BONUS if city_size >= complete_size else 0
+
+
+def _entries(players: Iterable[Any]) -> list[tuple[str, list[District]]]:
+    out = []
+    for entry in players:
+        if isinstance(entry, Mapping):
+            name, city = entry["name"], entry.get("districts", [])
+        else:
+            name, city = entry
+        out.append((str(name), [_district(d) for d in city]))
+    names = [n for n, _ in out]
+    if len(set(names)) != len(names):
+        raise ValueError("player names must be unique")
+    return out
+
+
+def score(
+    players: Sequence[Any],
+    first_complete: str | None = None,
+    complete_size: int = COMPLETE_CITY,
+) -> dict:
+    """Scores and winner from the players' cities. Gold is not an input: it scores nothing (S. 2).
+
+    ``players``: ``(name, districts)`` pairs (or ``{"name", "districts"}`` mappings); a district is
+    ``(colour, cost)``, ``{"color", "cost"}`` or a :class:`District`. ``first_complete``: name of the
+    first player who had 8 districts, or None.
+
+    Returns ``{"scores": {name: {district_points, all_colours_bonus, complete_bonus, total}},
+    "ranking": [names best first], "winner": name or None, "winners": [names],
+    "tie_break_used": bool}``. Ranking: total, then points from districts alone (S. 2); players still
+    level share the victory (source silent).
+    """
+    entries = _entries(players)
+    if first_complete is not None and first_complete not in {n for n, _ in entries}:
+        raise ValueError(f"first_complete {first_complete!r} is not a player")
+    scores: dict[str, dict[str, int]] = {}
+    for name, city in entries:
+        dp = district_points(city)
+        acb = all_colours_bonus(city)
+        cb = complete_bonus(name, len(city), first_complete, complete_size)
+        scores[name] = {
+            "district_points": dp,
+            "all_colours_bonus": acb,
+            "complete_bonus": cb,
+            "total": dp + acb + cb,
+        }
+    order = [n for n, _ in entries]
+    key = lambda n: (scores[n]["total"], scores[n]["district_points"])  # noqa: E731
+    ranking = sorted(order, key=lambda n: (-key(n)[0], -key(n)[1], order.index(n)))
+    best = key(ranking[0]) if ranking else None
+    winners = [n for n in ranking if key(n) == best]
+    top_total = [n for n in ranking if scores[n]["total"] == (best[0] if best else None)]
+    return {
+        "scores": scores,
+        "ranking": ranking,
+        "winner": winners[0] if len(winners) == 1 else None,
+        "winners": winners,
+        "tie_break_used": len(top_total) > 1,
+    }

@@ -1,0 +1,191 @@
+"""Text analysis per language for the index: tokens, stop words, stems, folding, compounds.
+
+- Accents fold everywhere (``citta`` finds ``città``); German also folds umlauts and their
+  transliterations (``Soldner``/``Soeldner``/``Söldner``).
+- Italian elided articles are dropped (``l'assassino`` -> ``assassino``).
+- German compounds also index their parts when both parts are words of the content
+  (``Bauwerkkarten`` -> ``bauwerkkarten``, ``bauwerk``, ``karten``), before stemming.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Iterable
+
+from whoosh.analysis import (
+    Filter,
+    LowercaseFilter,
+    NgramFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+)
+from whoosh.lang import stemmer_for_language, stopwords_for_language
+
+LANGS = ("de", "en", "it")
+# Words, with apostrophes (straight or typographic) as separators: "l'assassino" -> "l", "assassino".
+TOKEN_PATTERN = re.compile(r"[^\W_]+", re.UNICODE)
+
+# Words that carry no meaning in a rules question, beyond each language's stop list.
+EXTRA_STOPS = {
+    "de": {"darf", "dürfen", "kann", "können", "muss", "müssen", "man", "wie", "viele", "was", "wann",
+           "wer", "wen", "wem", "ich", "mein", "meine", "gibt", "passiert", "bekommt", "eigentlich"},
+    "en": {"can", "may", "must", "does", "do", "how", "many", "much", "what", "when", "who", "whom",
+           "i", "my", "get", "gets", "happens", "there"},
+    "it": {"può", "posso", "puoi", "possono", "deve", "devo", "come", "quanti", "quante", "quanto",
+           "cosa", "che", "quando", "chi", "si", "mio", "mia", "succede"},
+}
+ITALIAN_ELISIONS = {"l", "d", "un", "dell", "all", "nell", "sull", "dall", "quest", "quell", "c", "n", "s", "v", "m", "t"}
+
+
+def fold_accents(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+_UMLAUTS = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
+_TRANSLIT = re.compile(r"(?<=[a-z])(ae|oe|ue)|^(ae|oe|ue)")
+
+
+def fold_german(word: str) -> str:
+    """``Söldner``, ``Soeldner`` and ``Soldner`` all become ``soldner``."""
+    word = word.translate(_UMLAUTS)
+    word = _TRANSLIT.sub(lambda m: (m.group(1) or m.group(2))[0], word) if "q" not in word else word
+    return fold_accents(word)
+
+
+class FoldFilter(Filter):
+    """Folds accents (and, for German, umlaut transliterations)."""
+
+    def __init__(self, lang: str):
+        self.lang = lang
+
+    def __eq__(self, other):
+        return isinstance(other, FoldFilter) and other.lang == self.lang
+
+    def __call__(self, tokens):
+        fold = fold_german if self.lang == "de" else fold_accents
+        for token in tokens:
+            token.text = fold(token.text)
+            yield token
+
+
+@lru_cache(maxsize=1)
+def _german_stemmer():
+    return stemmer_for_language("de")
+
+
+class DecompoundFilter(Filter):
+    """Adds the parts of German compounds whose parts are known words (by stem).
+
+    ``vocabulary`` holds stems of the content's German words; a compound of two or three parts
+    of at least 4 letters, joined directly or by a linking s/n/en/es/e, yields its parts too.
+    """
+
+    LINKS = ("", "s", "n", "en", "es", "e")
+
+    def __init__(self, vocabulary: Iterable[str] = ()):
+        self.vocabulary = frozenset(vocabulary)
+
+    def __eq__(self, other):
+        return isinstance(other, DecompoundFilter) and other.vocabulary == self.vocabulary
+
+    def known(self, part: str) -> bool:
+        return len(part) >= 4 and _german_stemmer()(part) in self.vocabulary
+
+    def split(self, word: str, depth: int = 0) -> list[str] | None:
+        if depth > 1 or len(word) < 8:
+            return None
+        for cut in range(len(word) - 4, 3, -1):
+            head, rest = word[:cut], word[cut:]
+            if not self.known(head):
+                continue
+            for link in self.LINKS:
+                if not rest.startswith(link):
+                    continue
+                tail = rest[len(link):]
+                if self.known(tail):
+                    return [head, tail]
+                deeper = self.split(tail, depth + 1)
+                if deeper:
+                    return [head, *deeper]
+        return None
+
+    def __call__(self, tokens):
+        for token in tokens:
+            yield token
+            parts = self.split(token.text) if self.vocabulary else None
+            if parts:
+                original = token.text
+                for part in parts:
+                    token.text = part
+                    yield token
+                token.text = original
+
+
+class ElisionFilter(Filter):
+    """Drops Italian elided articles and prepositions left by splitting at the apostrophe."""
+
+    def __call__(self, tokens):
+        for token in tokens:
+            if token.text not in ITALIAN_ELISIONS:
+                yield token
+
+
+class ItalianStemFilter(Filter):
+    """Snowball's Italian stem, plus a light stem (the word less its final vowel).
+
+    Snowball does not conflate some singulars and plurals (``quartiere`` -> ``quart``,
+    ``quartieri`` -> ``quartier``); the light stem does, so both are indexed and searched.
+    """
+
+    def __init__(self):
+        self.stem = stemmer_for_language("it")
+
+    def __eq__(self, other):
+        return isinstance(other, ItalianStemFilter)
+
+    def __call__(self, tokens):
+        for token in tokens:
+            word = token.text
+            stems = [self.stem(word)]
+            if len(word) > 4 and word[-1] in "aeiouàèéìòù":
+                stems.append(word[:-1])
+            for stem in dict.fromkeys(stems):
+                token.text = stem
+                yield token
+
+
+def stopwords(lang: str) -> frozenset[str]:
+    return frozenset(stopwords_for_language(lang)) | EXTRA_STOPS[lang]
+
+
+def language_analyzer(lang: str, vocabulary: Iterable[str] = ()):
+    """The analyzer of one language's text fields."""
+    chain = RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter()
+    if lang == "it":
+        chain = chain | ElisionFilter()
+    chain = chain | StopFilter(stoplist=stopwords(lang), minsize=2)
+    if lang == "de":
+        chain = chain | FoldFilter("de") | DecompoundFilter(vocabulary)
+    stem = ItalianStemFilter() if lang == "it" else StemFilter(lang=lang, cachesize=50000)
+    chain = chain | stem | FoldFilter(lang)
+    return chain
+
+
+def gram_analyzer():
+    """Low-weight fallback: 3- and 4-letter grams of folded words, for partial and misspelt words."""
+    return RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | FoldFilter("de") | NgramFilter(3, 4)
+
+
+def german_vocabulary(texts: Iterable[str]) -> set[str]:
+    """Stems of the German words of the content (the compound splitter's dictionary)."""
+    stem = _german_stemmer()
+    vocab = set()
+    stops = stopwords("de")
+    for text in texts:
+        for word in TOKEN_PATTERN.findall(text.lower()):
+            if len(word) >= 4 and word not in stops:
+                vocab.add(stem(fold_german(word)))
+    return vocab

@@ -1,0 +1,54 @@
+"""The Whoosh schema: field names as constants, one set of text fields per language."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from whoosh.fields import ID, STORED, TEXT, Schema
+from whoosh.analysis import LowercaseFilter, RegexTokenizer
+
+from .analysis import LANGS, TOKEN_PATTERN, gram_analyzer, language_analyzer
+
+SCHEMA_VERSION = 1  # bump when fields or analysis change: a built index is then stale
+
+KEY = "key"            # kind:game:entry:lang, unique
+KIND = "kind"          # faq | section | mistake | glossary
+GAME = "game"          # game slug, for the game filter
+ENTRY = "entry"        # entry id within its game and kind
+LANG = "lang"          # the language of this document's text
+TITLE_TEXT = "title_text"  # stored reader-facing title (question, heading, term, mistake)
+BODY_TEXT = "body_text"    # stored plain text for snippets
+GRAMS = "grams"        # 3/4-letter grams of titles and keywords: low-weight fallback for partial words
+WORDS = "words"        # unstemmed words of everything, for "did you mean"
+
+
+def title_field(lang: str) -> str:
+    return f"title_{lang}"      # question / heading / term
+
+
+def keywords_field(lang: str) -> str:
+    return f"keywords_{lang}"   # players' words: keywords, glossary aliases, game names
+
+
+def body_field(lang: str) -> str:
+    return f"body_{lang}"       # answer / rule text / definition / correction
+
+
+def build_schema(german_vocabulary: Iterable[str]) -> Schema:
+    vocabulary = frozenset(german_vocabulary)
+    fields = {
+        KEY: ID(stored=True, unique=True),
+        KIND: ID(stored=True),
+        GAME: ID(stored=True),
+        ENTRY: ID(stored=True),
+        LANG: ID(stored=True),
+        TITLE_TEXT: STORED(),
+        BODY_TEXT: STORED(),
+        GRAMS: TEXT(analyzer=gram_analyzer(), phrase=False),
+        WORDS: TEXT(analyzer=RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter(), phrase=False, spelling=True),
+    }
+    for lang in LANGS:
+        analyzer = language_analyzer(lang, vocabulary if lang == "de" else ())
+        fields[title_field(lang)] = TEXT(analyzer=analyzer)
+        fields[keywords_field(lang)] = TEXT(analyzer=analyzer, phrase=False)
+        fields[body_field(lang)] = TEXT(analyzer=analyzer)
+    return Schema(**fields)

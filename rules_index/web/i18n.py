@@ -1,0 +1,24 @@
+"""Interface words in de/en/it (gettext catalogs in ``translations/``, Flask-Babel)."""
+from __future__ import annotations
+
+import os
+
+from flask import Flask, request
+from flask_babel import Babel
+
+from rules_index.content import DEFAULT_LANG, LANGS
+
+
+def page_lang() -> str:
+    """The reader's language: the page's first path segment, or ?lang= on the API."""
+    first = request.path.strip("/").split("/", 1)[0]
+    if first in LANGS:
+        return first
+    lang = request.args.get("lang")
+    return lang if lang in LANGS else DEFAULT_LANG
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANG)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", os.path.join(app.root_path, "translations"))
+    Babel(app, locale_selector=page_lang)

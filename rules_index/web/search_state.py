@@ -1,0 +1,35 @@
+"""The process's search index, opened once and kept warm; built on first use if missing."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from flask import Flask, current_app
+
+from rules_index.search import SearchIndex, build
+
+from .state import content_state
+
+KEY = "rules_index.search"
+_build_lock = threading.Lock()
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[KEY] = SearchIndex(Path(app.config["INDEX_DIR"]))
+
+
+def search_index() -> SearchIndex:
+    index: SearchIndex = current_app.extensions[KEY]
+    if not index.link.exists():
+        with _build_lock:
+            if not index.link.exists():
+                state = content_state()
+                build(state.library, index.link, state.root)
+    return index
+
+
+def related_faq(game, entry, lang: str, limit: int = 6) -> list:
+    """The entry's own related ids first, then the index's most similar entries of the game."""
+    ids = [*entry.related, *search_index().related("faq", game.slug, entry.id, lang)]
+    found = [game.faq_entry(i) for i in dict.fromkeys(ids) if i != entry.id]
+    return [f for f in found if f is not None][:limit]

@@ -1,0 +1,432 @@
+"""Tests of the Keine Ehre unter Dieben rule engine: one scenario per rule, a golden playthrough and
+property tests over seeded random games."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules_index.engines import probes_for
+from rules_index.engines.base import RuleViolation
+from rules_index.engines.keine_ehre_unter_dieben import (
+    FEATHERS, KeineEhreGame, LootCard, Pass, Phase, Reveal, Stop, Take, default_deck, lay_out,
+    leader_quota, majority_awards, play_random_game, score_holdings, share_plan)
+from rules_index.engines.keine_ehre_unter_dieben import rules as R
+
+COLOURS = ("red", "blue", "green", "yellow", "purple")
+
+
+def cards(*moves, colour="red", start=0, **kw):
+    return [LootCard(start + i, colour, m, **kw) for i, m in enumerate(moves)]
+
+
+def scenario(moves, *, num_players=4, leader=0, filler=10, reserve=(), holdings=None, **params):
+    deck = cards(*moves) + cards(*([0] * filler), colour="blue", start=100)
+    res = list(reserve)
+    allc = deck + res + [c for h in (holdings or {}).values() for c in h]
+    tiles = {c.colour: (5, 2) for c in allc}
+    game = KeineEhreGame(num_players=num_players, deck=allc, reserve_size=0, reward_tiles=tiles, **params)
+    return game.scenario(deck=deck, reserve=res, holdings=holdings, leader=leader)
+
+
+def snapshot(state):
+    return (
+        [c.id for c in state.deck], [c.id for c in state.reserve], list(state.board),
+        [list(h) for h in state.holdings], list(state.discard), state.leader, state.commissar,
+        state.phase, state.outcome, list(state.queue), list(state.history), state.round_no,
+        state.leader_taken, state.quota,
+    )
+
+
+def refused(state, action, rule_name):
+    before = snapshot(state)
+    with pytest.raises(RuleViolation) as err:
+        state.apply(action)
+    assert err.value.rule.name == rule_name
+    assert err.value.rule.citation.startswith("Rezension · ")
+    assert snapshot(state) == before, "a refused action must leave the state unchanged"
+    assert action not in state.legal_actions()
+
+
+def reveal_all(state, n):
+    for _ in range(n):
+        state.apply(Reveal(state.leader))
+
+
+# ----------------------------------------------------------------------------- the heist
+
+
+def test_cards_without_movement_leave_heist_open():
+    s = scenario([0, 0])
+    reveal_all(s, 2)
+    assert s.phase is Phase.RAID and s.commissar == 8
+    assert sorted(s.board_cards()) == [1, 2]
+    assert s.legal_actions() == [Reveal(0), Stop(0)]
+
+
+def test_commissar_onto_card_catches_leader_and_discards_card_and_right():
+    s = scenario([2, 2, 2])
+    reveal_all(s, 3)
+    assert s.outcome == R.CAUGHT and s.commissar == 2
+    assert sorted(s.board_cards()) == [1]
+    assert sorted(c.id for c in s.discard) == [1, 2]
+    refused(s, Reveal(0), "Raubzug")
+
+
+def test_commissar_next_to_last_card_is_master_stroke():
+    s = scenario([3, 2])
+    reveal_all(s, 2)
+    assert s.outcome == R.MASTER_STROKE and s.commissar == 3
+    assert s.quota == (0, 2)
+    refused(s, Reveal(0), "Raubzug")
+    refused(s, Stop(0), "Raubzug")
+
+
+def test_card_without_movement_laid_next_to_commissar_is_master_stroke():
+    s = scenario([3, 0, 0, 0])
+    reveal_all(s, 3)
+    assert s.phase is Phase.RAID and s.commissar == 5
+    s.apply(Reveal(0))
+    assert s.outcome == R.MASTER_STROKE and s.last_field == 4
+
+
+def test_seventh_field_with_default_start_is_master_stroke():
+    s = scenario([0] * 7)
+    reveal_all(s, 7)
+    assert s.outcome == R.MASTER_STROKE and s.last_field == 7
+
+
+@pytest.mark.parametrize("param,expected", [("voluntary_stop", R.VOLUNTARY_STOP),
+                                            ("master_stroke", R.MASTER_STROKE)])
+def test_full_board_outcome_parameter(param, expected):
+    s = scenario([0] * 7, commissar_start=9, full_board_outcome=param)
+    reveal_all(s, 7)
+    assert s.outcome == expected
+
+
+def test_commissar_never_leaves_board():
+    assert R.move_commissar(2, 3) == 1
+    s = scenario([3], commissar_start=2)
+    s.apply(Reveal(0))
+    assert s.history[0].endswith("-> field 1; commissar 2->1; caught")
+    assert s.commissar == 2 and s.round_no == 2  # board emptied, next heist, commissar reset
+
+
+def test_stop_needs_a_revealed_card_and_only_leader_acts():
+    s = scenario([0])
+    refused(s, Stop(0), "Raubzug")
+    refused(s, Reveal(1), "Anführer")
+    refused(s, Take(0, 1), "Raubzug")
+    refused(s, Pass(0), "Raubzug")
+
+
+# ----------------------------------------------------------------------------- sharing
+
+
+@pytest.mark.parametrize("field,quota", [(1, 1), (2, 1), (3, 1), (4, 2), (5, 2), (6, 4)])
+def test_voluntary_stop_quota_printed_under_field(field, quota):
+    s = scenario([0] * field)
+    reveal_all(s, field)
+    s.apply(Stop(0))
+    assert s.quota == (quota, quota)
+    assert leader_quota(R.VOLUNTARY_STOP, field, field) == (quota, quota)
+    for _ in range(quota):
+        assert all(isinstance(a, Take) and a.player == 0 for a in s.legal_actions())
+        refused(s, Pass(0), "Freiwilliges Ende")
+        s.apply(Take(0, min(s.board_cards())))
+    if s.board_cards():
+        assert s.current_player() == 1
+        refused(s, Take(0, min(s.board_cards())), "Freiwilliges Ende")
+
+
+def test_master_stroke_leader_may_take_all_or_none():
+    s = scenario([3, 0, 0, 0])
+    reveal_all(s, 4)
+    assert Pass(0) in s.legal_actions()
+    for f in (1, 2, 3, 4):
+        s.apply(Take(0, f))
+    assert len(s.holdings[0]) == 4
+    assert s.phase is Phase.RAID and s.leader == 1
+
+    s = scenario([3, 0, 0, 0])
+    reveal_all(s, 4)
+    s.apply(Pass(0))
+    assert s.current_player() == 1
+
+
+def test_caught_leader_gets_nothing_not_even_the_extra_card():
+    s = scenario([0, 0, 0, 0, 3], num_players=2)
+    reveal_all(s, 5)
+    assert s.outcome == R.CAUGHT and len(s.board_cards()) == 4
+    refused(s, Take(0, 1), "Auf frischer Tat ertappt")
+    refused(s, Pass(1), "Verteilen der Beute")
+    s.apply(Take(1, 2))
+    assert s.phase is Phase.RAID and s.leader == 1
+    assert len(s.holdings[0]) == 0 and len(s.holdings[1]) == 1
+    assert len(s.discard) == 1 + 3
+
+
+def test_share_clockwise_from_leaders_left_then_leader_extra():
+    s = scenario([0] * 5, num_players=3, leader=1)
+    reveal_all(s, 5)
+    s.apply(Stop(1))
+    s.apply(Take(1, 1))
+    s.apply(Take(1, 2))
+    assert s.current_player() == 2
+    refused(s, Take(0, 3), "Verteilen der Beute")
+    s.apply(Take(2, 3))
+    assert s.current_player() == 0
+    s.apply(Take(0, 4))
+    assert s.phase is Phase.LEADER_EXTRA and s.legal_actions() == [Pass(1), Take(1, 5)]
+    refused(s, Take(2, 5), "Verteilen der Beute")
+    s.apply(Pass(1))
+    assert [c.id for c in s.discard] == [4]
+    assert s.leader == 2
+
+
+def test_not_enough_cards_some_thieves_get_nothing():
+    s = scenario([0, 0], num_players=5)
+    reveal_all(s, 2)
+    s.apply(Stop(0))
+    s.apply(Take(0, 1))
+    s.apply(Take(1, 2))
+    assert s.phase is Phase.RAID and [len(h) for h in s.holdings] == [1, 1, 0, 0, 0]
+
+
+def test_share_plan_pure_function():
+    assert share_plan(R.VOLUNTARY_STOP, 1, 3, 5, 2).takes == (1, 1, 2, 0, 1)
+    assert share_plan(R.VOLUNTARY_STOP, 1, 3, 5, 2, leader_takes_extra=False).discarded == 1
+    plan = share_plan(R.CAUGHT, 0, 2, 4, 0)
+    assert plan.takes == (1,) and plan.discarded == 3
+    assert share_plan(R.MASTER_STROKE, 0, 4, 4, 4).received(4) == (4, 0, 0, 0)
+    with pytest.raises(ValueError):
+        share_plan(R.CAUGHT, 0, 2, 4, 1)
+
+
+# ----------------------------------------------------------------------------- laying out
+
+
+def bell(i, colour="red"):
+    return LootCard(i, colour, bell=True)
+
+
+def test_third_bell_in_a_row_triggers_police_raid():
+    res = lay_out([bell(1), bell(2), LootCard(3, "red"), bell(4, "blue")], bell(5), [])
+    assert [c.id for c in res.holding] == [4]
+    assert sorted(c.id for c in res.lost) == [1, 2, 3, 5]
+    res = lay_out([bell(1), bell(2)], bell(5, "blue"), [])
+    assert res.lost == ()
+    res = lay_out([bell(1), bell(2)], LootCard(5, "red"), [])
+    assert res.lost == ()
+
+
+def test_police_raid_through_engine():
+    holding = [bell(50), bell(51), LootCard(52, "red")]
+    s = scenario([0], holdings={0: holding}, reserve=())
+    s.apply(Reveal(0))
+    s.apply(Stop(0))
+    s.apply(Take(0, 1))
+    assert s.raids == [] and len(s.holdings[0]) == 4  # third red card, but only two bells
+    with pytest.raises(ValueError):
+        scenario([], holdings={0: holding + [bell(53)]})
+
+
+def test_police_raid_engine_bell_card():
+    deck = [bell(0)] + cards(0, 0, colour="blue", start=10)
+    holding = [bell(50), bell(51), LootCard(52, "red")]
+    game = KeineEhreGame(deck=deck + holding, reserve_size=0, reward_tiles={"red": (5, 2), "blue": (5, 2)})
+    s = game.scenario(deck=deck, holdings={0: holding})
+    s.apply(Reveal(0))
+    s.apply(Stop(0))
+    s.apply(Take(0, 1))
+    assert s.raids == [(0, "red", 4)] and s.holdings[0] == []
+    assert len(s.discard) == 4
+
+
+def test_secret_compartment_draws_from_reserve_and_chains():
+    comp = LootCard(1, "red", compartment=True)
+    reserve = [LootCard(2, "green", compartment=True), LootCard(3, "blue"), LootCard(4, "blue")]
+    res = lay_out([], comp, reserve)
+    assert [c.id for c in res.holding] == [1, 2, 3]
+    assert [c.id for c in res.reserve] == [4]
+    assert lay_out([], comp, []).holding == (comp,)
+
+
+def test_card_from_compartment_can_trigger_raid():
+    comp = LootCard(1, "blue", compartment=True)
+    res = lay_out([bell(5), bell(6)], comp, [bell(7)])
+    assert sorted(c.id for c in res.lost) == [5, 6, 7]
+
+
+@pytest.mark.parametrize("flag,drawn", [(True, 1), (False, 0)])
+def test_compartment_after_razzia_parameter(flag, drawn):
+    card = LootCard(3, "red", bell=True, compartment=True)
+    res = lay_out([bell(1), bell(2)], card, [LootCard(9, "blue")], compartment_after_razzia=flag)
+    assert len(res.holding) == drawn
+
+
+# ----------------------------------------------------------------------------- game end and scoring
+
+
+def test_last_heist_uses_reserve_then_game_ends_and_is_scored():
+    reserve = cards(0, 0, colour="green", start=200)
+    s = scenario([0, 0], filler=0, reserve=reserve)
+    reveal_all(s, 3)
+    assert s.from_reserve == 1 and not s.deck and len(s.reserve) == 1
+    s.apply(Reveal(0))
+    assert s.reserve == []
+    refused(s, Reveal(0), "Spielende")
+    s.apply(Stop(0))
+    s.apply(Take(0, 1))
+    s.apply(Take(0, 2))
+    while not s.is_terminal():
+        s.apply(s.legal_actions()[0])
+    assert s.legal_actions() == []
+    assert s.returns() == s.scores.totals
+    refused(s, Reveal(s.leader), "Spielende")
+
+
+def test_game_goes_on_while_deck_has_cards():
+    s = scenario([0], filler=1)
+    s.apply(Reveal(0))
+    s.apply(Stop(0))
+    s.apply(Take(0, 1))
+    assert not s.is_terminal() and s.leader == 1 and s.round_no == 2
+    with pytest.raises(ValueError):
+        s.returns()
+
+
+def test_majority_awards_and_tie_rules():
+    assert majority_awards({0: 3, 1: 2, 2: 1}, 6, 3) == {0: 6, 1: 3}
+    assert majority_awards({0: 0, 1: 2}, 6, 3) == {1: 6}
+    assert majority_awards({0: 2, 1: 2, 2: 1}, 6, 3, "split") == {0: 4, 1: 4}
+    assert majority_awards({0: 2, 1: 2, 2: 1}, 6, 3, "all") == {0: 6, 1: 6}
+    assert majority_awards({0: 2, 1: 2, 2: 1}, 6, 3, "none") == {}
+    assert majority_awards({0: 3, 1: 2, 2: 2}, 6, 3, "split") == {0: 6, 1: 1, 2: 1}
+    assert majority_awards({0: 3, 1: 2, 2: 2}, 6, 3, "all") == {0: 6, 1: 3, 2: 3}
+
+
+def test_score_holdings_colours_feathers_points():
+    h0 = [LootCard(1, "red", points=2), LootCard(2, "red"), LootCard(3, "blue", feathers=1)]
+    h1 = [LootCard(4, "red", feathers=1), LootCard(5, "blue", feathers=1), LootCard(6, "blue")]
+    sheet = score_holdings([h0, h1], {"red": (6, 3), "blue": (4, 1)}, (5, 2))
+    assert sheet.awards["red"] == {0: 6, 1: 3}
+    assert sheet.awards["blue"] == {1: 4, 0: 1}
+    assert sheet.awards[FEATHERS] == {1: 5, 0: 2}
+    assert sheet.points == (2, 0)
+    assert sheet.totals == (6 + 1 + 2 + 2, 3 + 4 + 5)
+    assert sheet.winners() == (1,)
+
+
+@pytest.mark.parametrize("rotation,leaders", [("clockwise", [2, 3, 0]), ("counterclockwise", [2, 1, 0])])
+def test_leader_rotation(rotation, leaders):
+    game = KeineEhreGame(deck=cards(0, 0, 0, 0), reserve_size=0, reward_tiles={"red": (5, 2)},
+                         leader_rotation=rotation, first_leader=2)
+    s = game.scenario(deck=cards(0, 0, 0, 0))
+    seen = []
+    for _ in range(3):
+        seen.append(s.leader)
+        s.apply(Reveal(s.leader))
+        s.apply(Stop(s.leader))
+        s.apply(Take(s.leader, 1))
+    assert seen == leaders
+
+
+def test_reset_commissar_parameter():
+    s = scenario([3, 0, 0, 0, 0], reset_commissar=False)
+    reveal_all(s, 4)  # master stroke at field 4, commissar on 5
+    s.apply(Pass(0))
+    for p in (1, 2, 3):
+        s.apply(Take(p, min(s.board_cards())))
+    s.apply(Pass(0))
+    assert s.commissar == 5
+    reveal_all(s, 3)
+    assert s.phase is Phase.RAID
+    s.apply(Reveal(1))  # field 4 next to the commissar left on 5; with a reset he would be on 8
+    assert s.outcome == R.MASTER_STROKE
+
+
+def test_default_deck_and_setup():
+    deck = default_deck()
+    assert len(deck) == 70 and {c.colour for c in deck} == set(COLOURS)
+    state = KeineEhreGame().new_initial_state(seed=3)
+    assert len(state.reserve) == 15 and len(state.deck) == 55 and state.commissar == 8
+
+
+# ----------------------------------------------------------------------------- probes
+
+
+def test_probes_registered_and_computed():
+    probes = probes_for("keine-ehre-unter-dieben")
+    assert probes.names() == ["game_end", "heist", "lay_out", "rotation", "scoring", "share"]
+    assert probes.run("heist", {"moves": [2, 2, 2]})["outcome"] == "caught"
+    assert probes.run("heist", {"moves": [2, 2, 0]})["outcome"] == "master_stroke"
+
+
+# ----------------------------------------------------------------------------- golden playthrough
+
+GOLDEN_SEED_1 = [
+    "R1 P0 reveals #36 green m1 -> field 1; commissar 8->7",
+    "R1 P0 stops voluntarily after field 1",
+    "R1 P0 takes #36 green m1 (field 1)",
+    "R2 P1 reveals #5 red comp -> field 1; commissar 8->8",
+    "R2 P1 stops voluntarily after field 1",
+    "R2 P1 takes #5 red comp (field 1)",
+    "R2 P1 secret compartment: draws #42 yellow bell from the reserve",
+]
+GOLDEN_SCORES_SEED_1 = (15, 12, 23, 18)
+
+
+def test_golden_playthrough():
+    state = play_random_game(1)
+    assert state.history[:len(GOLDEN_SEED_1)] == GOLDEN_SEED_1
+    assert state.returns() == GOLDEN_SCORES_SEED_1
+    assert play_random_game(1).history == state.history
+
+
+# ----------------------------------------------------------------------------- properties
+
+
+def check_invariants(state, start):
+    ids = sorted(c.id for c in state.all_cards())
+    assert len(ids) == state.total == len(set(ids)), "loot cards conserved"
+    assert 1 <= state.commissar <= start, "commissar on the board"
+    if state.phase is Phase.RAID:
+        assert list(state.board_cards()) == list(range(1, len(state.board_cards()) + 1))
+    for p in range(state.game.num_players):
+        for colour, row in state.rows(p).items():
+            assert R.bells_in_row(row, colour) < state.game.bell_limit
+    if not state.is_terminal():
+        assert state.legal_actions(), "legal actions before the end"
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 10**9), players=st.integers(2, 6),
+       tie=st.sampled_from(["split", "all", "none"]), start=st.integers(8, 10),
+       reset=st.booleans())
+def test_random_games_conserve_cards_and_end(seed, players, tie, start, reset):
+    rng = random.Random(seed)
+    game = KeineEhreGame(num_players=players, tie_rule=tie, commissar_start=start,
+                         reset_commissar=reset)
+    state = game.new_initial_state(rng=rng)
+    bound = 40 * len(game.deck)
+    for _ in range(bound):
+        check_invariants(state, start)
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(rng.choice(legal))
+    assert state.is_terminal(), "every game ends"
+    check_invariants(state, start)
+    assert len(state.returns()) == players
+    assert not state.deck and all(c is None for c in state.board)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_random_games_replay_exactly(seed):
+    a = play_random_game(seed, num_players=3)
+    b = play_random_game(seed, num_players=3)
+    assert a.history == b.history and a.returns() == b.returns()
