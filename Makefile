@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run test validate index eval clean
+.PHONY: help setup run test validate index eval translations clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -18,7 +18,11 @@ $(VENV)/.installed: requirements.txt | $(BIN)/activate
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $@
 
-setup: $(VENV)/.installed ## Create .venv and install the pinned requirements
+MO_FILES := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
+%.mo: %.po $(VENV)/.installed
+	$(BIN)/pybabel compile --statistics -i $< -o $@
+
+setup: $(VENV)/.installed $(MO_FILES) ## Create .venv, install the pinned requirements, compile translations
 
 validate: setup ## Validate the content files (file:line: message for every problem)
 	$(FLASK) content validate
@@ -34,6 +38,10 @@ test: setup validate ## Validate content and run the whole test suite
 
 eval: setup index ## Search relevance on eval/search-queries.yaml (recall@3, MRR@10)
 	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml
+
+translations: setup ## Extract interface strings into translations/messages.pot and update the catalogs
+	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext --ignore-dirs=.venv -o translations/messages.pot .
+	$(BIN)/pybabel update -i translations/messages.pot -d translations
 
 clean: ## Remove the virtualenv and the built index
 	rm -rf $(VENV) instance/index*

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from app import ROOT, create_app
+from rules_index.web.search_state import search_index
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -19,7 +20,16 @@ def app(tmp_path_factory):
         "CONTENT_DIR": str(ROOT / "content"),
         "INDEX_DIR": str(instance / "index"),
     })
+    with application.app_context():
+        search_index()  # builds the index once for the session
     return application
+
+
+@pytest.fixture(scope="session")
+def index(app):
+    """The session's search index on the real content."""
+    with app.app_context():
+        return search_index()
 
 
 @pytest.fixture()

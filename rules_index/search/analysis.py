@@ -16,7 +16,6 @@ from typing import Iterable
 from whoosh.analysis import (
     Filter,
     LowercaseFilter,
-    NgramFilter,
     RegexTokenizer,
     StemFilter,
     StopFilter,
@@ -174,9 +173,26 @@ def language_analyzer(lang: str, vocabulary: Iterable[str] = ()):
     return chain
 
 
-def gram_analyzer():
-    """Low-weight fallback: 3- and 4-letter grams of folded words, for partial and misspelt words."""
-    return RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | FoldFilter("de") | NgramFilter(3, 4)
+class PrefixFilter(Filter):
+    """Keeps the first ``length`` letters of words at least that long (``kostet``/``kosten`` -> ``koste``)."""
+
+    def __init__(self, length: int = 5):
+        self.length = length
+
+    def __eq__(self, other):
+        return isinstance(other, PrefixFilter) and other.length == self.length
+
+    def __call__(self, tokens):
+        for token in tokens:
+            if len(token.text) >= self.length:
+                token.text = token.text[: self.length]
+                yield token
+
+
+def prefix_analyzer():
+    """Low-weight fallback across languages: word prefixes, for the word forms stemmers miss."""
+    stops = frozenset().union(*(stopwords(lang) for lang in LANGS))
+    return RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | StopFilter(stoplist=stops, minsize=2) | FoldFilter("de") | PrefixFilter(5)
 
 
 def german_vocabulary(texts: Iterable[str]) -> set[str]:

@@ -77,7 +77,7 @@ def write_generation(library: Library, target: Path, fingerprint: str) -> int:
                 f.title_field(doc.lang): doc.title,
                 f.keywords_field(doc.lang): " ".join(doc.keywords),
                 f.body_field(doc.lang): doc.body,
-                f.GRAMS: f"{doc.title} {' '.join(doc.keywords)}",
+                f.PREFIXES: f"{doc.title} {' '.join(doc.keywords)} {doc.body}",
                 f.WORDS: f"{doc.title} {' '.join(doc.keywords)} {doc.body}",
             }
             writer.add_document(**fields)

@@ -6,9 +6,9 @@ from typing import Iterable
 from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.analysis import LowercaseFilter, RegexTokenizer
 
-from .analysis import LANGS, TOKEN_PATTERN, gram_analyzer, language_analyzer
+from .analysis import LANGS, TOKEN_PATTERN, language_analyzer, prefix_analyzer
 
-SCHEMA_VERSION = 1  # bump when fields or analysis change: a built index is then stale
+SCHEMA_VERSION = 2  # bump when fields or analysis change: a built index is then stale
 
 KEY = "key"            # kind:game:entry:lang, unique
 KIND = "kind"          # faq | section | mistake | glossary
@@ -17,7 +17,7 @@ ENTRY = "entry"        # entry id within its game and kind
 LANG = "lang"          # the language of this document's text
 TITLE_TEXT = "title_text"  # stored reader-facing title (question, heading, term, mistake)
 BODY_TEXT = "body_text"    # stored plain text for snippets
-GRAMS = "grams"        # 3/4-letter grams of titles and keywords: low-weight fallback for partial words
+PREFIXES = "prefixes"  # 5-letter word prefixes of all text: low weight, for forms the stemmers miss
 WORDS = "words"        # unstemmed words of everything, for "did you mean"
 
 
@@ -43,7 +43,7 @@ def build_schema(german_vocabulary: Iterable[str]) -> Schema:
         LANG: ID(stored=True),
         TITLE_TEXT: STORED(),
         BODY_TEXT: STORED(),
-        GRAMS: TEXT(analyzer=gram_analyzer(), phrase=False),
+        PREFIXES: TEXT(analyzer=prefix_analyzer(), phrase=False),
         WORDS: TEXT(analyzer=RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter(), phrase=False, spelling=True),
     }
     for lang in LANGS:

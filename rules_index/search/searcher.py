@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from whoosh import highlight, index as whoosh_index
-from whoosh.query import And, FuzzyTerm, Or, Term
+from whoosh.query import And, Or, Term
 
 from . import schema as f
 from .analysis import LANGS, TOKEN_PATTERN
@@ -26,7 +26,8 @@ MAX_QUERY_WORDS = 16
 MAX_LIMIT = 50
 # Field weights: the question outranks players' words, which outrank the answer.
 WEIGHTS = {"title": 4.0, "keywords": 2.5, "body": 1.0}
-GRAMS_WEIGHT = 0.15
+PREFIX_WEIGHT = 0.6
+CORRECTED_WEIGHT = 0.8
 READER_LANG_BONUS = 1.15
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -104,21 +105,13 @@ class SearchIndex:
             return self._generation
 
     # -- queries -------------------------------------------------------------------------
-    def _terms_query(self, gen: _Generation, text: str, fuzzy: bool) -> Or | None:
+    def _terms_query(self, gen: _Generation, text: str) -> Or | None:
         parts = []
         for lang in LANGS:
             for kind, weight in WEIGHTS.items():
                 name = f"{kind}_{lang}"
-                for token in gen.analyze(name, text):
-                    if fuzzy and len(token) >= 4:
-                        maxdist = 2 if len(token) >= 8 else 1
-                        parts.append(FuzzyTerm(name, token, boost=weight * 0.5, maxdist=maxdist, prefixlength=1))
-                    else:
-                        parts.append(Term(name, token, boost=weight))
-        if fuzzy:
-            # Partial and misspelt words: grams of titles and players' words, at a low weight.
-            for gram in gen.analyze(f.GRAMS, text):
-                parts.append(Term(f.GRAMS, gram, boost=GRAMS_WEIGHT))
+                parts.extend(Term(name, token, boost=weight) for token in gen.analyze(name, text))
+        parts.extend(Term(f.PREFIXES, p, boost=PREFIX_WEIGHT) for p in gen.analyze(f.PREFIXES, text))
         return Or(parts, scale=0.3) if parts else None
 
     def _unknown_words(self, gen: _Generation, text: str) -> list[str]:
@@ -135,7 +128,8 @@ class SearchIndex:
         out = []
         for word in words:
             if word.lower() in unknown:
-                found = searcher.suggest(f.WORDS, word.lower(), limit=1, maxdist=2)
+                maxdist = 2 if len(word) >= 8 else 1
+                found = searcher.suggest(f.WORDS, word.lower(), limit=1, maxdist=maxdist, prefix=1)
                 if found:
                     out.append(found[0])
                     changed = True
@@ -183,18 +177,18 @@ class SearchIndex:
             self._cache.move_to_end(cache_key)
             return cached
         result = SearchResult(query=query_text, lang=lang)
-        query = self._terms_query(gen, query_text, fuzzy=False)
+        query = self._terms_query(gen, query_text)
         collapsed: OrderedDict = OrderedDict()
         if query is not None:
             collapsed = self._collapse(self._run(gen, query, game, limit), lang)
-        if query_text and len(collapsed) < 3 and self._unknown_words(gen, query_text):
-            # Typo tolerance only where exact matching found little: fuzzy terms are the slow part.
-            fuzzy = self._terms_query(gen, query_text, fuzzy=True)
-            if fuzzy is not None:
-                for key, score in self._collapse(self._run(gen, fuzzy, game, limit), lang).items():
-                    collapsed.setdefault(key, score * 0.5)
         if query_text:
             result.suggestion = self._suggest(gen, query_text)
+        if result.suggestion and len(collapsed) < 3:
+            # Typo tolerance only where exact matching found little: search the corrected words too.
+            corrected = self._terms_query(gen, result.suggestion)
+            if corrected is not None:
+                for key, score in self._collapse(self._run(gen, corrected, game, limit), lang).items():
+                    collapsed.setdefault(key, score * CORRECTED_WEIGHT)
         searcher = gen.searcher()
         for (kind, game_slug, entry), score in collapsed.items():
             if kinds and kind not in kinds:

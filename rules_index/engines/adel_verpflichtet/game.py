@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..base import Rule, RuleViolation
@@ -28,7 +28,7 @@ from .cards import (
 )
 from .exhibitions import (
     REASON_GAP, REASON_TOO_FEW, can_form_exhibition, completable, exhibition_validity,
-    letters_of, maximal_runs, rank_exhibitions, run_containing,
+    letters_of, rank_exhibitions, run_containing,
 )
 from .scoring import detective_moves, exhibition_moves, scoring_field, winners
 
@@ -709,7 +709,7 @@ class AdelState:
         elif len(thieves) > 1 and paid is not None:
             self._event("thieves-block", "auction thieves block each other", players=thieves)
         elif thieves:
-            self._event("thief-empty", "nothing paid this round: auction thief gets nothing",
+            self._event("auction-thief-empty", "nothing paid this round: auction thief gets nothing",
                         players=thieves)
         for p in thieves:
             thief = self.played[p].card

@@ -8,7 +8,6 @@ older). Returned dicts use string player keys.
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Mapping
 
 from ..base import ProbeRegistry, RuleViolation

@@ -72,6 +72,12 @@ class Board:
             self, "_neighbours", MappingProxyType({f: frozenset(n) for f, n in neighbours.items()})
         )
 
+    def __deepcopy__(self, memo: dict) -> "Board":
+        return self  # immutable: states share their board
+
+    def __copy__(self) -> "Board":
+        return self
+
     @property
     def land_names(self) -> tuple[str, ...]:
         return tuple(self.lands)

@@ -18,6 +18,7 @@ from .cards import Character, District, build_deck, parse_character, parse_color
 from .game import (
     Assassinate,
     Build,
+    ChooseCharacter,
     CollectIncome,
     Destroy,
     DrawCards,
@@ -405,27 +406,38 @@ def draft(given: dict) -> dict:
     shuffled back and replaced), ``set_aside`` (cards set aside face down before choosing),
     ``characters_each`` (characters per player), ``unused`` (characters nobody holds),
     ``last_options`` (cards the last chooser picks from), ``set_aside_to_last`` (the last chooser
-    received the set-aside card).
+    received the set-aside card), ``order`` (the draft of the first deal as "seat:choose" /
+    "seat:discard", the crown at seat A), ``turns_each`` (turns each player takes in that round when
+    the round is played on without assassinations).
     """
     n = int(given.get("players", 4))
     games = int(given.get("games", 60))
     base = int(given.get("seed", 0))
     face_up, each, unused, last_opts, set_aside = set(), set(), set(), set(), set()
-    king_up, replaced, to_last = False, 0, set()
+    king_up, replaced, to_last, turns_each = False, 0, set(), set()
+    order: list[str] = []
     for g in range(games):
         state = new_game(base + g, players=n)
         chooser = random.Random(base + g)
         face_up.add(len(state.face_up))
         king_up |= Character.KING in state.face_up
         set_aside.add(1 if state.set_aside is not None or any(e[0] == "set_aside_to_last" for e in state.events) else 0)
+        mark = len(state.events)
         while state.phase == "draft":
             if state.draft_pos == len(state.draft_steps) - 1:
                 last_opts.add(len(state.legal_actions()))
-            state.apply(chooser.choice(state.legal_actions()))
+            action = chooser.choice(state.legal_actions())
+            if g == 0:
+                kind = "choose" if isinstance(action, ChooseCharacter) else "discard"
+                order.append(f"{state.current_player()}:{kind}")
+            state.apply(action)
         replaced += sum(1 for e in state.events if e[0] == "king_face_up_replaced")
         to_last.add(any(e[0] == "set_aside_to_last" for e in state.events))
         each.update(len(state.characters_of(p)) for p in state.players)
         unused.add(len(Character) - len(state.holders))
+        advance_passively(state, lambda s: s.round > 1)
+        turns = [e[2] for e in state.events[mark:] if e[0] == "turn"]
+        turns_each.update(turns.count(p) for p in state.players)
 
     def one(values: set):
         return next(iter(values)) if len(values) == 1 else sorted(values)
@@ -439,6 +451,8 @@ def draft(given: dict) -> dict:
         "unused": one(unused),
         "last_options": one(last_opts),
         "set_aside_to_last": one(to_last),
+        "order": order,
+        "turns_each": one(turns_each),
     }
 
 

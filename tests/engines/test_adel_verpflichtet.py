@@ -1,0 +1,435 @@
+"""Tests of the Adel Verpflichtet engine: one scenario per rule, a golden playthrough, and property
+tests over seeded random games (conservation, termination, legal actions never empty)."""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules_index.engines import probes_for
+from rules_index.engines.base import RuleViolation
+from rules_index.engines.adel_verpflichtet import (
+    AdelGame, ChooseBoth, ChooseLocation, ExhibitCard, FinishExhibition, Location, Pass, PlayCard,
+    Steal, TakeCard, check_invariants, exhibition_validity, play_random_game,
+)
+from rules_index.engines.adel_verpflichtet import rules as R
+from rules_index.engines.adel_verpflichtet.game import ACTION, AUCTION_TAKE, EXHIBIT, STEAL
+from rules_index.engines.adel_verpflichtet.scenario import drive_round, round_log, setup_state
+
+A, C = Location.AUCTION, Location.CASTLE
+
+
+def snapshot(state):
+    """Everything a refused action must leave unchanged."""
+    return copy.deepcopy({k: v for k, v in vars(state).items() if k not in ("game", "rng")})
+
+
+def refused(state, action, rule):
+    before = snapshot(state)
+    with pytest.raises(RuleViolation) as info:
+        state.apply(action)
+    assert info.value.rule == rule, info.value
+    assert snapshot(state) == before
+    assert action not in state.legal_actions()
+    return info.value
+
+
+def choose(state, *locations):
+    for p, loc in enumerate(locations):
+        state.apply(ChooseLocation(p, loc))
+
+
+def events(state, kind, round_no=1):
+    return [d for k, d in round_log(state, round_no) if k == kind]
+
+
+# ------------------------------------------------------------------------- exhibition validity ---
+
+@pytest.mark.parametrize("cards, valid, reason", [
+    ("AAA", True, None), ("AABBC", True, None), ("CCD", True, None), ("DEF", True, None),
+    ("ABCDEF", True, None), ("fed", True, None), ("A, B, C", True, None),
+    ("AB", False, "too-few-cards"), ("BCF", False, "gap"), ("AACE", False, "gap"),
+    ("", False, "empty"), ("  ", False, "empty"), ("ABX", False, "unknown-letter"),
+    ("AC", False, "too-few-cards"),
+], ids=lambda v: repr(v))
+def test_exhibition_validity_table(cards, valid, reason):
+    assert exhibition_validity(cards) == (valid, reason)
+
+
+def test_exhibition_validity_type():
+    with pytest.raises(TypeError):
+        exhibition_validity(["A", "B", "C"])
+
+
+# ------------------------------------------------------------------------------------ phase 2 ---
+
+def test_exhibition_card_needs_valid_exhibition():
+    state = setup_state(AdelGame(num_players=2), collections={0: "ABE", 1: "CDE"})
+    choose(state, C, C)
+    refused(state, PlayCard(0, "exhibition"), R.EXHIBITION_CARD)
+    state.apply(PlayCard(0, "detective"))
+    state.apply(PlayCard(1, "exhibition"))  # CDE is a valid exhibition
+    assert state.phase == EXHIBIT
+
+
+def test_detective_forbidden_in_auction_house():
+    state = setup_state(AdelGame(num_players=2))
+    choose(state, A, C)
+    refused(state, PlayCard(0, "detective"), R.DETECTIVE_CASTLE_ONLY)
+    refused(state, PlayCard(0, "exhibition"), R.CHOOSE_ACTION)
+    kinds = {a.kind for a in state.legal_actions() if isinstance(a, PlayCard)}
+    assert kinds == {"cheque", "thief"}
+
+
+def test_cheque_forbidden_in_castle_and_wrong_player_refused():
+    state = setup_state(AdelGame(num_players=2))
+    refused(state, ChooseLocation(1, C), R.SIMULTANEOUS_CHOICE)
+    choose(state, C, C)
+    refused(state, PlayCard(0, "cheque", 1), R.CHOOSE_ACTION)
+    refused(state, PlayCard(0, "cheque", 2), R.CHOOSE_ACTION)
+    refused(state, TakeCard(0, 0), R.ROUND_STRUCTURE)
+
+
+def test_locations_revealed_only_when_all_chose():
+    state = setup_state(AdelGame(num_players=3))
+    state.apply(ChooseLocation(0, A))
+    state.apply(ChooseLocation(1, C))
+    assert not events(state, "locations")
+    state.apply(ChooseLocation(2, C))
+    assert events(state, "locations")[0]["locations"] == ["auction", "castle", "castle"]
+    assert state.phase == ACTION
+
+
+# ---------------------------------------------------------------------------------- exhibitions ---
+
+def test_one_exhibition_per_round_separate_run_refused():
+    state = setup_state(AdelGame(num_players=2), collections={0: "ABCEFF"})
+    choose(state, C, C)
+    state.apply(PlayCard(0, "exhibition"))
+    state.apply(PlayCard(1, "thief", 2))
+    cards = sorted(state.collections[0])
+    for card in cards[:3]:
+        state.apply(ExhibitCard(0, card))
+    refused(state, ExhibitCard(0, cards[3]), R.ONE_EXHIBITION)
+    state.apply(FinishExhibition(0))
+    assert state.phase == STEAL
+    refused(state, ExhibitCard(0, cards[4]), R.ONE_EXHIBITION)
+
+
+def test_exhibition_must_be_valid_to_finish():
+    state = setup_state(AdelGame(num_players=2), collections={0: "AABC"})
+    choose(state, C, C)
+    state.apply(PlayCard(0, "exhibition"))
+    state.apply(PlayCard(1, "detective"))
+    a1, a2 = sorted(state.collections[0])[:2]
+    state.apply(ExhibitCard(0, a1))
+    state.apply(ExhibitCard(0, a2))
+    exc = refused(state, FinishExhibition(0), R.EXHIBITION)
+    assert exc.reason == "too-few-cards"
+    refused(state, ExhibitCard(0, a1), R.EXHIBITION)  # already chosen
+
+
+def test_ranking_most_cards_then_oldest_and_only_two_move():
+    game = AdelGame(num_players=4)
+    state = setup_state(game, collections={0: "DEF", 1: "ABC", 2: "CDEF"}, positions=[0, 0, 0, 0])
+    drive_round(state, {0: "castle exhibition", 1: "castle exhibition", 2: "castle exhibition",
+                        3: "castle detective"})
+    score = events(state, "score")[0]
+    assert score["ranking"] == [2, 1, 0]     # 4 cards first; ABC holds the older object than DEF
+    assert score["field"] == [4, 2]          # clubroom field
+    assert state.positions == [0, 2, 4, 0]   # the third exhibitor does not move
+
+
+def test_scoring_field_follows_leading_pawn():
+    state = setup_state(AdelGame(num_players=3), collections={0: "ABC", 1: "DEF"},
+                        positions=[1, 1, 12])
+    drive_round(state, {0: "castle exhibition", 1: "castle exhibition", 2: "castle detective"})
+    assert events(state, "score")[0]["field"] == [3, 2]
+    assert state.positions == [4, 3, 12]
+
+
+def test_single_exhibitor_gets_higher_number():
+    state = setup_state(AdelGame(num_players=2), collections={1: "EEF"})
+    drive_round(state, {0: "castle detective", 1: "castle exhibition"})
+    assert state.positions == [0, 4]
+    assert sorted(c.letter for c in state.collections[1]) == ["E", "E", "F"]  # exhibits go back
+
+
+# ------------------------------------------------------------------------------- auction house ---
+
+def test_highest_cheque_buys_lower_returns():
+    state = setup_state(AdelGame(num_players=3), stacks=["AB", "C"], leftovers=2)
+    choose(state, A, A, C)
+    state.apply(PlayCard(0, "cheque", 10))
+    state.apply(PlayCard(1, "cheque", 11))
+    state.apply(PlayCard(2, "detective"))
+    assert state.phase == AUCTION_TAKE and state.current_player() == 1
+    refused(state, TakeCard(0, 0), R.ROUND_STRUCTURE)
+    state.apply(TakeCard(1, 1))
+    assert [c.letter for c in state.collections[1]] == ["C"]
+    assert [c.value for c in state.cash_box] == [11]
+    assert 10 in [c.value for c in state.hands[0]]
+    assert not check_invariants(state)
+
+
+def test_empty_stack_cannot_be_chosen():
+    state = setup_state(AdelGame(num_players=2), stacks=["A", ""], leftovers=1)
+    choose(state, A, C)
+    state.apply(PlayCard(0, "cheque", 1))
+    state.apply(PlayCard(1, "detective"))
+    refused(state, TakeCard(0, 1), R.AUCTION_CHEQUES)
+    assert state.legal_actions() == [TakeCard(0, 0)]
+
+
+def test_auction_thief_takes_only_this_rounds_cheque():
+    state = setup_state(AdelGame(num_players=3), cash_box=[12])
+    drive_round(state, {0: "auction cheque 4", 1: "auction thief", 2: "castle detective"})
+    assert [c.value for c in state.cash_box] == [12]
+    assert 4 in [c.value for c in state.hands[1]]
+    state = setup_state(AdelGame(num_players=3), cash_box=[12])
+    drive_round(state, {0: "castle detective", 1: "auction thief", 2: "castle detective"})
+    assert [c.value for c in state.cash_box] == [12]
+    assert events(state, "auction-thief-empty")
+    assert [t.number for t in state.thieves[1]] == [2, 5]
+
+
+def test_several_auction_thieves_block_each_other():
+    state = setup_state(AdelGame(num_players=3))
+    drive_round(state, {0: "auction cheque 10", 1: "auction thief", 2: "auction thief"})
+    assert [c.value for c in state.cash_box] == [10]
+    assert events(state, "thieves-block")
+
+
+def test_stolen_cheque_playable_and_wins_next_round():
+    state = setup_state(AdelGame(num_players=3))
+    drive_round(state, {0: "auction cheque 10", 1: "auction thief", 2: "castle detective"})
+    assert 10 in [c.value for c in state.hands[1]]
+    drive_round(state, {0: "auction cheque 7", 1: "auction cheque 10", 2: "castle detective"})
+    buy = events(state, "buy", 2)[0]
+    assert buy["player"] == 1 and buy["cheque"] == 10
+
+
+def test_cheque_tie_parameter():
+    game = AdelGame(num_players=2, cheque_values=((5, 1), (5, 2)))
+    state = setup_state(game)
+    drive_round(state, {0: "auction cheque 5", 1: "auction cheque 5"})
+    assert events(state, "tie") and not state.cash_box
+    game = AdelGame(num_players=2, cheque_values=((5, 1), (5, 2)), cheque_tie="first-seat")
+    state = setup_state(game)
+    drive_round(state, {0: "auction cheque 5", 1: "auction cheque 5"})
+    assert events(state, "buy")[0]["player"] == 0
+
+
+# -------------------------------------------------------------------------------------- castle ---
+
+def test_castle_thieves_after_scoring_higher_number_first_one_card_each():
+    state = setup_state(AdelGame(num_players=4), collections={0: "ABC", 1: "DEEF"})
+    drive_round(state, {0: "castle exhibition", 1: "castle exhibition", 2: "castle thief 3",
+                        3: "castle thief 4"}, stop_phase=STEAL)
+    assert state.positions == [2, 4, 0, 0]      # scored with full exhibitions before any theft
+    assert state.current_player() == 3          # T4 before T3
+    victim_cards = sorted(state.exhibitions[0])
+    state.apply(Steal(3, 0, victim_cards[2]))
+    refused(state, Steal(3, 0, victim_cards[0]), R.CASTLE_THIEVES)
+    drive_round(state, {})
+    order = [d["thief"] for d in events(state, "steal")]
+    assert order == [4, 4, 3, 3]
+    assert len(state.collections[2]) == 2 and len(state.collections[3]) == 2
+
+
+def test_castle_thief_without_exhibition_gets_nothing():
+    state = setup_state(AdelGame(num_players=2))
+    drive_round(state, {0: "castle thief", 1: "castle thief"})
+    assert not events(state, "steal") and len(events(state, "thief-empty")) == 2
+
+
+def test_detective_catches_all_castle_thieves_who_keep_loot():
+    state = setup_state(AdelGame(num_players=4), collections={0: "ABC"}, positions=[5, 3, 3, 0])
+    drive_round(state, {0: "castle exhibition", 1: "castle thief", 2: "castle thief",
+                        3: "castle detective"})
+    assert [t.number for t in state.prison] == [3, 2]   # lower number entered first
+    assert len(state.collections[1]) == 1 and len(state.collections[2]) == 1
+    # P0 exhibited alone (+4 -> 9), P3 is 4th of 4 after that: +4
+    assert state.positions == [9, 3, 3, 4]
+
+
+def test_detective_moves_by_place_ties_share():
+    state = setup_state(AdelGame(num_players=4), positions=[7, 7, 2, 0])
+    drive_round(state, {0: "castle detective", 1: "castle detective", 2: "castle detective",
+                        3: "castle thief"})
+    assert state.positions == [8, 8, 5, 0]
+    assert [t.number for t in state.prison] == [4]
+
+
+def test_detective_without_thief_does_nothing():
+    state = setup_state(AdelGame(num_players=3), positions=[4, 2, 0])
+    drive_round(state, {0: "castle detective", 1: "castle detective", 2: "auction thief"})
+    assert state.positions == [4, 2, 0]
+    assert events(state, "detective-idle")
+
+
+def test_prison_pushes_and_frees():
+    game = AdelGame(num_players=3)
+    state = setup_state(game, prison=[1, 2, 3])
+    drive_round(state, {0: "castle thief 4", 1: "castle thief 5", 2: "castle detective"})
+    assert [t.number for t in state.prison] == [5, 4, 1]
+    assert [d["thief"] for d in events(state, "freed")] == [3, 2]
+    assert [t.number for t in state.thieves[1]] == [2]
+    assert [t.number for t in state.thieves[2]] == [3, 6]
+
+
+def test_thief_in_prison_cannot_be_played():
+    state = setup_state(AdelGame(num_players=2), prison=[1])
+    choose(state, C, C)
+    refused(state, PlayCard(0, "thief", 1), R.PRISON)
+    assert PlayCard(0, "thief", 3) in state.legal_actions()
+
+
+def test_auction_house_closes():
+    state = setup_state(AdelGame(num_players=2), stacks=["A", ""], leftovers=1)
+    drive_round(state, {0: "auction cheque", 1: "castle detective"})
+    assert state.auction_closed
+    refused(state, ChooseLocation(0, A), R.AUCTION_CLOSED)
+    assert state.legal_actions() == [ChooseLocation(0, C)]
+
+
+def test_auction_needs_a_card():
+    state = setup_state(AdelGame(num_players=2), prison=[1, 3], cash_box=[1, 3, 5, 7])
+    refused(state, ChooseLocation(0, A), R.CHOOSE_ACTION)
+
+
+# ------------------------------------------------------------------------------------ variants ---
+
+def test_variants_only_for_two_players():
+    with pytest.raises(ValueError):
+        AdelGame(num_players=3, variant="surprise")
+    with pytest.raises(ValueError):
+        AdelGame(num_players=6)
+
+
+def test_surprise_variant_lays_both_together():
+    state = AdelGame(num_players=2, variant="surprise").new_initial_state(1)
+    assert {type(a) for a in state.legal_actions()} == {ChooseBoth}
+    refused(state, ChooseLocation(0, A), R.SURPRISE)
+    refused(state, ChooseBoth(0, A, "detective"), R.DETECTIVE_CASTLE_ONLY)
+    state.apply(ChooseBoth(0, A, "cheque", 1))
+    assert not events(state, "locations")
+    state.apply(ChooseBoth(1, C, "detective"))
+    assert events(state, "locations") and events(state, "cards")
+
+
+def test_confrontation_alternates_same_place():
+    state = AdelGame(num_players=2, variant="confrontation").new_initial_state(1)
+    refused(state, ChooseLocation(0, C), R.CONFRONTATION)
+    assert state.locations == [A, A]
+    drive_round(state, {0: "cheque 1", 1: "thief"})
+    assert state.locations == [C, C]
+    refused(state, PlayCard(0, "cheque", 3), R.CHOOSE_ACTION)
+
+
+def test_confrontation_pass_only_without_card():
+    game = AdelGame(num_players=2, variant="confrontation")
+    state = setup_state(game, prison=[1, 3], cash_box=[1, 3, 5, 7])
+    assert state.legal_actions() == [Pass(0)]
+    state.apply(Pass(0))
+    refused(state, Pass(1), R.CHOOSE_ACTION)
+
+
+# ------------------------------------------------------------------------------------ probes ---
+
+def test_probes_registered_and_compute():
+    probes = probes_for("adel-verpflichtet")
+    assert probes.names() == ["action_card", "auction", "auction_closes", "castle", "exhibit",
+                              "exhibition_validity", "prison", "variant"]
+    a = probes.run("castle", {"plays": {"0": "castle exhibition", "1": "castle exhibition",
+                                        "2": "castle thief", "3": "castle detective"},
+                              "shows": {"0": "DEF", "1": "ABC"}})
+    assert a["ranking"] == [1, 0] and a["caught"] == [3] and a["loot"] == {"2": "AD"}
+    b = probes.run("castle", {"plays": {"0": "castle exhibition", "1": "castle exhibition",
+                                        "2": "castle thief", "3": "castle detective"},
+                              "shows": {"0": "DEFF", "1": "ABC"}})
+    assert b["ranking"] == [0, 1]
+
+
+# ------------------------------------------------------------------------------- golden game ---
+
+GOLDEN_FIRST_LINES = [
+    'R1 locations P0:castle P1:auction P2:castle P3:auction',
+    'R1 cards P0:thief T1 P1:thief T2 P2:thief T3 P3:cheque $12',
+    'R1 P3 pays $12 and takes E17 from stack 0',
+    "R1 P1's T2 takes $12",
+    'R1 T3 finds no exhibition',
+    'R1 T1 finds no exhibition',
+    'R1 positions [0, 0, 0, 0]',
+    'R2 locations P0:auction P1:auction P2:auction P3:castle',
+    'R2 cards P0:cheque $13 P1:cheque $2 P2:cheque $7 P3:thief T4',
+    'R2 P0 pays $13 and takes C11 from stack 1',
+    'R2 P1 takes back $2',
+    'R2 P2 takes back $7',
+    'R2 T4 finds no exhibition',
+    'R2 positions [0, 0, 0, 0]',
+]
+GOLDEN_SCORES = (41, (28, 30, 28, 29), [1])
+GOLDEN_LENGTH = 323
+
+
+def test_golden_playthrough():
+    state = play_random_game(7)
+    lines = state.history[:len(GOLDEN_FIRST_LINES)]
+    assert lines == GOLDEN_FIRST_LINES
+    assert (state.round, state.scores(), state.winners()) == GOLDEN_SCORES
+    assert len(state.history) == GOLDEN_LENGTH
+    again = play_random_game(7)
+    assert again.history == state.history
+
+
+# ---------------------------------------------------------------------------------- properties ---
+
+game_params = st.one_of(
+    st.builds(dict, num_players=st.integers(2, 5)),
+    st.builds(dict, num_players=st.just(2), variant=st.sampled_from(["surprise", "confrontation"])),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 10**6), params=game_params)
+def test_random_games_conserve_material_and_end(seed, params):
+    game = AdelGame(**params)
+    state = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    bound = game.max_rounds * (4 * game.num_players + 2 * len(game.all_cards()) + 8)
+    for _ in range(bound):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        assert legal, str(state)
+        state.apply(rng.choice(sorted(legal, key=repr)))
+        assert check_invariants(state) == []
+        assert len(state.prison) <= game.prison_cells
+    assert state.is_terminal()
+    assert state.round <= game.max_rounds
+    assert state.legal_actions() == []
+    assert sum(state.returns()) >= 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 300))
+def test_illegal_candidates_refused_without_change(seed, steps):
+    state = AdelGame(num_players=3).new_initial_state(seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        state.apply(rng.choice(state.legal_actions()))
+    if state.is_terminal():
+        return
+    legal = set(state.legal_actions())
+    for candidate in state._candidates():
+        if candidate not in legal:
+            before = snapshot(state)
+            with pytest.raises(RuleViolation):
+                state.apply(candidate)
+            assert snapshot(state) == before

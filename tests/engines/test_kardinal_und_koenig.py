@@ -1,0 +1,528 @@
+"""Tests of the Kardinal & König rules engine (rules_index/engines/kardinal_und_koenig).
+
+Scenario tests per rule (each refusal also leaves the state unchanged), the pure scoring
+functions, agreement of legal_actions() with apply()'s checks, a golden playthrough, and
+hypothesis property tests over many seeded random complete games.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from rules_index.engines import probes_for
+from rules_index.engines.base import RuleViolation
+from rules_index.engines.kardinal_und_koenig import (
+    COLOURS, SAMPLE_BOARD, Board, Colour, Config, Draw, Pass, Placement, Play, State, Swap,
+    alliance_points, chain_points, chains, colour_of, monastery_points, play_random_game, winners,
+)
+from rules_index.engines.kardinal_und_koenig.cards import COUNCILLOR, MONASTERY, TOTAL_CARDS
+
+FA, BB, LI, ES, FR = (Colour.FRANKEN_ARAGON, Colour.BAYERN_BURGUND, Colour.LOTHRINGEN_ITALIEN,
+                      Colour.ENGLAND_SCHWABEN, Colour.FRANKREICH)
+A, B, C, D, E = range(5)
+
+
+def M(land: str, n: int, *cards: Colour) -> Placement:
+    return Placement(land, MONASTERY, f"{land}-{n}", tuple(cards))
+
+
+def R(land: str, *cards: Colour) -> Placement:
+    return Placement(land, COUNCILLOR, "", tuple(cards))
+
+
+def play(*placements: Placement) -> Play:
+    return Play(tuple(placements))
+
+
+def scenario(hand=(), players=4, **kw) -> State:
+    kw.setdefault("current", A)
+    hands = kw.pop("hands", {})
+    if hand:
+        hands = {**hands, kw["current"]: list(hand)}
+    cfg = kw.pop("config", None) or Config(num_players=players)
+    return State.from_scenario(cfg, hands=hands, **kw)
+
+
+def refused(state: State, action, rule_name: str) -> RuleViolation:
+    before = state.snapshot()
+    with pytest.raises(RuleViolation) as info:
+        state.apply(action)
+    assert info.value.rule.name == rule_name, info.value
+    assert state.snapshot() == before, "a refused action changed the state"
+    assert not state.is_legal(action)
+    return info.value
+
+
+# ------------------------------------------------------------------ material and setup (S. 2)
+def test_material_55_cards_by_colour():
+    assert [c.count for c in COLOURS] == [13, 12, 11, 10, 9]
+    assert TOTAL_CARDS == 55
+    assert FR.lands == ("Frankreich",) and BB.lands == ("Bayern", "Burgund")
+
+
+@pytest.mark.parametrize("players,in_play", [(3, 45), (4, 50), (5, 55)], ids=["3p", "4p", "5p"])
+def test_setup_removes_cards_and_deals(players, in_play):
+    s = State(Config(num_players=players), seed=1)
+    per_colour = Counter(s.removed)
+    assert all(per_colour[c] == {3: 2, 4: 1, 5: 0}[players] for c in COLOURS)
+    assert [len(h) for h in s.hands] == [3] * players and len(s.open) == 2
+    assert len(s.deck) == in_play - 3 * players - 2
+    assert s.supply_monasteries == [20] * players and s.supply_councillors == [8] * players
+    assert s.card_count() == 55
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_player_count_3_to_5(players):
+    with pytest.raises(RuleViolation):
+        Config(num_players=players)
+
+
+def test_sample_board_shape():
+    assert len(SAMPLE_BOARD.lands) == 9 and len(SAMPLE_BOARD.alliances) == 15
+    assert SAMPLE_BOARD.land_of("Bayern-1") == "Bayern"
+    with pytest.raises(ValueError):
+        Board(lands={"Franken": ("x",)}, roads=(), alliances=())
+
+
+# ------------------------------------------------------------------ placing stones (S. 4)
+def test_one_land_per_turn_even_with_two_land_card():
+    s = scenario([BB, BB, FR], monasteries={"Bayern-2": B, "Burgund-2": B})
+    refused(s, play(M("Bayern", 1, BB), M("Burgund", 1, BB)), "Ein Land pro Zug")
+    s.apply(play(M("Bayern", 1, BB), M("Bayern", 3, BB)))
+    assert s.monastery_counts("Bayern")[A] == 2
+
+
+def test_card_must_show_land():
+    s = scenario([ES, FR, FR])
+    refused(s, play(M("Frankreich", 1, ES)), "Karte nennt das Land")
+    s.apply(play(M("Frankreich", 1, FR)))
+
+
+def test_joker_pair_for_another_land():
+    s = scenario([ES, ES, FR], monasteries={"Frankreich-1": B})
+    s.apply(play(M("Frankreich", 2, FR), M("Frankreich", 3, ES, ES)))
+    assert s.monastery_counts("Frankreich") == [2, 1, 0, 0]
+    assert s.hands[A] == [] and Counter(s.discard[-3:]) == Counter([FR, ES, ES])
+
+
+def test_joker_needs_same_colour_and_other_land():
+    s = scenario([ES, BB, FA])
+    refused(s, play(M("Frankreich", 1, ES, BB)), "Joker")
+    s2 = scenario([FA, FA, ES])
+    refused(s2, play(M("Franken", 1, FA, FA)), "Joker")
+    s3 = scenario([FA, FA, ES], config=Config(joker_for_shown_land=True))
+    s3.apply(play(M("Franken", 1, FA, FA)))
+
+
+def test_each_card_or_pair_one_stone_and_at_most_3_cards_2_stones():
+    s = scenario([ES, ES, FR], monasteries={"Frankreich-1": B})
+    refused(s, play(M("Frankreich", 2, ES, ES), M("Frankreich", 3)), "Bis zu 3 Karten, bis zu 2 Steine")
+    s = scenario([FR, FR, FR], monasteries={"Frankreich-1": B})
+    refused(s, play(M("Frankreich", 2, FR), M("Frankreich", 3, FR), M("Frankreich", 4, FR)),
+            "Bis zu 3 Karten, bis zu 2 Steine")
+    s = scenario([ES, ES, BB], monasteries={"Frankreich-1": B})
+    s.hands[A] = [ES, ES, BB, BB]  # an impossible hand, to reach the card limit alone
+    refused(s, play(M("Frankreich", 2, ES, ES), M("Frankreich", 3, BB, BB)),
+            "Bis zu 3 Karten, bis zu 2 Steine")
+
+
+def test_cards_must_be_in_hand():
+    s = scenario([FR, BB, LI])
+    refused(s, play(M("Franken", 1, FA)), "Karten auf der Hand")
+
+
+def test_empty_land_only_one_monastery():
+    s = scenario([ES, ES, ES])
+    refused(s, play(M("Schwaben", 1, ES), M("Schwaben", 2, ES)), "Leeres Land: nur ein Kloster")
+    refused(s, play(M("Schwaben", 1, ES), R("Schwaben", ES)), "Leeres Land: nur ein Kloster")
+    refused(s, play(R("Schwaben", ES)), "Kein Rat ohne Kloster")
+    s.apply(play(M("Schwaben", 1, ES)))
+    assert s.phase == "draw"
+
+
+def test_land_with_foreign_monastery_takes_two_stones():
+    s = scenario([ES, ES, ES], monasteries={"Schwaben-1": C})
+    s.apply(play(M("Schwaben", 2, ES), R("Schwaben", ES)))
+    assert s.councillors_in("Schwaben") == 1
+
+
+def test_monastery_field_free_and_of_the_land():
+    s = scenario([ES, ES, ES], monasteries={"Schwaben-1": C})
+    refused(s, play(M("Schwaben", 1, ES)), "Klosterfeld")
+    refused(s, play(Placement("Schwaben", MONASTERY, "Bayern-1", (ES,))), "Klosterfeld")
+    refused(s, play(M("Schwaben", 2, ES), M("Schwaben", 2, ES)), "Klosterfeld")
+
+
+def test_supply_is_limited():
+    s = scenario([FR, FR, FR], supplies={A: {MONASTERY: 0, COUNCILLOR: 0}}, monasteries={"Frankreich-1": B})
+    refused(s, play(M("Frankreich", 2, FR)), "Vorrat")
+    refused(s, play(R("Frankreich", FR)), "Vorrat")
+    assert not any(isinstance(a, Play) for a in s.legal_actions())
+
+
+def test_council_limit_counts_all_colours():
+    mons = {"Italien-1": A, "Italien-2": A, "Italien-3": B}
+    s = scenario([LI, LI, LI], current=C, monasteries=mons, councillors={"Italien": {B: 1, C: 1}})
+    assert s.council_limit("Italien") == 2
+    refused(s, play(R("Italien", LI)), "Räte-Obergrenze")
+    s = scenario([LI, LI, LI], current=C, monasteries=mons, councillors={"Italien": {B: 1}})
+    refused(s, play(R("Italien", LI), R("Italien", LI)), "Räte-Obergrenze")
+    s.apply(play(R("Italien", LI)))
+    assert s.councillors_in("Italien") == 2
+
+
+def test_council_without_own_monastery():
+    s = scenario([LI, LI, LI], current=B, monasteries={"Italien-1": A, "Italien-2": A})
+    s.apply(play(R("Italien", LI), R("Italien", LI)))
+    assert s.councillors["Italien"][B] == 2
+
+
+def test_monastery_placed_this_turn_raises_the_limit():
+    # documented choice: the limit is checked after both stones stand
+    s = scenario([LI, LI, LI], monasteries={"Italien-1": A}, councillors={"Italien": {B: 1}})
+    refused(s, play(R("Italien", LI)), "Räte-Obergrenze")
+    s.apply(play(M("Italien", 2, LI), R("Italien", LI)))
+    assert s.council_limit("Italien") == 2 and s.councillors_in("Italien") == 2
+
+
+# ------------------------------------------------------------------ refill, swap, passing (S. 3–5)
+def test_refill_hand_then_open_cards():
+    s = scenario([FR, FR, FR], open_cards=[BB, LI], deck=[ES, FA, FA, FA, FA])
+    s.apply(play(M("Frankreich", 1, FR)))
+    refused(s, play(M("Frankreich", 2, FR)), "Ablauf eines Zuges")
+    refused(s, Swap(FR, "deck"), "Ablauf eines Zuges")
+    assert set(s.legal_actions()) == {Draw("open", BB), Draw("open", LI), Draw("deck")}
+    s.apply(Draw("open", BB))  # hand full: the open cards are topped up from the deck
+    assert Counter(s.hands[A]) == Counter([FR, FR, BB])
+    assert s.current == B and s.open == [LI, FA] and len(s.deck) == 4
+
+
+def test_refill_open_cards_only_after_hand_is_full():
+    s = scenario([FR, FR, ES], open_cards=[BB, LI], deck=[ES, ES, FA, FA], monasteries={"Frankreich-1": B})
+    s.apply(play(M("Frankreich", 2, FR), M("Frankreich", 3, FR)))
+    s.apply(Draw("open", BB))
+    assert s.current == A and s.open == [LI]  # open cards wait until the hand is full
+    refused(s, Draw("open", BB), "Hand auffüllen")
+    s.apply(Draw("open", LI))
+    assert s.current == B and s.open == [FA, FA]
+    assert Counter(s.hands[A]) == Counter([ES, BB, LI])
+
+
+def test_draw_refused_from_empty_sources():
+    s = scenario([FR, FR, FR], open_cards=[BB, LI], deck=[ES, FA])
+    s.apply(play(M("Frankreich", 1, FR)))
+    refused(s, Draw("open", FR), "Hand auffüllen")
+    refused(s, Draw("deck", FR), "Hand auffüllen")
+
+
+def test_swap_ends_turn_and_passing_is_refused():
+    s = scenario([FR, BB, LI], open_cards=[ES, FA])
+    refused(s, Pass(), "Kein Passen")
+    refused(s, Swap(ES, "deck"), "Eine Karte tauschen")
+    assert Pass() not in s.legal_actions()
+    s.apply(Swap(FR, "open", ES))
+    assert s.current == B and Counter(s.hands[A]) == Counter([BB, LI, ES])
+    assert len(s.open) == 2 and s.discard[-1] == FR
+
+
+def test_swap_without_open_refill_parameter():
+    s = scenario([FR, BB, LI], open_cards=[ES, FA], config=Config(refill_open_after_swap=False))
+    s.apply(Swap(FR, "open", ES))
+    assert s.open == [FA]
+
+
+def test_pass_only_when_stuck():
+    s = scenario(hands={A: []}, open_cards=[], deck=[], exhaustions=2)
+    assert s.legal_actions() == [Pass()]
+    s.apply(Pass())
+    assert s.current == B
+
+
+# ------------------------------------------------------------------ interim scoring (S. 5–6)
+def test_interim_scoring_on_first_run_out_monasteries_only():
+    mons = {"Italien-1": A, "Italien-2": A, "Italien-3": B, "Bayern-1": A}
+    s = scenario([FR, BB, LI], open_cards=[ES, FA], deck=[FR], monasteries=mons,
+                 councillors={"Italien": {A: 1, B: 1}, "Bayern": {A: 1}})
+    discard_before = len(s.discard)
+    s.apply(Swap(FR, "deck"))
+    assert s.exhaustions == 1 and not s.final_round
+    assert s.scores == [4, 2, 0, 0]  # councillors not counted
+    assert s.open == [ES, FA]  # open cards stay
+    assert len(s.deck) == discard_before + 1 and s.discard == []
+    assert s.current == B and s.card_count() == 55
+
+
+def test_interim_scoring_triggered_while_refilling():
+    s = scenario([FR, FR, FR], open_cards=[BB, LI], deck=[ES], monasteries={"Franken-1": B},
+                 discard=[FA, FA])
+    s.apply(play(M("Frankreich", 1, FR)))
+    s.apply(Draw("deck"))  # the last card: scoring, reshuffle, then the turn ends
+    assert s.exhaustions == 1 and s.scores[A] == 1 and s.scores[B] == 1
+    assert s.current == B and len(s.open) == 2
+
+
+def test_interim_scoring_triggered_by_open_refill():
+    s = scenario([FR, FR, ES], open_cards=[BB, LI], deck=[FA], monasteries={"Frankreich-1": B},
+                 discard=[ES, ES])
+    s.apply(play(M("Frankreich", 2, FR), M("Frankreich", 3, FR)))
+    s.apply(Draw("open", BB))
+    s.apply(Draw("open", LI))  # now the open cards are topped up and take the last deck card
+    assert s.exhaustions == 1 and s.scores[A] == 3 and s.scores[B] == 2
+    assert len(s.open) == 2 and s.current == B
+
+
+# ------------------------------------------------------------------ game end (S. 6)
+@pytest.mark.parametrize("trigger,after", [(A, [B, C, D]), (B, [C, D]), (D, [])], ids=["A", "B", "D"])
+def test_round_is_finished_after_second_run_out(trigger, after):
+    s = scenario(current=trigger, deck=[FR], exhaustions=1)
+    s.apply(Swap(s.hands[trigger][0], "deck"))
+    assert s.final_round
+    moved = []
+    while not s.is_terminal():
+        moved.append(s.current)
+        s.apply(s.legal_actions()[-1])
+    assert moved == after and s.end_code == "round_finished" and s.final is not None
+    refused(s, Pass(), "Spielende")
+    assert s.legal_actions() == [] and s.current_player() is None
+
+
+def test_game_ends_when_nobody_can_place():
+    supplies = {p: {MONASTERY: 0, COUNCILLOR: 0} for p in range(4)}
+    supplies[A] = {MONASTERY: 1, COUNCILLOR: 0}
+    s = scenario([FR, FR, FR], supplies=supplies, monasteries={"Frankreich-1": B})
+    assert s.someone_can_place()
+    s.apply(play(M("Frankreich", 2, FR)))
+    s.apply(Draw("deck"))
+    assert s.is_terminal() and s.end_code == "blocked"
+
+
+# ------------------------------------------------------------------ scoring (S. 5–7)
+@pytest.mark.parametrize("counts,points", [
+    ({"A": 4, "B": 2, "C": 1}, {"A": 7, "B": 4, "C": 2}),
+    ({"A": 3, "B": 3, "C": 1}, {"A": 7, "B": 7, "C": 3}),
+    ({"A": 3, "B": 2, "C": 2, "D": 1}, {"A": 8, "B": 3, "C": 3, "D": 2}),
+    ({"A": 5, "B": 3}, {"A": 8, "B": 5}),
+    ({"A": 2, "B": 0}, {"A": 2, "B": 0}),
+    ({"A": 0, "B": 0}, {"A": 0, "B": 0}),
+    ({"A": 1, "B": 1, "C": 1}, {"A": 3, "B": 3, "C": 3}),
+], ids=["example", "tie-first", "tie-second", "second", "zero", "empty", "all-tied"])
+def test_monastery_points(counts, points):
+    assert monastery_points(counts) == points
+
+
+def test_monastery_points_rejects_bad_counts():
+    with pytest.raises(ValueError):
+        monastery_points({"A": -1})
+
+
+def test_alliance_points():
+    assert alliance_points({"C": 2, "A": 1, "B": 1}, {"C": 2}) == {"A": 0, "B": 0, "C": 6}
+    assert alliance_points({"A": 2, "B": 2, "C": 1}, {"A": 1, "B": 1}) == {"A": 7, "B": 7, "C": 0}
+    assert alliance_points({"A": 3}, {"B": 2}) == {"A": 0, "B": 0}
+    assert alliance_points({"A": 3}, {}) == {"A": 0}
+
+
+def test_final_scoring_worked_example():
+    mons = {"Italien-1": A, "Italien-2": A, "Italien-3": A, "Italien-4": A,
+            "Burgund-1": B, "Burgund-2": B, "Bayern-1": B}
+    s = scenario(players=3, monasteries=mons,
+                 councillors={"Italien": {C: 2, A: 1, B: 1}, "Burgund": {C: 2}, "Bayern": {B: 1}})
+    final = s.final_scoring()
+    ib = SAMPLE_BOARD.alliances.index(("Italien", "Burgund"))
+    iba = SAMPLE_BOARD.alliances.index(("Italien", "Bayern"))
+    assert final["per_alliance"][ib] == {A: 0, B: 0, C: 6}
+    assert final["per_alliance"][iba] == {A: 0, B: 0, C: 0}
+    assert final["alliances"] == {A: 0, B: 0, C: 6}
+    assert final["chains"] == {A: 4, B: 0, C: 0}
+    assert s.scores == [4 + 4, 3, 6]
+
+
+@pytest.mark.parametrize("own,points", [
+    (["Bayern-1", "Bayern-2", "Bayern-3", "Bayern-4"], 4),
+    (["Bayern-1", "Bayern-2", "Bayern-3"], 0),
+    (["Franken-6", "Franken-7", "Bayern-1", "Bayern-2"], 4),
+    (["Aragon-1", "Aragon-2", "Aragon-3", "Aragon-4", "Aragon-5"], 4),
+    (["Schwaben-1", "Schwaben-2", "Schwaben-3", "Schwaben-4"], 0),
+    ([f"Franken-{i}" for i in range(1, 8)], 6),
+    ([f"Frankreich-{i}" for i in (3, 4, 5, 8, 7, 6)], 6),
+    (["Bayern-1", "Bayern-2", "Bayern-3", "Bayern-4", "Italien-1", "Italien-2", "Italien-3", "Italien-4"], 8),
+], ids=["line4", "line3", "border", "branch", "star", "cross", "loop", "two-chains"])
+def test_chain_points(own, points):
+    assert chain_points(own, SAMPLE_BOARD) == points
+    for chain in chains(own, SAMPLE_BOARD):
+        assert len(set(chain)) == len(chain) >= 4
+        assert all(b in SAMPLE_BOARD.neighbours(a) for a, b in zip(chain, chain[1:]))
+
+
+def test_chain_broken_by_opponent():
+    s = scenario(monasteries={"Bayern-1": A, "Bayern-2": A, "Bayern-3": B, "Bayern-4": A, "Bayern-5": A})
+    assert s.final_scoring()["chains"][A] == 0
+
+
+def test_tie_break_by_stones_left():
+    assert winners({A: 40, B: 40, C: 30}, {A: 5, B: 7, C: 10}) == [B]
+    assert winners({A: 41, B: 40}, {A: 0, B: 28}) == [A]
+    assert winners({A: 40, B: 40}, {A: 7, B: 7}) == [A, B]
+
+
+def test_colour_names():
+    assert colour_of("Bayern") is BB and colour_of("Franken/Aragon") is FA and colour_of("FRANKREICH") is FR
+    with pytest.raises(ValueError):
+        colour_of("Sachsen")
+
+
+# ------------------------------------------------------------------ single source of truth
+def _brute_force_plays(s: State) -> set:
+    """Every syntactically possible play from the hand, checked by apply()'s rules."""
+    hand = s.hands[s.current]
+    pays = sorted({(c,) for c in hand} | {(c, c) for c in hand if hand.count(c) >= 2}, key=repr)
+    found = set()
+    for land, fields in s.board.lands.items():
+        stones = [(MONASTERY, f) for f in fields] + [(COUNCILLOR, "")]
+        options = [((k, f), p) for (k, f) in stones for p in pays]
+        for n in (1, 2):
+            for combo in combinations(options, n) if n == 1 else (
+                    (a, b) for i, a in enumerate(options) for b in options[i:]):
+                action = Play(tuple(Placement(land, k, f, p) for (k, f), p in combo))
+                if s.is_legal(action):
+                    found.add(action.key())
+    return found
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_legal_actions_agree_with_checks(seed):
+    s = State(Config(num_players=3 + seed % 3), seed=seed)
+    chooser = random.Random(seed)
+    steps = 0
+    while not s.is_terminal() and steps < 400:
+        if s.phase == "play" and steps % 23 == 0:
+            listed = [a.key() for a in s.legal_actions() if isinstance(a, Play)]
+            assert len(listed) == len(set(listed)), "duplicate plays"
+            assert set(listed) == _brute_force_plays(s)
+            for a in s.legal_actions():
+                assert s.is_legal(a)
+        s.apply(chooser.choice(s.legal_actions()))
+        steps += 1
+
+
+# ------------------------------------------------------------------ golden playthrough
+GOLDEN_SEED = 2024
+GOLDEN_FIRST_LINES = [
+    "R1 A: setzt Kloster Bayern-2 [Bayern/Burgund]",
+    "R1 A: zieht verdeckt Bayern/Burgund",
+    "R1 B: setzt Kloster Franken-4 [Bayern/Burgund+Bayern/Burgund]",
+    "R1 B: zieht offen Frankreich",
+    "R1 B: zieht verdeckt Frankreich",
+    "R1 C: setzt Kloster Franken-7 [Lothringen/Italien+Lothringen/Italien]",
+    "R1 C: zieht offen England/Schwaben",
+    "R1 C: zieht offen Bayern/Burgund",
+    "R1 D: setzt Kloster Schwaben-5 [England/Schwaben]",
+    "R1 D: zieht verdeckt England/Schwaben",
+]
+GOLDEN_TAIL = [
+    "Schlusswertung: Klöster A18 B24 C20 D17; Räte A0 B0 C0 D13; Ketten A0 B0 C0 D0",
+    "Ergebnis: A28 B34 C27 D41; Sieg: D",
+]
+
+
+def test_golden_playthrough():
+    s = play_random_game(GOLDEN_SEED, num_players=4)
+    assert s.history[: len(GOLDEN_FIRST_LINES)] == GOLDEN_FIRST_LINES
+    assert s.history[-2:] == GOLDEN_TAIL
+    assert "Zwischenwertung: A10 B10 C7 D11" in s.history
+    assert s.returns() == [28, 34, 27, 41] and s.winners() == [D]
+    assert play_random_game(GOLDEN_SEED, num_players=4).trace() == s.trace()
+
+
+# ------------------------------------------------------------------ properties of random games
+def check_invariants(s: State) -> None:
+    cfg = s.config
+    assert s.card_count() == TOTAL_CARDS
+    everything = Counter(s.deck) + Counter(s.open) + Counter(s.discard) + Counter(s.removed)
+    for h in s.hands:
+        everything += Counter(h)
+    assert everything == Counter({c: c.count for c in COLOURS})
+    for p in range(s.num_players):
+        placed_m = sum(1 for o in s.monasteries.values() if o == p)
+        placed_c = sum(v[p] for v in s.councillors.values())
+        assert 0 <= s.supply_monasteries[p] and placed_m + s.supply_monasteries[p] == cfg.monasteries_per_player
+        assert 0 <= s.supply_councillors[p] and placed_c + s.supply_councillors[p] == cfg.councillors_per_player
+        assert len(s.hands[p]) <= 3
+    assert all(s.board.has_field(f) for f in s.monasteries)  # one owner per field by construction
+    for land in s.board.lands:
+        assert s.councillors_in(land) <= s.council_limit(land)
+    assert len(s.open) <= 2
+    if not s.is_terminal():
+        assert s.legal_actions(), "no legal action before the end"
+
+
+MAX_ACTIONS = 4 * (2 * TOTAL_CARDS + 5) + 10
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(3, 5))
+def test_random_games_keep_invariants_and_end(seed, players):
+    s = State(Config(num_players=players), seed=seed)
+    chooser = random.Random(seed)
+    turns = 0
+    for _ in range(MAX_ACTIONS):
+        check_invariants(s)
+        if s.is_terminal():
+            break
+        before = s.current
+        s.apply(chooser.choice(s.legal_actions()))
+        turns += s.current != before or s.is_terminal()
+    assert s.is_terminal(), "game did not end"
+    assert turns <= 2 * TOTAL_CARDS + players
+    assert s.final is not None and s.exhaustions <= 2
+    assert sum(s.returns()) >= 0 and s.winners()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(3, 5))
+def test_play_random_game_replays(seed, players):
+    a = play_random_game(seed, num_players=players)
+    b = play_random_game(seed, num_players=players)
+    assert a.trace() == b.trace() and a.is_terminal()
+
+
+class RandomPlay(RuleBasedStateMachine):
+    """Hypothesis drives the choices; invariants after every step."""
+
+    @initialize(seed=st.integers(0, 10**6), players=st.integers(3, 5))
+    def setup(self, seed, players):
+        self.state = State(Config(num_players=players), seed=seed)
+
+    @precondition(lambda self: not self.state.is_terminal())
+    @rule(data=st.data())
+    def act(self, data):
+        legal = sorted(self.state.legal_actions(), key=repr)
+        assert legal
+        self.state.apply(data.draw(st.sampled_from(legal)))
+
+    @invariant()
+    def rules_hold(self):
+        check_invariants(self.state)
+
+
+TestRandomPlay = RandomPlay.TestCase
+TestRandomPlay.settings = settings(max_examples=15, stateful_step_count=60, deadline=None)
+
+
+# ------------------------------------------------------------------ probes
+def test_every_probe_answers_through_the_engine():
+    probes = probes_for("kardinal-und-koenig")
+    assert set(probes.names()) >= {"play", "land_options", "turn_options", "monastery_points",
+                                   "interim_scoring", "alliance_points", "final_scoring", "chains",
+                                   "game_end", "winner"}
+    out = probes.run("play", {"stones": [{"land": "Frankreich", "kind": "Kloster",
+                                          "field": "Frankreich-1", "cards": ["Frankreich"]}]})
+    assert out["legal"] and out["stones_placed"] == 1 and out["in_legal_actions"]
+    out = probes.run("monastery_points", {"counts": {"A": 4, "B": 2, "C": 1}})
+    assert out["points"] == out["via_state"] == {"A": 7, "B": 4, "C": 2}

@@ -1,0 +1,582 @@
+"""Rules engine of Ohne Furcht und Adel: scenario tests per rule, golden playthroughs, probes, and
+property tests over seeded random games (conservation of gold and cards, one crown, termination)."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules_index.engines import probes_for
+from rules_index.engines.base import RuleViolation
+from rules_index.engines.ohne_furcht_und_adel import (
+    DEFAULT_DISTRICT_TABLE,
+    SOURCE_COLOR_COUNTS,
+    Assassinate,
+    Build,
+    Character,
+    ChooseCharacter,
+    CollectIncome,
+    Color,
+    Destroy,
+    DiscardCharacter,
+    District,
+    DrawCards,
+    EndTurn,
+    GameState,
+    KeepCard,
+    MagicianDiscard,
+    MagicianDraw,
+    Rob,
+    SwapHands,
+    TakeGold,
+    advance_passively,
+    build_deck,
+    new_game,
+    play_random_game,
+    score,
+)
+from rules_index.engines.ohne_furcht_und_adel.cards import color_counts
+
+G1, G2, G3, G5 = (District(Color.GREEN, c) for c in (1, 2, 3, 5))
+Y3, Y4, Y5 = (District(Color.YELLOW, c) for c in (3, 4, 5))
+R1, R2, R3 = (District(Color.RED, c) for c in (1, 2, 3))
+B1, B2, B5 = (District(Color.BLUE, c) for c in (1, 2, 5))
+P2, P6 = District(Color.PURPLE, 2), District(Color.PURPLE, 6)
+
+A_, T_, M_, K_, BI, ME, AR, WA = list(Character)
+
+
+def fingerprint(s: GameState) -> tuple:
+    return (
+        s.phase, s.step, s.active, s.bank, tuple(sorted(s.gold.items())), s.crown, s.round,
+        tuple((p, tuple(s.hands[p]), tuple(s.cities[p])) for p in s.players),
+        tuple(s.deck), tuple(s.discard), tuple(s.drawn), tuple(sorted(s.used)), s.builds,
+        s.murdered, s.robbed, s.draft_pos, tuple(s.stack), len(s.history), len(s.events),
+    )
+
+
+def refused(s: GameState, action, rule: str) -> None:
+    """The action is refused with the named rule, is not listed as legal, and changes nothing."""
+    before = fingerprint(s)
+    assert action not in s.legal_actions()
+    with pytest.raises(RuleViolation) as exc:
+        s.apply(action)
+    assert exc.value.rule.name == rule
+    assert exc.value.rule.citation
+    assert fingerprint(s) == before
+
+
+def invariants(s: GameState) -> None:
+    assert s.total_gold() == 30
+    assert s.bank >= 0 and min(s.gold.values()) >= 0
+    assert s.all_cards() == Counter(build_deck())
+    assert s.crown in s.players
+
+
+# --------------------------------------------------------------------------- material and setup
+
+
+def test_material_matches_source():
+    deck = build_deck()
+    assert len(deck) == 65
+    assert color_counts() == SOURCE_COLOR_COUNTS == {
+        Color.GREEN: 20, Color.YELLOW: 12, Color.RED: 11, Color.BLUE: 11, Color.PURPLE: 11}
+    assert {d.cost for d in deck} <= set(range(1, 7))
+    assert [c.value for c in Character] == list(range(1, 9))
+    assert sum(n for _c, _cost, n in DEFAULT_DISTRICT_TABLE) == 65
+
+
+@pytest.mark.parametrize("n", range(2, 8))
+def test_setup(n):
+    s = new_game(5, players=n)
+    assert all(len(s.hands[p]) == 4 for p in s.players)
+    assert all(s.gold[p] == 2 for p in s.players)
+    assert s.bank == 30 - 2 * n
+    assert s.crown == "A" and s.phase == "draft" and s.current_player() == "A"
+    invariants(s)
+
+
+def test_player_count_limits():
+    with pytest.raises(ValueError):
+        new_game(0, players=1)
+    with pytest.raises(ValueError):
+        new_game(0, players=8)
+
+
+# --------------------------------------------------------------------------- draft
+
+
+@pytest.mark.parametrize("n,face_up", [(2, 0), (3, 0), (4, 2), (5, 1), (6, 0), (7, 0)])
+def test_face_up_and_king_never_face_up(n, face_up):
+    replaced = 0
+    for seed in range(80):
+        s = new_game(seed, players=n)
+        assert len(s.face_up) == face_up
+        assert Character.KING not in s.face_up
+        replaced += sum(1 for e in s.events if e[0] == "king_face_up_replaced")
+    if face_up:
+        assert replaced > 0  # the replacement rule actually ran
+
+
+def test_draft_four_players_last_gets_two_cards():
+    s = new_game(3, players=4)
+    for expected in "ABC":
+        assert s.current_player() == expected
+        s.apply(s.legal_actions()[0])
+    assert s.current_player() == "D" and len(s.legal_actions()) == 2
+    s.apply(s.legal_actions()[0])
+    assert s.phase == "turn"
+    assert len(s.holders) == 4 and len(s.removed) == 4  # 2 face up, 1 set aside, 1 discarded
+
+
+def test_draft_seven_players_last_takes_set_aside_card():
+    s = new_game(3, players=7)
+    aside = s.set_aside
+    for _ in range(6):
+        assert aside not in {a.character for a in s.legal_actions()}
+        s.apply(s.legal_actions()[0])
+    assert s.current_player() == "G"
+    options = {a.character for a in s.legal_actions()}
+    assert len(options) == 2 and aside in options
+    s.apply(ChooseCharacter(aside))
+    assert s.holders[aside] == "G" and len(s.removed) == 1
+
+
+def test_draft_two_players_order_and_refusals():
+    s = new_game(11, players=2)
+    assert s.face_up == []
+    kinds = []
+    while s.phase == "draft":
+        kind, who = s.draft_steps[s.draft_pos]
+        kinds.append(f"{who}:{kind}")
+        if kind == "choose":
+            refused(s, DiscardCharacter(s.stack[0]), "Zu zweit und zu dritt")
+        else:
+            refused(s, ChooseCharacter(s.stack[0]), "Zu zweit und zu dritt")
+        s.apply(s.legal_actions()[0])
+    assert kinds == ["A:choose", "B:choose", "B:discard", "A:choose", "A:discard", "B:choose"]
+    assert len(s.characters_of("A")) == len(s.characters_of("B")) == 2
+    assert len(s.removed) == 4
+
+
+def test_draft_three_players_two_each():
+    s = new_game(2, players=3)
+    while s.phase == "draft":
+        s.apply(s.legal_actions()[-1])
+    assert [len(s.characters_of(p)) for p in "ABC"] == [2, 2, 2]
+    assert len(s.removed) == 2
+
+
+def test_draft_refuses_unavailable_character():
+    s = new_game(4, players=4)
+    gone = s.face_up[0]
+    refused(s, ChooseCharacter(gone), "Charaktere verteilen")
+
+
+def test_next_round_draft_starts_with_crown():
+    s = GameState.scenario("ABCD", {K_: "C", ME: "D"}, crown="A")
+    advance_passively(s, lambda x: x.round > 1)
+    assert s.crown == "C" and s.current_player() == "C"
+
+
+# --------------------------------------------------------------------------- turn structure
+
+
+def test_resource_step_first_and_once():
+    s = GameState.scenario("ABCD", {ME: "A"}, gold={"A": 5}, hands={"A": [G3]})
+    refused(s, Build(G3), "Ein Zug")
+    refused(s, EndTurn(), "Ein Zug")
+    s.apply(TakeGold())
+    refused(s, TakeGold(), "Ein Zug")
+    refused(s, DrawCards(), "Ein Zug")
+    assert s.gold["A"] == 5 + 2 + 1  # merchant's extra gold comes with the resource step
+
+
+def test_draw_two_keep_one_discard_one():
+    s = GameState.scenario("ABCD", {K_: "A"})
+    deck = len(s.deck)
+    s.apply(DrawCards())
+    assert s.step == "keep" and len(s.drawn) == 2
+    refused(s, CollectIncome(), "Ein Zug")
+    kept, other = s.drawn
+    s.apply(KeepCard(kept))
+    assert s.hands["A"] == [kept] and s.discard == [other] and len(s.deck) == deck - 2
+
+
+def test_one_build_per_turn_and_cost():
+    s = GameState.scenario("ABCD", {K_: "A"}, gold={"A": 4}, hands={"A": [Y5, G1, R1]})
+    s.apply(TakeGold())
+    s.apply(Build(G1))
+    refused(s, Build(R1), "Bauen")
+    s2 = GameState.scenario("ABCD", {K_: "A"}, gold={"A": 2}, hands={"A": [Y5]})
+    s2.apply(TakeGold())
+    refused(s2, Build(Y5), "Bauen")
+    refused(s2, Build(G1), "Bauen")  # not in hand
+
+
+def test_architect_three_builds_and_two_extra_cards():
+    s = GameState.scenario("ABCD", {AR: "A"}, gold={"A": 10},
+                           hands={"A": [G1, R1, B1, G2]}, cities={"A": [Y3] * 5 + [P6] * 2})
+    s.apply(TakeGold())
+    assert len(s.hands["A"]) == 6
+    for d in (G1, R1, B1):
+        s.apply(Build(d))
+    assert len(s.cities["A"]) == 10 and s.first_complete == "A"
+    refused(s, Build(G2), "Baumeister")
+
+
+# --------------------------------------------------------------------------- ability once per turn
+
+
+def test_merchant_collects_once():
+    s = GameState.scenario("ABCD", {ME: "A"}, cities={"A": [G1, G2]})
+    s.apply(CollectIncome())
+    assert s.gold["A"] == 2
+    s.apply(TakeGold())
+    refused(s, CollectIncome(), "Fähigkeit einmal je Zug")
+
+
+def test_income_only_for_income_characters():
+    s = GameState.scenario("ABCD", {T_: "A"}, cities={"A": [G1]})
+    refused(s, CollectIncome(), "Einnahmen")
+
+
+@pytest.mark.parametrize("steps,gold,built", [
+    (["cards", "income", "build"], 0, 1),  # 1 extra + 2 green = 3: exactly the cost
+    (["gold", "build", "income"], 3, 1),  # 2 + 1, build, then 3 green incl. the new one
+    (["gold", "income", "build"], 2, 1),
+    (["cards", "build"], 1, 0),  # 1 gold only: cannot build
+])
+def test_merchant_worked_example(steps, gold, built):
+    s = GameState.scenario("ABCD", {ME: "A"}, hands={"A": [G3]}, cities={"A": [G1, G2]})
+    for step in steps:
+        if step == "cards":
+            s.apply(DrawCards())
+            s.apply(KeepCard(s.drawn[0]))
+        elif step == "gold":
+            s.apply(TakeGold())
+        elif step == "income":
+            s.apply(CollectIncome())
+        elif Build(G3) in s.legal_actions():
+            s.apply(Build(G3))
+    assert s.gold["A"] == gold and len(s.cities["A"]) == 2 + built
+
+
+def test_king_bishop_warlord_income():
+    for char, city, due in ((K_, [Y3, Y4, G1], 2), (BI, [B1, B2, R1], 2), (WA, [R1, R2, R3, B1], 3)):
+        s = GameState.scenario("ABCD", {char: "A"}, cities={"A": city})
+        s.apply(CollectIncome())
+        assert s.gold["A"] == due
+
+
+def test_empty_bank_pays_what_it_has():
+    s = GameState.scenario("ABCD", {K_: "A"}, gold={"B": 29}, cities={"A": [Y3, Y4, Y5]})
+    assert s.bank == 1
+    s.apply(CollectIncome())
+    assert s.gold["A"] == 1 and s.bank == 0
+    s.apply(TakeGold())
+    assert s.gold["A"] == 1
+    invariants(s)
+
+
+# --------------------------------------------------------------------------- assassin and thief
+
+
+def test_assassin_victim_skips_and_once():
+    s = GameState.scenario("ABCD", {A_: "A", ME: "B", WA: "C"})
+    refused(s, Assassinate(A_), "Meuchler")
+    s.apply(Assassinate(ME))
+    refused(s, Assassinate(WA), "Fähigkeit einmal je Zug")
+    advance_passively(s, lambda x: x.round > 1)
+    turns = [e[1] for e in s.events if e[0] == "turn"]
+    assert turns == [A_, WA] and ("skipped", ME, "B") in s.events
+
+
+def test_thief_forbidden_targets():
+    s = GameState.scenario("ABCD", {A_: "A", T_: "B", K_: "C"}, gold={"C": 3})
+    s.apply(Assassinate(K_))
+    s.apply(TakeGold())
+    s.apply(EndTurn())
+    assert s.active == T_
+    refused(s, Rob(A_), "Dieb")
+    refused(s, Rob(K_), "Dieb")
+    refused(s, Rob(T_), "Dieb")
+    assert Rob(ME) in s.legal_actions()
+
+
+def test_thief_takes_gold_at_call_including_later_gains():
+    # 2 players: A thief + warlord, B magician + king. B gains gold as magician before the king is called.
+    s = GameState.scenario("AB", {T_: "A", WA: "A", M_: "B", K_: "B"}, gold={"A": 0, "B": 1})
+    s.apply(Rob(K_))
+    s.apply(TakeGold())
+    s.apply(EndTurn())
+    assert s.active == M_
+    s.apply(TakeGold())
+    s.apply(EndTurn())
+    assert s.active == K_ and s.gold["B"] == 0 and s.gold["A"] == 2 + 3
+    assert s.crown == "B"
+
+
+def test_thief_names_unchosen_character_gets_nothing():
+    s = GameState.scenario("ABCD", {T_: "A", WA: "B"}, gold={"B": 4})
+    s.apply(Rob(K_))
+    advance_passively(s, lambda x: x.round > 1)
+    assert s.gold["A"] == 2 and ("rob", T_, None, 0) in s.events
+
+
+# --------------------------------------------------------------------------- magician
+
+
+def test_magician_swaps_unequal_hands():
+    s = GameState.scenario("ABCD", {M_: "A"}, hands={"A": [G1], "B": [Y3, Y4, B5]})
+    refused(s, SwapHands("A"), "Magier")
+    s.apply(SwapHands("B"))
+    assert s.hands["A"] == [Y3, Y4, B5] and s.hands["B"] == [G1]
+    refused(s, MagicianDiscard(Y3), "Fähigkeit einmal je Zug")
+
+
+def test_magician_discards_and_draws_as_many():
+    s = GameState.scenario("ABCD", {M_: "A"}, hands={"A": [G1, R1, B5]})
+    s.apply(MagicianDiscard(G1))
+    refused(s, TakeGold(), "Magier")
+    s.apply(MagicianDiscard(R1))
+    s.apply(MagicianDraw())
+    assert len(s.hands["A"]) == 3 and B5 in s.hands["A"] and s.discard[:2] == [G1, R1]
+    assert s.step == "resources"
+    refused(s, SwapHands("B"), "Fähigkeit einmal je Zug")
+
+
+# --------------------------------------------------------------------------- king and crown
+
+
+@pytest.mark.parametrize("mode,during,after", [("called", "C", "C"), ("assassinated", "A", "C"), ("not_chosen", "A", "A")])
+def test_crown(mode, during, after):
+    holders = {A_: "B", ME: "D"}
+    if mode != "not_chosen":
+        holders[K_] = "C"
+    s = GameState.scenario("ABCD", holders, crown="A")
+    if mode == "assassinated":
+        s.apply(Assassinate(K_))
+    advance_passively(s, lambda x: x.active == ME)
+    assert s.crown == during
+    advance_passively(s, lambda x: x.round > 1)
+    assert s.crown == after and s.current_player() == after
+
+
+# --------------------------------------------------------------------------- warlord and bishop
+
+
+def warlord_at(holders, cities, gold=5, murder=None):
+    holders = {WA: "A", **holders}
+    if murder is not None:
+        holders[A_] = "C"
+    s = GameState.scenario("ABCD", holders, gold={"A": gold}, cities=cities)
+    if murder is not None:
+        s.apply(Assassinate(murder))
+    advance_passively(s, lambda x: x.active == WA)
+    return s
+
+
+def test_warlord_price_to_bank_and_discard():
+    s = warlord_at({ME: "B"}, {"B": [R1, Y4]})
+    bank = s.bank
+    s.apply(Destroy("B", R1))
+    assert s.gold["A"] == 5 and s.bank == bank and s.discard[-1] == R1
+    s = warlord_at({ME: "B"}, {"B": [R1, Y4]})
+    bank = s.bank
+    s.apply(Destroy("B", Y4))
+    assert s.gold["A"] == 2 and s.bank == bank + 3 and s.cities["B"] == [R1] and s.discard[-1] == Y4
+    invariants(s)
+
+
+def test_warlord_refusals():
+    s = warlord_at({ME: "B"}, {"B": [B5], "A": [R1]}, gold=3)
+    refused(s, Destroy("B", B5), "Söldner")  # costs 4
+    refused(s, Destroy("A", R1), "Söldner")  # own city
+    refused(s, Destroy("B", R1), "Söldner")  # no such district
+    s = warlord_at({ME: "B"}, {"B": [G1] * 5 + [R1] * 2 + [Y4]})
+    refused(s, Destroy("B", Y4), "Söldner")  # 8 districts: safe
+    s.apply(TakeGold())
+    s.apply(EndTurn())
+
+
+def test_bishop_protection_unless_assassinated():
+    s = warlord_at({BI: "B"}, {"B": [Y4]})
+    refused(s, Destroy("B", Y4), "Prediger")
+    s = warlord_at({BI: "B"}, {"B": [Y4]}, murder=BI)
+    s.apply(Destroy("B", Y4))
+    assert s.cities["B"] == []
+    s = warlord_at({ME: "B"}, {"B": [Y4]}, murder=ME)  # assassinated characters are not protected
+    s.apply(Destroy("B", Y4))
+
+
+def test_warlord_destroys_once():
+    s = warlord_at({ME: "B"}, {"B": [R1, G1]})
+    s.apply(Destroy("B", R1))
+    refused(s, Destroy("B", G1), "Fähigkeit einmal je Zug")
+    s.apply(CollectIncome())  # income is a separate once-per-turn ability
+
+
+# --------------------------------------------------------------------------- game end and scoring
+
+
+def test_game_ends_after_the_round():
+    city = [G1] * 5 + [R1] * 2
+    s = GameState.scenario("ABCD", {K_: "A", BI: "B", WA: "C"}, gold={"A": 3},
+                           hands={"A": [G2]}, cities={"A": city}, start_at=4)
+    s.apply(TakeGold())
+    s.apply(Build(G2))
+    assert not s.is_terminal() and s.first_complete == "A"
+    s.apply(EndTurn())
+    assert s.active == BI and not s.is_terminal()
+    advance_passively(s, lambda x: x.round > 1)
+    assert s.is_terminal() and s.round == 1
+    assert s.legal_actions() == []
+    refused(s, TakeGold(), "Spielende & Sieger")
+    assert s.returns()["A"] == 12 + 4
+
+
+def test_scoring_bonuses_and_gold_ignored():
+    res = score([
+        ("A", [G1, Y3, R1, B1, P2, G2, G2, R2]),
+        ("B", [("yellow", 3), ("gelb", 3), ("yellow", 4), ("green", 1), ("green", 1), ("blue", 2), ("red", 3), ("blue", 3)]),
+        ("C", [("green", 4), ("yellow", 5), ("red", 5), ("blue", 5), ("purple", 6)]),
+        ("D", []),
+    ], first_complete="A")
+    assert res["scores"]["A"] == {"district_points": 14, "all_colours_bonus": 3, "complete_bonus": 4, "total": 21}
+    assert res["scores"]["B"] == {"district_points": 20, "all_colours_bonus": 0, "complete_bonus": 2, "total": 22}
+    assert res["scores"]["C"]["total"] == 28 and res["winner"] == "C"
+    assert res["scores"]["D"]["total"] == 0
+
+
+def test_tie_break_district_points_then_shared():
+    a = [G1, Y3, R1, B1, P2, G2, G2, R2]  # 14 + 3 + 4 = 21
+    b = [Y3, Y3, Y4, G1, G1, B2, R3, G2]  # 19 + 2 = 21
+    res = score([("A", a), ("B", b)], first_complete="A")
+    assert res["winner"] == "B" and res["tie_break_used"]
+    res = score([("A", [G5]), ("B", [Y5])])
+    assert res["winner"] is None and res["winners"] == ["A", "B"]
+
+
+def test_scoring_in_engine_ignores_gold():
+    s = GameState.scenario(["A", "B"], {}, gold={"A": 25}, cities={"A": [G1, Y3], "B": [B5]},
+                           first_complete=None, start_at=9)
+    assert s.returns() == {"A": 4, "B": 5} and s.final_scores()["winner"] == "B"
+
+
+def test_empty_deck_modes():
+    for mode in ("reshuffle", "stop"):
+        s = GameState.scenario(["A", "B"], {K_: "A"}, hands={"A": build_deck()[:64]}, empty_deck=mode)
+        last = s.deck[0]
+        s.discard.append(s.hands["A"].pop())  # one card left to draw, one on the discard pile
+        s.apply(DrawCards())
+        if mode == "reshuffle":  # the discard pile becomes the new draw pile
+            assert s.step == "keep" and sorted(s.drawn) == sorted([last, s.drawn[1 - s.drawn.index(last)]])
+            assert s.discard == [] and ("reshuffle", 1) in s.events
+        else:  # only the last card is drawn, and kept
+            assert s.step == "main" and s.hands["A"][-1] == last and len(s.discard) == 1
+        invariants(s)
+        empty = GameState.scenario(["A", "B"], {K_: "A"}, hands={"A": build_deck()}, empty_deck=mode)
+        refused(empty, DrawCards(), "Nachziehstapel leer")
+        assert empty.legal_actions() == [CollectIncome(), TakeGold()]
+
+
+# --------------------------------------------------------------------------- golden playthroughs
+
+GOLDEN = {
+    (1, 4): (366, 14, {"A": 28, "B": 19, "C": 11, "D": 12}, [
+        "Aufbau: je 2 Gold, 4 Karten; Krone A",
+        "R1 Krone A; offen: Prediger, Magier; verdeckt beiseite: Söldner",
+        "R1 A: wählt Meuchler",
+        "R1 B: wählt König",
+        "R1 C: wählt Händler",
+        "R1 D: wählt Dieb",
+        "R1 Aufruf Meuchler: A",
+        "R1 A Meuchler: nimmt 2 Gold",
+        "R1 A Meuchler: baut grün-2",
+        "R1 A Meuchler: beendet den Zug",
+        "R1 Aufruf Dieb: D",
+        "R1 D Dieb: bestiehlt Baumeister",
+    ]),
+    (7, 2): (170, 6, {"A": 16, "B": 24}, [
+        "Aufbau: je 2 Gold, 4 Karten; Krone A",
+        "R1 Krone A; offen: keine; verdeckt beiseite: Händler",
+        "R1 A: wählt Magier",
+        "R1 B: wählt Söldner",
+        "R1 B: legt Meuchler ab",
+        "R1 A: wählt König",
+        "R1 A: legt Dieb ab",
+        "R1 B: wählt Baumeister",
+        "R1 Aufruf Magier: A",
+    ]),
+}
+
+
+@pytest.mark.parametrize("seed,players", sorted(GOLDEN))
+def test_golden_playthrough(seed, players):
+    length, rounds, totals, head = GOLDEN[(seed, players)]
+    s = play_random_game(seed, players=players)
+    assert s.history[: len(head)] == head
+    assert (len(s.history), s.round, s.returns()) == (length, rounds, totals)
+    again = play_random_game(seed, players=players)
+    assert again.trace() == s.trace()
+
+
+# --------------------------------------------------------------------------- probes
+
+
+def test_probes_registered_and_compute():
+    probes = probes_for("ohne-furcht-und-adel")
+    assert set(probes.names()) >= {"thief_target", "crown", "warlord_destroy", "turn", "game_end",
+                                   "final_score", "draft", "assassinate"}
+    assert probes.run("thief_target", {"target": "Meuchler"})["legal"] is False
+    assert probes.run("thief_target", {"target": "Händler", "victim_gold": 6})["stolen"] == 6
+    assert probes.run("warlord_destroy", {"target": ["yellow", 5], "warlord_gold": 4})["paid"] == 4
+    assert probes.run("crown", {"king": "assassinated"})["crown_next_round"] == "C"
+    assert probes.run("game_end", {})["turns_after_eighth"] == ["bishop", "warlord"]
+    assert probes.run("draft", {"players": 7, "games": 10})["set_aside_to_last"] is True
+    out = probes.run("turn", {"character": "merchant", "hand": [["green", 3]], "city": [["green", 1], ["green", 2]],
+                              "steps": ["gold", "build", "income", "income"]})
+    assert out["legal"] == [True, True, True, False] and out["gold"] == 3
+    assert out["refusals_left_state_unchanged"] is True
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@settings(max_examples=36, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 7))
+def test_random_games_conserve_and_end(seed, players):
+    s = new_game(seed, players=players)
+    chooser = random.Random(seed)
+    probe_rng = random.Random(seed + 1)
+    for steps in range(20_000):
+        invariants(s)
+        if s.is_terminal():
+            break
+        legal = s.legal_actions()
+        assert legal, "legal_actions empty before the end"
+        assert s.current_player() in s.players
+        if s.phase == "turn" and probe_rng.random() < 0.05:
+            illegal = [a for a in s._candidates() if a not in legal]
+            if illegal:
+                before = fingerprint(s)
+                with pytest.raises(RuleViolation):
+                    s.apply(probe_rng.choice(illegal))
+                assert fingerprint(s) == before
+        s.apply(chooser.choice(legal))
+    assert s.is_terminal(), "game did not end"
+    assert s.first_complete is not None and len(s.cities[s.first_complete]) >= 8
+    res = s.final_scores()
+    assert res["winners"] and all(p in s.players for p in res["winners"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 7), mode=st.sampled_from(["reshuffle", "stop"]))
+def test_play_random_game_terminates(seed, players, mode):
+    s = play_random_game(seed, players=players, empty_deck=mode)
+    assert s.is_terminal() and s.total_gold() == 30 and sum(s.all_cards().values()) == 65
+    assert s.round <= 60

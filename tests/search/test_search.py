@@ -1,0 +1,116 @@
+"""Search over the real content: players' words, languages, typos, filters, hostile input."""
+from __future__ import annotations
+
+import importlib
+import os
+from pathlib import Path
+
+import pytest
+
+from rules_index.content import load_library
+from rules_index.search import SearchIndex, build, is_stale
+
+GAME = "ohne-furcht-und-adel"
+
+
+def top_faq(index, query, lang, n=3, game=None):
+    result = index.search(query, lang, game=game, limit=20)
+    return [(h.game, h.entry) for h in result.hits if h.kind == "faq"][:n]
+
+
+@pytest.mark.parametrize("query,lang,expected", [
+    ("Darf der Söldner eine fertige Stadt angreifen?", "de", (GAME, "warlord-complete-city")),
+    ("Soeldner Stadt mit acht Bauwerken", "de", (GAME, "warlord-complete-city")),
+    ("can the thief rob the assassin?", "en", (GAME, "thief-forbidden-targets")),
+    ("il re assassinato prende la corona?", "it", (GAME, "assassinated-king-crown")),
+    ("l'architetto quanti quartieri costruisce", "it", (GAME, "architect-builds")),
+    ("Warlord complete city eight districts", "en", (GAME, "warlord-complete-city")),
+    ("Klosterkette Abzweigung", "de", ("kardinal-und-koenig", "monastery-chains")),
+    ("cloister chain branch", "en", ("kardinal-und-koenig", "monastery-chains")),
+    ("Hoity Toity detective auction house", "en", ("adel-verpflichtet", "detective-castle-only")),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_players_questions_find_the_answer(index, query, lang, expected):
+    assert expected in top_faq(index, query, lang)
+
+
+def test_question_in_another_language_is_answered_in_the_readers(index):
+    result = index.search("Söldner zerstören Kosten", "en", limit=5)
+    faq = [h for h in result.hits if h.kind == "faq"]
+    assert (faq[0].game, faq[0].entry) == (GAME, "warlord-destroy-cost")
+    assert "Warlord" in faq[0].title  # the English question, not the German one
+
+
+def test_snippets_highlight_query_words(index):
+    result = index.search("Baumeister", "de", limit=5)
+    assert any("<mark" in h.snippet for h in result.hits)
+
+
+def test_typo_still_finds_and_suggests(index):
+    result = index.search("Baumiester", "de", limit=5)
+    assert result.suggestion is not None and "baumeister" in result.suggestion.lower()
+    assert any(h.entry == "architect-builds" for h in result.hits)
+
+
+def test_game_filter(index):
+    result = index.search("Dieb", "de", game="adel-verpflichtet", limit=20)
+    assert result.hits and {h.game for h in result.hits} == {"adel-verpflichtet"}
+
+
+def test_unmatched_query_gives_no_hits(index):
+    assert index.search("xylophon quasar", "de").hits == []
+
+
+@pytest.mark.parametrize("query", [
+    '"unbalanced quote', "AND OR ((", "NOT NOT NOT", "*", "field:value", "a" * 10_000,
+    "Dieb " * 2000, "\x00\x01\x1f Dieb \x7f", "🎲🃏", "title_de:Dieb^99", "~7 Dieb~9", "",
+])
+def test_hostile_queries_do_not_fail(index, query):
+    result = index.search(query, "de")
+    assert result.lang == "de"
+    assert len(result.query) <= 200
+
+
+def test_rebuild_switches_atomically_and_readers_follow(tmp_path):
+    content = Path(__file__).parents[1] / "fixtures" / "content"
+    link = tmp_path / "index"
+    library = load_library(content)
+    first = build(library, link, content)
+    reader = SearchIndex(link)
+    assert reader.search("Münzen", "de").hits
+    assert reader.generation().path == str(first)
+    assert not is_stale(link, content)
+    second = build(library, link, content)
+    assert os.path.realpath(link) == str(second)
+    assert reader.search("Münzen", "de").hits
+    assert reader.generation().path == str(second)
+
+
+def test_failed_build_keeps_the_previous_index(tmp_path, monkeypatch):
+    content = Path(__file__).parents[1] / "fixtures" / "content"
+    link = tmp_path / "index"
+    library = load_library(content)
+    first = build(library, link, content)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(importlib.import_module("rules_index.search.build"), "library_documents", broken)
+    with pytest.raises(RuntimeError):
+        build(library, link, content)
+    assert os.path.realpath(link) == str(first)
+    assert SearchIndex(link).search("Münzen", "de").hits
+    assert [p for p in (tmp_path / "index.generations").iterdir()] == [first]
+
+
+def test_stale_after_content_change(tmp_path, tiny_content):
+    link = tmp_path / "index"
+    build(load_library(tiny_content), link, tiny_content)
+    assert not is_stale(link, tiny_content)
+    faq = tiny_content / "tiny-game" / "faq.yaml"
+    faq.write_text(faq.read_text(encoding="utf-8").replace("Geld", "Taler"), encoding="utf-8")
+    assert is_stale(link, tiny_content)
+
+
+def test_related_entries_come_from_the_same_game(index):
+    related = index.related("faq", GAME, "warlord-destroy-cost", "de")
+    assert related and "warlord-destroy-cost" not in related

@@ -1,0 +1,99 @@
+"""Reader pages through the test client: every page type in every language, and the 404s."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+LANGS = ["de", "en", "it"]
+GAME = "ohne-furcht-und-adel"
+
+
+def html(response) -> str:
+    return response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("accept,expected", [("it-IT,it;q=0.9", "/it/"), ("en-GB,en;q=0.8", "/en/"), ("fr", "/de/"), (None, "/de/")])
+def test_root_redirects_by_accept_language(client, accept, expected):
+    headers = {"Accept-Language": accept} if accept else {}
+    response = client.get("/", headers=headers)
+    assert response.status_code == 302 and response.headers["Location"] == expected
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_home_lists_games(client, lang):
+    page = html(client.get(f"/{lang}/"))
+    assert f'<html lang="{lang}">' in page
+    for slug in ("ohne-furcht-und-adel", "kardinal-und-koenig", "adel-verpflichtet", "keine-ehre-unter-dieben"):
+        assert f'href="/{lang}/{slug}/"' in page
+    assert f'action="/{lang}/search"' in page
+
+
+@pytest.mark.parametrize("lang,title,stand", [("de", "Ohne Furcht und Adel", "Stand"), ("en", "Citadels", "Last checked"), ("it", "Cittadelle", "Aggiornato al")])
+def test_game_page(client, lang, title, stand):
+    page = html(client.get(f"/{lang}/{GAME}/"))
+    assert f"<h1>{title}</h1>" in page
+    assert stand in page
+    assert 'id="faq-thief-forbidden-targets"' in page
+    assert 'id="rule-' in page and 'id="mistake-' in page and 'id="term-' in page
+    assert f'href="/{lang}/{GAME}/faq/warlord-destroy-cost"' in page
+    assert 'id="note-' in page  # the Italian source's deviations
+
+
+@pytest.mark.parametrize("lang,label", [("de", "Regelheft: S. 2 · Dieb"), ("en", "Rulebook: p. 2 · Thief"), ("it", "Regolamento: p. 2 · Ladro")])
+def test_faq_permalink(client, lang, label):
+    page = html(client.get(f"/{lang}/{GAME}/faq/thief-forbidden-targets"))
+    assert label in page
+    assert f'<link rel="canonical" href="http://localhost/{lang}/{GAME}/faq/thief-forbidden-targets">' in page
+    for other in LANGS:
+        assert f'href="/{other}/{GAME}/faq/thief-forbidden-targets"' in page  # language switch stays on the entry
+    assert re.search(rf'href="/{lang}/{GAME}/#rule-[a-z0-9-]+"', page)
+    assert 'readonly value="http://localhost/' in page
+
+
+@pytest.mark.parametrize("lang,query,expected", [
+    ("de", "Darf der Söldner eine fertige Stadt angreifen?", "warlord-complete-city"),
+    ("en", "can the thief rob the assassin", "thief-forbidden-targets"),
+    ("it", "il re assassinato prende la corona", "assassinated-king-crown"),
+])
+def test_search_page(client, lang, query, expected):
+    page = html(client.get(f"/{lang}/search", query_string={"q": query}))
+    assert f'href="/{lang}/{GAME}/faq/{expected}"' in page
+    assert "<mark" in page
+
+
+def test_search_page_suggests_on_typo(client):
+    page = html(client.get("/de/search?q=Baumiester"))
+    assert "Meintest du" in page and "baumeister" in page
+
+
+def test_search_page_without_match_helps(client):
+    page = html(client.get("/en/search?q=xylophon+quasar"))
+    assert "No answer matches" in page
+    assert 'href="/en/kardinal-und-koenig/"' in page
+
+
+def test_search_page_game_filter(client):
+    page = html(client.get("/de/search?q=Dieb&game=adel-verpflichtet"))
+    assert 'id="g-adel-verpflichtet"' in page and 'id="g-ohne-furcht-und-adel"' not in page
+
+
+def test_search_page_escapes_the_query(client):
+    page = html(client.get("/de/search", query_string={"q": "<script>alert(1)</script>"}))
+    assert "<script>alert(1)</script>" not in page
+
+
+@pytest.mark.parametrize("url,lang,text", [
+    ("/xx/", "de", "Seite nicht gefunden"),
+    ("/de/nope/", "de", "Seite nicht gefunden"),
+    ("/en/nope/", "en", "Page not found"),
+    ("/it/nope/", "it", "Pagina non trovata"),
+    (f"/en/{GAME}/faq/nope", "en", "Page not found"),
+    (f"/it/{GAME}/faq/nope", "it", "Pagina non trovata"),
+    ("/fr/search?q=x", "de", "Seite nicht gefunden"),
+])
+def test_not_found_pages_in_readers_language(client, url, lang, text):
+    response = client.get(url)
+    assert response.status_code == 404
+    page = html(response)
+    assert f'<html lang="{lang}">' in page and text in page
