@@ -57,9 +57,9 @@ def _validate(model: type[M], data: Any, file: YamlFile, prefix: tuple[Any, ...]
         return None, _schema_problems(exc, file, prefix)
 
 
-def _load_list(folder: Path, root: Path, name: str, model: type[M]) -> tuple[list[M], YamlFile | None, list[Problem]]:
+def _load_list(folder: Path, root: Path, name: str, model: type[M], lines: bool) -> tuple[list[M], YamlFile | None, list[Problem]]:
     path = folder / name
-    file, problems = read_yaml(path, _display(path, root))
+    file, problems = read_yaml(path, _display(path, root), lines)
     if file is None:
         return [], None, problems
     data = file.data
@@ -110,11 +110,11 @@ def _load_sections(folder: Path, root: Path, metas: list[Section]) -> tuple[list
     return sections, problems
 
 
-def load_game(folder: Path, root: Path) -> tuple[Game | None, dict[str, YamlFile], list[Problem]]:
+def load_game(folder: Path, root: Path, lines: bool = True) -> tuple[Game | None, dict[str, YamlFile], list[Problem]]:
     """One game's folder: the Game (None if game.yaml is unusable), its parsed files, problems."""
     files: dict[str, YamlFile] = {}
     game_path = folder / "game.yaml"
-    game_file, problems = read_yaml(game_path, _display(game_path, root))
+    game_file, problems = read_yaml(game_path, _display(game_path, root), lines)
     info = None
     if game_file is not None:
         files["game.yaml"] = game_file
@@ -122,7 +122,7 @@ def load_game(folder: Path, root: Path) -> tuple[Game | None, dict[str, YamlFile
         problems += more
     loaded: dict[str, list] = {}
     for name, model in LIST_FILES.items():
-        items, file, more = _load_list(folder, root, name, model)
+        items, file, more = _load_list(folder, root, name, model, lines)
         problems += more
         loaded[name] = items
         if file is not None:
@@ -163,12 +163,22 @@ def game_folders(root: Path) -> list[Path]:
 
 
 def load(root: Path) -> tuple[Library, list[Problem]]:
-    """Load and validate everything under ``root``; returns what loaded and every problem."""
-    root = Path(root)
+    """Load and validate everything under ``root``; returns what loaded and every problem.
+
+    The fast parser is tried first; only when something is wrong is the content read again
+    with line numbers, so that every problem names its line.
+    """
+    library, problems = _load(Path(root), lines=False)
+    if problems:
+        library, problems = _load(Path(root), lines=True)
+    return library, problems
+
+
+def _load(root: Path, lines: bool) -> tuple[Library, list[Problem]]:
     catalog, problems = load_catalog(root)
     games: dict[str, Game] = {}
     for folder in game_folders(root):
-        game, files, more = load_game(folder, root)
+        game, files, more = load_game(folder, root, lines)
         problems += more
         if game is None:
             continue

@@ -50,8 +50,17 @@ class YamlFile:
         return line
 
 
-def read_yaml(path: Path, display: str) -> tuple[YamlFile | None, list[Problem]]:
-    """Parse one file; a syntax error becomes a Problem at the line the parser names."""
+def fast_yaml() -> YAML:
+    """The C-based safe loader: plain data, no line numbers, several times faster."""
+    yaml = YAML(typ="safe", pure=False)
+    return yaml
+
+
+def read_yaml(path: Path, display: str, lines: bool = True) -> tuple[YamlFile | None, list[Problem]]:
+    """Parse one file; a syntax error becomes a Problem at the line the parser names.
+
+    With ``lines=False`` the fast loader is used and ``YamlFile.line`` answers 1.
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -59,7 +68,7 @@ def read_yaml(path: Path, display: str) -> tuple[YamlFile | None, list[Problem]]
     except UnicodeDecodeError as exc:
         return None, [Problem(display, 1, f"not valid UTF-8: {exc.reason}")]
     try:
-        data = round_trip_yaml().load(text)
+        data = (round_trip_yaml() if lines else fast_yaml()).load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1

@@ -12,9 +12,11 @@ import threading
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from whoosh import highlight, index as whoosh_index
+from whoosh.analysis import Token
 from whoosh.query import And, Or, Term
 
 from . import schema as f
@@ -62,6 +64,21 @@ def clean_query(text: str) -> str:
     return " ".join(words[:MAX_QUERY_WORDS])
 
 
+class _CachedTokens:
+    """An analyzer for the highlighter that tokenizes each stored text once per generation."""
+
+    def __init__(self, analyzer, size: int = 8192):
+        self._spans = lru_cache(maxsize=size)(self._analyze)
+        self._analyzer = analyzer
+
+    def _analyze(self, text: str) -> tuple[tuple[str, int, int], ...]:
+        return tuple((t.text, t.startchar, t.endchar) for t in self._analyzer(text, chars=True, mode="query", removestops=False))
+
+    def __call__(self, text: str, **_ignored):
+        for word, start, end in self._spans(text):
+            yield Token(chars=True, text=word, startchar=start, endchar=end, boost=1.0)
+
+
 class _Generation:
     def __init__(self, path: str):
         if not os.path.exists(os.path.join(path, MARKER)):
@@ -71,6 +88,7 @@ class _Generation:
         self.schema = self.index.schema
         self.info = json.loads(Path(path, MARKER).read_text())
         self._local = threading.local()
+        self.highlight_tokens = {lang: _CachedTokens(self.schema[f.body_field(lang)].analyzer) for lang in LANGS}
 
     def searcher(self):
         searcher = getattr(self._local, "searcher", None)
@@ -159,7 +177,7 @@ class SearchIndex:
             return ""
         if terms:
             fragment = highlight.highlight(
-                text, terms, gen.schema[name].analyzer, highlight.ContextFragmenter(maxchars=220, surround=60),
+                text, terms, gen.highlight_tokens[lang], highlight.ContextFragmenter(maxchars=220, surround=60),
                 highlight.HtmlFormatter(tagname="mark", between=" … "), top=2,
             )
             if fragment:

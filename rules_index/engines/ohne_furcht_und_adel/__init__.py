@@ -28,7 +28,7 @@ Not modelled, and why:
 - secrecy: the engine is omniscient (the draft is secret at the table; here the state knows all).
 
 Where the source is silent the engine takes a documented parameter (:class:`.game.GameConfig`): empty
-bank (pays what it has), empty draw pile (reshuffle the discard pile, or stop), identical districts
+bank (pays what it has), empty draw pile (the discard pile is reshuffled), identical districts
 (allowed), a tie after the tie-break (shared victory), the moment of the merchant's extra gold and
 the architect's extra cards (with the resource step).
 """

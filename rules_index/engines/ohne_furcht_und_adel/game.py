@@ -18,10 +18,12 @@ Modelling decisions where the source is silent (all documented, most of them par
   default table is documented in :mod:`.cards`.
 - The bank runs out of gold: every payment from the bank (taking gold, income, the merchant's extra
   gold) pays what the bank still has; the rest is simply not paid. Gold is never created.
-- The draw pile runs out: ``empty_deck="reshuffle"`` (default) shuffles the discard pile into a new
-  draw pile; ``"stop"`` draws only what is left. Drawing cards is legal while at least one card can
-  be drawn; with one card only, that card is kept. The magician's discards go to the discard pile
-  before he draws, so after a reshuffle he may draw them again.
+- The draw pile runs out: the discard pile is shuffled into a new draw pile. (Drawing only what is
+  left was tried and dropped: cards then pile up on the discard pile for good, and a game can
+  reach a point where nobody can ever build again, so it would never end.) Drawing cards is legal
+  while at least one card can be drawn; with one card only, that card is kept; with none, only the
+  gold is left. The magician's discards go to the discard pile before he draws, so after a
+  reshuffle he may draw them again.
 - The merchant's extra gold and the architect's 2 extra cards come with the resource step (the
   source gives no moment; the worked example of S. 2 has the extra gold in hand before building in
   both of its variants). The merchant's 1 gold per green district is his ability, used once at a
@@ -77,12 +79,11 @@ R_INCOME = Rule("Einnahmen", "Regelheft S. 1 · Die Bauwerke")
 R_ASSASSIN = Rule("Meuchler", "Regelheft S. 1–2 · Meuchler")
 R_THIEF = Rule("Dieb", "Regelheft S. 2 · Dieb")
 R_MAGICIAN = Rule("Magier", "Regelheft S. 1–2 · Magier")
-R_KING = Rule("König", "Regelheft S. 2 · König")
 R_BISHOP = Rule("Prediger", "Regelheft S. 2 · Prediger")
 R_ARCHITECT = Rule("Baumeister", "Regelheft S. 2 · Baumeister")
 R_WARLORD = Rule("Söldner", "Regelheft S. 2 · Söldner")
 R_END = Rule("Spielende & Sieger", "Regelheft S. 2 · Spielende & Sieger")
-R_DECK = Rule("Nachziehstapel leer", "Quelle schweigt · Parameter empty_deck")
+R_DECK = Rule("Nachziehstapel leer", "Quelle schweigt · Ablagestapel wird neu gemischt")
 R_UNIQUE = Rule("Gleiche Bauwerke", "Quelle schweigt · Parameter unique_districts")
 
 # --------------------------------------------------------------------------- actions
@@ -242,7 +243,6 @@ class GameConfig:
     start_gold: int = START_GOLD
     start_cards: int = START_CARDS
     complete_size: int = COMPLETE_CITY
-    empty_deck: str = "reshuffle"
     unique_districts: bool = False
 
     def __post_init__(self) -> None:
@@ -254,14 +254,12 @@ class GameConfig:
             raise ValueError("player names must be unique")
         if self.crown is not None and self.crown not in players:
             raise ValueError(f"crown holder {self.crown!r} is not a player")
-        if self.empty_deck not in ("reshuffle", "stop"):
-            raise ValueError("empty_deck is 'reshuffle' or 'stop'")
         if self.start_gold * len(players) > self.bank_gold:
             raise ValueError("not enough gold in the bank for the start")
 
 
 def player_names(n: int) -> tuple[str, ...]:
-    return tuple("ABCDEFG"[:n])
+    return tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:n])
 
 
 # --------------------------------------------------------------------------- state
@@ -741,12 +739,11 @@ class GameState:
         return None
 
     def _cards_available(self) -> int:
-        extra = len(self.discard) if self.config.empty_deck == "reshuffle" else 0
-        return len(self.deck) + extra
+        return len(self.deck) + len(self.discard)
 
     def _draw(self) -> District | None:
-        """Draw the top card; an empty pile takes the shuffled discard pile (parameter, source silent)."""
-        if not self.deck and self.config.empty_deck == "reshuffle" and self.discard:
+        """Draw the top card; an empty pile takes the shuffled discard pile (source silent)."""
+        if not self.deck and self.discard:
             self.deck, self.discard = self.discard, []
             self.rng.shuffle(self.deck)
             self.events.append(("reshuffle", len(self.deck)))

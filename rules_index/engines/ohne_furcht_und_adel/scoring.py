@@ -44,10 +44,12 @@ def all_colours_bonus(city: Iterable[Any]) -> int:
 def complete_bonus(name: str, city_size: int, first_complete: str | None, complete_size: int = COMPLETE_CITY) -> int:
     """4 points for the first player with 8 districts, 2 for every player who reaches 8 later (S. 2).
 
-    The first player to complete keeps his 4 points: he *had* 8 districts first, and a city of 8 is
-    safe from the warlord anyway (S. 2 · Söldner).
+    A city of 8 is safe from the warlord (S. 2 · Söldner), so the first player to complete still has
+    8 or more at the end; naming a player with fewer as ``first_complete`` is an error.
     """
     if first_complete is not None and name == first_complete:
+        if city_size < complete_size:
+            raise ValueError(f"{name!r} has only {city_size} districts and cannot have been first to {complete_size}")
         return FIRST_COMPLETE_BONUS
     return LATER_COMPLETE_BONUS if city_size >= complete_size else 0
 
