@@ -14,13 +14,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_mapping(
         CONTENT_DIR=str(ROOT / "content"),
         INDEX_DIR=os.path.join(app.instance_path, "index"),
-        JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=1024 * 1024,  # bodies over 1 MiB get 413 before they are read
     )
     if test_config is None:
         app.config.from_prefixed_env("RULES")
     else:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
+    app.json.sort_keys = False  # keep the documented field order in API answers
 
     from rules_index import cli, web
 

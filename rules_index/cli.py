@@ -47,6 +47,49 @@ def build_index(if_stale: bool) -> None:
     click.echo(f"index built: {generation}")
 
 
+rules_cli = AppGroup("rules", help="Verify the content against the rule engines.")
+
+
+@rules_cli.command("check")
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None, help="Content folder (default: the app's).")
+@click.option("--verbose", "-v", is_flag=True, help="Show passing checks too.")
+def rules_check(root: Path | None, verbose: bool) -> None:
+    """Run every FAQ entry's and mistake's checks; exit 1 on any failure or missing check."""
+    from .content import load_library
+    from .verification import verify
+
+    report = verify(load_library(root or Path(current_app.config["CONTENT_DIR"])))
+    rows = [(r.game, f"{r.kind}:{r.entry}", r.probe, "ok" if r.ok else "FAILED", r) for r in report.results]
+    width = max((len(row[1]) for row in rows), default=10)
+    for game, entry, probe, status, result in rows:
+        if verbose or not result.ok:
+            click.echo(f"{game:<26}{entry:<{width + 2}}{probe:<24}{status}")
+        if result.error:
+            click.echo(f"    {result.error}")
+        for mismatch in result.mismatches:
+            click.echo(f"    {mismatch.key}: expected {mismatch.expected!r}, got {mismatch.actual!r}")
+    for game, kind, entry in report.missing:
+        click.echo(f"{game:<26}{kind + ':' + entry:<{width + 2}}{'-':<24}NO CHECK")
+    failed = sum(1 for r in report.results if not r.ok)
+    click.echo(f"{len(report.results)} checks, {failed} failed, {len(report.missing)} entries without a check")
+    if not report.ok:
+        sys.exit(1)
+
+
+@rules_cli.command("coverage")
+def rules_coverage() -> None:
+    """For every rules section: the FAQ entries, mistakes and checks that cover it."""
+    from .coverage import coverage
+    from .web.state import library
+
+    for game_cov in coverage(library()):
+        click.echo(game_cov.game.slug)
+        for row in game_cov.rows:
+            flag = "" if row.faq or row.mistakes else "   <- not covered"
+            click.echo(f"  {row.section.id:<28}faq {len(row.faq):>2}  mistakes {len(row.mistakes):>2}  checks {row.checks:>3}{flag}")
+
+
 def init_app(app: Flask) -> None:
     app.cli.add_command(content_cli)
     app.cli.add_command(index_cli)
+    app.cli.add_command(rules_cli)

@@ -34,7 +34,30 @@ def citation_json(game: Game, citation: Citation, lang: str) -> dict:
     }
 
 
-def faq_json(game: Game, faq: Faq, lang: str) -> dict:
+def verified_json(results, lang: str) -> dict:
+    """What the rule engine said about an entry: status and each check's scenario and outcome."""
+    if not results:
+        status = "unchecked"
+    elif all(r.ok for r in results):
+        status = "verified"
+    else:
+        status = "failed"
+    return {
+        "status": status,
+        "checks": [
+            {
+                "probe": r.probe,
+                "scenario": r.check.scenario.get(lang) if r.check.scenario else None,
+                "given": r.check.given,
+                "expect": r.check.expect,
+                "ok": r.ok,
+            }
+            for r in results
+        ],
+    }
+
+
+def faq_json(game: Game, faq: Faq, lang: str, results=()) -> dict:
     text = faq.text(lang)
     return {
         "game": game.slug,
@@ -46,6 +69,7 @@ def faq_json(game: Game, faq: Faq, lang: str) -> dict:
         "editions": list(faq.editions),
         "section": faq.section,
         "url": permalink(lang, game.slug, faq.id),
+        "verified": verified_json(list(results), lang),
     }
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from .base import ProbeRegistry, Rule, RuleViolation
+from .base import InputError, ProbeRegistry, Rule, RuleViolation
 
-__all__ = ["ProbeRegistry", "Rule", "RuleViolation", "engine_module", "probes_for"]
+__all__ = ["InputError", "ProbeRegistry", "Rule", "RuleViolation", "calculators_for", "engine_module", "probes_for"]
 
 
 def _module_name(slug: str) -> str:
@@ -32,3 +32,16 @@ def probes_for(slug: str) -> ProbeRegistry | None:
         return None
     probes = importlib.import_module(_module_name(slug) + ".probes")
     return probes.PROBES
+
+
+def calculators_for(slug: str) -> dict:
+    """A game's rule calculators (``<package>.calculators.CALCULATORS``), by name; may be empty."""
+    if engine_module(slug) is None:
+        return {}
+    try:
+        module = importlib.import_module(_module_name(slug) + ".calculators")
+    except ModuleNotFoundError as exc:
+        if exc.name == _module_name(slug) + ".calculators":
+            return {}
+        raise
+    return dict(module.CALCULATORS)

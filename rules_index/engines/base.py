@@ -59,3 +59,48 @@ class ProbeRegistry:
         if probe is None:
             raise KeyError(name)
         return probe(dict(given or {}))
+
+
+class InputError(ValueError):
+    """Bad input to a calculator: names the field (``players[0].districts[2].cost``) and the problem."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+
+Calculator = Callable[[Any], dict]
+"""A rule calculator: takes a JSON-like payload, validates it (raising InputError), answers a dict."""
+
+
+def require_mapping(value: Any, field: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InputError(field, "must be an object")
+    return value
+
+
+def require_list(value: Any, field: str, min_items: int = 0, max_items: int = 1000) -> list:
+    if not isinstance(value, list):
+        raise InputError(field, "must be a list")
+    if len(value) < min_items:
+        raise InputError(field, f"needs at least {min_items} item(s)")
+    if len(value) > max_items:
+        raise InputError(field, f"may hold at most {max_items} items")
+    return value
+
+
+def require_int(value: Any, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(field, f"must be a whole number from {low} to {high}")
+    if not low <= value <= high:
+        raise InputError(field, f"must be a whole number from {low} to {high}")
+    return value
+
+
+def require_text(value: Any, field: str, max_length: int = 100) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(field, "must be a non-empty text")
+    if len(value) > max_length:
+        raise InputError(field, f"may be at most {max_length} characters long")
+    return value.strip()

@@ -5,10 +5,11 @@ from flask import Blueprint, jsonify, request
 
 from rules_index import present
 from rules_index.content import DEFAULT_LANG, LANGS, Game
+from rules_index.engines import InputError, calculators_for
 
 from .errors import ApiError
 from .search_state import related_faq, search_index
-from .state import library
+from .state import library, verification
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -52,7 +53,8 @@ def faq(slug: str, faq_id: str):
     entry = found.faq_entry(faq_id)
     if entry is None:
         raise ApiError(404, f"faq: game '{slug}' has no FAQ entry '{faq_id}'")
-    body = present.faq_json(found, entry, lang)
+    results = verification().for_entry(slug, "faq", faq_id)
+    body = present.faq_json(found, entry, lang, results)
     body["related"] = [
         {"id": r.id, "question": r.text(lang).question, "url": present.permalink(lang, slug, r.id)}
         for r in related_faq(found, entry, lang)
@@ -80,3 +82,19 @@ def search():
     return jsonify(
         query=result.query, lang=lang, hits=[present.hit_json(h, lang) for h in result.hits], suggestion=result.suggestion,
     )
+
+
+@bp.post("/games/<slug>/<calculator>")
+def calculate(slug: str, calculator: str):
+    """A rule calculator of the game's engine, e.g. POST /api/v1/games/ohne-furcht-und-adel/score."""
+    game_or_404(slug)
+    compute = calculators_for(slug).get(calculator)
+    if compute is None:
+        raise ApiError(404, f"calculator: game '{slug}' has no calculator '{calculator}'")
+    payload = request.get_json(silent=True)
+    if payload is None:
+        raise ApiError(400, "body: send a JSON object (Content-Type: application/json)")
+    try:
+        return jsonify(compute(payload))
+    except InputError as exc:
+        raise ApiError(400, str(exc)) from None

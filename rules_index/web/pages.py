@@ -6,10 +6,12 @@ from flask_babel import lazy_gettext
 
 from rules_index import present
 from rules_index.content import DEFAULT_LANG, LANGS, Game
+from rules_index.engines import InputError, calculators_for
 from rules_index.render import first_sentence, inline_html, markdown_html, plain_text
 
+from . import calculator_forms
 from .search_state import related_faq, search_index
-from .state import library
+from .state import library, verification
 
 bp = Blueprint("pages", __name__)
 
@@ -53,6 +55,7 @@ def helpers():
         "permalink": present.permalink,
         "anchor": present.ANCHOR_PREFIX,
         "kind_label": lambda kind: KIND_LABELS[kind],
+        "calculator_title": lambda slug, name: calculator_forms.TITLES[f"{slug}/{name}"],
     }
 
 
@@ -84,7 +87,9 @@ def home(lang: str):
 def game(lang: str, slug: str):
     _check_lang(lang)
     found = _game_or_404(slug)
-    return render_template("game.html", lang=lang, game=found)
+    return render_template("game.html", lang=lang, game=found, calculators=[
+        name for name in calculators_for(slug) if f"{slug}/{name}" in calculator_forms.FORMS
+    ])
 
 
 @bp.get("/<lang>/<slug>/faq/<faq_id>")
@@ -99,6 +104,7 @@ def faq(lang: str, slug: str, faq_id: str):
         "faq.html", lang=lang, game=found, entry=entry, related=related,
         section=found.section(entry.section), mistakes=found.mistakes_for(faq_id),
         canonical=request.url_root.rstrip("/") + present.permalink(lang, slug, faq_id),
+        verified=present.verified_json(verification().for_entry(slug, "faq", faq_id), lang),
     )
 
 
@@ -118,4 +124,26 @@ def search(lang: str):
     return render_template(
         "search.html", lang=lang, query=query, result=result, groups=groups,
         game_filter=game_filter, unknown_game=unknown_game, games=list(library()),
+    )
+
+
+@bp.get("/<lang>/<slug>/calculators/<name>")
+def calculator(lang: str, slug: str, name: str):
+    """A rule calculator as a page: the form, and the engine's answer once submitted."""
+    _check_lang(lang)
+    found = _game_or_404(slug)
+    compute = calculators_for(slug).get(name)
+    form = calculator_forms.FORMS.get(f"{slug}/{name}")
+    if compute is None or form is None:
+        abort(404)
+    filled = form(request.args)
+    answer = None
+    if filled.submitted and not filled.errors:
+        try:
+            answer = compute(filled.payload)
+        except InputError as exc:
+            filled.errors["form"] = exc.message
+    return render_template(
+        f"calculators/{slug}/{name}.html", lang=lang, game=found, form=filled, answer=answer,
+        args=request.args, rows=calculator_forms.MAX_ROWS.get(f"{slug}/{name}", 0),
     )

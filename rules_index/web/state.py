@@ -19,6 +19,7 @@ class ContentState:
     def __init__(self, root: Path):
         self.root = root
         self._library: Library | None = None
+        self._verification = None
         self._lock = threading.Lock()
 
     @property
@@ -28,6 +29,18 @@ class ContentState:
                 if self._library is None:
                     self._library = load_library(self.root)
         return self._library
+
+    @property
+    def verification(self):
+        """The rule-engine checks of the current library, run once per library."""
+        from rules_index.verification import verify
+
+        library = self.library
+        cached = self._verification
+        if cached is None or cached[0] is not library:
+            cached = (library, verify(library))
+            self._verification = cached
+        return cached[1]
 
     def reload(self) -> Library:
         """Load the content again; raises ContentError (and keeps the old library) if invalid."""
@@ -47,3 +60,7 @@ def content_state() -> ContentState:
 
 def library() -> Library:
     return content_state().library
+
+
+def verification():
+    return content_state().verification

@@ -360,9 +360,47 @@ def test_default_deck_and_setup():
 
 def test_probes_registered_and_computed():
     probes = probes_for("keine-ehre-unter-dieben")
-    assert probes.names() == ["game_end", "heist", "lay_out", "rotation", "scoring", "share"]
+    assert probes.names() == ["game_end", "heist", "lay_out", "rotation", "scoring", "setup", "share",
+                              "share_turn"]
     assert probes.run("heist", {"moves": [2, 2, 2]})["outcome"] == "caught"
     assert probes.run("heist", {"moves": [2, 2, 0]})["outcome"] == "master_stroke"
+
+
+def test_setup_probe_uses_the_real_setup():
+    probes = probes_for("keine-ehre-unter-dieben")
+    out = probes.run("setup", {"seed": 4})
+    assert (out["total"], out["reserve"], out["deck"]) == (70, 15, 55)
+    assert out["board"] == [] and out["commissar"] == 8 and out["leader"] == "P0" and out["can_reveal"]
+    assert probes.run("setup", {"commissar_start": 10, "first_leader": 2})["commissar"] == 10
+    assert probes.run("setup", {"first_leader": 2})["leader"] == "P2"
+
+
+def test_share_turn_probe_reports_options_and_takes():
+    probes = probes_for("keine-ehre-unter-dieben")
+    # voluntary stop on field 4: the leader must take 2 and may not pass
+    out = probes.run("share_turn", {"moves": [0, 0, 0, 0], "stop": True, "at": "leader_share"})
+    assert out["player"] == "P0" and not out["can_pass"] and out["pass_refused"] == "Freiwilliges Ende"
+    assert out["takeable_fields"] == [1, 2, 3, 4]
+    # master stroke: he may pass at once
+    out = probes.run("share_turn", {"moves": [3, 0, 0, 0], "at": "leader_share"})
+    assert out["outcome"] == "master_stroke" and out["can_pass"] and out["pass_refused"] is None
+    # the next thief must take one card, any of them
+    out = probes.run("share_turn", {"moves": [0, 0, 0, 0], "stop": True, "take": 4})
+    assert out["player"] == "P1" and not out["can_pass"] and out["pass_refused"] == "Verteilen der Beute"
+    assert out["takeable_fields"] == [3, 4] and out["take_refused"] is None and out["rows"] == {"red": 1}
+    # the extra card is optional; a caught leader never reaches it
+    out = probes.run("share_turn", {"num_players": 3, "moves": [0] * 5, "stop": True, "at": "leader_extra"})
+    assert out["player"] == "P0" and out["can_pass"] and out["takeable_fields"] == [5]
+    out = probes.run("share_turn", {"num_players": 2, "moves": [0, 0, 0, 0, 3], "at": "leader_extra"})
+    assert out["outcome"] == "caught" and out["phase"] == "ended" and out["board_fields"] == []
+    # a forced card can be the third bell: police raid through apply
+    out = probes.run("share_turn", {"num_players": 2, "stop": True, "take": 3,
+                                    "moves": [{"colour": "blue"}, {"colour": "blue"}, {"bell": True},
+                                              {"bell": True}],
+                                    "holdings": {1: [{"bell": True}, {"bell": True}]}})
+    assert out["raids"] == [["P1", "red"]] and out["rows"] == {}
+    # an open heist shares nothing
+    assert probes.run("share_turn", {"moves": [0, 0]})["phase"] == "raid"
 
 
 # ----------------------------------------------------------------------------- golden playthrough

@@ -14,8 +14,8 @@ from ..base import ProbeRegistry, RuleViolation
 from .cards import CHEQUE, THIEF, CollectionCard, Location
 from .exhibitions import exhibition_validity, letters_of, possible_exhibitions
 from .game import (
-    ACTION, LOCATION, STEAL, AdelGame, AdelState, ChooseLocation, ExhibitCard, FinishExhibition,
-    PlayCard, Steal,
+    ACTION, LOCATION, STEAL, AdelGame, AdelState, ChooseBoth, ChooseLocation, ExhibitCard,
+    FinishExhibition, Pass, PlayCard, Steal,
 )
 from .scenario import (
     drive_round, letter_capacity, next_action, parse_play, players_map, round_log, setup_state,
@@ -413,3 +413,140 @@ def probe_variant(given: Mapping[str, Any]) -> dict[str, Any]:
             "locations_by_round": locations,
             "same_place": all(len(set(l)) == 1 for l in locations),
             "revealed_together": together, "location_choice_rule": rule}
+
+
+# ------------------------------------------------------------------------------- whole round ---
+
+_AUCTION_EVENTS = ("buy", "return", "tie", "thief-cheque", "thieves-block", "auction-thief-empty")
+_CASTLE_EVENTS = ("exhibit", "score", "steal", "thief-empty", "detectives", "detective-idle",
+                  "prison", "freed")
+
+
+def _top_letter(stack: list[CollectionCard]) -> str | None:
+    return stack[-1].letter if stack else None
+
+
+@PROBES("round")
+def probe_round(given: Mapping[str, Any]) -> dict[str, Any]:
+    """One full round with the given plays (Phases 1-4 and the round end, all through ``apply``);
+    reports where every card is afterwards and what the next round offers.
+
+    given: plays (player -> play, every player), players (optional count), shows (player -> letters
+    to exhibit), collections (player -> letters; an exhibitor without one owns exactly its show),
+    stacks (two letter strings, top card FIRST; the other collection cards are shuffled under them),
+    take_stack (0/1: the stack the buyer takes from), positions, prison, cash_box, steal.
+    returns: bought (letter or None), taken_from (stack index or None), stack_tops (top letter of
+    each stack after the round, None if empty), auction_events / castle_events (event kinds of that
+    place this round, in order), cheques_in_hand (player -> values), thieves_in_hand (player ->
+    numbers), cash_box (values), prison (cell 1 first), collections (player -> letters),
+    on_display (player -> letters still lying out as an exhibition), positions, round (number of
+    the round now being played), next_locations (player -> places the engine offers each player
+    in the next round, walked on a copy).
+    """
+    plays = _plays(given)
+    shows = {p: str(v) for p, v in players_map(given.get("shows")).items()}
+    collections = {p: str(v) for p, v in players_map(given.get("collections")).items()}
+    for p, spec in plays.items():
+        if parse_play(spec)[1] == "exhibition" and p not in collections:
+            collections[p] = shows.get(p, "")
+    stacks = given.get("stacks")
+    game = _game(given, max(plays) + 1, *collections.values(), *(stacks or []))
+    state = setup_state(game, int(given.get("seed", 0)), collections=collections,
+                        stacks=None if stacks is None else [str(s) for s in stacks],
+                        positions=given.get("positions"), prison=given.get("prison"),
+                        cash_box=given.get("cash_box"))
+    round_no = state.round
+    drive_round(state, plays, shows, take_stack=int(given.get("take_stack", 0)),
+                steal=str(given.get("steal", "oldest")))
+    events = round_log(state, round_no)
+    buy = next((d for k, d in events if k == "buy"), None)
+    out = {
+        "bought": buy["letter"] if buy else None,
+        "taken_from": buy["stack"] if buy else None,
+        "stack_tops": [_top_letter(s) for s in state.stacks],
+        "auction_events": [k for k, _ in events if k in _AUCTION_EVENTS],
+        "castle_events": [k for k, _ in events if k in _CASTLE_EVENTS],
+        "cheques_in_hand": _keyed({p: [c.value for c in h] for p, h in enumerate(state.hands)}),
+        "thieves_in_hand": _keyed({p: [t.number for t in h] for p, h in enumerate(state.thieves)}),
+        "cash_box": sorted(c.value for c in state.cash_box),
+        "prison": [t.number for t in state.prison],
+        "collections": _keyed({p: _letters(c) for p, c in enumerate(state.collections)}),
+        "on_display": _keyed({p: _letters(c) for p, c in state.exhibitions.items() if c}),
+        "positions": list(state.positions),
+        "round": state.round,
+        "next_locations": _keyed(_next_locations(state)),
+    }
+    return out
+
+
+def _next_locations(state: AdelState) -> dict[int, list[str]]:
+    """On a copy: each player's place options in the next round's Phase 1 (seat order, each then
+    takes the first option so the next player is asked)."""
+    sim = state.clone()
+    result: dict[int, list[str]] = {}
+    while not sim.is_terminal() and sim.phase == LOCATION:
+        p = sim.current_player()
+        options = [a for a in sim.legal_actions() if isinstance(a, ChooseLocation)]
+        result[p] = sorted(Location(a.location).value for a in options)
+        sim.apply(options[0])
+    return result
+
+
+# ------------------------------------------------------------------------ secret choices ---
+
+@PROBES("reveal")
+def probe_reveal(given: Mapping[str, Any]) -> dict[str, Any]:
+    """Plays one round action by action and records when the hidden choices of Phases 1 and 2
+    become visible (the engine's log is what the table sees).
+
+    given: plays (player -> play, every player), players (optional count), variant (default
+    "standard"), collections (player -> letters), shows.
+    returns: first_action (type name of the action the engine asks for first in round 1),
+    choices_before_location_reveal (location cards laid when the places were revealed, None if never
+    revealed), locations_revealed (the places revealed, one per player), location_reveals (number of
+    reveal events for places this round), locations_known_before_first_card (the places were
+    revealed before anyone laid an action card), choices_before_card_reveal (action cards laid when
+    the cards were revealed), cards_revealed (number of cards that reveal shows), visible_while_choosing
+    (event kinds logged while some player still had to choose in that phase; [] = nothing leaks),
+    locations_face_up_until_end (all places stayed laid out at every later action of the round).
+    """
+    plays = _plays(given)
+    shows = {p: str(v) for p, v in players_map(given.get("shows")).items()}
+    collections = {p: str(v) for p, v in players_map(given.get("collections")).items()}
+    game = _game(given, max(plays) + 1, *collections.values())
+    state = setup_state(game, int(given.get("seed", 0)), collections=collections)
+    round_no = state.round
+    out: dict[str, Any] = {
+        "first_action": type(state.legal_actions()[0]).__name__,
+        "choices_before_location_reveal": None, "locations_revealed": None, "location_reveals": 0,
+        "locations_known_before_first_card": False, "choices_before_card_reveal": None,
+        "cards_revealed": None, "visible_while_choosing": [], "locations_face_up_until_end": True,
+    }
+    location_choices = card_choices = 0
+    revealed = False
+    while not state.is_terminal() and state.round == round_no:
+        action = next_action(state, plays, shows)
+        phase = state.phase
+        if isinstance(action, (PlayCard, ChooseBoth, Pass)) and card_choices == 0:
+            out["locations_known_before_first_card"] = revealed
+        if revealed and state.phase != LOCATION and any(l is None for l in state.locations):
+            out["locations_face_up_until_end"] = False
+        before = len(state.log)
+        state.apply(action)
+        if isinstance(action, (ChooseLocation, ChooseBoth)):
+            location_choices += 1
+        if isinstance(action, (PlayCard, ChooseBoth, Pass)):
+            card_choices += 1
+        new = [(k, d) for r, k, d in state.log[before:] if r == round_no]
+        for kind, data in new:
+            if kind == "locations":
+                revealed = True
+                out["location_reveals"] += 1
+                out["choices_before_location_reveal"] = location_choices
+                out["locations_revealed"] = data["locations"]
+            if kind == "cards":
+                out["choices_before_card_reveal"] = card_choices
+                out["cards_revealed"] = len(data["cards"])
+        if phase in (LOCATION, ACTION) and state.phase == phase and state.round == round_no:
+            out["visible_while_choosing"] += [k for k, _ in new]
+    return out

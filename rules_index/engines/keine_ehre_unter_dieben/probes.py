@@ -319,3 +319,93 @@ def rotation(given: Mapping[str, Any]) -> dict:
             state.apply(state.legal_actions()[0])
     return {"leaders": leaders, "actor_refused": refused}
 
+
+
+@PROBES("setup")
+def setup(given: Mapping[str, Any]) -> dict:
+    """Setup of a whole game with the default material (``KeineEhreGame().new_initial_state``).
+
+    given: ``num_players`` (default 4), ``seed`` (default 0), and the game parameters of the module
+    docstring (e.g. ``commissar_start``, ``first_leader``).
+    returns: ``total`` (loot cards in the game), ``reserve`` (cards set aside as the reserve pile),
+    ``deck`` (cards in the loot deck), ``board`` (fields holding a card), ``commissar``, ``leader``,
+    ``phase``, ``can_reveal`` (the leader may turn up the first card).
+    """
+    params = {k: given[k] for k in _GAME_KEYS if k in given}
+    game = KeineEhreGame(**params)
+    state = game.new_initial_state(seed=int(given.get("seed", 0)))
+    return {
+        "total": len(state.all_cards()),
+        "reserve": len(state.reserve),
+        "deck": len(state.deck),
+        "board": sorted(state.board_cards()),
+        "commissar": state.commissar,
+        "leader": _p(state.leader),
+        "phase": state.phase.value,
+        "can_reveal": Reveal(state.leader) in state.legal_actions(),
+    }
+
+
+@PROBES("share_turn")
+def share_turn(given: Mapping[str, Any]) -> dict:
+    """One heist, then the share played up to a given turn; reports what the player to act may do there
+    and, if asked, lets him take a card of his choice (all through ``legal_actions``/``apply``).
+
+    given: ``num_players`` (default 4), ``leader`` (default 0), ``moves`` and ``stop`` as in ``heist``,
+    ``holdings`` {player index: card specs already laid out}, ``at`` ("leader_share", "others_share"
+    (default) or "leader_extra": the phase to stop in), ``leader_takes`` (cards the leader takes first,
+    from the lowest fields; default: none when ``at`` is "leader_share", else the minimum he must take),
+    ``take`` (optional field the player to act then takes). Before ``at`` the leader passes whenever he
+    may and every thief takes the card on the lowest field.
+    returns: ``outcome``, ``phase`` (the phase reached; "ended" if the share was over before ``at``,
+    "raid" if the heist did not end),
+    ``player`` (the player to act), ``can_pass``, ``pass_refused`` (rule refusing his pass, else None),
+    ``takeable_fields`` (fields he may take from), ``board_fields``; with ``take``: ``take_refused``,
+    ``raids`` ([player, colour] per police raid in this share), ``rows`` {colour: cards} of that player,
+    ``phase_after``.
+    """
+    mk = _Cards()
+    moves = list(given.get("moves", []))
+    deck = mk.many(moves) + mk.many(int(given.get("filler", 10)), "blue")
+    holdings = {int(p): mk.many(specs) for p, specs in dict(given.get("holdings", {})).items()}
+    game = _game(given, deck + [c for h in holdings.values() for c in h])
+    leader = int(given.get("leader", 0))
+    state = game.scenario(deck=deck, holdings=holdings, leader=leader)
+    _run_heist(state, moves, bool(given.get("stop", False)))
+    outcome = state.outcome or R.OPEN
+    at = Phase(given.get("at", Phase.OTHERS_SHARE.value))
+    round_no = state.round_no
+    wants = given.get("leader_takes")
+    if wants is None:
+        wants = 0 if at is Phase.LEADER_SHARE else state.quota[0]
+    for _ in range(int(wants)):
+        if state.phase is not Phase.LEADER_SHARE or not state.board_cards():
+            break
+        state.apply(Take(leader, _leftmost(state)))
+    in_share = (Phase.LEADER_SHARE, Phase.OTHERS_SHARE, Phase.LEADER_EXTRA)
+    while state.phase is not at and state.phase in in_share and state.round_no == round_no:
+        p = state.current_player()
+        if Pass(p) in state.legal_actions():
+            state.apply(Pass(p))
+        else:
+            state.apply(Take(p, _leftmost(state)))
+    reached = state.phase is at and state.round_no == round_no and outcome != R.OPEN
+    player = state.current_player()
+    legal = state.legal_actions() if reached else []
+    pass_err = state.violation(Pass(player)) if reached else None
+    out = {
+        "outcome": outcome,
+        "phase": at.value if reached else ("raid" if outcome == R.OPEN else "ended"),
+        "player": _p(player) if reached else None,
+        "can_pass": any(isinstance(a, Pass) for a in legal),
+        "pass_refused": pass_err.rule.name if pass_err else None,
+        "takeable_fields": sorted(a.field for a in legal if isinstance(a, Take)),
+        "board_fields": sorted(state.board_cards()),
+    }
+    if reached and given.get("take") is not None:
+        raids_before = len(state.raids)
+        out["take_refused"] = _try(state, Take(player, int(given["take"])))
+        out["raids"] = [[_p(p), colour] for p, colour, _ in state.raids[raids_before:]]
+        out["rows"] = {c: len(v) for c, v in sorted(state.rows(player).items())}
+        out["phase_after"] = state.phase.value
+    return out

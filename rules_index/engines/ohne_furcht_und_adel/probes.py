@@ -484,3 +484,122 @@ def assassinate(given: dict) -> dict:
         "victim_played": target in turns,
         "turns": [_name(c) for c in turns],
     }
+
+
+# --------------------------------------------------------------------------- setup
+
+
+@PROBES("setup")
+def setup(given: dict) -> dict:
+    """A new game is set up by the engine (shuffle, deal, crown) and the first draft begins.
+
+    given: ``players`` (2..7, default 4); ``oldest`` (seat name of the oldest player, default "A");
+    ``seed`` (default 0).
+    returns: ``gold_each`` / ``cards_each`` (gold and district cards per player; an int when equal for
+    all, else {player: n}), ``bank`` (gold left in the bank), ``draw_pile`` (cards left to draw),
+    ``crown`` (crown holder in round 1), ``first_chooser`` (who picks the first character),
+    ``round``, ``phase``.
+    """
+    n = int(given.get("players", 4))
+    names = player_names(n)
+    oldest = given.get("oldest", names[0])
+    state = new_game(int(given.get("seed", 0)), players=n, crown=oldest)
+
+    def one(values: dict):
+        distinct = set(values.values())
+        return next(iter(distinct)) if len(distinct) == 1 else values
+
+    return {
+        "gold_each": one(dict(state.gold)),
+        "cards_each": one({p: len(h) for p, h in state.hands.items()}),
+        "bank": state.bank,
+        "draw_pile": len(state.deck),
+        "crown": state.crown,
+        "first_chooser": state.current_player(),
+        "round": state.round,
+        "phase": state.phase,
+    }
+
+
+# --------------------------------------------------------------------------- calling a round
+
+
+@PROBES("round_calls")
+def round_calls(given: dict) -> dict:
+    """The characters are called 1..8 and the round is played on plainly (2 gold, end of turn).
+
+    given: ``characters`` ({character: player}; characters not listed were chosen by nobody; default
+    {assassin: A, king: B, warlord: C}); ``players`` (default 4); ``seed``.
+    returns: ``turns`` (characters that took a turn, in calling order, lower-case English),
+    ``turn_players`` (the player of each of those turns), ``nobody`` (characters called that nobody
+    holds), ``round_over`` (the round ended and the next draft began).
+    """
+    n = int(given.get("players", 4))
+    names = player_names(n)
+    chosen = given.get("characters") or {"assassin": names[0], "king": names[1], "warlord": names[2 % n]}
+    holders = {parse_character(c): p for c, p in chosen.items()}
+    state = GameState.scenario(names, holders, seed=int(given.get("seed", 0)))
+    advance_passively(state, lambda s: s.round > 1)
+    turns = [e for e in state.events if e[0] == "turn"]
+    return {
+        "turns": [_name(e[1]) for e in turns],
+        "turn_players": [e[2] for e in turns],
+        "nobody": [_name(e[1]) for e in state.events if e[0] == "nobody"],
+        "round_over": state.round == 2 and state.phase == "draft",
+    }
+
+
+# --------------------------------------------------------------------------- thief: when the gold moves
+
+
+@PROBES("thief_timing")
+def thief_timing(given: dict) -> dict:
+    """The thief (seat A) names a character held by seat B; B also holds a character called between
+    the two and takes 2 gold with it. When does B's gold go to the thief, and how much?
+
+    given: ``target`` (default "king"); ``earlier`` (B's other character, called after the thief and
+    before the target, default "magician"; null for none); ``victim_gold`` (B's gold at the start,
+    default 1); ``players`` (2 or 3, default 2: each player holds 2 characters).
+    returns: ``legal``, ``rule`` (of naming the target), ``victim_gold_after_naming`` (B's gold once
+    the thief has named the target), ``victim_gold_before_call`` (B's gold just before the target is
+    called), ``stolen`` (gold handed to the thief when the target was called),
+    ``victim_gold_at_turn`` (B's gold when the target's turn begins), ``thief_gain_at_call``.
+    """
+    n = int(given.get("players", 2))
+    if n not in (2, 3):
+        raise ValueError("thief_timing: 2 or 3 players (each holds 2 characters)")
+    names = player_names(n)
+    thief, victim = names[0], names[1]
+    target = parse_character(given.get("target", "king"))
+    earlier_name = given.get("earlier", "magician")
+    earlier = parse_character(earlier_name) if earlier_name is not None else None
+    if earlier is not None and not Character.THIEF < earlier < target:
+        raise ValueError("thief_timing: earlier must be called between the thief and the target")
+    holders = {Character.THIEF: thief, target: victim}
+    if earlier is not None:
+        holders[earlier] = victim
+    state = GameState.scenario(names, holders, gold={victim: int(given.get("victim_gold", 1))},
+                               seed=int(given.get("seed", 0)))
+    if state.active != Character.THIEF:
+        raise RuntimeError("thief_timing: the thief should be on turn now")
+    legal, rule = _try(state, Rob(target))
+    after_naming = state.gold[victim]
+    state.apply(TakeGold())
+    if earlier is not None:
+        state.apply(EndTurn())
+        advance_passively(state, lambda s: s.active == earlier and s.step == "main")
+    # the end of this turn (the thief's or B's earlier one) calls the target next
+    before_call = state.gold[victim]
+    thief_before = state.gold[thief]
+    state.apply(EndTurn())
+    advance_passively(state, lambda s: s.active == target or s.round > 1)
+    at_turn = state.gold[victim] if state.active == target else None
+    return {
+        "legal": legal,
+        "rule": rule,
+        "victim_gold_after_naming": after_naming,
+        "victim_gold_before_call": before_call,
+        "stolen": sum(e[3] for e in state.events if e[0] == "rob"),
+        "victim_gold_at_turn": at_turn,
+        "thief_gain_at_call": state.gold[thief] - thief_before,
+    }
