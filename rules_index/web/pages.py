@@ -5,6 +5,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 
 from rules_index import present
+from rules_index.coverage import game_coverage
 from rules_index.content import DEFAULT_LANG, LANGS, Game
 from rules_index.engines import InputError, calculators_for
 from rules_index.render import first_sentence, inline_html, markdown_html, plain_text
@@ -147,3 +148,11 @@ def calculator(lang: str, slug: str, name: str):
         f"calculators/{slug}/{name}.html", lang=lang, game=found, form=filled, answer=answer,
         args=request.args, rows=calculator_forms.MAX_ROWS.get(f"{slug}/{name}", 0),
     )
+
+
+@bp.get("/<lang>/<slug>/coverage")
+def coverage(lang: str, slug: str):
+    """Which FAQ entries, mistakes and engine checks cover each section of the rules summary."""
+    _check_lang(lang)
+    found = _game_or_404(slug)
+    return render_template("coverage.html", lang=lang, game=found, coverage=game_coverage(found))

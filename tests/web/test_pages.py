@@ -97,3 +97,15 @@ def test_not_found_pages_in_readers_language(client, url, lang, text):
     assert response.status_code == 404
     page = html(response)
     assert f'<html lang="{lang}">' in page and text in page
+
+
+@pytest.mark.parametrize("lang,heading", [("de", "Regelabdeckung"), ("en", "Rule coverage"), ("it", "Copertura delle regole")])
+def test_coverage_page_lists_every_section(client, app, lang, heading):
+    with app.app_context():
+        from rules_index.web.state import library
+        game = library().game(GAME)
+    page = html(client.get(f"/{lang}/{GAME}/coverage"))
+    assert f"<h1>{heading}</h1>" in page
+    for section in game.sections:
+        assert f"#rule-{section.id}" in page
+    assert f'href="/{lang}/{GAME}/coverage"' in html(client.get(f"/{lang}/{GAME}/"))

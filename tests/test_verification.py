@@ -1,0 +1,84 @@
+"""The rule checks bite: every check passes on the real content, and fails once its expectation is flipped."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from app import ROOT
+from rules_index.content import load_library
+from rules_index.content.schema import Check
+from rules_index.verification import compare, run_check, verify
+
+LIBRARY = load_library(ROOT / "content")
+REPORT = verify(LIBRARY)
+CHECKS = [(r.game, r.kind, r.entry, i, r.check) for i, r in enumerate(REPORT.results)]
+
+
+def flip(value):
+    """A different value of the same kind."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, float):
+        return value + 0.5
+    if isinstance(value, str):
+        return value + "-not"
+    if value is None:
+        return "something"
+    if isinstance(value, list):
+        return [*value, "extra"] if value else ["extra"]
+    if isinstance(value, dict):
+        return {**value, "extra-key": 1}
+    raise TypeError(type(value))
+
+
+def test_every_entry_has_a_passing_check():
+    failing = [(r.game, r.kind, r.entry, r.error, r.mismatches) for r in REPORT.results if not r.ok]
+    assert failing == []
+    assert REPORT.missing == []
+
+
+@pytest.mark.parametrize("game,kind,entry,index,check", CHECKS, ids=[f"{c[0]}:{c[1]}:{c[2]}:{c[3]}" for c in CHECKS])
+def test_flipped_expectation_fails(game, kind, entry, index, check):
+    for key, value in check.expect.items():
+        flipped = check.model_copy(update={"expect": {key: flip(value)}})
+        result = run_check(LIBRARY.game(game), kind, entry, flipped)
+        assert not result.ok, f"{key}: {value!r} -> {flip(value)!r} still passes"
+
+
+def test_unknown_probe_fails():
+    game = LIBRARY.game("ohne-furcht-und-adel")
+    result = run_check(game, "faq", "x", Check(probe="no_such_probe", expect={"a": 1}))
+    assert not result.ok and "unknown probe" in result.error
+
+
+def test_compare_treats_tuples_as_lists():
+    assert compare({"a": [1, 2]}, {"a": (1, 2)}) == []
+    assert compare({"a": 1}, {})[0].actual == "<missing>"
+
+
+def test_rules_check_command_fails_on_a_broken_answer(runner, tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    ok = runner.invoke(args=["rules", "check", "--root", str(content)])
+    assert ok.exit_code == 0, ok.output
+    faq = content / "ohne-furcht-und-adel" / "faq.yaml"
+    text = faq.read_text(encoding="utf-8")
+    # Claim the opposite of the first boolean expectation in the file.
+    for old, new in (("expect: {legal: false", "expect: {legal: true"), ("legal: false", "legal: true")):
+        if old in text:
+            faq.write_text(text.replace(old, new, 1), encoding="utf-8")
+            break
+    else:
+        pytest.fail("no boolean expectation found to flip")
+    broken = runner.invoke(args=["rules", "check", "--root", str(content)])
+    assert broken.exit_code == 1
+    assert "FAILED" in broken.output and "expected True, got False" in broken.output
+
+
+def test_rules_check_command_fails_on_a_missing_check(runner, tiny_content):
+    result = runner.invoke(args=["rules", "check", "--root", str(tiny_content)])
+    assert result.exit_code == 1
+    assert "NO CHECK" in result.output
