@@ -343,7 +343,7 @@ def test_confrontation_pass_only_without_card():
 def test_probes_registered_and_compute():
     probes = probes_for("adel-verpflichtet")
     assert probes.names() == ["action_card", "auction", "auction_closes", "castle", "exhibit",
-                              "exhibition_validity", "prison", "variant"]
+                              "exhibition_validity", "prison", "reveal", "round", "variant"]
     a = probes.run("castle", {"plays": {"0": "castle exhibition", "1": "castle exhibition",
                                         "2": "castle thief", "3": "castle detective"},
                               "shows": {"0": "DEF", "1": "ABC"}})
@@ -352,6 +352,45 @@ def test_probes_registered_and_compute():
                                         "2": "castle thief", "3": "castle detective"},
                               "shows": {"0": "DEFF", "1": "ABC"}})
     assert b["ranking"] == [0, 1]
+
+
+def test_round_probe_reports_round_end():
+    probes = probes_for("adel-verpflichtet")
+    out = probes.run("round", {"plays": {"0": "auction cheque 13", "1": "castle exhibition",
+                                         "2": "castle thief", "3": "castle detective"},
+                               "shows": {"1": "ABC"}, "stacks": ["D", "E"]})
+    assert out["bought"] == "D" and out["taken_from"] == 0 and out["cash_box"] == [13]
+    assert out["on_display"] == {} and out["collections"] == {"0": "D", "1": "BC", "2": "A", "3": ""}
+    assert out["prison"] == [3] and out["thieves_in_hand"]["2"] == [7]
+    assert out["castle_events"] == ["exhibit", "score", "steal", "detectives", "prison"]
+    assert out["round"] == 2
+    assert out["next_locations"] == {str(p): ["auction", "castle"] for p in range(4)}
+    other = probes.run("round", {"plays": {"0": "auction cheque 7", "1": "auction cheque 2",
+                                           "2": "castle detective"},
+                                 "stacks": ["BA", "DC"], "take_stack": 0})
+    assert other["bought"] == "B" and other["stack_tops"] == ["A", "D"]
+    assert other["cheques_in_hand"]["1"] == [2, 5, 8, 11]
+    auction_thief = probes.run("round", {"plays": {"0": "auction cheque 10", "1": "auction thief",
+                                                   "2": "castle detective"}})
+    assert auction_thief["prison"] == [] and auction_thief["thieves_in_hand"]["1"] == [2, 5]
+    assert 10 in auction_thief["cheques_in_hand"]["1"]
+
+
+def test_reveal_probe_hidden_until_all_chose():
+    probes = probes_for("adel-verpflichtet")
+    plays = {"0": "auction cheque", "1": "castle exhibition", "2": "castle thief"}
+    out = probes.run("reveal", {"plays": plays, "collections": {"1": "ABC"}})
+    assert out["first_action"] == "ChooseLocation"
+    assert out["choices_before_location_reveal"] == 3 and out["location_reveals"] == 1
+    assert out["locations_revealed"] == ["auction", "castle", "castle"]
+    assert out["locations_known_before_first_card"] is True
+    assert out["choices_before_card_reveal"] == 3 and out["cards_revealed"] == 3
+    assert out["visible_while_choosing"] == [] and out["locations_face_up_until_end"] is True
+    surprise = probes.run("reveal", {"variant": "surprise",
+                                     "plays": {"0": "auction cheque", "1": "castle thief"}})
+    assert surprise["first_action"] == "ChooseBoth"
+    assert surprise["locations_known_before_first_card"] is False
+    assert surprise["choices_before_location_reveal"] == 2 == surprise["choices_before_card_reveal"]
 
 
 # ------------------------------------------------------------------------------- golden game ---

@@ -581,3 +581,38 @@ def test_play_random_game_terminates(seed, players, unique):
     s = play_random_game(seed, players=players, unique_districts=unique)
     assert s.is_terminal() and s.total_gold() == 30 and sum(s.all_cards().values()) == 65
     assert s.round <= 60
+
+
+def test_probe_setup_deals_and_crowns_the_oldest():
+    probes = probes_for("ohne-furcht-und-adel")
+    out = probes.run("setup", {"players": 5, "oldest": "C"})
+    assert out["gold_each"] == 2 and out["cards_each"] == 4
+    assert out["bank"] == 30 - 2 * 5 and out["draw_pile"] == 65 - 4 * 5
+    assert out["crown"] == "C" and out["first_chooser"] == "C" and out["phase"] == "draft"
+    assert probes.run("setup", {"players": 2})["first_chooser"] == "A"
+
+
+def test_probe_round_calls_skips_characters_nobody_holds():
+    probes = probes_for("ohne-furcht-und-adel")
+    out = probes.run("round_calls", {"characters": {"thief": "A", "bishop": "B", "merchant": "C", "warlord": "D"}})
+    assert out["turns"] == ["thief", "bishop", "merchant", "warlord"]
+    assert out["turn_players"] == ["A", "B", "C", "D"]
+    assert out["nobody"] == ["assassin", "magician", "king", "architect"]
+    assert out["round_over"] is True
+    default = probes.run("round_calls", {})
+    assert default["turns"] == ["assassin", "king", "warlord"]
+
+
+def test_probe_thief_timing_takes_gold_at_the_call():
+    probes = probes_for("ohne-furcht-und-adel")
+    out = probes.run("thief_timing", {"target": "king", "earlier": "magician", "victim_gold": 1})
+    assert out["legal"] is True
+    assert out["victim_gold_after_naming"] == 1  # nothing moves when the target is named
+    assert out["victim_gold_before_call"] == 3  # the victim gained 2 as magician meanwhile
+    assert out["stolen"] == 3 and out["thief_gain_at_call"] == 3 and out["victim_gold_at_turn"] == 0
+    plain = probes.run("thief_timing", {"earlier": None, "victim_gold": 4})
+    assert plain["victim_gold_before_call"] == 4 and plain["stolen"] == 4
+    three = probes.run("thief_timing", {"target": "merchant", "earlier": "bishop", "players": 3})
+    assert three["stolen"] == 3
+    with pytest.raises(ValueError):
+        probes.run("thief_timing", {"target": "magician", "earlier": "king"})

@@ -1,0 +1,1 @@
+"""Corrections: readers' reports, editors, reviews, and accepted changes landing in the content."""

@@ -1,0 +1,61 @@
+"""Database engine and sessions: SQLite in the instance folder by default, DATABASE_URL otherwise.
+
+One engine per app (in ``app.extensions``); one session per request, opened lazily on ``g`` and
+closed in teardown. SQLite runs with WAL and foreign keys on.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask, current_app, g
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+KEY = "rules_index.db"
+
+
+def database_url(app: Flask) -> str:
+    url = app.config.get("DATABASE_URL") or os.environ.get("DATABASE_URL")
+    if url:
+        return url
+    return "sqlite:///" + str(Path(app.instance_path) / "corrections.sqlite3")
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection, _record):
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA synchronous=FULL")  # a 201 means the row is on disk
+            cursor.close()
+
+        return engine
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return create_engine(url, pool_pre_ping=True)
+
+
+def init_app(app: Flask) -> None:
+    engine = make_engine(database_url(app))
+    app.extensions[KEY] = {"engine": engine, "sessions": sessionmaker(engine, expire_on_commit=False)}
+
+    @app.teardown_appcontext
+    def _close(_exc):
+        session = g.pop("db_session", None)
+        if session is not None:
+            session.close()
+
+
+def engine() -> Engine:
+    return current_app.extensions[KEY]["engine"]
+
+
+def session() -> Session:
+    if "db_session" not in g:
+        g.db_session = current_app.extensions[KEY]["sessions"]()
+    return g.db_session
