@@ -1,0 +1,144 @@
+"""Readers' reports: validation of a submission, storing it, finding it again."""
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from rules_index.content import LANGS, Library
+
+from .models import STATUSES, Report
+
+MAX_MESSAGE = 5000
+MAX_PROPOSAL = 10000
+MAX_PAGE = 40
+MAX_EMAIL = 254
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_PAGE = re.compile(r"^[0-9]{1,3}([-–][0-9]{1,3})?$")
+
+
+class SubmissionError(ValueError):
+    """A submission that cannot be stored: the field, what is wrong, and the HTTP status."""
+
+    def __init__(self, field: str, message: str, status: int = 400):
+        self.field = field
+        self.message = message
+        self.status = status
+        super().__init__(f"{field}: {message}")
+
+
+@dataclass(frozen=True)
+class Submission:
+    game: str
+    target_kind: str
+    target_id: str
+    lang: str
+    message: str
+    proposed_answer: str | None
+    page: str | None
+    email: str | None
+
+
+def _optional_text(data: dict, field: str, limit: int) -> str | None:
+    value = data.get(field)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise SubmissionError(field, "must be a text")
+    value = value.strip()
+    if len(value) > limit:
+        raise SubmissionError(field, f"is longer than {limit} characters", 413)
+    return value or None
+
+
+def validate_submission(library: Library, data: dict) -> Submission:
+    """Check a submission against the content; raises SubmissionError naming the field."""
+    if not isinstance(data, dict):
+        raise SubmissionError("body", "must be a JSON object")
+    game_slug = data.get("game")
+    if not isinstance(game_slug, str) or not game_slug:
+        raise SubmissionError("game", "is required")
+    game = library.game(game_slug)
+    if game is None:
+        raise SubmissionError("game", f"no game '{game_slug[:80]}'", 404)
+    lang = data.get("lang")
+    if lang not in LANGS:
+        raise SubmissionError("lang", f"must be one of {', '.join(LANGS)}")
+    faq_id, section_id = data.get("faq"), data.get("section")
+    if (faq_id is None) == (section_id is None):
+        raise SubmissionError("faq", "give exactly one of 'faq' or 'section'")
+    if faq_id is not None:
+        if not isinstance(faq_id, str) or game.faq_entry(faq_id) is None:
+            raise SubmissionError("faq", f"game '{game_slug}' has no FAQ entry '{str(faq_id)[:120]}'", 404)
+        kind, target = "faq", faq_id
+    else:
+        if not isinstance(section_id, str) or game.section(section_id) is None:
+            raise SubmissionError("section", f"game '{game_slug}' has no rules section '{str(section_id)[:120]}'", 404)
+        kind, target = "section", section_id
+    message = data.get("message")
+    if not isinstance(message, str) or not message.strip():
+        raise SubmissionError("message", "say what is wrong")
+    message = message.strip()
+    if len(message) > MAX_MESSAGE:
+        raise SubmissionError("message", f"is longer than {MAX_MESSAGE} characters", 413)
+    proposed = _optional_text(data, "proposed_answer", MAX_PROPOSAL)
+    page = _optional_text(data, "page", MAX_PAGE)
+    if page is not None and not _PAGE.match(page):
+        raise SubmissionError("page", "must be a page like 2 or a range like 5-6")
+    email = _optional_text(data, "email", MAX_EMAIL)
+    if email is not None and not _EMAIL.match(email):
+        raise SubmissionError("email", "is not an e-mail address")
+    return Submission(game_slug, kind, target, lang, message, proposed, page, email)
+
+
+def store(session: Session, submission: Submission) -> Report:
+    """Commit the report; once this returns, the report is on disk."""
+    report = Report(
+        token=secrets.token_urlsafe(24),
+        game=submission.game,
+        target_kind=submission.target_kind,
+        target_id=submission.target_id,
+        lang=submission.lang,
+        message=submission.message,
+        proposed_answer=submission.proposed_answer,
+        page=submission.page,
+        email=submission.email,
+        status="pending",
+    )
+    session.add(report)
+    session.commit()
+    return report
+
+
+def by_token(session: Session, token: str) -> Report | None:
+    if not token or len(token) > 64:
+        return None
+    return session.scalar(select(Report).where(Report.token == token))
+
+
+def queue(session: Session, game: str | None = None, lang: str | None = None, status: str | None = "pending") -> list[Report]:
+    query = select(Report).order_by(Report.created_at.desc(), Report.id.desc())
+    if game:
+        query = query.where(Report.game == game)
+    if lang:
+        query = query.where(Report.lang == lang)
+    if status in STATUSES:
+        query = query.where(Report.status == status)
+    return list(session.scalars(query.limit(500)))
+
+
+def public_json(report: Report) -> dict:
+    """A report's status for the tracking link: no message, no e-mail."""
+    return {
+        "token": report.token,
+        "status": report.status,
+        "game": report.game,
+        report.target_kind: report.target_id,
+        "lang": report.lang,
+        "reason": report.reason if report.status == "rejected" else None,
+        "created_at": report.created_at.isoformat() + "Z",
+        "updated_at": report.updated_at.isoformat() + "Z",
+    }
