@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run test validate index eval translations clean
+.PHONY: help setup run test validate index db eval translations clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -30,7 +30,10 @@ validate: setup ## Validate the content files (file:line: message for every prob
 index: setup ## Build the search index if it is missing or older than the content
 	$(FLASK) index build --if-stale
 
-run: setup index ## Serve on http://127.0.0.1:$(PORT)
+db: setup ## Apply the database migrations (SQLite in instance/, or DATABASE_URL)
+	$(FLASK) db upgrade
+
+run: setup index db ## Serve on http://127.0.0.1:$(PORT)
 	$(FLASK) run --host 127.0.0.1 --port $(PORT)
 
 test: setup validate ## Validate content and run the whole test suite
@@ -40,7 +43,7 @@ eval: setup index ## Search relevance on eval/search-queries.yaml (recall@3, MRR
 	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml
 
 translations: setup ## Extract interface strings into translations/messages.pot and update the catalogs
-	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext --ignore-dirs=.venv -o translations/messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext -k _l --ignore-dirs=.venv -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations
 
 clean: ## Remove the virtualenv and the built index

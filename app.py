@@ -10,7 +10,11 @@ ROOT = Path(__file__).resolve().parent
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    app = Flask(__name__, instance_relative_config=True, template_folder="templates", static_folder="static")
+    instance_path = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("RULES_INSTANCE_PATH")
+    app = Flask(
+        __name__, instance_path=instance_path, instance_relative_config=True,
+        template_folder="templates", static_folder="static",
+    )
     app.config.from_mapping(
         CONTENT_DIR=str(ROOT / "content"),
         INDEX_DIR=os.path.join(app.instance_path, "index"),

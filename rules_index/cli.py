@@ -89,7 +89,63 @@ def rules_coverage() -> None:
             click.echo(f"  {row.section.id:<28}faq {len(row.faq):>2}  mistakes {len(row.mistakes):>2}  checks {row.checks:>3}{flag}")
 
 
+db_cli = AppGroup("db", help="The corrections database.")
+
+
+@db_cli.command("upgrade")
+def db_upgrade() -> None:
+    """Apply the schema migrations (SQLite in the instance folder, or DATABASE_URL)."""
+    from .corrections import db, migrate
+
+    migrate.upgrade(db.engine())
+    click.echo(f"database at revision {migrate.current_revision(db.engine())}")
+
+
+editors_cli = AppGroup("editors", help="Editor accounts.")
+
+
+@editors_cli.command("add")
+@click.argument("name")
+@click.option("--password-stdin", is_flag=True, help="Read the password from standard input.")
+def editors_add(name: str, password_stdin: bool) -> None:
+    """Create an editor; the password is asked twice (or read from stdin) and stored hashed."""
+    from .corrections.db import session
+    from .corrections.editors import EditorError, add_editor
+
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    try:
+        add_editor(session(), name, password)
+    except EditorError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"editor '{name}' added")
+
+
+corrections_cli = AppGroup("corrections", help="Readers' corrections.")
+
+
+@corrections_cli.command("export")
+@click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, help="Only changes from this day on.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write to a file instead of stdout.")
+def corrections_export(since, output: Path | None) -> None:
+    """Write the accepted changes as a patch for review in git (git apply)."""
+    from .corrections.changes import export_patch
+    from .corrections.db import session
+
+    patch = export_patch(session(), since)
+    if output:
+        output.write_text(patch, encoding="utf-8")
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(patch, nl=False)
+
+
 def init_app(app: Flask) -> None:
     app.cli.add_command(content_cli)
     app.cli.add_command(index_cli)
     app.cli.add_command(rules_cli)
+    app.cli.add_command(db_cli)
+    app.cli.add_command(editors_cli)
+    app.cli.add_command(corrections_cli)

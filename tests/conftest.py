@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from app import ROOT, create_app
+from rules_index.corrections import db, migrate
 from rules_index.web.search_state import search_index
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -15,13 +16,26 @@ FIXTURES = Path(__file__).parent / "fixtures"
 @pytest.fixture(scope="session")
 def app(tmp_path_factory):
     instance = tmp_path_factory.mktemp("instance")
-    application = create_app({
-        "TESTING": True,
-        "CONTENT_DIR": str(ROOT / "content"),
-        "INDEX_DIR": str(instance / "index"),
-    })
+    application = make_app(instance, ROOT / "content")
     with application.app_context():
         search_index()  # builds the index once for the session
+    return application
+
+
+def make_app(instance: Path, content: Path, **config):
+    """An app on its own instance folder (database, index, secret) and content folder."""
+    application = create_app({
+        "TESTING": True,
+        "INSTANCE_PATH": str(instance),
+        "CONTENT_DIR": str(content),
+        "INDEX_DIR": str(instance / "index"),
+        "SECRET_KEY": "test-secret",
+        "SUBMISSION_RATE_LIMIT": "100000 per minute",
+        "LOGIN_RATE_LIMIT": "100000 per minute",
+        **config,
+    })
+    with application.app_context():
+        migrate.upgrade(db.engine())
     return application
 
 

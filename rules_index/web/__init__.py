@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import api, errors, i18n, pages, search_state, state
+from rules_index.corrections import db
+
+from . import api, corrections, editor, errors, i18n, pages, search_state, security, state
 
 
 def init_app(app: Flask) -> None:
@@ -11,5 +13,10 @@ def init_app(app: Flask) -> None:
     search_state.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
+    db.init_app(app)
+    security.init_app(app)
     app.register_blueprint(api.bp)
+    security.csrf.exempt(api.bp)
+    app.register_blueprint(corrections.bp)
+    app.register_blueprint(editor.bp)
     app.register_blueprint(pages.bp)

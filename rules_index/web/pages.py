@@ -1,10 +1,14 @@
 """Reader-facing pages, server-rendered and usable without JavaScript."""
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 
 from rules_index import present
+from rules_index.corrections import changes
+from rules_index.corrections.db import session as db_session
 from rules_index.coverage import game_coverage
 from rules_index.content import DEFAULT_LANG, LANGS, Game
 from rules_index.engines import InputError, calculators_for
@@ -106,6 +110,8 @@ def faq(lang: str, slug: str, faq_id: str):
         section=found.section(entry.section), mistakes=found.mistakes_for(faq_id),
         canonical=request.url_root.rstrip("/") + present.permalink(lang, slug, faq_id),
         verified=present.verified_json(verification().for_entry(slug, "faq", faq_id), lang),
+        under_review=any(f.lang == lang for f in changes.open_flags(db_session(), game=slug, target=faq_id)),
+        history_count=len(changes.history(db_session(), slug, "faq", faq_id)),
     )
 
 
@@ -156,3 +162,25 @@ def coverage(lang: str, slug: str):
     _check_lang(lang)
     found = _game_or_404(slug)
     return render_template("coverage.html", lang=lang, game=found, coverage=game_coverage(found))
+
+
+@bp.get("/<lang>/<slug>/faq/<faq_id>/history")
+def faq_history(lang: str, slug: str, faq_id: str):
+    """Every accepted change of an entry: who, when, before and after, from which report."""
+    _check_lang(lang)
+    found = _game_or_404(slug)
+    entry = found.faq_entry(faq_id)
+    if entry is None:
+        abort(404)
+    rows = []
+    for change in changes.history(db_session(), slug, "faq", faq_id):
+        before, after = json.loads(change.before), json.loads(change.after)
+        rows.append({
+            "change": change,
+            "langs": [
+                (l, before.get(l, {}).get("answer", ""), after.get(l, {}).get("answer", ""))
+                for l in LANGS if before.get(l) != after.get(l)
+            ],
+            "other": [k for k in ("citation", "check") if before.get(k) != after.get(k)],
+        })
+    return render_template("history.html", lang=lang, game=found, entry=entry, rows=rows)

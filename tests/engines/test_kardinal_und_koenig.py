@@ -506,13 +506,18 @@ class RandomPlay(RuleBasedStateMachine):
         assert legal
         self.state.apply(data.draw(st.sampled_from(legal)))
 
+    @precondition(lambda self: self.state.is_terminal())
+    @rule()
+    def finished(self):
+        assert self.state.legal_actions() == [] and self.state.final is not None
+
     @invariant()
     def rules_hold(self):
         check_invariants(self.state)
 
 
 TestRandomPlay = RandomPlay.TestCase
-TestRandomPlay.settings = settings(max_examples=15, stateful_step_count=300, deadline=None)
+TestRandomPlay.settings = settings(max_examples=12, stateful_step_count=150, deadline=None)
 
 
 # ------------------------------------------------------------------ probes

@@ -37,7 +37,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Mapping, Union
 

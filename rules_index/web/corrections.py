@@ -1,0 +1,97 @@
+"""Readers' corrections: the report form, the tracking page, and the corrections API."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, jsonify, render_template, request
+
+from rules_index.corrections import reports
+from rules_index.corrections.db import session
+
+from .errors import ApiError
+from .forms import CorrectionForm
+from .security import csrf, limiter
+from .state import library
+
+bp = Blueprint("corrections", __name__)
+
+
+def _submission_limit() -> str:
+    return current_app.config["SUBMISSION_RATE_LIMIT"]
+
+
+def _target(lang: str, slug: str, kind: str, target_id: str):
+    from rules_index.content import LANGS
+
+    if lang not in LANGS:
+        abort(404)
+    game = library().game(slug)
+    if game is None:
+        abort(404)
+    entry = game.faq_entry(target_id) if kind == "faq" else game.section(target_id)
+    if entry is None:
+        abort(404)
+    return game, entry
+
+
+def _form_page(lang: str, slug: str, kind: str, target_id: str):
+    game, entry = _target(lang, slug, kind, target_id)
+    form = CorrectionForm()
+    if request.method == "POST":
+        if form.website.data:
+            abort(400)  # the honeypot was filled in: not a person
+        if form.validate():
+            data = {"game": slug, kind: target_id, "lang": lang, "message": form.message.data,
+                    "proposed_answer": form.proposed_answer.data, "page": form.page.data, "email": form.email.data}
+            try:
+                report = reports.store(session(), reports.validate_submission(library(), data))
+            except reports.SubmissionError as exc:
+                getattr(form, exc.field, form.message).errors = [exc.message]
+            else:
+                return render_template("corrections/thanks.html", lang=lang, game=game, report=report), 201
+    return render_template("corrections/form.html", lang=lang, game=game, kind=kind, entry=entry, form=form), (400 if form.errors else 200)
+
+
+@bp.route("/<lang>/<slug>/faq/<faq_id>/correction", methods=["GET", "POST"])
+@limiter.limit(_submission_limit, methods=["POST"])
+def faq_correction(lang: str, slug: str, faq_id: str):
+    return _form_page(lang, slug, "faq", faq_id)
+
+
+@bp.route("/<lang>/<slug>/rules/<section_id>/correction", methods=["GET", "POST"])
+@limiter.limit(_submission_limit, methods=["POST"])
+def section_correction(lang: str, slug: str, section_id: str):
+    return _form_page(lang, slug, "section", section_id)
+
+
+@bp.get("/<lang>/corrections/<token>")
+def tracking(lang: str, token: str):
+    from rules_index.content import LANGS
+
+    if lang not in LANGS:
+        abort(404)
+    report = reports.by_token(session(), token)
+    if report is None:
+        abort(404)
+    game = library().game(report.game)
+    return render_template("corrections/status.html", lang=lang, report=report, game=game)
+
+
+@bp.post("/api/v1/corrections")
+@csrf.exempt
+@limiter.limit(_submission_limit)
+def api_submit():
+    data = request.get_json(silent=True)
+    if data is None:
+        raise ApiError(400, "body: send a JSON object (Content-Type: application/json)")
+    try:
+        report = reports.store(session(), reports.validate_submission(library(), data))
+    except reports.SubmissionError as exc:
+        raise ApiError(exc.status, str(exc)) from None
+    return jsonify(id=report.id, token=report.token, status=report.status), 201
+
+
+@bp.get("/api/v1/corrections/<token>")
+def api_status(token: str):
+    report = reports.by_token(session(), token)
+    if report is None:
+        raise ApiError(404, "token: no report with this token")
+    return jsonify(reports.public_json(report))

@@ -1,0 +1,50 @@
+"""Forms (Flask-WTF: every form carries a CSRF token)."""
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, PasswordField, StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, Optional, Regexp
+
+from rules_index.corrections.reports import MAX_EMAIL, MAX_MESSAGE, MAX_PAGE, MAX_PROPOSAL
+
+
+class CorrectionForm(FlaskForm):
+    message = TextAreaField(_l("What is wrong?"), validators=[DataRequired(_l("Please say what is wrong.")), Length(max=MAX_MESSAGE)])
+    proposed_answer = TextAreaField(_l("Your proposed wording (optional)"), validators=[Optional(), Length(max=MAX_PROPOSAL)])
+    page = StringField(_l("Page in the rulebook (optional)"), validators=[Optional(), Length(max=MAX_PAGE), Regexp(r"^[0-9]{1,3}([-–][0-9]{1,3})?$", message=_l("A page like 2 or a range like 5-6."))])
+    email = StringField(_l("E-mail for a reply (optional)"), validators=[Optional(), Length(max=MAX_EMAIL), Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message=_l("That is not an e-mail address."))])
+    website = StringField("Website")  # honeypot: people leave it empty, scripts fill it
+
+
+class LoginForm(FlaskForm):
+    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=80)])
+    password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=200)])
+    next = HiddenField()
+
+
+class RejectForm(FlaskForm):
+    reason = TextAreaField(_l("Reason"), validators=[DataRequired(), Length(max=2000)])
+
+
+class ActionForm(FlaskForm):
+    """A form with nothing but its CSRF token (logout, confirm)."""
+
+
+class EntryForm(FlaskForm):
+    """An editor's version of a FAQ entry: question and answer per language, citation and check."""
+
+    question_de = StringField("Frage (de)", validators=[DataRequired(), Length(max=500)])
+    answer_de = TextAreaField("Antwort (de)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    question_en = StringField("Question (en)", validators=[DataRequired(), Length(max=500)])
+    answer_en = TextAreaField("Answer (en)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    question_it = StringField("Domanda (it)", validators=[DataRequired(), Length(max=500)])
+    answer_it = TextAreaField("Risposta (it)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    citation = TextAreaField(_l("Citation (YAML)"), validators=[DataRequired(), Length(max=2000)])
+    check = TextAreaField(_l("Check (YAML)"), validators=[DataRequired(), Length(max=20000)])
+
+
+class SectionForm(FlaskForm):
+    body_de = TextAreaField("Text (de)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    body_en = TextAreaField("Text (en)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    body_it = TextAreaField("Testo (it)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
