@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from app import ROOT, create_app
-from rules_index.corrections import db, migrate
+from apptools import make_app
+from app import ROOT
 from rules_index.web.search_state import search_index
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -22,21 +22,6 @@ def app(tmp_path_factory):
     return application
 
 
-def make_app(instance: Path, content: Path, **config):
-    """An app on its own instance folder (database, index, secret) and content folder."""
-    application = create_app({
-        "TESTING": True,
-        "INSTANCE_PATH": str(instance),
-        "CONTENT_DIR": str(content),
-        "INDEX_DIR": str(instance / "index"),
-        "SECRET_KEY": "test-secret",
-        "SUBMISSION_RATE_LIMIT": "100000 per minute",
-        "LOGIN_RATE_LIMIT": "100000 per minute",
-        **config,
-    })
-    with application.app_context():
-        migrate.upgrade(db.engine())
-    return application
 
 
 @pytest.fixture(scope="session")

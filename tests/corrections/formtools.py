@@ -1,0 +1,29 @@
+"""Driving the site's forms from tests: CSRF tokens, field values, the editor login."""
+from __future__ import annotations
+
+import re
+from html import unescape
+
+EDITOR, PASSWORD = "anna", "a-long-editor-password"
+
+
+def csrf_token(html: str) -> str:
+    match = re.search(r'<input[^>]*name="csrf_token"[^>]*value="([^"]+)"', html) or re.search(r'<input[^>]*value="([^"]+)"[^>]*name="csrf_token"', html)
+    return match.group(1)
+
+
+def form_values(html: str, names) -> dict:
+    values = {}
+    for name in names:
+        m = re.search(rf'<textarea[^>]*name="{name}"[^>]*>(.*?)</textarea>', html, re.S)
+        if m:
+            values[name] = unescape(m.group(1)).removeprefix("\r\n").removeprefix("\n")
+            continue
+        m = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', html) or re.search(rf'<input[^>]*value="([^"]*)"[^>]*name="{name}"', html)
+        values[name] = unescape(m.group(1)) if m else ""
+    return values
+
+
+def login(client, name=EDITOR, password=PASSWORD, next_url="/editor/"):
+    token = csrf_token(client.get("/editor/login").get_data(as_text=True))
+    return client.post("/editor/login", data={"csrf_token": token, "name": name, "password": password, "next": next_url})

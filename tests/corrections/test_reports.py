@@ -1,0 +1,135 @@
+"""Readers' reports through the form and the API: stored once acknowledged, refused with a reason."""
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from rules_index.corrections.db import session
+from rules_index.corrections.models import Report
+
+from formtools import csrf_token
+
+GOOD = {"game": "ohne-furcht-und-adel", "faq": "tie-break", "lang": "en", "message": "The page is wrong.", "page": "2", "email": "me@example.org"}
+
+
+def count(app) -> int:
+    with app.app_context():
+        return session().scalar(select(func.count(Report.id)))
+
+
+def test_api_submission_is_stored_and_tracked(site):
+    client = site.test_client()
+    response = client.post("/api/v1/corrections", json=GOOD)
+    assert response.status_code == 201
+    body = response.get_json()
+    assert body["status"] == "pending" and body["token"] and isinstance(body["id"], int)
+    status = client.get(f"/api/v1/corrections/{body['token']}").get_json()
+    assert status["status"] == "pending" and status["faq"] == "tie-break"
+    assert "email" not in status and "message" not in status
+    assert count(site) == 1
+
+
+@pytest.mark.parametrize("change,status,field", [
+    ({"game": "nope"}, 404, "game"),
+    ({"game": None}, 400, "game"),
+    ({"faq": "nope"}, 404, "faq"),
+    ({"faq": None}, 400, "faq"),
+    ({"section": "goal"}, 400, "faq"),
+    ({"lang": "fr"}, 400, "lang"),
+    ({"message": "   "}, 400, "message"),
+    ({"message": None}, 400, "message"),
+    ({"message": "x" * 5001}, 413, "message"),
+    ({"proposed_answer": "x" * 10001}, 413, "proposed_answer"),
+    ({"page": "two"}, 400, "page"),
+    ({"email": "not-an-address"}, 400, "email"),
+    ({"message": 12}, 400, "message"),
+])
+def test_bad_submissions_are_refused_and_not_stored(site, change, status, field):
+    payload = {**GOOD, **change}
+    payload = {k: v for k, v in payload.items() if not (v is None and k in ("game", "faq", "message"))} if None in change.values() else payload
+    response = site.test_client().post("/api/v1/corrections", json=payload)
+    assert response.status_code == status
+    assert response.get_json()["error"].startswith(field + ":")
+    assert count(site) == 0
+
+
+def test_section_report(site):
+    payload = {**GOOD, "faq": None, "section": "characters"}
+    del payload["faq"]
+    assert site.test_client().post("/api/v1/corrections", json=payload).status_code == 201
+
+
+def test_oversized_body_refused_before_reading(site):
+    response = site.test_client().post("/api/v1/corrections", data="{" + " " * (1024 * 1024) + "}", content_type="application/json")
+    assert response.status_code == 413 and "error" in response.get_json()
+    assert count(site) == 0
+
+
+def test_unknown_token(site):
+    response = site.test_client().get("/api/v1/corrections/not-a-token")
+    assert response.status_code == 404 and response.get_json()["error"].startswith("token:")
+    assert site.test_client().get("/de/corrections/not-a-token").status_code == 404
+
+
+@pytest.mark.parametrize("lang,thanks,pending", [("de", "Danke für deine Meldung", "Offen"), ("en", "Thank you for your report", "Pending"), ("it", "Grazie per la tua segnalazione", "In attesa")])
+def test_form_submission_gives_tracking_link(site, lang, thanks, pending):
+    client = site.test_client()
+    url = f"/{lang}/ohne-furcht-und-adel/faq/tie-break/correction"
+    page = client.get(url).get_data(as_text=True)
+    response = client.post(url, data={"csrf_token": csrf_token(page), "message": "Falsche Seite", "page": "2"})
+    assert response.status_code == 201
+    html = response.get_data(as_text=True)
+    assert thanks in html
+    import re
+    link = re.search(rf'href="(/{lang}/corrections/[\w-]+)"', html).group(1)
+    assert pending in client.get(link).get_data(as_text=True)
+    assert count(site) == 1
+
+
+def test_form_without_csrf_token_is_400(site):
+    response = site.test_client().post("/en/ohne-furcht-und-adel/faq/tie-break/correction", data={"message": "x"})
+    assert response.status_code == 400
+    assert count(site) == 0
+
+
+def test_form_errors_in_readers_language(site):
+    client = site.test_client()
+    url = "/it/ohne-furcht-und-adel/faq/tie-break/correction"
+    token = csrf_token(client.get(url).get_data(as_text=True))
+    response = client.post(url, data={"csrf_token": token, "message": "", "email": "nope"})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "Descrivi che cosa è sbagliato." in html and "Questo non è un indirizzo e-mail." in html
+    assert count(site) == 0
+
+
+def test_honeypot_refuses(site):
+    client = site.test_client()
+    url = "/en/ohne-furcht-und-adel/faq/tie-break/correction"
+    token = csrf_token(client.get(url).get_data(as_text=True))
+    response = client.post(url, data={"csrf_token": token, "message": "spam", "website": "http://spam.example"})
+    assert response.status_code == 400
+    assert count(site) == 0
+
+
+def test_reader_text_is_escaped_on_the_tracking_page(site):
+    client = site.test_client()
+    token = client.post("/api/v1/corrections", json=GOOD).get_json()["token"]
+    with site.app_context():
+        report = session().scalar(select(Report).where(Report.token == token))
+        report.status, report.reason = "rejected", "<script>alert(1)</script>"
+        session().commit()
+    html = client.get(f"/en/corrections/{token}").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
+
+
+def test_submission_rate_limit(tmp_path):
+    from app import ROOT
+    from apptools import make_app
+
+    app = make_app(tmp_path / "instance", ROOT / "content", SUBMISSION_RATE_LIMIT="3 per minute")
+    client = app.test_client()
+    codes = [client.post("/api/v1/corrections", json=GOOD).status_code for _ in range(5)]
+    assert codes == [201, 201, 201, 429, 429]
+    assert client.post("/api/v1/corrections", json=GOOD).get_json()["error"]
+    assert count(app) == 3
