@@ -531,3 +531,34 @@ def test_every_probe_answers_through_the_engine():
     assert out["legal"] and out["stones_placed"] == 1 and out["in_legal_actions"]
     out = probes.run("monastery_points", {"counts": {"A": 4, "B": 2, "C": 1}})
     assert out["points"] == out["via_state"] == {"A": 7, "B": 4, "C": 2}
+
+
+def test_after_interim_probe_reshuffles_discard_keeps_open_cards():
+    probes = probes_for("kardinal-und-koenig")
+    given = {
+        "monasteries": {"Frankreich-1": "B"},
+        "hand": ["Frankreich", "England/Schwaben", "England/Schwaben"],
+        "open": ["Bayern/Burgund", "Lothringen/Italien"],
+        "deck": ["Frankreich"],
+        "stones": [
+            {"land": "Frankreich", "kind": "Kloster", "field": "Frankreich-2", "cards": ["Frankreich"]},
+            {"land": "Frankreich", "kind": "Kloster", "field": "Frankreich-3",
+             "cards": ["England/Schwaben", "England/Schwaben"]},
+        ],
+        "draws": ["Bayern/Burgund", "deck", "deck"],
+    }
+    out = probes.run("after_interim", given)
+    # 50 cards with 4 players: 12 in hands, 2 open, 1 in the deck, 35 discarded + 3 played
+    assert out["triggered"] and out["interim_at_draw"] == 2 and out["exhaustions"] == 1
+    assert out["discard_before"] == out["new_pile"] == 38 and out["discard_after_reshuffle"] == 0
+    assert out["open_kept"] and out["hand_after"] == 3 and out["open_after"] == 2
+    assert out["deck_after"] == 36 and out["next_player"] == "B"
+    # taking the last card with the draw that fills the hand: the face-up cards are topped up
+    # from the new pile only after the reshuffle, and the one left lying there is kept
+    out = probes.run("after_interim", {**given, "draws": ["Bayern/Burgund", "Lothringen/Italien", "deck"]})
+    assert out["interim_at_draw"] == 3 and out["new_pile"] == 38 and out["open_kept"]
+    assert out["open_after"] == 2 and out["deck_after"] == 36
+    # no run-out: no interim scoring
+    out = probes.run("after_interim", {**given, "deck": ["Frankreich", "Frankreich", "Frankreich", "Frankreich"],
+                                       "draws": ["deck", "deck", "deck"]})
+    assert not out["triggered"] and out["interim_at_draw"] is None and out["exhaustions"] == 0

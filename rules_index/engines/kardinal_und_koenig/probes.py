@@ -17,6 +17,7 @@ Players in answers are letters; RuleViolations are reported by rule name.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Mapping
 
 from ..base import ProbeRegistry, RuleViolation
@@ -489,3 +490,56 @@ def probe_setup(given: Mapping[str, Any]) -> dict:
         "supply": {MONASTERY: state.supply_monasteries[0], COUNCILLOR: state.supply_councillors[0]},
         "total_cards": state.card_count(),
     }
+
+
+@PROBES("after_interim")
+def probe_after_interim(given: Mapping[str, Any]) -> dict:
+    """What happens to the cards when the acting player's refill takes the last deck card for the
+    first time: a real Play, then real Draws; the interim scoring fires inside the Draw.
+
+    given: common keys; ``deck`` defaults to one card, ``open`` to two cards (all other cards
+      then lie on the discard pile); ``stones`` as in probe ``play``; ``draws`` — list of "deck"
+      or an open card's colour, in order (default: "deck" until the hand is full).
+    returns: triggered (an interim scoring happened), interim_at_draw (1-based number of the draw
+      that triggered it), discard_before (cards on the discard pile just before that draw),
+      new_pile (draw pile right after it: the reshuffled discard pile), discard_after_reshuffle,
+      open_kept (the face-up cards lying there at the scoring are still face up after it),
+      hand_after (the trigger's hand at the end of the turn), open_after (face-up cards at the
+      end of the turn), deck_after, next_player, exhaustions.
+    """
+    g = dict(given)
+    g.setdefault("deck", ["Frankreich"])
+    g.setdefault("open", ["Bayern/Burgund", "Lothringen/Italien"])
+    state = _state(g)
+    player = state.current
+    state.apply(_play_from(list(g["stones"])))
+    draws = list(g.get("draws") or [])
+    out: dict[str, Any] = {"triggered": False, "interim_at_draw": None, "discard_before": None,
+                           "new_pile": None, "discard_after_reshuffle": None, "open_kept": None}
+    i = 0
+    while state.phase == "draw" and not state.is_terminal():
+        d = draws[i] if i < len(draws) else "deck"
+        i += 1
+        open_before = list(state.open)
+        discard_before = len(state.discard)
+        had_interim = state.interim is not None
+        state.apply(Draw(DECK) if d == "deck" else Draw(OPEN, colour_of(d)))
+        if state.interim is not None and not had_interim:
+            out["triggered"] = True
+            out["interim_at_draw"] = i
+            out["discard_before"] = discard_before
+            # the turn may already have ended (hand full), topping up the face-up cards from the
+            # new pile: count those back to see the pile as it was right after the reshuffle
+            topped = len(state.open) - len(open_before) if state.current != player else 0
+            out["new_pile"] = len(state.deck) + topped
+            out["discard_after_reshuffle"] = len(state.discard)
+            remaining = Counter(state.open)
+            out["open_kept"] = all(remaining[c] >= k for c, k in Counter(open_before).items())
+    out.update({
+        "hand_after": len(state.hands[player]),
+        "open_after": len(state.open),
+        "deck_after": len(state.deck),
+        "next_player": None if state.is_terminal() else _name(state.current),
+        "exhaustions": state.exhaustions,
+    })
+    return out
