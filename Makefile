@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run test validate index db eval translations clean
+.PHONY: help setup run test validate check index db eval translations clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -36,7 +36,10 @@ db: setup ## Apply the database migrations (SQLite in instance/, or DATABASE_URL
 run: setup index db ## Serve on http://127.0.0.1:$(PORT)
 	$(FLASK) run --host 127.0.0.1 --port $(PORT)
 
-test: setup validate ## Validate content and run the whole test suite
+check: setup ## Run every FAQ entry's and mistake's check through the rule engines
+	$(FLASK) rules check
+
+test: setup validate check ## Validate content, run the rule checks and the whole test suite
 	$(BIN)/python -m pytest -q
 
 eval: setup index ## Search relevance on eval/search-queries.yaml (recall@3, MRR@10)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -211,6 +210,13 @@ def review(editor: Editor, report_id: int):
         problems=problems, before=before, diff=diff_html(before, report.proposed_answer or before),
         status=400 if problems else 200,
     ), (400 if problems or form.errors else 200)
+
+
+@bp.get("/entries")
+@login_required
+def entries(editor: Editor):
+    """Every FAQ entry and rules section, to open and change directly."""
+    return render_template("editor/entries.html", lang="de", editor=editor, games=list(library()), action=ActionForm())
 
 
 @bp.route("/entries/<slug>/<kind>/<target>", methods=["GET", "POST"])

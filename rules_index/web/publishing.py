@@ -11,3 +11,4 @@ def publish() -> None:
     state = content_state()
     library = state.reload()
     build(library, search_index().link, state.root)
+    state.mark_published()

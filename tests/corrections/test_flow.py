@@ -178,3 +178,25 @@ def test_login_rate_limited(tmp_path):
     client = app.test_client()
     codes = [login(client, password="wrong-password-123").status_code for _ in range(5)]
     assert codes[:3] == [401, 401, 401] and codes[3:] == [429, 429]
+
+
+def test_other_processes_follow_a_published_change(site, tmp_path):
+    """A second app on the same content, index and database (as a second worker) serves the change."""
+    from apptools import make_app
+
+    other = make_app(tmp_path / "instance", site.content_dir)
+    reader = other.test_client()
+    assert "Quetzalwort" not in reader.get(f"/de/{GAME}/faq/{FAQ}").get_data(as_text=True)
+    client = site.test_client()
+    token = submit(client)
+    login(client)
+    assert accept(client, report_id(site, token)).status_code == 302
+    assert "Quetzalwort" in reader.get(f"/de/{GAME}/faq/{FAQ}").get_data(as_text=True)
+    assert any(h["id"] == FAQ for h in reader.get("/api/v1/search?q=Quetzalwort").get_json()["hits"])
+
+
+def test_editor_entry_list(site):
+    client = site.test_client()
+    login(client)
+    page = client.get("/editor/entries").get_data(as_text=True)
+    assert f"/editor/entries/{GAME}/faq/{FAQ}" in page and f"/editor/entries/{GAME}/section/goal" in page
