@@ -5,7 +5,7 @@ from flask import Flask
 
 from rules_index.corrections import db
 
-from . import api, corrections, editor, errors, i18n, pages, search_state, security, state
+from . import api, corrections, editor, errors, headers, i18n, pages, search_state, security, seo, state
 
 
 def init_app(app: Flask) -> None:
@@ -15,8 +15,10 @@ def init_app(app: Flask) -> None:
     errors.init_app(app)
     db.init_app(app)
     security.init_app(app)
+    headers.init_app(app)
     app.register_blueprint(api.bp)
     security.csrf.exempt(api.bp)
     app.register_blueprint(corrections.bp)
     app.register_blueprint(editor.bp)
+    app.register_blueprint(seo.bp)
     app.register_blueprint(pages.bp)

@@ -6,7 +6,7 @@ import json
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 
-from rules_index import present
+from rules_index import present, structured_data
 from rules_index.corrections import changes
 from rules_index.corrections.db import session as db_session
 from rules_index.coverage import game_coverage
@@ -94,7 +94,7 @@ def game(lang: str, slug: str):
     found = _game_or_404(slug)
     return render_template("game.html", lang=lang, game=found, calculators=[
         name for name in calculators_for(slug) if f"{slug}/{name}" in calculator_forms.FORMS
-    ])
+    ], jsonld=structured_data.faq_page(found, lang, request.url_root.rstrip("/")))
 
 
 @bp.get("/<lang>/<slug>/faq/<faq_id>")
@@ -109,6 +109,7 @@ def faq(lang: str, slug: str, faq_id: str):
         "faq.html", lang=lang, game=found, entry=entry, related=related,
         section=found.section(entry.section), mistakes=found.mistakes_for(faq_id),
         canonical=request.url_root.rstrip("/") + present.permalink(lang, slug, faq_id),
+        jsonld=structured_data.qa_page(found, entry, lang, request.url_root.rstrip("/"), found.info.stand.isoformat()),
         verified=present.verified_json(verification().for_entry(slug, "faq", faq_id), lang),
         under_review=any(f.lang == lang for f in changes.open_flags(db_session(), game=slug, target=faq_id)),
         history_count=len(changes.history(db_session(), slug, "faq", faq_id)),

@@ -46,7 +46,10 @@ def test_faq_permalink(client, lang, label):
     assert label in page
     assert f'<link rel="canonical" href="http://localhost/{lang}/{GAME}/faq/thief-forbidden-targets">' in page
     for other in LANGS:
-        assert f'href="/{other}/{GAME}/faq/thief-forbidden-targets"' in page  # language switch stays on the entry
+        assert f'<link rel="alternate" hreflang="{other}" href="http://localhost/{other}/{GAME}/faq/thief-forbidden-targets">' in page
+        if other != lang:  # the language switch stays on the entry
+            assert f'<a href="/{other}/{GAME}/faq/thief-forbidden-targets" hreflang="{other}" lang="{other}">' in page
+    assert f'hreflang="x-default" href="http://localhost/de/{GAME}/faq/thief-forbidden-targets"' in page
     assert re.search(rf'href="/{lang}/{GAME}/#rule-[a-z0-9-]+"', page)
     assert 'readonly value="http://localhost/' in page
 

@@ -1,0 +1,70 @@
+"""Response headers: security policy on every response, conditional GETs, long-lived static assets.
+
+Static files are linked with a content hash (``?v=<hash>``), so they can be cached for a year;
+pages carry an ETag, so a reload costs a 304.
+"""
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from flask import Flask, request, url_for
+
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+YEAR = 365 * 24 * 3600
+
+
+@lru_cache(maxsize=256)
+def _file_hash(path: str, mtime: float) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+def static_url(filename: str) -> str:
+    """``url_for('static')`` with the file's content hash, for caching forever."""
+    from flask import current_app
+
+    path = Path(current_app.static_folder) / filename
+    version = _file_hash(str(path), path.stat().st_mtime) if path.exists() else "0"
+    return url_for("static", filename=filename, v=version)
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.globals["static_url"] = static_url
+
+    @app.after_request
+    def _headers(response):
+        headers = response.headers
+        headers.setdefault("Content-Security-Policy", CSP)
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
+        headers.setdefault("X-Frame-Options", "DENY")
+        if request.is_secure:
+            headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+        if request.endpoint == "static":
+            if request.args.get("v"):
+                response.cache_control.public = True
+                response.cache_control.max_age = YEAR
+                response.cache_control.immutable = True
+            return response
+        if request.method in ("GET", "HEAD") and response.status_code == 200 and not response.direct_passthrough:
+            if request.path.startswith("/editor") or "Set-Cookie" in headers:
+                response.cache_control.private = True
+                response.cache_control.no_store = True
+                return response
+            response.add_etag()
+            response.cache_control.public = True
+            response.cache_control.no_cache = True  # revalidate: a 304 is cheap, content changes by review
+            response.make_conditional(request)
+        return response

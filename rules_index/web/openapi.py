@@ -1,0 +1,187 @@
+"""The OpenAPI 3 description of the JSON API (kept true by tests that validate real responses)."""
+from __future__ import annotations
+
+LANG = {"name": "lang", "in": "query", "required": False, "schema": {"type": "string", "enum": ["de", "en", "it"], "default": "de"}}
+SLUG = {"name": "slug", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def _error(description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+def _ok(ref: str, description: str = "OK", status_schema: dict | None = None) -> dict:
+    schema = status_schema or {"$ref": f"#/components/schemas/{ref}"}
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+SCHEMAS = {
+    "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string", "minLength": 1}}},
+    "GameSummary": {
+        "type": "object", "required": ["slug", "title", "url"],
+        "properties": {"slug": {"type": "string"}, "title": {"type": "string"}, "url": {"type": "string"}},
+    },
+    "Games": {"type": "object", "required": ["games"], "properties": {"games": {"type": "array", "items": {"$ref": "#/components/schemas/GameSummary"}}}},
+    "FaqLink": {
+        "type": "object", "required": ["id", "question", "url"],
+        "properties": {"id": {"type": "string"}, "question": {"type": "string"}, "url": {"type": "string"}},
+    },
+    "Game": {
+        "allOf": [{"$ref": "#/components/schemas/GameSummary"}, {
+            "type": "object", "required": ["faq"],
+            "properties": {"faq": {"type": "array", "items": {"$ref": "#/components/schemas/FaqLink"}}},
+        }],
+    },
+    "Citation": {
+        "type": "object", "required": ["source", "pages", "section", "label"],
+        "properties": {
+            "source": {"type": "string"}, "pages": {"type": ["string", "null"], "pattern": "^[0-9]+(-[0-9]+)?$"},
+            "section": {"type": "string"}, "label": {"type": "string"},
+        },
+    },
+    "Verified": {
+        "type": "object", "required": ["status", "checks"],
+        "properties": {
+            "status": {"type": "string", "enum": ["verified", "failed", "unchecked"]},
+            "checks": {"type": "array", "items": {
+                "type": "object", "required": ["probe", "scenario", "given", "expect", "ok"],
+                "properties": {"probe": {"type": "string"}, "scenario": {"type": ["string", "null"]}, "given": {"type": "object"}, "expect": {"type": "object"}, "ok": {"type": "boolean"}},
+            }},
+        },
+    },
+    "Faq": {
+        "type": "object",
+        "required": ["game", "id", "lang", "question", "answer_html", "citation", "editions", "section", "url", "verified", "related"],
+        "properties": {
+            "game": {"type": "string"}, "id": {"type": "string"}, "lang": {"type": "string", "enum": ["de", "en", "it"]},
+            "question": {"type": "string"}, "answer_html": {"type": "string"},
+            "citation": {"$ref": "#/components/schemas/Citation"},
+            "editions": {"type": "array", "items": {"type": "string"}}, "section": {"type": "string"}, "url": {"type": "string"},
+            "verified": {"$ref": "#/components/schemas/Verified"},
+            "related": {"type": "array", "items": {"$ref": "#/components/schemas/FaqLink"}},
+        },
+    },
+    "Hit": {
+        "type": "object", "required": ["type", "game", "id", "title", "snippet", "url", "score"],
+        "properties": {
+            "type": {"type": "string", "enum": ["faq", "section", "mistake", "glossary"]}, "game": {"type": "string"},
+            "id": {"type": "string"}, "title": {"type": "string"}, "snippet": {"type": "string"}, "url": {"type": "string"},
+            "score": {"type": "number"},
+        },
+    },
+    "SearchResult": {
+        "type": "object", "required": ["query", "lang", "hits", "suggestion"],
+        "properties": {
+            "query": {"type": "string"}, "lang": {"type": "string"},
+            "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
+            "suggestion": {"type": ["string", "null"]},
+        },
+    },
+    "CorrectionRequest": {
+        "type": "object", "required": ["game", "lang", "message"],
+        "properties": {
+            "game": {"type": "string"}, "faq": {"type": "string"}, "section": {"type": "string"},
+            "lang": {"type": "string", "enum": ["de", "en", "it"]}, "message": {"type": "string", "maxLength": 5000},
+            "proposed_answer": {"type": "string", "maxLength": 10000}, "page": {"type": "string"}, "email": {"type": "string"},
+        },
+    },
+    "CorrectionCreated": {
+        "type": "object", "required": ["id", "token", "status"],
+        "properties": {"id": {"type": "integer"}, "token": {"type": "string"}, "status": {"type": "string", "enum": ["pending"]}},
+    },
+    "CorrectionStatus": {
+        "type": "object", "required": ["token", "status", "game", "lang", "reason", "created_at", "updated_at"],
+        "properties": {
+            "token": {"type": "string"}, "status": {"type": "string", "enum": ["pending", "accepted", "rejected"]},
+            "game": {"type": "string"}, "faq": {"type": "string"}, "section": {"type": "string"}, "lang": {"type": "string"},
+            "reason": {"type": ["string", "null"]}, "created_at": {"type": "string"}, "updated_at": {"type": "string"},
+        },
+        "not": {"anyOf": [{"required": ["email"]}, {"required": ["message"]}]},
+    },
+    "ScoreRequest": {
+        "type": "object", "required": ["players"],
+        "properties": {
+            "first_complete": {"type": ["string", "null"]},
+            "players": {"type": "array", "minItems": 1, "maxItems": 7, "items": {
+                "type": "object", "required": ["name"],
+                "properties": {"name": {"type": "string"}, "districts": {"type": "array", "items": {
+                    "type": "object", "required": ["color", "cost"],
+                    "properties": {"color": {"type": "string", "enum": ["yellow", "blue", "green", "red", "purple"]}, "cost": {"type": "integer", "minimum": 1, "maximum": 6}},
+                }}},
+            }},
+        },
+    },
+    "ScoreResult": {
+        "type": "object", "required": ["players", "winner", "winners", "tie_break_used"],
+        "properties": {
+            "players": {"type": "array", "items": {
+                "type": "object", "required": ["name", "district_points", "all_colours_bonus", "complete_bonus", "total"],
+                "properties": {"name": {"type": "string"}, "district_points": {"type": "integer"}, "all_colours_bonus": {"type": "integer"}, "complete_bonus": {"type": "integer"}, "total": {"type": "integer"}},
+            }},
+            "winner": {"type": ["string", "null"]}, "winners": {"type": "array", "items": {"type": "string"}}, "tie_break_used": {"type": "boolean"},
+        },
+    },
+    "MonasteryRequest": {"type": "object", "required": ["monasteries"], "properties": {"monasteries": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 20}}}},
+    "MonasteryResult": {"type": "object", "required": ["points"], "properties": {"points": {"type": "object", "additionalProperties": {"type": "integer"}}}},
+    "ExhibitionRequest": {"type": "object", "required": ["cards"], "properties": {"cards": {"type": "string", "pattern": "^[A-Fa-f ]{1,60}$"}}},
+    "ExhibitionResult": {
+        "type": "object", "required": ["cards", "valid", "reason"],
+        "properties": {"cards": {"type": "string"}, "valid": {"type": "boolean"}, "reason": {"type": ["string", "null"], "enum": [None, "too-few-cards", "gap"]}},
+    },
+}
+
+
+def _calculator(slug: str, name: str, request: str, result: str, summary: str) -> dict:
+    return {
+        f"/api/v1/games/{slug}/{name}": {"post": {
+            "summary": summary, "operationId": f"{slug}-{name}".replace("-", "_"),
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{request}"}}}},
+            "responses": {"200": _ok(result), "400": _error("Bad input; the error names the field"), "413": _error("Body over 1 MiB")},
+        }},
+    }
+
+
+def openapi_document(base: str) -> dict:
+    paths = {
+        "/api/v1/games": {"get": {"summary": "All games", "operationId": "games", "parameters": [LANG], "responses": {"200": _ok("Games"), "400": _error("Bad parameter")}}},
+        "/api/v1/games/{slug}": {"get": {
+            "summary": "One game with its FAQ questions", "operationId": "game", "parameters": [SLUG, LANG],
+            "responses": {"200": _ok("Game"), "400": _error("Bad parameter"), "404": _error("Unknown game")},
+        }},
+        "/api/v1/games/{slug}/faq/{faq_id}": {"get": {
+            "summary": "One FAQ answer with its citation and engine verification", "operationId": "faq",
+            "parameters": [SLUG, {"name": "faq_id", "in": "path", "required": True, "schema": {"type": "string"}}, LANG],
+            "responses": {"200": _ok("Faq"), "400": _error("Bad parameter"), "404": _error("Unknown game or entry")},
+        }},
+        "/api/v1/search": {"get": {
+            "summary": "Search the rules questions", "operationId": "search",
+            "parameters": [
+                {"name": "q", "in": "query", "required": True, "schema": {"type": "string", "minLength": 1}}, LANG,
+                {"name": "game", "in": "query", "required": False, "schema": {"type": "string"}},
+                {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}},
+            ],
+            "responses": {"200": _ok("SearchResult"), "400": _error("Bad parameter")},
+        }},
+        "/api/v1/corrections": {"post": {
+            "summary": "Report a mistake", "operationId": "submit_correction",
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CorrectionRequest"}}}},
+            "responses": {
+                "201": _ok("CorrectionCreated", "Stored"), "400": _error("Bad input"), "404": _error("Unknown game or entry"),
+                "413": _error("Text or body too large"), "429": _error("Too many submissions"),
+            },
+        }},
+        "/api/v1/corrections/{token}": {"get": {
+            "summary": "Status of a report (no personal data)", "operationId": "correction_status",
+            "parameters": [{"name": "token", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "responses": {"200": _ok("CorrectionStatus"), "404": _error("Unknown token")},
+        }},
+    }
+    paths.update(_calculator("ohne-furcht-und-adel", "score", "ScoreRequest", "ScoreResult", "Final scoring of Ohne Furcht und Adel"))
+    paths.update(_calculator("kardinal-und-koenig", "monastery-score", "MonasteryRequest", "MonasteryResult", "Monastery scoring of one land"))
+    paths.update(_calculator("adel-verpflichtet", "exhibition", "ExhibitionRequest", "ExhibitionResult", "Is a set of collection cards a valid exhibition?"))
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Rules Reference API", "version": "1.0.0", "description": "Rules questions for board games in de/en/it, with citations and engine verification."},
+        "servers": [{"url": base}],
+        "paths": paths,
+        "components": {"schemas": SCHEMAS},
+    }

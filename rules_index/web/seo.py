@@ -1,0 +1,49 @@
+"""Findable and shareable: sitemap, robots.txt, OpenSearch description, OpenAPI document."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
+
+from rules_index.content import LANGS
+
+from .openapi import openapi_document
+from .state import library
+
+bp = Blueprint("seo", __name__)
+
+
+def base_url() -> str:
+    return request.url_root.rstrip("/")
+
+
+@bp.get("/robots.txt")
+def robots():
+    body = f"User-agent: *\nDisallow: /editor/\nDisallow: /api/\nAllow: /\nSitemap: {base_url()}/sitemap.xml\n"
+    return Response(body, mimetype="text/plain")
+
+
+@bp.get("/sitemap.xml")
+def sitemap():
+    pages = []
+    for lang in LANGS:
+        pages.append((f"/{lang}/", None))
+    for game in library():
+        stand = game.info.stand.isoformat()
+        for lang in LANGS:
+            pages.append((f"/{lang}/{game.slug}/", stand))
+            for faq in game.faq:
+                pages.append((f"/{lang}/{game.slug}/faq/{faq.id}", stand))
+    body = render_template("sitemap.xml", base=base_url(), pages=pages, langs=LANGS)
+    return Response(body, mimetype="application/xml")
+
+
+@bp.get("/opensearch.xml")
+def opensearch():
+    lang = request.args.get("lang", "de")
+    lang = lang if lang in LANGS else "de"
+    body = render_template("opensearch.xml", base=base_url(), lang=lang)
+    return Response(body, mimetype="application/opensearchdescription+xml")
+
+
+@bp.get("/api/v1/openapi.json")
+def openapi():
+    return jsonify(openapi_document(base_url()))

@@ -1,0 +1,113 @@
+"""Findable and shareable: structured data, alternates, sitemap, robots, OpenSearch, headers, caching."""
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+GAME = "ohne-furcht-und-adel"
+
+
+def jsonld(html: str) -> dict:
+    return json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S).group(1))
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_game_page_has_faqpage(client, lang):
+    data = jsonld(client.get(f"/{lang}/{GAME}/").get_data(as_text=True))
+    assert data["@context"] == "https://schema.org" and data["@type"] == "FAQPage"
+    questions = data["mainEntity"]
+    assert len(questions) >= 16
+    for q in questions:
+        assert q["@type"] == "Question" and q["name"] and q["acceptedAnswer"]["@type"] == "Answer" and q["acceptedAnswer"]["text"]
+        assert "<" not in q["acceptedAnswer"]["text"]
+
+
+def test_permalink_has_qapage(client):
+    html = client.get(f"/en/{GAME}/faq/thief-forbidden-targets").get_data(as_text=True)
+    data = jsonld(html)
+    assert data["@type"] == "QAPage"
+    question = data["mainEntity"]
+    assert question["@type"] == "Question" and question["answerCount"] == 1
+    assert question["acceptedAnswer"]["citation"] == "Rulebook: p. 2 · Thief"
+    first_sentence = question["acceptedAnswer"]["text"].split(". ")[0]
+    assert re.search(r'<meta property="og:description" content="([^"]+)"', html).group(1).startswith(first_sentence[:30])
+    assert '<meta name="twitter:card" content="summary">' in html
+    assert '<meta property="og:title" content="' in html
+
+
+def test_every_page_links_opensearch_and_alternates(client):
+    for url in ["/de/", f"/it/{GAME}/", f"/en/{GAME}/faq/tie-break", "/de/search?q=Dieb"]:
+        html = client.get(url).get_data(as_text=True)
+        assert 'type="application/opensearchdescription+xml"' in html
+        assert 'hreflang="x-default"' in html and html.count('rel="alternate" hreflang=') == 4
+        assert '<link rel="canonical" href="http://localhost/' in html
+
+
+def test_sitemap_lists_every_page_in_every_language(client, app):
+    response = client.get("/sitemap.xml")
+    assert response.status_code == 200 and response.mimetype == "application/xml"
+    root = ET.fromstring(response.data)
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    locs = {el.text for el in root.findall("s:url/s:loc", ns)}
+    with app.app_context():
+        from rules_index.web.state import library
+        faq_count = sum(len(g.faq) for g in library())
+        games = len(library().games)
+    assert len(locs) == 3 * (1 + games + faq_count)
+    assert f"http://localhost/it/{GAME}/faq/tie-break" in locs
+    for url in list(locs)[:20]:
+        assert client.get(url.replace("http://localhost", "")).status_code == 200
+
+
+def test_robots(client):
+    body = client.get("/robots.txt").get_data(as_text=True)
+    assert "Disallow: /editor/" in body and "Sitemap: http://localhost/sitemap.xml" in body
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_opensearch(client, lang):
+    response = client.get(f"/opensearch.xml?lang={lang}")
+    assert response.mimetype == "application/opensearchdescription+xml"
+    root = ET.fromstring(response.data)
+    templates = [el.get("template") for el in root if el.tag.endswith("Url")]
+    assert f"http://localhost/{lang}/search?q={{searchTerms}}" in templates
+
+
+def test_security_headers_on_every_response(client):
+    for url in ["/de/", "/api/v1/games", "/nope", "/editor/login", "/static/site.css"]:
+        with client.get(url) as response:
+            headers = response.headers
+            csp = headers["Content-Security-Policy"]
+            assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "frame-ancestors 'none'" in csp
+            assert headers["X-Content-Type-Options"] == "nosniff"
+            assert headers["Referrer-Policy"] and headers["X-Frame-Options"] == "DENY"
+
+
+def test_hsts_only_over_tls(client):
+    assert "Strict-Transport-Security" not in client.get("/de/").headers
+    assert "max-age" in client.get("/de/", base_url="https://localhost").headers["Strict-Transport-Security"]
+
+
+def test_pages_revalidate_with_etag(client):
+    first = client.get(f"/de/{GAME}/")
+    etag = first.headers["ETag"]
+    again = client.get(f"/de/{GAME}/", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and not again.data
+
+
+def test_static_assets_are_hashed_and_cached_long(client):
+    html = client.get("/de/").get_data(as_text=True)
+    href = re.search(r'href="(/static/site\.css\?v=[0-9a-f]{12})"', html).group(1)
+    with client.get(href) as response:
+        assert response.status_code == 200
+        assert "max-age=31536000" in response.headers["Cache-Control"] and "immutable" in response.headers["Cache-Control"]
+
+
+def test_no_external_resources(client):
+    for url in ["/de/", f"/en/{GAME}/", f"/it/{GAME}/faq/tie-break"]:
+        html = client.get(url).get_data(as_text=True)
+        for ref in re.findall(r'(?:src|href)="([^"]+)"', html):
+            assert ref.startswith(("/", "#", "http://localhost")), ref
