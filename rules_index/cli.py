@@ -142,6 +142,17 @@ def corrections_export(since, output: Path | None) -> None:
         click.echo(patch, nl=False)
 
 
+@click.command("export")
+@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--base-url", default="http://localhost", show_default=True, help="Where the live site is (canonical links).")
+def export_command(out: Path, base_url: str) -> None:
+    """Write the whole site as static files into OUT (opens from a USB stick, search included)."""
+    from .export import export_site
+
+    pages = export_site(current_app._get_current_object(), out, base_url.rstrip("/"))
+    click.echo(f"exported {pages} pages to {out}; open {out / 'index.html'}")
+
+
 def init_app(app: Flask) -> None:
     app.cli.add_command(content_cli)
     app.cli.add_command(index_cli)
@@ -149,3 +160,4 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(db_cli)
     app.cli.add_command(editors_cli)
     app.cli.add_command(corrections_cli)
+    app.cli.add_command(export_command)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 
 from rules_index import present, structured_data
@@ -185,3 +185,12 @@ def faq_history(lang: str, slug: str, faq_id: str):
             "other": [k for k in ("citation", "check") if before.get(k) != after.get(k)],
         })
     return render_template("history.html", lang=lang, game=found, entry=entry, rows=rows)
+
+
+@bp.get("/<lang>/offline-search")
+def offline_search(lang: str):
+    """The search page of the static export (searches a prebuilt index in the browser)."""
+    _check_lang(lang)
+    if not current_app.config.get("STATIC_EXPORT"):
+        abort(404)
+    return render_template("offline_search.html", lang=lang, games=list(library()))
