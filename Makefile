@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run test validate check index db eval translations clean
+.PHONY: help setup browser-tools run test validate check index db eval translations mutation export clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -24,6 +24,12 @@ MO_FILES := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.
 
 setup: $(VENV)/.installed $(MO_FILES) ## Create .venv, install the pinned requirements, compile translations
 
+# axe-core, injected into pages by the browser tests (skipped without npm).
+node_modules/.installed: package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $@; else echo "npm not found: accessibility audit skipped"; fi
+
+browser-tools: node_modules/.installed
+
 validate: setup ## Validate the content files (file:line: message for every problem)
 	$(FLASK) content validate
 
@@ -39,8 +45,16 @@ run: setup index db ## Serve on http://127.0.0.1:$(PORT)
 check: setup ## Run every FAQ entry's and mistake's check through the rule engines
 	$(FLASK) rules check
 
-test: setup validate check ## Validate content, run the rule checks and the whole test suite
+test: setup browser-tools validate check ## Validate content, run the rule checks and the whole test suite
 	$(BIN)/python -m pytest -q
+
+mutation: setup ## Mutation testing of the rule engines (mutmut; slow: about half an hour)
+	rm -rf mutants
+	$(BIN)/mutmut run --max-children 2
+	$(BIN)/python -m bench.mutation_score
+
+export: setup ## Write the static site into site/ (works from a USB stick)
+	$(FLASK) export site
 
 eval: setup index ## Search relevance on eval/search-queries.yaml (recall@3, MRR@10)
 	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml
@@ -50,4 +64,4 @@ translations: setup ## Extract interface strings into translations/messages.pot 
 	$(BIN)/pybabel update -i translations/messages.pot -d translations
 
 clean: ## Remove the virtualenv and the built index
-	rm -rf $(VENV) instance/index*
+	rm -rf $(VENV) instance/index* node_modules mutants site

@@ -47,3 +47,10 @@ def tiny_content(tmp_path) -> Path:
     target = tmp_path / "content"
     shutil.copytree(FIXTURES / "content", target)
     return target
+
+
+@pytest.fixture(scope="session")
+def site_client(tmp_path_factory):
+    """A client of an app with its own database (real content, read only): for submissions."""
+    application = make_app(tmp_path_factory.mktemp("site"), ROOT / "content")
+    return application.test_client()

@@ -42,12 +42,20 @@ class Submission:
     email: str | None
 
 
+def _check_encodable(value: str, field: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SubmissionError(field, "is not valid Unicode text") from None
+
+
 def _optional_text(data: dict, field: str, limit: int) -> str | None:
     value = data.get(field)
     if value is None:
         return None
     if not isinstance(value, str):
         raise SubmissionError(field, "must be a text")
+    _check_encodable(value, field)
     value = value.strip()
     if len(value) > limit:
         raise SubmissionError(field, f"is longer than {limit} characters", 413)
@@ -82,6 +90,7 @@ def validate_submission(library: Library, data: dict) -> Submission:
     if not isinstance(message, str) or not message.strip():
         raise SubmissionError("message", "say what is wrong")
     message = message.strip()
+    _check_encodable(message, "message")
     if len(message) > MAX_MESSAGE:
         raise SubmissionError("message", f"is longer than {MAX_MESSAGE} characters", 413)
     proposed = _optional_text(data, "proposed_answer", MAX_PROPOSAL)

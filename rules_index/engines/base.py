@@ -91,6 +91,9 @@ def require_list(value: Any, field: str, min_items: int = 0, max_items: int = 10
 
 
 def require_int(value: Any, field: str, low: int, high: int) -> int:
+    # JSON has one number type: 2.0 is the whole number 2 (as JSON Schema says), 2.5 is not.
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputError(field, f"must be a whole number from {low} to {high}")
     if not low <= value <= high:

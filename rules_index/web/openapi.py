@@ -3,6 +3,7 @@ from __future__ import annotations
 
 LANG = {"name": "lang", "in": "query", "required": False, "schema": {"type": "string", "enum": ["de", "en", "it"], "default": "de"}}
 SLUG = {"name": "slug", "in": "path", "required": True, "schema": {"type": "string"}}
+TEXT = {"type": "string", "pattern": "\\S"}  # at least one character that is not white space
 
 
 def _error(description: str) -> dict:
@@ -78,10 +79,14 @@ SCHEMAS = {
     },
     "CorrectionRequest": {
         "type": "object", "required": ["game", "lang", "message"],
+        "oneOf": [{"required": ["faq"], "not": {"required": ["section"]}}, {"required": ["section"], "not": {"required": ["faq"]}}],
         "properties": {
-            "game": {"type": "string"}, "faq": {"type": "string"}, "section": {"type": "string"},
-            "lang": {"type": "string", "enum": ["de", "en", "it"]}, "message": {"type": "string", "maxLength": 5000},
-            "proposed_answer": {"type": "string", "maxLength": 10000}, "page": {"type": "string"}, "email": {"type": "string"},
+            "game": {"type": "string", "minLength": 1}, "faq": {"type": "string"}, "section": {"type": "string"},
+            "lang": {"type": "string", "enum": ["de", "en", "it"]},
+            "message": {**TEXT, "maxLength": 5000},
+            "proposed_answer": {"type": ["string", "null"], "maxLength": 10000},
+            "page": {"type": ["string", "null"], "pattern": "^\\s*([0-9]{1,3}([-–][0-9]{1,3})?)?\\s*$"},
+            "email": {"type": ["string", "null"], "maxLength": 254, "pattern": "^\\s*([^@\\s]+@[^@\\s]+\\.[^@\\s]+)?\\s*$"},
         },
     },
     "CorrectionCreated": {
@@ -103,7 +108,7 @@ SCHEMAS = {
             "first_complete": {"type": ["string", "null"]},
             "players": {"type": "array", "minItems": 1, "maxItems": 7, "items": {
                 "type": "object", "required": ["name"],
-                "properties": {"name": {"type": "string"}, "districts": {"type": "array", "items": {
+                "properties": {"name": {**TEXT, "maxLength": 40}, "districts": {"type": "array", "maxItems": 30, "items": {
                     "type": "object", "required": ["color", "cost"],
                     "properties": {"color": {"type": "string", "enum": ["yellow", "blue", "green", "red", "purple"]}, "cost": {"type": "integer", "minimum": 1, "maximum": 6}},
                 }}},
@@ -120,9 +125,13 @@ SCHEMAS = {
             "winner": {"type": ["string", "null"]}, "winners": {"type": "array", "items": {"type": "string"}}, "tie_break_used": {"type": "boolean"},
         },
     },
-    "MonasteryRequest": {"type": "object", "required": ["monasteries"], "properties": {"monasteries": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 20}}}},
+    "MonasteryRequest": {"type": "object", "required": ["monasteries"], "properties": {"monasteries": {
+        "type": "object", "minProperties": 1, "maxProperties": 5,
+        "propertyNames": {**TEXT, "maxLength": 40},
+        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 20},
+    }}},
     "MonasteryResult": {"type": "object", "required": ["points"], "properties": {"points": {"type": "object", "additionalProperties": {"type": "integer"}}}},
-    "ExhibitionRequest": {"type": "object", "required": ["cards"], "properties": {"cards": {"type": "string", "pattern": "^[A-Fa-f ]{1,60}$"}}},
+    "ExhibitionRequest": {"type": "object", "required": ["cards"], "properties": {"cards": {"type": "string", "maxLength": 60, "pattern": "^ *[A-Fa-f][A-Fa-f ]*$"}}},
     "ExhibitionResult": {
         "type": "object", "required": ["cards", "valid", "reason"],
         "properties": {"cards": {"type": "string"}, "valid": {"type": "boolean"}, "reason": {"type": ["string", "null"], "enum": [None, "too-few-cards", "gap"]}},
@@ -140,7 +149,8 @@ def _calculator(slug: str, name: str, request: str, result: str, summary: str) -
     }
 
 
-def openapi_document(base: str) -> dict:
+def openapi_document(base: str, slugs: list[str]) -> dict:
+    """The document for the games being served (game parameters are enums of their slugs)."""
     paths = {
         "/api/v1/games": {"get": {"summary": "All games", "operationId": "games", "parameters": [LANG], "responses": {"200": _ok("Games"), "400": _error("Bad parameter")}}},
         "/api/v1/games/{slug}": {"get": {
@@ -155,8 +165,8 @@ def openapi_document(base: str) -> dict:
         "/api/v1/search": {"get": {
             "summary": "Search the rules questions", "operationId": "search",
             "parameters": [
-                {"name": "q", "in": "query", "required": True, "schema": {"type": "string", "minLength": 1}}, LANG,
-                {"name": "game", "in": "query", "required": False, "schema": {"type": "string"}},
+                {"name": "q", "in": "query", "required": True, "schema": TEXT}, LANG,
+                {"name": "game", "in": "query", "required": False, "schema": {"type": "string", "enum": slugs}},
                 {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}},
             ],
             "responses": {"200": _ok("SearchResult"), "400": _error("Bad parameter")},
@@ -183,5 +193,8 @@ def openapi_document(base: str) -> dict:
         "info": {"title": "Rules Reference API", "version": "1.0.0", "description": "Rules questions for board games in de/en/it, with citations and engine verification."},
         "servers": [{"url": base}],
         "paths": paths,
-        "components": {"schemas": SCHEMAS},
+        "components": {"schemas": {**SCHEMAS, "CorrectionRequest": {
+            **SCHEMAS["CorrectionRequest"],
+            "properties": {**SCHEMAS["CorrectionRequest"]["properties"], "game": {"type": "string", "enum": slugs}},
+        }}},
     }

@@ -46,4 +46,4 @@ def opensearch():
 
 @bp.get("/api/v1/openapi.json")
 def openapi():
-    return jsonify(openapi_document(base_url()))
+    return jsonify(openapi_document(base_url(), [g.slug for g in library()]))

@@ -10,7 +10,7 @@ from apptools import make_app
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import add_editor
 
-from formtools import EDITOR, PASSWORD
+from formtools_shared import EDITOR, PASSWORD
 
 
 @pytest.fixture()

@@ -10,7 +10,7 @@ from rules_index.corrections.db import session
 from rules_index.corrections.models import Report, TranslationFlag
 from rules_index.web.search_state import search_index
 
-from formtools import csrf_token, form_values, login
+from formtools_shared import csrf_token, form_values, login
 
 FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "check"]
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"

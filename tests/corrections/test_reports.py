@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 from rules_index.corrections.db import session
 from rules_index.corrections.models import Report
 
-from formtools import csrf_token
+from formtools_shared import csrf_token
 
 GOOD = {"game": "ohne-furcht-und-adel", "faq": "tie-break", "lang": "en", "message": "The page is wrong.", "page": "2", "email": "me@example.org"}
 

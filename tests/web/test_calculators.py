@@ -67,7 +67,7 @@ def test_monastery_score(client, counts, points):
 
 @pytest.mark.parametrize("payload,field", [
     ({}, "monasteries"), ({"monasteries": {}}, "monasteries"), ({"monasteries": {"a": -1}}, "monasteries.a"),
-    ({"monasteries": {"a": 1.5}}, "monasteries.a"), ({"monasteries": {str(i): 1 for i in range(6)}}, "monasteries"),
+    ({"monasteries": {"a": 1.5}}, "monasteries.a"), ({"monasteries": {"a": "2"}}, "monasteries.a"), ({"monasteries": {str(i): 1 for i in range(6)}}, "monasteries"),
 ])
 def test_monastery_score_bad_input(client, payload, field):
     response = client.post("/api/v1/games/kardinal-und-koenig/monastery-score", json=payload)
@@ -127,3 +127,8 @@ def test_calculator_pages_linked_from_game_pages(client):
 def test_exhibition_page(client):
     page = client.get("/it/adel-verpflichtet/calculators/exhibition?cards=AB").get_data(as_text=True)
     assert "almeno 3 carte" in page
+
+
+def test_whole_numbers_written_as_floats_count(client):
+    body = client.post("/api/v1/games/kardinal-und-koenig/monastery-score", json={"monasteries": {"a": 2.0, "b": 1}}).get_json()
+    assert body == {"points": {"a": 3, "b": 2}}

@@ -1,0 +1,1 @@
+"""Load and fault scenarios against a gunicorn on loopback: ``make stress`` (``python -m stress.run``)."""

@@ -1,0 +1,154 @@
+"""Load and fault scenarios against the service on loopback; prints a table, writes results.
+
+    python -m stress.run              # all four scenarios (make stress), about 5-7 minutes
+    python -m stress.run --only 3,4   # some of them
+    python -m stress.run --quick      # small counts: a smoke run of the harness itself
+
+Scenarios: 1 mixed load (reads and submissions), 2 index rebuilds under load, 3 SIGKILL during an
+index build (of the build, of gunicorn, of both), 4 SIGKILL of gunicorn during submissions.
+Each runs on its own temp instance folder (SQLite, index, a snapshot of content/) and a gunicorn
+on 127.0.0.1; everything it starts it also ends. Exit status 1 if any check failed.
+Writes stress/results.json and stress/RESULTS.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from .scenarios import SCENARIOS, Options, Row
+
+HERE = Path(__file__).resolve().parent
+
+COLUMNS = [
+    ("scenario", 4), ("requests", 8), ("errors", 6), ("p50 ms", 7), ("p99 ms", 7),
+    ("RSS before", 10), ("RSS after", 9), ("acked", 6), ("stored", 6), ("result", 6),
+]
+
+
+def fmt(value, unit: str = "") -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.0f}{unit}" if value >= 100 else f"{value:.1f}{unit}"
+    return f"{value}{unit}"
+
+
+def cells(row: Row) -> list[str]:
+    errors = fmt(row.errors) if not row.unexpected else f"{fmt(row.errors)}+{row.unexpected}"
+    return [
+        row.id, fmt(row.requests), errors, fmt(row.p50_ms), fmt(row.p99_ms),
+        fmt(row.rss_before_mib, " MiB"), fmt(row.rss_after_mib, " MiB"),
+        fmt(row.acknowledged), fmt(row.stored), "ok" if row.passed else "FAILED",
+    ]
+
+
+def text_table(rows: list[Row]) -> str:
+    widths = [max(w, len(name), *(len(cells(r)[i]) for r in rows)) for i, (name, w) in enumerate(COLUMNS)]
+    lines = ["  ".join(name.ljust(w) for (name, _), w in zip(COLUMNS, widths))]
+    lines.append("  ".join("-" * w for w in widths))
+    for row in rows:
+        lines.append("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells(row), widths))))
+    lines.append("")
+    for row in rows:
+        lines.append(f"{row.id:<4}{row.name}")
+        for note in row.notes:
+            lines.append(f"      {note}")
+        for check in row.checks:
+            if not check["ok"]:
+                lines.append(f"      FAILED: {check['check']}: {check['detail']}")
+    return "\n".join(lines)
+
+
+def markdown(rows: list[Row], meta: dict) -> str:
+    out = [
+        "# Stress and fault results",
+        "",
+        f"`make stress` on {meta['started']} ({meta['machine']}, {meta['cpus']} CPUs, Python {meta['python']}), "
+        f"{meta['seconds']:.0f} s in all. gunicorn with 4 sync workers on 127.0.0.1, SQLite in a temp instance folder, "
+        "a snapshot of `content/`. Latency is measured by the client (threads with http.client; sync workers close "
+        "each connection, so it includes the TCP connect) from send to the last byte. Errors: 5xx, connection errors "
+        "and timeouts (+ any unexpected status). RSS: sum over the 4 workers.",
+        "",
+        "| # | scenario | requests | errors | p50 ms | p99 ms | RSS before | RSS after | acknowledged | stored | result |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        c = cells(row)
+        out.append(f"| {c[0]} | {row.name} | {' | '.join(c[1:])} |")
+    out.append("")
+    out.append("## What each row checked")
+    out.append("")
+    for row in rows:
+        out.append(f"**{row.id}. {row.name}**")
+        out.append("")
+        for note in row.notes:
+            out.append(f"- {note}")
+        for check in row.checks:
+            mark = "ok" if check["ok"] else "**FAILED**"
+            detail = f" ({check['detail']})" if check["detail"] and (not check["ok"] or len(check["detail"]) < 120) else ""
+            out.append(f"- {mark}: {check['check']}{detail}")
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="1,2,3,4", help="comma-separated scenario numbers (default: all)")
+    parser.add_argument("--quick", action="store_true", help="small counts: checks the harness in about a minute")
+    parser.add_argument("--requests", type=int, default=None, help="scenario 1: planned requests (default 20000)")
+    parser.add_argument("--keep", action="store_true", help="keep the temp instance folders and server logs")
+    parser.add_argument("--out", type=Path, default=HERE, help="where results.json and RESULTS.md go")
+    args = parser.parse_args(argv)
+
+    opts = Options(keep=args.keep)
+    if args.quick:
+        opts = Options(requests=1500, mixed_max_s=60, rebuilds=2, rebuild_min_s=10, rebuild_max_s=90,
+                       build_kills=(0.0,), kill_rounds=1, kill_after_acks=60, keep=args.keep)
+    if args.requests:
+        opts.requests = args.requests
+    selected = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = [s for s in selected if s not in SCENARIOS]
+    if unknown:
+        parser.error(f"unknown scenario(s) {unknown}; choose from {', '.join(SCENARIOS)}")
+
+    started = time.time()
+    rows: list[Row] = []
+    timings = {}
+    for key in selected:
+        t0 = time.monotonic()
+        print(f"scenario {key} ...", flush=True)
+        try:
+            new_rows = SCENARIOS[key](opts)
+        except Exception:  # the harness itself broke: one failed row, the others still run
+            row = Row(key, f"scenario {key}: harness error")
+            row.check("scenario ran to the end", False, traceback.format_exc()[-1500:])
+            new_rows = [row]
+        timings[key] = round(time.monotonic() - t0, 1)
+        for row in new_rows:
+            print(f"  {row.id}: {'ok' if row.passed else 'FAILED'} ({timings[key]} s)", flush=True)
+        rows.extend(new_rows)
+
+    meta = {
+        "started": time.strftime("%Y-%m-%d %H:%M", time.localtime(started)),
+        "machine": platform.platform(terse=True), "cpus": os.cpu_count(), "python": platform.python_version(),
+        "seconds": time.time() - started, "scenario_seconds": timings, "quick": args.quick,
+        "options": {k: v for k, v in opts.__dict__.items()},
+    }
+    table = text_table(rows)
+    print()
+    print(table)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "results.json").write_text(json.dumps({"meta": meta, "rows": [r.as_json() for r in rows]}, indent=1, default=str) + "\n")
+    (args.out / "RESULTS.md").write_text(markdown(rows, meta) + "\n")
+    print(f"\nwrote {args.out / 'results.json'} and {args.out / 'RESULTS.md'} ({meta['seconds']:.0f} s)")
+    return 0 if all(r.passed for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,487 @@
+"""The four scenarios of ``make stress``; each returns table rows with the checks it made."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .load import Catalog, LoadResult, Mix, run_load
+from .server import Sandbox, Server
+
+
+@dataclass
+class Options:
+    requests: int = 20_000          # scenario 1: planned requests
+    connections: int = 32
+    mixed_max_s: float = 210.0      # scenario 1: wall-clock bound
+    rebuilds: int = 5               # scenario 2
+    rebuild_min_s: float = 30.0     # scenario 2: reads run at least this long
+    rebuild_max_s: float = 170.0    # scenario 2: and at most this long
+    build_kills: tuple[float, ...] = (0.0, 0.4, 0.9)  # scenario 3: seconds after the new generation appears
+    kill_rounds: int = 2            # scenario 4
+    kill_after_acks: int = 300      # scenario 4: SIGKILL once this many submissions were acknowledged
+    keep: bool = False
+
+
+@dataclass
+class Row:
+    id: str
+    name: str
+    requests: int | None = None
+    errors: int | None = None
+    unexpected: int | None = None
+    p50_ms: float | None = None
+    p99_ms: float | None = None
+    rss_before_mib: float | None = None
+    rss_after_mib: float | None = None
+    acknowledged: int | None = None
+    stored: int | None = None
+    checks: list[dict] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+
+    def check(self, name: str, ok: bool, detail: str = "") -> bool:
+        self.checks.append({"check": name, "ok": bool(ok), "detail": detail})
+        return ok
+
+    @property
+    def passed(self) -> bool:
+        return all(c["ok"] for c in self.checks)
+
+    def take_load(self, summary: dict) -> None:
+        self.requests = summary["requests"]
+        self.errors = summary["errors"]
+        self.unexpected = summary["unexpected_status"]
+        self.p50_ms = summary["p50_ms"]
+        self.p99_ms = summary["p99_ms"]
+
+    def as_json(self) -> dict:
+        return {**{k: v for k, v in self.__dict__.items()}, "passed": self.passed}
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+def get_json(base: str, path: str, timeout: float = 30) -> tuple[int, dict | None]:
+    try:
+        with urllib.request.urlopen(base + path, timeout=timeout) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, None
+
+
+def post_json(base: str, path: str, payload: dict, timeout: float = 30) -> tuple[int, dict | None]:
+    request = urllib.request.Request(base + path, data=json.dumps(payload).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, None
+
+
+class MemorySampler:
+    """RSS of the workers every few seconds while a load runs (to see whether it levels off)."""
+
+    def __init__(self, server: Server, every: float = 5.0):
+        self.server = server
+        self.every = every
+        self.samples: list[dict] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._t0 = time.monotonic()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            mem = self.server.memory()
+            self.samples.append({"t_s": round(time.monotonic() - self._t0, 1), "total_mib": mem["total_mib"],
+                                 "max_mib": mem["max_mib"], "fds": mem["fds"], "deleted_fds": mem["deleted_fds"]})
+
+    def __enter__(self) -> "MemorySampler":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+
+def warm_up(server: Server, mix: Mix, requests: int = 400) -> LoadResult:
+    """Enough requests that every worker has loaded the content, the index and the templates."""
+    return run_load(server.port, mix, connections=8, total=requests, max_seconds=90, seed=1)
+
+
+def search_hits(base: str, query: str, lang: str) -> list[tuple[str, str]]:
+    status, body = get_json(base, "/api/v1/search?" + urllib.parse.urlencode({"q": query, "lang": lang}))
+    if status != 200 or body is None:
+        return []
+    return [(h["game"], h["id"]) for h in body["hits"]]
+
+
+SEARCH_PROBES = [("de", "Dieb Meuchler bestehlen"), ("en", "warlord destroy district cost"), ("it", "limite consiglieri")]
+
+
+def serves(server: Server, mix: Mix, requests: int = 300) -> tuple[dict, bool, str]:
+    """A short read load plus known questions that must find answers: does this server serve?"""
+    load = run_load(server.port, mix, connections=8, total=requests, max_seconds=60, seed=11)
+    summary = load.summary()
+    found = {f"{lang}:{q}": len(search_hits(server.base, q, lang)) for lang, q in SEARCH_PROBES}
+    ok = summary["errors"] == 0 and summary["unexpected_status"] == 0 and summary["requests"] == requests and all(found.values())
+    detail = f"{summary['requests']} requests, {summary['errors']} errors, {summary['unexpected_status']} unexpected; hits per probe {found}"
+    return summary, ok, detail
+
+
+class ContentMarker:
+    """Puts a made-up word into one FAQ answer of the sandbox's content copy (makes the index stale)."""
+
+    FILE = "ohne-furcht-und-adel/faq.yaml"
+
+    def __init__(self, sandbox: Sandbox, word: str):
+        self.sandbox = sandbox
+        self.word = word
+        path = sandbox.content / self.FILE
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        entry = lang = None
+        for i, line in enumerate(lines):
+            if m := re.match(r"^- id: (\S+)", line):
+                entry = m.group(1)
+            elif m := re.match(r"^  (de|en|it):\s*$", line):
+                lang = m.group(1)
+            elif entry and lang and re.match(r"^    answer: \|", line) and i + 1 < len(lines):
+                lines[i + 1] = lines[i + 1].rstrip("\n") + f" {word}.\n"
+                break
+        else:
+            raise RuntimeError(f"no answer block found in {path}")
+        self.slug = "ohne-furcht-und-adel"
+        self.entry, self.lang = entry, lang
+        path.write_text("".join(lines), encoding="utf-8")
+
+    def in_answer(self, base: str) -> bool:
+        status, body = get_json(base, f"/api/v1/games/{self.slug}/faq/{self.entry}?lang={self.lang}")
+        return status == 200 and self.word in body["answer_html"]
+
+    def searchable(self, base: str) -> bool:
+        return (self.slug, self.entry) in search_hits(base, self.word, self.lang)
+
+
+def wait_for_new_generation(sandbox: Sandbox, before: set[Path], proc: subprocess.Popen, timeout: float = 90) -> Path | None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        new = set(sandbox.generation_dirs()) - before
+        if new:
+            return max(new)
+        if proc.poll() is not None:
+            return None
+        time.sleep(0.002)
+    return None
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def dir_listing(path: Path) -> dict[str, int]:
+    try:
+        return {p.name: p.stat().st_size for p in sorted(path.iterdir())}
+    except OSError:
+        return {}
+
+
+# -- 1. mixed load -------------------------------------------------------------------------
+
+def mixed_load(opts: Options) -> list[Row]:
+    row = Row("1", f"Mixed load: 4 workers, {opts.connections} connections, reads + submissions")
+    sandbox = Sandbox("mixed", opts.keep)
+    try:
+        sandbox.prepare()
+        server = sandbox.server(4, "mixed").start()
+        catalog = Catalog.from_server(server.base)
+        mix = Mix(catalog, Mix.WITH_WRITES)
+        warm = warm_up(server, mix)
+        pids_before = server.worker_pids()
+        before = server.memory()
+        with MemorySampler(server, every=10) as sampler:
+            load = run_load(server.port, mix, connections=opts.connections, total=opts.requests,
+                            max_seconds=opts.mixed_max_s, seed=2)
+        after = server.memory()
+        summary = load.summary()
+        row.take_load(summary)
+        row.rss_before_mib, row.rss_after_mib = before["total_mib"], after["total_mib"]
+        acknowledged = set(load.acknowledged)
+        stored = sandbox.stored_tokens()
+        row.acknowledged, row.stored = len(acknowledged), len(acknowledged & stored)
+        row.check("no 5xx or connection errors", summary["errors"] == 0, json.dumps(summary["problems"]))
+        row.check("no unexpected status (4xx, missing token)", summary["unexpected_status"] == 0, json.dumps(summary["problems"]))
+        row.check("every acknowledged submission is stored", acknowledged <= stored, f"{len(acknowledged - stored)} missing")
+        row.check("SQLite integrity_check", (integrity := sandbox.integrity()) == "ok", integrity)
+        row.check("no worker died or was replaced", server.worker_pids() == pids_before, f"{pids_before} -> {server.worker_pids()}")
+        row.check("no traceback or worker timeout in the server log", not server.log_problems(), json.dumps(server.log_problems()))
+        if summary["requests"] < opts.requests:
+            row.notes.append(f"stopped by the {opts.mixed_max_s:.0f} s bound after {summary['requests']} of {opts.requests} requests")
+        row.notes.append(f"{summary['rps']} req/s over {summary['duration_s']} s; RSS per worker max "
+                         f"{before['max_mib']} -> {after['max_mib']} MiB")
+        row.details = {"load": summary, "warm_up": warm.summary(), "memory_before": before, "memory_after": after,
+                       "memory_samples": sampler.samples, "rows_in_database": len(stored)}
+    finally:
+        sandbox.close()
+    return [row]
+
+
+# -- 2. index rebuilds under load ----------------------------------------------------------
+
+def rebuild_under_load(opts: Options) -> list[Row]:
+    row = Row("2", f"Index rebuilt {opts.rebuilds}x while {opts.connections} connections read")
+    sandbox = Sandbox("rebuild", opts.keep)
+    try:
+        sandbox.prepare()
+        server = sandbox.server(4, "rebuild").start()
+        catalog = Catalog.from_server(server.base)
+        mix = Mix(catalog, Mix.READS)
+        warm_up(server, mix, 300)
+        pids_before = server.worker_pids()
+        before = server.memory()
+        first_generation = sandbox.current_generation()
+        stop = threading.Event()
+        result = LoadResult()
+        reader = threading.Thread(target=run_load, kwargs=dict(
+            port=server.port, mix=mix, connections=opts.connections, total=1_000_000,
+            max_seconds=opts.rebuild_max_s, stop=stop, seed=3, result=result))
+        builds: list[dict] = []
+        marker = None
+        t0 = time.monotonic()
+        with MemorySampler(server, every=5) as sampler:
+            reader.start()
+            time.sleep(3)
+            for i in range(opts.rebuilds):
+                if time.monotonic() - t0 > opts.rebuild_max_s - 30:
+                    row.notes.append(f"only {i} rebuilds fitted in the time bound")
+                    break
+                if i == opts.rebuilds - 1:
+                    marker = ContentMarker(sandbox, "quxvortelix")  # the last build also changes the content
+                start = time.monotonic()
+                done = sandbox.flask("index", "build", check=False, timeout=120)
+                builds.append({"build": i + 1, "exit": done.returncode, "seconds": round(time.monotonic() - start, 1),
+                               "generation": sandbox.current_generation(), "stderr": done.stderr[-500:] if done.returncode else ""})
+                time.sleep(1.0)
+            # Workers follow the switch: each request on a fresh connection lands on some worker.
+            followed = [marker.in_answer(server.base) for _ in range(24)] if marker else []
+            searchable = [marker.searchable(server.base) for _ in range(12)] if marker else []
+            while time.monotonic() - t0 < max(opts.rebuild_min_s, 0) + 3:
+                time.sleep(0.5)
+            time.sleep(3)
+            stop.set()
+            reader.join(timeout=opts.rebuild_max_s + 60)
+        after = server.memory()
+        summary = result.summary()
+        row.take_load(summary)
+        row.rss_before_mib, row.rss_after_mib = before["total_mib"], after["total_mib"]
+        gens = sandbox.generation_dirs()
+        row.check("no 5xx or connection errors while rebuilding", summary["errors"] == 0, json.dumps(summary["problems"]))
+        row.check("no unexpected status", summary["unexpected_status"] == 0, json.dumps(summary["problems"]))
+        row.check(f"{opts.rebuilds} builds succeeded", len(builds) == opts.rebuilds and all(b["exit"] == 0 for b in builds),
+                  json.dumps([(b["exit"], b["seconds"]) for b in builds]))
+        row.check("the link moved to the last build", bool(builds) and sandbox.current_generation() == builds[-1]["generation"] != first_generation)
+        row.check("old generations pruned (at most 3 kept)", len(gens) <= 3, f"{len(gens)} directories")
+        row.check("reads ran at least the minimum time", summary["duration_s"] >= opts.rebuild_min_s, f"{summary['duration_s']} s")
+        if marker:
+            row.check("every worker reloaded the content with the last generation", all(followed), f"{sum(followed)}/{len(followed)} answers had the new text")
+            row.check("the new text is searchable", all(searchable), f"{sum(searchable)}/{len(searchable)}")
+        row.check("no worker died or was replaced", server.worker_pids() == pids_before, f"{pids_before} -> {server.worker_pids()}")
+        row.check("no traceback or worker timeout in the server log", not server.log_problems(), json.dumps(server.log_problems()))
+        row.check("no deleted index files held open after pruning",
+                  after["deleted_fds"] <= before["deleted_fds"], f"deleted fds {before['deleted_fds']} -> {after['deleted_fds']}")
+        row.notes.append(f"{summary['requests']} reads over {summary['duration_s']} s; builds took "
+                         + ", ".join(f"{b['seconds']} s" for b in builds))
+        row.details = {"load": summary, "builds": builds, "memory_before": before, "memory_after": after,
+                       "memory_samples": sampler.samples, "generations_left": [g.name for g in gens]}
+    finally:
+        sandbox.close()
+    return [row]
+
+
+# -- 3. SIGKILL during an index build ------------------------------------------------------
+
+def kill_during_rebuild(opts: Options) -> list[Row]:
+    rows = []
+    sandbox = Sandbox("killbuild", opts.keep)
+    try:
+        sandbox.prepare()
+        server = sandbox.server(4, "killbuild-a").start()
+        catalog = Catalog.from_server(server.base)
+        reads = Mix(catalog, Mix.READS)
+        warm_up(server, reads, 200)
+
+        # 3a: the build process is killed, the server keeps running.
+        row = Row("3a", f"SIGKILL of `index build` ({len(opts.build_kills)}x), server keeps running")
+        rows.append(row)
+        before = server.memory()
+        generation = sandbox.current_generation()
+        marker = ContentMarker(sandbox, "zimbrantopel")  # content changed: the index is now stale
+        kills = []
+        for delay in opts.build_kills:
+            existing = set(sandbox.generation_dirs())
+            proc = sandbox.start_build()
+            partial = wait_for_new_generation(sandbox, existing, proc)
+            if partial is not None and delay:
+                time.sleep(delay)
+            alive = proc.poll() is None
+            marker_written = partial is not None and (partial / "BUILD.json").exists()
+            kill_group(proc)
+            proc.communicate(timeout=30)
+            kills.append({"delay_s": delay, "killed_mid_build": alive and partial is not None and not marker_written,
+                          "files_at_kill": dir_listing(partial) if partial else {}, "exit": proc.returncode})
+        summary, serving, detail = serves(server, reads)
+        row.take_load(summary)
+        row.check("every kill hit a build in progress", all(k["killed_mid_build"] for k in kills),
+                  json.dumps([(k["delay_s"], len(k["files_at_kill"])) for k in kills]))
+        row.check("the link still points at the previous generation", sandbox.current_generation() == generation)
+        row.check("the previous index still serves (reads + searches with hits)", serving, detail)
+        partials = [g.name for g in sandbox.generation_dirs() if not (g / "BUILD.json").exists()]
+        stale = sandbox.flask("index", "build", "--if-stale", check=False)
+        row.check("`index build --if-stale` rebuilds the stale index", stale.returncode == 0 and "index built" in stale.stdout,
+                  (stale.stdout + stale.stderr).strip()[-300:])
+        row.check("the server follows: new text in answers and search",
+                  all(marker.in_answer(server.base) for _ in range(12)) and marker.searchable(server.base))
+        again = sandbox.flask("index", "build", "--if-stale", check=False)
+        row.check("a second `--if-stale` finds it up to date", again.returncode == 0 and "up to date" in again.stdout, again.stdout.strip())
+        row.check("no traceback in the server log", not server.log_problems(), json.dumps(server.log_problems()))
+        left = [g.name for g in sandbox.generation_dirs() if not (g / "BUILD.json").exists()]
+        row.rss_before_mib, row.rss_after_mib = before["total_mib"], server.memory()["total_mib"]
+        row.notes.append(f"{len(partials)} half-written generation(s) left by the kills; after the recovery build "
+                         f"{len(left)} remain (pruned only by later builds, never opened)")
+        row.details = {"kills": kills, "serving": summary, "partial_generations": partials,
+                       "partial_after_recovery": left}
+
+        # 3b: the whole gunicorn (master + workers) is killed while a build runs; the build finishes.
+        row = Row("3b", "SIGKILL of gunicorn's process group during a build; restart")
+        rows.append(row)
+        row.rss_before_mib = server.memory()["total_mib"]
+        generation = sandbox.current_generation()
+        existing = set(sandbox.generation_dirs())
+        proc = sandbox.start_build()
+        partial = wait_for_new_generation(sandbox, existing, proc)
+        server.kill()
+        out, err = proc.communicate(timeout=120)
+        row.check("the server was killed while the build ran", partial is not None)
+        row.check("the build finished on its own", proc.returncode == 0, (out + err).strip()[-300:])
+        server = sandbox.server(4, "killbuild-b").start()
+        summary, serving, detail = serves(server, reads)
+        row.take_load(summary)
+        row.rss_after_mib = server.memory()["total_mib"]
+        row.check("the restarted server serves the new generation", serving and sandbox.current_generation() != generation, detail)
+        row.check("no traceback in the server log", not server.log_problems(), json.dumps(server.log_problems()))
+
+        # 3c: gunicorn and the build are killed together (as in a crash of the machine's services).
+        row = Row("3c", "SIGKILL of gunicorn and of the build together; restart")
+        rows.append(row)
+        row.rss_before_mib = server.memory()["total_mib"]
+        generation = sandbox.current_generation()
+        marker = ContentMarker(sandbox, "wofsterbagun")
+        existing = set(sandbox.generation_dirs())
+        proc = sandbox.start_build()
+        partial = wait_for_new_generation(sandbox, existing, proc)
+        time.sleep(0.3)
+        mid_build = proc.poll() is None and partial is not None and not (partial / "BUILD.json").exists()
+        kill_group(proc)
+        server.kill()
+        proc.communicate(timeout=30)
+        row.check("both were killed mid-build", mid_build)
+        server = sandbox.server(4, "killbuild-c").start()
+        summary, serving, detail = serves(server, reads)
+        row.take_load(summary)
+        row.check("the restarted server serves the previous generation", serving and sandbox.current_generation() == generation, detail)
+        stale = sandbox.flask("index", "build", "--if-stale", check=False)
+        row.check("`index build --if-stale` recovers", stale.returncode == 0 and "index built" in stale.stdout, (stale.stdout + stale.stderr).strip()[-300:])
+        row.check("the server follows: new text in answers and search",
+                  all(marker.in_answer(server.base) for _ in range(12)) and marker.searchable(server.base))
+        row.rss_after_mib = server.memory()["total_mib"]
+        row.check("no traceback in the server log", not server.log_problems(), json.dumps(server.log_problems()))
+        gens = sandbox.generation_dirs()
+        row.details = {"generations_left": {g.name: (g / "BUILD.json").exists() for g in gens}}
+    finally:
+        sandbox.close()
+    return rows
+
+
+# -- 4. SIGKILL during submissions ---------------------------------------------------------
+
+def kill_during_submissions(opts: Options) -> list[Row]:
+    row = Row("4", f"SIGKILL of gunicorn mid-submissions ({opts.kill_rounds} rounds), restart")
+    sandbox = Sandbox("killsubmit", opts.keep)
+    acknowledged: set[str] = set()
+    rounds = []
+    try:
+        sandbox.prepare()
+        server = sandbox.server(4, "killsubmit-0").start()
+        catalog = Catalog.from_server(server.base)
+        submits = Mix(catalog, {"submit": 1})
+        row.rss_before_mib = server.memory()["total_mib"]
+        counted: list[dict] = []
+        for n in range(opts.kill_rounds):
+            stop = threading.Event()
+            result = LoadResult()
+            hammer = threading.Thread(target=run_load, kwargs=dict(
+                port=server.port, mix=submits, connections=16, total=1_000_000, max_seconds=60, stop=stop,
+                seed=40 + n, timeout=5, result=result))
+            hammer.start()
+            deadline = time.monotonic() + 40
+            while len(result.acknowledged) < opts.kill_after_acks and time.monotonic() < deadline:
+                time.sleep(0.02)
+            killed_at = time.perf_counter()
+            server.kill()  # master and workers, in the middle of writing
+            time.sleep(0.5)
+            stop.set()
+            hammer.join(timeout=30)
+            summary = result.summary(until=killed_at)
+            counted.append(summary)
+            cut = sum(1 for r in result.records if r.end > killed_at and r.status is None)
+            acknowledged |= set(result.acknowledged)
+            rounds.append({"round": n + 1, "acknowledged": len(result.acknowledged), "cut_by_kill": cut,
+                           "errors_before_kill": summary["errors"], "integrity": sandbox.integrity()})
+            server = sandbox.server(4, f"killsubmit-{n + 1}").start()
+        # After the last restart: the database takes writes again.
+        after_restart = [post_json(server.base, "/api/v1/corrections", {
+            "game": catalog.games[0], "faq": catalog.faq[catalog.games[0]][0], "lang": "en", "message": "after the restart"})
+            for _ in range(20)]
+        stored = sandbox.stored_tokens()
+        row.requests = sum(s["requests"] for s in counted)
+        row.errors = sum(s["errors"] for s in counted)
+        row.unexpected = sum(s["unexpected_status"] for s in counted)
+        latencies = [s for s in counted if s["p50_ms"] is not None]
+        row.p50_ms = max((s["p50_ms"] for s in latencies), default=None)
+        row.p99_ms = max((s["p99_ms"] for s in latencies), default=None)
+        row.acknowledged, row.stored = len(acknowledged), len(acknowledged & stored)
+        row.rss_after_mib = server.memory()["total_mib"]
+        row.check("every acknowledged submission is stored", acknowledged <= stored, f"{len(acknowledged - stored)} missing")
+        row.check("PRAGMA integrity_check after each kill", all(r["integrity"] == "ok" for r in rounds),
+                  json.dumps([r["integrity"] for r in rounds]))
+        row.check("no errors before the kill", row.errors == 0 and row.unexpected == 0)
+        row.check("enough acknowledged before each kill", all(r["acknowledged"] >= opts.kill_after_acks for r in rounds),
+                  json.dumps([r["acknowledged"] for r in rounds]))
+        row.check("after the restart submissions are stored again",
+                  all(s == 201 for s, _ in after_restart) and {b["token"] for _, b in after_restart} <= sandbox.stored_tokens())
+        row.notes.append("requests/errors/latency: submissions that ended before each kill; "
+                         f"{sum(r['cut_by_kill'] for r in rounds)} in flight were cut by the kills (never acknowledged)")
+        row.details = {"rounds": rounds, "rows_in_database": len(stored), "before_kill": counted}
+    finally:
+        sandbox.close()
+    return [row]
+
+
+SCENARIOS = {
+    "1": mixed_load,
+    "2": rebuild_under_load,
+    "3": kill_during_rebuild,
+    "4": kill_during_submissions,
+}
