@@ -1,7 +1,7 @@
 """Findable and shareable: sitemap, robots.txt, OpenSearch description, OpenAPI document."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from rules_index.content import LANGS
 

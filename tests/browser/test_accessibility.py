@@ -9,7 +9,7 @@ GAME = "ohne-furcht-und-adel"
 PAGES = [
     "/de/",
     f"/en/{GAME}/",
-    f"/it/kardinal-und-koenig/",
+    "/it/kardinal-und-koenig/",
     f"/de/{GAME}/faq/thief-forbidden-targets",
     "/en/search?q=thief+assassin",
     "/it/search?q=xylofono+quasar",

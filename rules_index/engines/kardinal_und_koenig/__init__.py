@@ -33,7 +33,8 @@ API: ``State.legal_actions()`` / ``apply()`` / ``is_terminal()`` / ``current_pla
 ``returns()`` / ``winners()`` / ``trace()``; :func:`play_random_game`; the pure
 :func:`monastery_points` for one land's scoring (calculator API).
 """
-from .board import SAMPLE_BOARD, Board
+from .board import Board
+from .sample_board import SAMPLE_BOARD
 from .cards import COLOURS, LANDS, Colour, colour_of
 from .game import (
     Config, Draw, KardinalUndKoenig, Pass, Placement, Play, State, Swap, play_random_game,

@@ -42,7 +42,8 @@ from itertools import combinations
 from typing import Iterable, Mapping, Union
 
 from ..base import Rule, RuleViolation
-from .board import SAMPLE_BOARD, Board
+from .board import Board
+from .sample_board import SAMPLE_BOARD
 from .cards import (
     COLOURS, COUNCILLOR, COUNCILLORS_PER_PLAYER, HAND_SIZE, MAX_CARDS_PER_TURN, MAX_PLAYERS,
     MAX_STONES_PER_TURN, MIN_PLAYERS, MONASTERIES_PER_PLAYER, MONASTERY, OPEN_CARDS, PLAYER_NAMES,

@@ -21,7 +21,7 @@ from collections import Counter
 from typing import Any, Mapping
 
 from ..base import ProbeRegistry, RuleViolation
-from .board import SAMPLE_BOARD
+from .sample_board import SAMPLE_BOARD
 from .cards import COUNCILLOR, MONASTERY, PLAYER_NAMES, colour_of
 from .game import DECK, OPEN, Config, Draw, Pass, Placement, Play, State, Swap
 from . import scoring
