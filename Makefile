@@ -51,7 +51,7 @@ test: setup browser-tools validate check ## Validate content, run the rule check
 mutation: setup ## Mutation testing of the rule engines (mutmut; slow: about half an hour)
 	rm -rf mutants
 	$(BIN)/mutmut run --max-children 2
-	$(BIN)/python -m bench.mutation_score
+	$(BIN)/python scripts/mutation_score.py
 
 export: setup ## Write the static site into site/ (works from a USB stick)
 	$(FLASK) export site

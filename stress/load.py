@@ -148,9 +148,10 @@ class LoadResult:
     started: float = 0.0
     finished: float = 0.0
 
-    def summary(self, until: float | None = None) -> dict:
-        """Counts and latencies; with ``until``, only requests that ended before that moment."""
-        records = [r for r in self.records if until is None or r.end <= until]
+    def summary(self, until: float | None = None, select=None) -> dict:
+        """Counts and latencies; with ``until``, only requests that ended before that moment;
+        with ``select``, only the records it returns true for."""
+        records = [r for r in self.records if (until is None or r.end <= until) and (select is None or select(r))]
         latencies = sorted((r.end - r.start) * 1000 for r in records if r.status is not None)
         errors = [r for r in records if r.status is None or r.status >= 500]
         expected = {"submit": 201}

@@ -39,12 +39,16 @@ def fmt(value, unit: str = "") -> str:
     return f"{value}{unit}"
 
 
+def result_word(row: Row) -> str:
+    return "FAILED" if not row.passed else "warn" if row.warned else "ok"
+
+
 def cells(row: Row) -> list[str]:
     errors = fmt(row.errors) if not row.unexpected else f"{fmt(row.errors)}+{row.unexpected}"
     return [
         row.id, fmt(row.requests), errors, fmt(row.p50_ms), fmt(row.p99_ms),
         fmt(row.rss_before_mib, " MiB"), fmt(row.rss_after_mib, " MiB"),
-        fmt(row.acknowledged), fmt(row.stored), "ok" if row.passed else "FAILED",
+        fmt(row.acknowledged), fmt(row.stored), result_word(row),
     ]
 
 
@@ -61,7 +65,8 @@ def text_table(rows: list[Row]) -> str:
             lines.append(f"      {note}")
         for check in row.checks:
             if not check["ok"]:
-                lines.append(f"      FAILED: {check['check']}: {check['detail']}")
+                word = "FAILED" if check["severity"] == "fail" else "warning"
+                lines.append(f"      {word}: {check['check']}: {check['detail']}")
     return "\n".join(lines)
 
 
@@ -70,7 +75,8 @@ def markdown(rows: list[Row], meta: dict) -> str:
         "# Stress and fault results",
         "",
         f"`make stress` on {meta['started']} ({meta['machine']}, {meta['cpus']} CPUs, Python {meta['python']}), "
-        f"{meta['seconds']:.0f} s in all. gunicorn with 4 sync workers on 127.0.0.1, SQLite in a temp instance folder, "
+        f"{meta['seconds']:.0f} s in all; 1-minute load average {meta['loadavg_start'][0]} at the start, "
+        f"{meta['loadavg_end'][0]} at the end (other work on the machine shares its CPUs). gunicorn with 4 sync workers on 127.0.0.1, SQLite in a temp instance folder, "
         "a snapshot of `content/`. Latency is measured by the client (threads with http.client; sync workers close "
         "each connection, so it includes the TCP connect) from send to the last byte. Errors: 5xx, connection errors "
         "and timeouts (+ any unexpected status). RSS: sum over the 4 workers.",
@@ -90,7 +96,7 @@ def markdown(rows: list[Row], meta: dict) -> str:
         for note in row.notes:
             out.append(f"- {note}")
         for check in row.checks:
-            mark = "ok" if check["ok"] else "**FAILED**"
+            mark = "ok" if check["ok"] else "**FAILED**" if check["severity"] == "fail" else "**warning**"
             detail = f" ({check['detail']})" if check["detail"] and (not check["ok"] or len(check["detail"]) < 120) else ""
             out.append(f"- {mark}: {check['check']}{detail}")
         out.append("")
@@ -118,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown scenario(s) {unknown}; choose from {', '.join(SCENARIOS)}")
 
     started = time.time()
+    load_at_start = os.getloadavg()
     rows: list[Row] = []
     timings = {}
     for key in selected:
@@ -131,13 +138,14 @@ def main(argv: list[str] | None = None) -> int:
             new_rows = [row]
         timings[key] = round(time.monotonic() - t0, 1)
         for row in new_rows:
-            print(f"  {row.id}: {'ok' if row.passed else 'FAILED'} ({timings[key]} s)", flush=True)
+            print(f"  {row.id}: {result_word(row)} ({timings[key]} s)", flush=True)
         rows.extend(new_rows)
 
     meta = {
         "started": time.strftime("%Y-%m-%d %H:%M", time.localtime(started)),
         "machine": platform.platform(terse=True), "cpus": os.cpu_count(), "python": platform.python_version(),
-        "seconds": time.time() - started, "scenario_seconds": timings, "quick": args.quick,
+        "seconds": time.time() - started, "loadavg_start": [round(x, 2) for x in load_at_start],
+        "loadavg_end": [round(x, 2) for x in os.getloadavg()], "scenario_seconds": timings, "quick": args.quick,
         "options": {k: v for k, v in opts.__dict__.items()},
     }
     table = text_table(rows)
