@@ -2,14 +2,24 @@
 
 One ``SearchIndex`` per process keeps the opened index of the current generation and a warm
 searcher per thread; it follows the link to a new generation when a rebuild switched it.
+
+Ranking is Whoosh's BM25F over the query's terms in every language's fields, summed, with the
+coordination bonus of ``Or(..., scale=0.3)``; it is computed term at a time (``_Generation.top``)
+rather than through Whoosh's tree of union matchers, which costs about a microsecond of Python
+per posting and per tree level. Each term's postings are read once, a block at a time, scored
+and kept (bounded by ``POSTINGS_BUDGET``) for the next query that uses the term; each word's
+analysis is kept too. Results are the exact BM25F sums (Whoosh's union tree can drop a
+term's share for some documents of large indexes).
 """
 from __future__ import annotations
 
+import heapq
 import json
 import os
 import re
 import threading
 import unicodedata
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -17,7 +27,10 @@ from pathlib import Path
 
 from whoosh import highlight, index as whoosh_index
 from whoosh.analysis import Token
-from whoosh.query import And, Or, Term
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
+from whoosh.query import And, Term
+from whoosh.scoring import BM25F
+from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from . import schema as f
 from .analysis import LANGS, TOKEN_PATTERN
@@ -31,6 +44,10 @@ WEIGHTS = {"title": 4.0, "keywords": 2.5, "body": 1.0}
 PREFIX_WEIGHT = 0.6
 CORRECTED_WEIGHT = 0.8
 READER_LANG_BONUS = 1.15
+COORD_SCALE = 0.3  # Whoosh's Or(scale=...) coordination bonus for documents matching more terms
+# Scored postings kept per generation (array of ids + array of scores: 12 bytes each, ~24 MB).
+POSTINGS_BUDGET = 2_000_000
+WORD_CACHE = 65536  # analysed words kept per generation (all fields)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
@@ -65,18 +82,63 @@ def clean_query(text: str) -> str:
 
 
 class _CachedTokens:
-    """An analyzer for the highlighter that tokenizes each stored text once per generation."""
+    """An analyzer for the highlighter: the field's analysis of each word, cached per word.
 
-    def __init__(self, analyzer, size: int = 8192):
-        self._spans = lru_cache(maxsize=size)(self._analyze)
+    Every filter of the language analyzers works on one token at a time, so analysing the words
+    one by one gives the same tokens (and character spans) as analysing the whole text.
+    """
+
+    def __init__(self, analyzer, size: int = WORD_CACHE):
         self._analyzer = analyzer
+        self._word = lru_cache(maxsize=size)(self._analyze_word)
 
-    def _analyze(self, text: str) -> tuple[tuple[str, int, int], ...]:
-        return tuple((t.text, t.startchar, t.endchar) for t in self._analyzer(text, chars=True, mode="query", removestops=False))
+    def _analyze_word(self, word: str) -> tuple[str, ...]:
+        return tuple(t.text for t in self._analyzer(word, mode="query", removestops=False))
 
     def __call__(self, text: str, **_ignored):
-        for word, start, end in self._spans(text):
-            yield Token(chars=True, text=word, startchar=start, endchar=end, boost=1.0)
+        word_terms = self._word
+        for match in TOKEN_PATTERN.finditer(text):
+            start, end = match.span()
+            for term in word_terms(match.group()):
+                yield Token(chars=True, text=term, startchar=start, endchar=end, boost=1.0)
+
+
+def _posting_blocks(matcher):
+    """A term's postings as (ids, weights) sequences, one on-disk block at a time.
+
+    whoosh3's block matcher is read directly (its decoded block arrays), which is what makes term
+    at a time scoring cheap; any other matcher (inlined postings, deletions) goes one by one.
+    """
+    if type(matcher) is W3LeafMatcher:
+        while True:
+            matcher._read_ids()
+            matcher._read_weights()
+            yield matcher._ids, matcher._weights
+            if matcher._lastblock:
+                return
+            matcher._goto(matcher._nextoffset)
+    ids, weights = [], []
+    while matcher.is_active():
+        ids.append(matcher.id())
+        weights.append(matcher.weight())
+        matcher.next()
+    yield ids, weights
+
+
+def _length_bytes(reader, field_name: str) -> bytes:
+    """The encoded length (one byte, as Whoosh stores it) of ``field_name`` in every document."""
+    count = reader.doc_count_all()
+    column = None
+    try:  # whoosh3 (pinned): a one-byte numeric column per field
+        column = reader._perdoc._cached_reader(_lenfield(field_name), LENGTHS_COLUMN)
+        raw = column._dbfile.get(column._basepos, min(column._count, count)) if column._fixedlen == 1 else None
+    except AttributeError:
+        raw = None
+    if column is None and raw is None:
+        return bytes(count)
+    if raw is None:
+        return bytes(length_to_byte(reader.doc_field_length(d, field_name, 0) or 0) for d in range(count))
+    return bytes(raw) + bytes(count - len(raw))
 
 
 class _Generation:
@@ -89,6 +151,14 @@ class _Generation:
         self.info = json.loads(Path(path, MARKER).read_text())
         self._local = threading.local()
         self.highlight_tokens = {lang: _CachedTokens(self.schema[f.body_field(lang)].analyzer) for lang in LANGS}
+        self._word_terms = lru_cache(maxsize=WORD_CACHE)(self._analyze_word)
+        self._lock = threading.Lock()
+        self._postings: OrderedDict[tuple[str, str, float], tuple[array, array] | None] = OrderedDict()
+        self._postings_size = 0
+        self._lengths: dict[tuple[int, str], bytes] = {}
+        self._norms: dict[str, list[float]] = {}
+        self._docinfo: dict[int, tuple[str, str, str, str]] = {}
+        self._game_docs: dict[str, frozenset[int]] = {}
 
     def searcher(self):
         searcher = getattr(self._local, "searcher", None)
@@ -97,8 +167,120 @@ class _Generation:
             self._local.searcher = searcher
         return searcher
 
+    def _analyze_word(self, field_name: str, word: str) -> tuple[str, ...]:
+        return tuple(t.text for t in self.schema[field_name].analyzer(word))
+
     def analyze(self, field_name: str, text: str) -> list[str]:
-        return list(dict.fromkeys(t.text for t in self.schema[field_name].analyzer(text)))
+        """The field's terms of ``text`` (distinct, in order): the analysis of each word, cached.
+
+        Same terms as analysing the whole text: every field's tokenizer is ``TOKEN_PATTERN`` and
+        every filter works on one token at a time.
+        """
+        terms: dict[str, None] = {}
+        for word in TOKEN_PATTERN.findall(text):
+            for term in self._word_terms(field_name, word):
+                terms[term] = None
+        return list(terms)
+
+    # -- term at a time BM25F --------------------------------------------------------------
+    def _norm(self, searcher, field_name: str, b: float, k1: float) -> list[float]:
+        """BM25's length normalisation ``K1 * (1 - B + B * length / average)`` by length byte."""
+        norm = self._norms.get(field_name)
+        if norm is None:
+            average = searcher.avg_field_length(field_name) or 1
+            norm = [k1 * ((1 - b) + b * byte_to_length(byte) / average) for byte in range(256)]
+            self._norms[field_name] = norm
+        return norm
+
+    def _leaf_lengths(self, leaf: int, reader, field_name: str) -> bytes:
+        key = (leaf, field_name)
+        lengths = self._lengths.get(key)
+        if lengths is None:
+            lengths = self._lengths[key] = _length_bytes(reader, field_name)
+        return lengths
+
+    def postings(self, field_name: str, token: str, boost: float) -> tuple[array, array] | None:
+        """(document numbers, boosted BM25F scores) of one term, or None if no document has it."""
+        key = (field_name, token, boost)
+        with self._lock:
+            if key in self._postings:
+                self._postings.move_to_end(key)
+                return self._postings[key]
+        found = self._read_postings(field_name, token, boost)
+        with self._lock:
+            if key not in self._postings:
+                self._postings[key] = found
+                self._postings_size += len(found[0]) + 1 if found else 1
+                while self._postings_size > POSTINGS_BUDGET and len(self._postings) > 1:
+                    _, old = self._postings.popitem(last=False)
+                    self._postings_size -= len(old[0]) + 1 if old else 1
+        return found
+
+    def _read_postings(self, field_name: str, token: str, boost: float) -> tuple[array, array] | None:
+        searcher = self.searcher()
+        weighting = searcher.weighting
+        if not isinstance(weighting, BM25F) or not self.schema[field_name].scorable:
+            raise TypeError("term at a time scoring needs BM25F on a scorable field")
+        if searcher.doc_frequency(field_name, token) == 0:
+            return None
+        b, k1 = weighting._field_B.get(field_name, weighting.B), weighting.K1
+        norm = self._norm(searcher, field_name, b, k1)
+        factor = searcher.idf(field_name, token) * (k1 + 1) * boost
+        ids, scores = array("i"), array("d")
+        for leaf, (sub, offset) in enumerate(searcher.leaf_searchers()):
+            reader = sub.reader()
+            if (field_name, token) not in reader:
+                continue
+            lengths = self._leaf_lengths(leaf, reader, field_name)
+            for block_ids, weights in _posting_blocks(reader.postings(field_name, token)):
+                ids.extend([d + offset for d in block_ids] if offset else block_ids)
+                scores.extend([factor * w / (w + norm[lengths[d]]) for d, w in zip(block_ids, weights)])
+        return (ids, scores) if ids else None
+
+    def top(self, terms: list[tuple[str, str, float]], count: int, allowed: frozenset[int] | None = None) -> list[tuple[int, float]]:
+        """The ``count`` best (document number, score) for the OR of ``terms`` (field, token, boost).
+
+        The score is what Whoosh gives ``Or([Term(field, token, boost=...)], scale=COORD_SCALE)``:
+        the sum of the matching terms' BM25F scores, plus ``(matching - 1) / (T - scale)**2``,
+        times ``(T - 1) / T``, T being the number of terms that occur in the index. The bonus is
+        added per posting (``bonus`` each, one taken off at the end), so one pass suffices.
+        """
+        lists = [p for p in (self.postings(*term) for term in terms) if p is not None]
+        total = len(lists)
+        if not total:
+            return []
+        bonus = 1.0 / (total - COORD_SCALE) ** 2 if total > 1 else 0.0
+        factor = (total - 1) / total if total > 1 else 1.0
+        scores: dict[int, float] = {}
+        get = scores.get
+        for ids, values in lists:
+            for docnum, value in zip(ids, values):
+                scores[docnum] = get(docnum, 0.0) + value + bonus
+        if allowed is not None:
+            scores = {d: v for d, v in scores.items() if d in allowed}
+        if len(scores) > count:
+            threshold = heapq.nlargest(count, scores.values())[-1]
+            best = [(d, v) for d, v in scores.items() if v >= threshold]
+        else:
+            best = list(scores.items())
+        best.sort(key=lambda item: (-item[1], item[0]))
+        return [(d, (v - bonus) * factor) for d, v in best[:count]]
+
+    def docinfo(self, docnum: int) -> tuple[str, str, str, str]:
+        """(kind, game, entry, lang) of a document, kept once read."""
+        info = self._docinfo.get(docnum)
+        if info is None:
+            stored = self.searcher().stored_fields(docnum)
+            info = self._docinfo[docnum] = (stored[f.KIND], stored[f.GAME], stored[f.ENTRY], stored[f.LANG])
+        return info
+
+    def game_docs(self, game: str) -> frozenset[int]:
+        docs = self._game_docs.get(game)
+        if docs is None:
+            docs = frozenset(self.searcher().docs_for_query(Term(f.GAME, game)))
+            if len(self._game_docs) < 1024:
+                self._game_docs[game] = docs
+        return docs
 
 
 class SearchIndex:
@@ -123,14 +305,15 @@ class SearchIndex:
             return self._generation
 
     # -- queries -------------------------------------------------------------------------
-    def _terms_query(self, gen: _Generation, text: str) -> Or | None:
+    def _terms(self, gen: _Generation, text: str) -> list[tuple[str, str, float]]:
+        """(field, token, boost) of the query in every language's fields and the prefixes."""
         parts = []
         for lang in LANGS:
             for kind, weight in WEIGHTS.items():
                 name = f"{kind}_{lang}"
-                parts.extend(Term(name, token, boost=weight) for token in gen.analyze(name, text))
-        parts.extend(Term(f.PREFIXES, p, boost=PREFIX_WEIGHT) for p in gen.analyze(f.PREFIXES, text))
-        return Or(parts, scale=0.3) if parts else None
+                parts.extend((name, token, weight) for token in gen.analyze(name, text))
+        parts.extend((f.PREFIXES, p, PREFIX_WEIGHT) for p in gen.analyze(f.PREFIXES, text))
+        return parts
 
     def _unknown_words(self, gen: _Generation, text: str) -> list[str]:
         reader = gen.searcher().reader()
@@ -155,17 +338,15 @@ class SearchIndex:
             out.append(word)
         return " ".join(out) if changed else None
 
-    def _run(self, gen: _Generation, query, game: str | None, limit: int):
-        searcher = gen.searcher()
-        filt = Term(f.GAME, game) if game else None
-        return searcher.search(query, limit=limit * 6 + 12, filter=filt)
+    def _run(self, gen: _Generation, terms, game: str | None, limit: int) -> list[tuple[int, float]]:
+        return gen.top(terms, limit * 6 + 12, gen.game_docs(game) if game else None)
 
-    def _collapse(self, results, lang: str) -> "OrderedDict[tuple, float]":
+    def _collapse(self, gen: _Generation, results, lang: str) -> "OrderedDict[tuple, float]":
         best: OrderedDict[tuple, float] = OrderedDict()
-        for hit in results:
-            fields = hit.fields()
-            key = (fields[f.KIND], fields[f.GAME], fields[f.ENTRY])
-            score = hit.score * (READER_LANG_BONUS if fields[f.LANG] == lang else 1.0)
+        for docnum, score in results:
+            kind, game, entry, doc_lang = gen.docinfo(docnum)
+            key = (kind, game, entry)
+            score = score * (READER_LANG_BONUS if doc_lang == lang else 1.0)
             if score > best.get(key, 0.0):
                 best[key] = score
         return OrderedDict(sorted(best.items(), key=lambda kv: -kv[1]))
@@ -195,17 +376,17 @@ class SearchIndex:
             self._cache.move_to_end(cache_key)
             return cached
         result = SearchResult(query=query_text, lang=lang)
-        query = self._terms_query(gen, query_text)
+        terms = self._terms(gen, query_text)
         collapsed: OrderedDict = OrderedDict()
-        if query is not None:
-            collapsed = self._collapse(self._run(gen, query, game, limit), lang)
+        if terms:
+            collapsed = self._collapse(gen, self._run(gen, terms, game, limit), lang)
         if query_text:
             result.suggestion = self._suggest(gen, query_text)
         if result.suggestion and len(collapsed) < 3:
             # Typo tolerance only where exact matching found little: search the corrected words too.
-            corrected = self._terms_query(gen, result.suggestion)
-            if corrected is not None:
-                for key, score in self._collapse(self._run(gen, corrected, game, limit), lang).items():
+            corrected = self._terms(gen, result.suggestion)
+            if corrected:
+                for key, score in self._collapse(gen, self._run(gen, corrected, game, limit), lang).items():
                     collapsed.setdefault(key, score * CORRECTED_WEIGHT)
         searcher = gen.searcher()
         for (kind, game_slug, entry), score in collapsed.items():

@@ -122,14 +122,14 @@ def test_joker_needs_same_colour_and_other_land():
 
 def test_each_card_or_pair_one_stone_and_at_most_3_cards_2_stones():
     s = scenario([ES, ES, FR], monasteries={"Frankreich-1": B})
-    refused(s, play(M("Frankreich", 2, ES, ES), M("Frankreich", 3)), "Bis zu 3 Karten, bis zu 2 Steine")
+    refused(s, play(M("Frankreich", 2, ES, ES), M("Frankreich", 3)), "Höchstens 3 Karten und 2 Steine")
     s = scenario([FR, FR, FR], monasteries={"Frankreich-1": B})
     refused(s, play(M("Frankreich", 2, FR), M("Frankreich", 3, FR), M("Frankreich", 4, FR)),
-            "Bis zu 3 Karten, bis zu 2 Steine")
+            "Höchstens 3 Karten und 2 Steine")
     s = scenario([ES, ES, BB], monasteries={"Frankreich-1": B})
     s.hands[A] = [ES, ES, BB, BB]  # an impossible hand, to reach the card limit alone
     refused(s, play(M("Frankreich", 2, ES, ES), M("Frankreich", 3, BB, BB)),
-            "Bis zu 3 Karten, bis zu 2 Steine")
+            "Höchstens 3 Karten und 2 Steine")
 
 
 def test_cards_must_be_in_hand():

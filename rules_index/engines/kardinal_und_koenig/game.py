@@ -54,7 +54,7 @@ from . import scoring
 # --------------------------------------------------------------------------- rules (citations)
 _S4 = "Regelheft S. 4 · Spielsteine setzen"
 R_ONE_LAND = Rule("Ein Land pro Zug", _S4)
-R_CARDS_STONES = Rule("Bis zu 3 Karten, bis zu 2 Steine", _S4)
+R_CARDS_STONES = Rule("Höchstens 3 Karten und 2 Steine", _S4)
 R_CARD_SHOWS_LAND = Rule("Karte nennt das Land", _S4)
 R_JOKER = Rule("Joker", _S4)
 R_CARDS_IN_HAND = Rule("Karten auf der Hand", _S4)
