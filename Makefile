@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup browser-tools run test validate check index db eval translations mutation export clean
+.PHONY: help setup browser-tools run test validate check index db eval translations mutation export stress clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -48,7 +48,11 @@ check: setup ## Run every FAQ entry's and mistake's check through the rule engin
 test: setup browser-tools validate check ## Validate content, run the rule checks and the whole test suite
 	$(BIN)/python -m pytest -q
 
-mutation: setup ## Mutation testing of the rule engines (mutmut; slow: about half an hour)
+mutation: setup ## Mutation testing of the rule engines: a seeded sample of 400 mutants (N=… to change)
+	rm -rf mutants
+	$(BIN)/python scripts/mutation_sample.py $(or $(N),400)
+
+mutation-all: setup ## Every mutant of the rule engines (hours on 2 cores)
 	rm -rf mutants
 	$(BIN)/mutmut run --max-children 2
 	$(BIN)/python scripts/mutation_score.py
@@ -58,6 +62,9 @@ export: setup ## Write the static site into site/ (works from a USB stick)
 
 eval: setup index ## Search relevance on eval/search-queries.yaml (recall@3, MRR@10)
 	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml
+
+stress: setup ## Load and fault scenarios on loopback: prints a table, writes stress/RESULTS.md (~6 min)
+	$(BIN)/python -m stress.run
 
 translations: setup ## Extract interface strings into translations/messages.pot and update the catalogs
 	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext -k _l --ignore-dirs=.venv -o translations/messages.pot .

@@ -70,6 +70,49 @@ def text_table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def findings(rows: list[Row]) -> list[str]:
+    """The run's results in sentences, worded from the figures (nothing here is written in advance)."""
+    by_id = {r.id: r for r in rows}
+    lines = []
+    loaded = [r for r in rows if r.requests is not None]
+    total = sum(r.requests for r in loaded)
+    errors = sum((r.errors or 0) + (r.unexpected or 0) for r in loaded)
+    lines.append(f"{total} requests in all, {errors} of them failed (5xx, connection error, timeout or an unexpected status)"
+                 + ("." if errors else ": none, also while the index was rebuilt and after every kill and restart."))
+    acked = sum(r.acknowledged or 0 for r in rows)
+    stored = sum(r.stored or 0 for r in rows)
+    if acked:
+        lines.append(f"Submissions: {acked} acknowledged with 201, {stored} of them found in the database afterwards"
+                     + (" (every one, also those acknowledged just before a SIGKILL of the whole server)." if acked == stored else "."))
+    if (one := by_id.get("1")) and one.details.get("memory_samples"):
+        load = one.details["load"]
+        lines.append(f"Mixed load: {load['rps']} requests/s on average with {load['requests']} requests; p50 {one.p50_ms} ms, "
+                     f"p99 {one.p99_ms} ms at 32 connections on 4 sync workers (most of that is waiting for a free worker). "
+                     f"Worker memory: {one.rss_before_mib} MiB after warm-up, {one.rss_after_mib} MiB at the end.")
+    if (two := by_id.get("2")) and "around_switch" in two.details:
+        a, d, o = two.details["around_switch"], two.details["during_builds"], two.details["outside_builds"]
+        lines.append(f"Rebuilds under load cost latency, not errors: p99 {a['p99_ms']} ms for reads in flight at a switch of "
+                     f"the index link, {d['p99_ms']} ms for other reads while a build ran, {o['p99_ms']} ms for the rest. "
+                     "On the first request after a switch each worker reloads the content, reruns the rule checks and opens "
+                     "the new index; all four do it at the same moment, while the build process holds a CPU of its own.")
+    kills = [r for r in rows if r.id.startswith("3")]
+    if kills:
+        ok = all(r.passed for r in kills)
+        lines.append("SIGKILL during an index build (of the build, of gunicorn, of both): "
+                     + ("the previous index kept serving, restarts served at once, and `index build --if-stale` recovered."
+                        if ok else "see the failed checks below."))
+    if (four := by_id.get("4")) and four.details.get("rounds"):
+        lines.append(f"SIGKILL of gunicorn mid-submissions ({len(four.details['rounds'])} rounds): integrity_check "
+                     + ", ".join(r["integrity"] for r in four.details["rounds"])
+                     + f"; {four.stored} of {four.acknowledged} acknowledged reports stored.")
+    for row in rows:
+        for check in row.checks:
+            if not check["ok"]:
+                word = "Failed" if check["severity"] == "fail" else "Known defect (warning, does not fail the run)"
+                lines.append(f"{word} in {row.id}: {check['check']}: {check['detail']}")
+    return lines
+
+
 def markdown(rows: list[Row], meta: dict) -> str:
     out = [
         "# Stress and fault results",
@@ -87,6 +130,10 @@ def markdown(rows: list[Row], meta: dict) -> str:
     for row in rows:
         c = cells(row)
         out.append(f"| {c[0]} | {row.name} | {' | '.join(c[1:])} |")
+    out.append("")
+    out.append("## What it shows")
+    out.append("")
+    out.extend(f"- {line}" for line in findings(rows))
     out.append("")
     out.append("## What each row checked")
     out.append("")

@@ -237,6 +237,11 @@ def mixed_load(opts: Options) -> list[Row]:
             row.notes.append(f"stopped by the {opts.mixed_max_s:.0f} s bound after {summary['requests']} of {opts.requests} requests")
         row.notes.append(f"{summary['rps']} req/s over {summary['duration_s']} s; RSS per worker max "
                          f"{before['max_mib']} -> {after['max_mib']} MiB")
+        if len(sampler.samples) >= 4:
+            half = sampler.samples[len(sampler.samples) // 2]
+            row.notes.append(f"RSS (all workers) {before['total_mib']} MiB after warm-up, {half['total_mib']} MiB at "
+                             f"{half['t_s']:.0f} s, {after['total_mib']} MiB at the end: +{half['total_mib'] - before['total_mib']:.1f} MiB "
+                             f"in the first half of the run, +{after['total_mib'] - half['total_mib']:.1f} MiB in the second")
         row.details = {"load": summary, "warm_up": warm.summary(), "memory_before": before, "memory_after": after,
                        "memory_samples": sampler.samples, "rows_in_database": len(stored)}
     finally:
@@ -265,6 +270,19 @@ def rebuild_under_load(opts: Options) -> list[Row]:
             max_seconds=opts.rebuild_max_s, stop=stop, seed=3, result=result))
         builds: list[dict] = []
         windows: list[tuple[float, float]] = []
+        switches: list[float] = []  # perf_counter moments the index link changed
+        watching = threading.Event()
+
+        def watch_link() -> None:
+            seen = os.path.realpath(sandbox.index_link)
+            while not watching.wait(0.005):
+                now = os.path.realpath(sandbox.index_link)
+                if now != seen:
+                    switches.append(time.perf_counter())
+                    seen = now
+
+        watcher = threading.Thread(target=watch_link, daemon=True)
+        watcher.start()
         marker = None
         t0 = time.monotonic()
         with MemorySampler(server, every=5) as sampler:
@@ -279,7 +297,7 @@ def rebuild_under_load(opts: Options) -> list[Row]:
                 start = time.monotonic()
                 window_start = time.perf_counter()
                 done = sandbox.flask("index", "build", check=False, timeout=120)
-                windows.append((window_start, time.perf_counter() + 2.0))  # + the workers' reload after the switch
+                windows.append((window_start, time.perf_counter()))
                 builds.append({"build": i + 1, "exit": done.returncode, "seconds": round(time.monotonic() - start, 1),
                                "generation": sandbox.current_generation(), "stderr": done.stderr[-500:] if done.returncode else ""})
                 time.sleep(1.0)
@@ -291,6 +309,8 @@ def rebuild_under_load(opts: Options) -> list[Row]:
             time.sleep(3)
             stop.set()
             reader.join(timeout=opts.rebuild_max_s + 60)
+            watching.set()
+            watcher.join(timeout=5)
         after = server.memory()
         summary = result.summary()
         row.take_load(summary)
@@ -310,16 +330,26 @@ def rebuild_under_load(opts: Options) -> list[Row]:
         row.check("no traceback or worker timeout in the server log", not server.log_problems(), json.dumps(server.log_problems()))
         row.check("no deleted index files held open after pruning",
                   after["deleted_fds"] <= before["deleted_fds"], f"deleted fds {before['deleted_fds']} -> {after['deleted_fds']}")
-        def in_build(r) -> bool:
-            return any(a <= r.start <= b for a, b in windows)
+        # The generator is closed-loop: while the workers stall, few new requests are sent. So reads are
+        # grouped by what they lived through: a switch (in flight at it, or sent within 1 s after it),
+        # else a build running, else neither.
+        def around_switch(r) -> bool:
+            return any(r.start <= s + 1.0 and r.end >= s for s in switches)
 
-        during = result.summary(select=in_build)
-        outside = result.summary(select=lambda r: not in_build(r))
+        def building(r) -> bool:
+            return not around_switch(r) and any(a <= r.start < b for a, b in windows)
+
+        switched = result.summary(select=around_switch)
+        during = result.summary(select=building)
+        outside = result.summary(select=lambda r: not around_switch(r) and not building(r))
         row.notes.append(f"{summary['requests']} reads over {summary['duration_s']} s; builds took "
-                         + ", ".join(f"{b['seconds']} s" for b in builds))
-        row.notes.append(f"latency p50/p99 while a build ran (and 2 s after): {during['p50_ms']}/{during['p99_ms']} ms "
-                         f"({during['requests']} reads); otherwise {outside['p50_ms']}/{outside['p99_ms']} ms ({outside['requests']} reads)")
-        row.details = {"load": summary, "during_builds": during, "outside_builds": outside, "builds": builds, "memory_before": before, "memory_after": after,
+                         + ", ".join(f"{b['seconds']} s" for b in builds) + f"; the link switched {len(switches)} times")
+        row.notes.append("latency p50/p99 of reads in flight at a switch (or sent up to 1 s after): "
+                         f"{switched['p50_ms']}/{switched['p99_ms']} ms ({switched['requests']} reads); other reads while a "
+                         f"build ran: {during['p50_ms']}/{during['p99_ms']} ms ({during['requests']}); the rest: "
+                         f"{outside['p50_ms']}/{outside['p99_ms']} ms ({outside['requests']})")
+        row.details = {"load": summary, "around_switch": switched, "during_builds": during, "outside_builds": outside,
+                       "builds": builds, "memory_before": before, "memory_after": after,
                        "memory_samples": sampler.samples, "generations_left": [g.name for g in gens]}
     finally:
         sandbox.close()

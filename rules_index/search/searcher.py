@@ -20,16 +20,19 @@ import re
 import threading
 import unicodedata
 from array import array
+from bisect import bisect_left
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from markupsafe import escape
 from whoosh import highlight, index as whoosh_index
 from whoosh.analysis import Token
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
 from whoosh.query import And, Term
 from whoosh.scoring import BM25F
+from whoosh.spelling import Corrector
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from . import schema as f
@@ -82,25 +85,66 @@ def clean_query(text: str) -> str:
 
 
 class _CachedTokens:
-    """An analyzer for the highlighter: the field's analysis of each word, cached per word.
+    """An analyzer for the highlighter that tokenizes each stored text once per generation.
 
-    Every filter of the language analyzers works on one token at a time, so analysing the words
-    one by one gives the same tokens (and character spans) as analysing the whole text.
+    Every filter of the language analyzers works on one token at a time, so a text's tokens are
+    the analysis of its words one by one (each word's analysis cached too); a text's tokens come
+    with the set of their terms, so texts without any query term skip the highlighter.
     """
 
-    def __init__(self, analyzer, size: int = WORD_CACHE):
+    def __init__(self, analyzer, size: int = 8192):
         self._analyzer = analyzer
-        self._word = lru_cache(maxsize=size)(self._analyze_word)
+        self._word = lru_cache(maxsize=WORD_CACHE)(self._analyze_word)
+        self.spans = lru_cache(maxsize=size)(self._analyze)
 
     def _analyze_word(self, word: str) -> tuple[str, ...]:
         return tuple(t.text for t in self._analyzer(word, mode="query", removestops=False))
 
-    def __call__(self, text: str, **_ignored):
+    def _analyze(self, text: str) -> tuple[tuple[tuple[str, int, int], ...], frozenset[str]]:
         word_terms = self._word
-        for match in TOKEN_PATTERN.finditer(text):
-            start, end = match.span()
-            for term in word_terms(match.group()):
-                yield Token(chars=True, text=term, startchar=start, endchar=end, boost=1.0)
+        spans = tuple(
+            (term, match.start(), match.end())
+            for match in TOKEN_PATTERN.finditer(text)
+            for term in word_terms(match.group())
+        )
+        return spans, frozenset(term for term, _, _ in spans)
+
+    def __call__(self, text: str, **_ignored):
+        token = Token(chars=True, boost=1.0)  # one token, refilled (as Whoosh's tokenizers do)
+        for term, start, end in self.spans(text)[0]:
+            token.text, token.startchar, token.endchar = term, start, end
+            yield token
+
+
+class _MemoryCorrector(Corrector):
+    """Whoosh's ``ReaderCorrector`` (same candidates, same ranking: the most frequent word within
+    ``maxdist`` edits) with its Levenshtein automaton run over a sorted in-memory word list."""
+
+    def __init__(self, reader, words: list[str], automata):
+        self.reader = reader
+        self.words = words
+        self.automata = automata
+
+    def _suggestions(self, text: str, maxdist: int, prefix: int):
+        frequency = self.reader.frequency
+        dfa = self.automata.levenshtein_dfa(text, maxdist, prefix)
+        for sug in self.automata.find_matches(dfa, _WordCursor(self.words)):
+            yield (0 - (maxdist + (1.0 / (frequency(f.WORDS, sug) or 1) * 0.5)), sug)
+
+
+class _WordCursor:
+    """The spelling words of a generation in memory, with the two methods of a Whoosh term
+    cursor that ``Automata.find_matches`` uses (instead of a binary search on disk per step)."""
+
+    def __init__(self, words: list[str]):
+        self._words = words
+        self._at = 0
+
+    def text(self) -> str | None:
+        return self._words[self._at] if self._at < len(self._words) else None
+
+    def find(self, term: str) -> None:
+        self._at = bisect_left(self._words, term)
 
 
 def _posting_blocks(matcher):
@@ -123,6 +167,20 @@ def _posting_blocks(matcher):
         weights.append(matcher.weight())
         matcher.next()
     yield ids, weights
+
+
+class _Postings:
+    """A term's documents (ascending) and their boosted BM25F scores, with the highest score."""
+
+    __slots__ = ("ids", "scores", "best")
+
+    def __init__(self, ids: array, scores: array):
+        self.ids = ids
+        self.scores = scores
+        self.best = max(scores)
+
+    def __len__(self) -> int:
+        return len(self.ids)
 
 
 def _length_bytes(reader, field_name: str) -> bytes:
@@ -153,12 +211,18 @@ class _Generation:
         self.highlight_tokens = {lang: _CachedTokens(self.schema[f.body_field(lang)].analyzer) for lang in LANGS}
         self._word_terms = lru_cache(maxsize=WORD_CACHE)(self._analyze_word)
         self._lock = threading.Lock()
-        self._postings: OrderedDict[tuple[str, str, float], tuple[array, array] | None] = OrderedDict()
+        self._postings: OrderedDict[tuple[str, str, float], _Postings | None] = OrderedDict()
         self._postings_size = 0
         self._lengths: dict[tuple[int, str], bytes] = {}
         self._norms: dict[str, list[float]] = {}
         self._docinfo: dict[int, tuple[str, str, str, str]] = {}
         self._game_docs: dict[str, frozenset[int]] = {}
+        self._docnums: dict[str, int | None] = {}
+        self._spelling: tuple[list[str], object] | None = None
+        self.suggest = lru_cache(maxsize=4096)(self._suggest_word)
+        self.related: dict[tuple, list[str]] = {}
+        self.snippet = lru_cache(maxsize=8192)(self._snippet)
+        self.stored = lru_cache(maxsize=8192)(self._stored)
 
     def searcher(self):
         searcher = getattr(self._local, "searcher", None)
@@ -199,7 +263,7 @@ class _Generation:
             lengths = self._lengths[key] = _length_bytes(reader, field_name)
         return lengths
 
-    def postings(self, field_name: str, token: str, boost: float) -> tuple[array, array] | None:
+    def postings(self, field_name: str, token: str, boost: float) -> _Postings | None:
         """(document numbers, boosted BM25F scores) of one term, or None if no document has it."""
         key = (field_name, token, boost)
         with self._lock:
@@ -210,13 +274,13 @@ class _Generation:
         with self._lock:
             if key not in self._postings:
                 self._postings[key] = found
-                self._postings_size += len(found[0]) + 1 if found else 1
+                self._postings_size += len(found) + 1 if found else 1
                 while self._postings_size > POSTINGS_BUDGET and len(self._postings) > 1:
                     _, old = self._postings.popitem(last=False)
-                    self._postings_size -= len(old[0]) + 1 if old else 1
+                    self._postings_size -= len(old) + 1 if old else 1
         return found
 
-    def _read_postings(self, field_name: str, token: str, boost: float) -> tuple[array, array] | None:
+    def _read_postings(self, field_name: str, token: str, boost: float) -> _Postings | None:
         searcher = self.searcher()
         weighting = searcher.weighting
         if not isinstance(weighting, BM25F) or not self.schema[field_name].scorable:
@@ -235,7 +299,7 @@ class _Generation:
             for block_ids, weights in _posting_blocks(reader.postings(field_name, token)):
                 ids.extend([d + offset for d in block_ids] if offset else block_ids)
                 scores.extend([factor * w / (w + norm[lengths[d]]) for d, w in zip(block_ids, weights)])
-        return (ids, scores) if ids else None
+        return _Postings(ids, scores) if ids else None
 
     def top(self, terms: list[tuple[str, str, float]], count: int, allowed: frozenset[int] | None = None) -> list[tuple[int, float]]:
         """The ``count`` best (document number, score) for the OR of ``terms`` (field, token, boost).
@@ -244,17 +308,29 @@ class _Generation:
         the sum of the matching terms' BM25F scores, plus ``(matching - 1) / (T - scale)**2``,
         times ``(T - 1) / T``, T being the number of terms that occur in the index. The bonus is
         added per posting (``bonus`` each, one taken off at the end), so one pass suffices.
+
+        Terms go highest possible share first (MaxScore): once the shares still to come cannot
+        lift a document that has none of the terms so far to the ``count``-th score, the long
+        lists of common words only add to the documents that can still make it. Exact.
         """
-        lists = [p for p in (self.postings(*term) for term in terms) if p is not None]
+        lists = sorted((p for p in (self.postings(*term) for term in terms) if p is not None), key=lambda p: -p.best)
         total = len(lists)
         if not total:
             return []
         bonus = 1.0 / (total - COORD_SCALE) ** 2 if total > 1 else 0.0
         factor = (total - 1) / total if total > 1 else 1.0
+        remaining = [0.0] * (total + 1)  # remaining[i]: the most lists[i:] can add to one document
+        for i in range(total - 1, -1, -1):
+            remaining[i] = remaining[i + 1] + lists[i].best + bonus
         scores: dict[int, float] = {}
         get = scores.get
-        for ids, values in lists:
-            for docnum, value in zip(ids, values):
+        for i, postings in enumerate(lists):
+            if i and len(postings) > 256 and len(scores) >= count:
+                threshold = self._threshold(scores, count, allowed)
+                if threshold is not None and remaining[i] < threshold:
+                    scores = self._finish(scores, lists[i:], bonus, threshold - remaining[i], allowed)
+                    break
+            for docnum, value in zip(postings.ids, postings.scores):
                 scores[docnum] = get(docnum, 0.0) + value + bonus
         if allowed is not None:
             scores = {d: v for d, v in scores.items() if d in allowed}
@@ -266,6 +342,33 @@ class _Generation:
         best.sort(key=lambda item: (-item[1], item[0]))
         return [(d, (v - bonus) * factor) for d, v in best[:count]]
 
+    @staticmethod
+    def _threshold(scores: dict[int, float], count: int, allowed: frozenset[int] | None) -> float | None:
+        """The ``count``-th best score so far (a lower bound of the final one), None if fewer."""
+        values = scores.values() if allowed is None else [v for d, v in scores.items() if d in allowed]
+        if len(values) < count:
+            return None
+        return heapq.nlargest(count, values)[-1]
+
+    @staticmethod
+    def _finish(scores, lists: list[_Postings], bonus: float, floor: float, allowed) -> dict[int, float]:
+        """Add ``lists`` to the documents whose score so far is at least ``floor`` (the others
+        cannot reach the best any more); documents not yet found are not added."""
+        alive = {d: v for d, v in scores.items() if v >= floor and (allowed is None or d in allowed)}
+        for postings in lists:
+            ids, values = postings.ids, postings.scores
+            if len(alive) * 16 < len(ids):
+                size = len(ids)
+                for docnum in alive:
+                    at = bisect_left(ids, docnum)
+                    if at < size and ids[at] == docnum:
+                        alive[docnum] += values[at] + bonus
+            else:
+                for docnum, value in zip(ids, values):
+                    if docnum in alive:
+                        alive[docnum] += value + bonus
+        return alive
+
     def docinfo(self, docnum: int) -> tuple[str, str, str, str]:
         """(kind, game, entry, lang) of a document, kept once read."""
         info = self._docinfo.get(docnum)
@@ -273,6 +376,49 @@ class _Generation:
             stored = self.searcher().stored_fields(docnum)
             info = self._docinfo[docnum] = (stored[f.KIND], stored[f.GAME], stored[f.ENTRY], stored[f.LANG])
         return info
+
+    def _snippet(self, text: str, lang: str, matched: frozenset[str]) -> str:
+        """The text's best two fragments around the ``matched`` terms (the query's terms that the
+        text has: the highlight depends on nothing else, so it is kept per (text, terms))."""
+        if matched:
+            fragment = highlight.highlight(
+                text, matched, self.highlight_tokens[lang], highlight.ContextFragmenter(maxchars=220, surround=60),
+                highlight.HtmlFormatter(tagname="mark", between=" … "), top=2,
+            )
+            if fragment:
+                return fragment
+        return str(escape(text[:200] + ("…" if len(text) > 200 else "")))
+
+    def _stored(self, docnum: int) -> tuple[str, str]:
+        stored = self.searcher().stored_fields(docnum)
+        return stored[f.TITLE_TEXT], stored[f.BODY_TEXT]
+
+    def docnum(self, key: str) -> int | None:
+        """The document number of a KEY, kept once looked up."""
+        try:
+            return self._docnums[key]
+        except KeyError:
+            found = self._docnums[key] = self.searcher().document_number(**{f.KEY: key})
+            return found
+
+    def _suggest_word(self, word: str, maxdist: int) -> str | None:
+        """Whoosh's best correction of ``word`` (``searcher.suggest(WORDS, word, limit=1, prefix=1)``),
+        with the spelling words held in memory."""
+        searcher = self.searcher()
+        reader = searcher.reader()
+        if self._spelling is None:
+            if reader.is_atomic():
+                field_name = self.schema[f.WORDS].spelling_fieldname(f.WORDS)
+                words = sorted(self.schema[f.WORDS].from_bytes(w) for w in reader.lexicon(field_name))
+                self._spelling = (words, reader.codec().automata(reader.storage(), reader.segment()))
+            else:
+                self._spelling = ([], None)
+        words, automata = self._spelling
+        if automata is None:
+            found = searcher.suggest(f.WORDS, word, limit=1, maxdist=maxdist, prefix=1)
+        else:
+            found = _MemoryCorrector(reader, words, automata).suggest(word, limit=1, maxdist=maxdist, prefix=1)
+        return found[0] if found else None
 
     def game_docs(self, game: str) -> frozenset[int]:
         docs = self._game_docs.get(game)
@@ -320,7 +466,6 @@ class SearchIndex:
         return [w for w in TOKEN_PATTERN.findall(text.lower()) if len(w) >= 3 and (f.WORDS, w) not in reader]
 
     def _suggest(self, gen: _Generation, text: str) -> str | None:
-        searcher = gen.searcher()
         words = TOKEN_PATTERN.findall(text)
         unknown = set(self._unknown_words(gen, text))
         if not unknown:
@@ -329,10 +474,9 @@ class SearchIndex:
         out = []
         for word in words:
             if word.lower() in unknown:
-                maxdist = 2 if len(word) >= 8 else 1
-                found = searcher.suggest(f.WORDS, word.lower(), limit=1, maxdist=maxdist, prefix=1)
+                found = gen.suggest(word.lower(), 2 if len(word) >= 8 else 1)
                 if found:
-                    out.append(found[0])
+                    out.append(found)
                     changed = True
                     continue
             out.append(word)
@@ -351,20 +495,10 @@ class SearchIndex:
                 best[key] = score
         return OrderedDict(sorted(best.items(), key=lambda kv: -kv[1]))
 
-    def _snippet(self, gen: _Generation, text: str, query: str, lang: str) -> str:
-        name = f.body_field(lang)
-        terms = set(gen.analyze(name, query))
+    def _snippet(self, gen: _Generation, text: str, terms: frozenset[str], lang: str) -> str:
         if not text:
             return ""
-        if terms:
-            fragment = highlight.highlight(
-                text, terms, gen.highlight_tokens[lang], highlight.ContextFragmenter(maxchars=220, surround=60),
-                highlight.HtmlFormatter(tagname="mark", between=" … "), top=2,
-            )
-            if fragment:
-                return fragment
-        from markupsafe import escape
-        return str(escape(text[:200] + ("…" if len(text) > 200 else "")))
+        return gen.snippet(text, lang, terms.intersection(gen.highlight_tokens[lang].spans(text)[1]))
 
     def search(self, text: str, lang: str, game: str | None = None, limit: int = 10, kinds: tuple[str, ...] | None = None) -> SearchResult:
         gen = self.generation()
@@ -388,14 +522,15 @@ class SearchIndex:
             if corrected:
                 for key, score in self._collapse(gen, self._run(gen, corrected, game, limit), lang).items():
                     collapsed.setdefault(key, score * CORRECTED_WEIGHT)
-        searcher = gen.searcher()
+        snippet_terms = frozenset(gen.analyze(f.body_field(lang), query_text))
         for (kind, game_slug, entry), score in collapsed.items():
             if kinds and kind not in kinds:
                 continue
-            doc = searcher.document(**{f.KEY: f"{kind}:{game_slug}:{entry}:{lang}"})
-            if doc is None:
+            docnum = gen.docnum(f"{kind}:{game_slug}:{entry}:{lang}")
+            if docnum is None:
                 continue
-            result.hits.append(Hit(kind, game_slug, entry, doc[f.TITLE_TEXT], self._snippet(gen, doc[f.BODY_TEXT], query_text, lang), round(score, 4)))
+            title, body = gen.stored(docnum)
+            result.hits.append(Hit(kind, game_slug, entry, title, self._snippet(gen, body, snippet_terms, lang), round(score, 4)))
             if len(result.hits) >= limit:
                 break
         self._cache[cache_key] = result
@@ -404,8 +539,20 @@ class SearchIndex:
         return result
 
     def related(self, kind: str, game: str, entry: str, lang: str, limit: int = 4) -> list[str]:
-        """Entries of the same kind and game most like this one (more-like-this on its text)."""
+        """Entries of the same kind and game most like this one (more-like-this on its text).
+
+        Kept per generation: they depend on nothing else.
+        """
         gen = self.generation()
+        key = (kind, game, entry, lang, limit)
+        found = gen.related.get(key)
+        if found is None:
+            found = self._related(gen, kind, game, entry, lang, limit)
+            if len(gen.related) < 65536:
+                gen.related[key] = found
+        return list(found)
+
+    def _related(self, gen: _Generation, kind: str, game: str, entry: str, lang: str, limit: int) -> list[str]:
         searcher = gen.searcher()
         docnum = searcher.document_number(**{f.KEY: f"{kind}:{game}:{entry}:{lang}"})
         if docnum is None:

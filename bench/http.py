@@ -1,0 +1,227 @@
+"""HTTP throughput on loopback: gunicorn (2 workers) serving the app, wrk cycling through URLs.
+
+    python -m bench.http [--duration S] [--connections N]
+
+Baseline: ``/bench/hello`` of the same app and server (``bench.hello``, registered by
+``bench.wsgi`` only when ``RULES_BENCH_HELLO=1``). Measured: the FAQ permalink pages (every
+entry in every language, in turn) and the search API with distinct queries from the content's
+own words (three languages, a quarter with a typo; more queries than requests, so no response
+cache answers one). Every run is preceded by a warm-up run on other URLs of the same kind.
+Only 127.0.0.1 is used; the server is stopped (its process group) whatever happens.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+LUA = Path(__file__).with_name("wrk") / "cycle.lua"
+WORKERS = 2
+HOST = "127.0.0.1"
+
+
+def ensure_wrk() -> str:
+    """The wrk binary; installed from Debian (``apt-get install -y wrk``) when missing."""
+    found = shutil.which("wrk")
+    if found:
+        return found
+    if shutil.which("apt-get") is None:
+        raise SystemExit("wrk is missing and apt-get is not available: install wrk")
+    print("installing wrk (apt-get) ...", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env, stdout=subprocess.DEVNULL, timeout=300)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True, env=env, stdout=subprocess.DEVNULL, timeout=300)
+    found = shutil.which("wrk")
+    if not found:
+        raise SystemExit("apt-get install wrk did not provide a wrk binary")
+    return found
+
+
+def instance_env(instance: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RULES_") and k != "DATABASE_URL"}
+    env.update(RULES_INSTANCE_PATH=str(instance), RULES_BENCH_HELLO="1", PYTHONPATH=str(ROOT))
+    return env
+
+
+def prepare_instance(instance: Path) -> None:
+    """A fresh instance folder with the migrated database and a prebuilt index (the flask CLI)."""
+    env = instance_env(instance)
+    flask = [str(BIN / "flask"), "--app", "app"]
+    for command in (["db", "upgrade"], ["index", "build"]):
+        subprocess.run(flask + command, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, timeout=300)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def wait_ready(url: str, process: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"gunicorn did not answer {url} within {timeout:.0f} s")
+
+
+@contextlib.contextmanager
+def gunicorn(instance: Path, log: Path):
+    """gunicorn serving ``bench.wsgi:app`` on a free loopback port; yields the base URL."""
+    port = free_port()
+    command = [
+        str(BIN / "gunicorn"), "--workers", str(WORKERS), "--bind", f"{HOST}:{port}",
+        "--error-logfile", str(log), "--log-level", "warning", "--timeout", "60", "bench.wsgi:app",
+    ]
+    process = subprocess.Popen(command, cwd=ROOT, env=instance_env(instance), start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://{HOST}:{port}"
+    try:
+        wait_ready(base + "/bench/hello", process)
+        yield base
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)
+
+
+_UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3}
+
+
+def _ms(value: str) -> float:
+    match = re.fullmatch(r"([\d.]+)(us|ms|s|m)", value.strip())
+    if not match:
+        raise ValueError(f"unexpected wrk time {value!r}")
+    return float(match.group(1)) * _UNITS[match.group(2)]
+
+
+def parse_wrk(output: str) -> dict:
+    rps = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    total = re.search(r"(\d+) requests in", output)
+    if not rps or not total:
+        raise RuntimeError(f"cannot read wrk output:\n{output}")
+    latency = {int(p): _ms(v) for p, v in re.findall(r"^\s+(50|75|90|99)%\s+(\S+)", output, re.M)}
+    errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    return {
+        "rps": float(rps.group(1)),
+        "requests": int(total.group(1)),
+        "p50_ms": latency.get(50),
+        "p99_ms": latency.get(99),
+        "non_2xx": int(errors.group(1)) if errors else 0,
+        "socket_errors": sum(map(int, socket_errors.groups())) if socket_errors else 0,
+    }
+
+
+def run_wrk(wrk: str, base: str, paths: list[str], workdir: Path, name: str, duration: float,
+            connections: int, threads: int) -> dict:
+    listing = workdir / f"{name}.paths"
+    listing.write_text("\n".join(paths) + "\n", encoding="utf-8")
+    command = [wrk, f"-t{threads}", f"-c{connections}", f"-d{duration:g}s", "--latency", "--timeout", "10s",
+               "-s", str(LUA), base, "--", str(listing), str(threads)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=duration + 60, check=True)
+    result = parse_wrk(done.stdout)
+    result["paths"] = len(paths)
+    return result
+
+
+def faq_paths(library) -> list[str]:
+    from rules_index.content import LANGS
+    from rules_index.present import permalink
+
+    return [permalink(lang, game.slug, faq.id) for game in library for faq in game.faq for lang in LANGS]
+
+
+def search_paths(queries: list[tuple[str, str]]) -> list[str]:
+    return [f"/api/v1/search?{urlencode({'q': text, 'lang': lang})}" for lang, text in queries]
+
+
+def measure(library, docs, duration: float = 10.0, warmup: float = 3.0, connections: int = 4, threads: int = 1,
+            log=print) -> dict:
+    """The HTTP figures (``http.*`` of results.json)."""
+    from .queries import make_queries
+
+    wrk = ensure_wrk()
+    faq = faq_paths(library)
+    # More distinct queries than a run can send (a few thousand requests per second at most).
+    queries = make_queries(docs, 40_000, seed=11)
+    warm_queries, queries = queries[:2_000], queries[2_000:]
+    with tempfile.TemporaryDirectory(prefix="rules-bench-http-") as tmp:
+        workdir = Path(tmp)
+        instance = workdir / "instance"
+        prepare_instance(instance)
+        with gunicorn(instance, workdir / "gunicorn.log") as base:
+            runs = {}
+            plan = [
+                ("hello", ["/bench/hello"], ["/bench/hello"]),
+                ("faq_page", faq[::-1], faq),
+                ("search", search_paths(warm_queries), search_paths(queries)),
+            ]
+            for name, warm_paths, paths in plan:
+                run_wrk(wrk, base, warm_paths, workdir, f"{name}-warm", warmup, connections, threads)
+                runs[name] = run_wrk(wrk, base, paths, workdir, name, duration, connections, threads)
+                r = runs[name]
+                log(f"  http {name:<9} {r['rps']:>9.1f} req/s  p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms"
+                    f"  ({r['requests']} requests, {r['paths']} distinct paths)")
+            if runs["search"]["requests"] > len(queries):
+                raise RuntimeError("the search run repeated queries: raise the number of generated queries")
+    bad = {name: r for name, r in runs.items() if r["non_2xx"] or r["socket_errors"]}
+    if bad:
+        raise RuntimeError(f"failed requests during the HTTP benchmark: {bad}")
+    hello = runs["hello"]["rps"]
+    return {
+        "server": f"gunicorn {WORKERS} sync workers, 127.0.0.1",
+        "client": f"wrk -t{threads} -c{connections} -d{duration:g}s --latency (after a {warmup:g} s warm-up run)",
+        "hello_rps": hello,
+        "faq_page_rps": runs["faq_page"]["rps"],
+        "search_rps": runs["search"]["rps"],
+        "hello_p99_ms": runs["hello"]["p99_ms"],
+        "faq_page_p99_ms": runs["faq_page"]["p99_ms"],
+        "search_p99_ms": runs["search"]["p99_ms"],
+        "faq_page_ratio": runs["faq_page"]["rps"] / hello,
+        "search_ratio": runs["search"]["rps"] / hello,
+        "runs": runs,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=float, default=10.0)
+    parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    from rules_index.content import load_library
+    from rules_index.search.documents import library_documents
+
+    library = load_library(ROOT / "content")
+    result = measure(library, list(library_documents(library)), args.duration, connections=args.connections, threads=args.threads)
+    print(f"faq page / hello {result['faq_page_ratio']:.2f}   search / hello {result['search_ratio']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
