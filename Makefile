@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup browser-tools run test validate check index db eval translations mutation export stress clean
+.PHONY: help setup browser-tools run test validate check index db eval translations mutation export stress bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -65,6 +65,9 @@ eval: setup index ## Search relevance on eval/search-queries.yaml (recall@3, MRR
 
 stress: setup ## Load and fault scenarios on loopback: prints a table, writes stress/RESULTS.md (~6 min)
 	$(BIN)/python -m stress.run
+
+bench: setup ## Benchmarks (HTTP, search vs SQLite FTS5, scale, engines, start-up): table + bench/results.json
+	$(BIN)/python -m bench.run
 
 translations: setup ## Extract interface strings into translations/messages.pot and update the catalogs
 	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext -k _l --ignore-dirs=.venv -o translations/messages.pot .

@@ -19,6 +19,7 @@ import urllib.parse
 import urllib.request
 import uuid
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from rules_index.search.evaluate import load_cases
 
@@ -37,7 +38,7 @@ class Catalog:
     eval_queries: list[tuple[str, str]]
 
     @classmethod
-    def from_server(cls, base: str) -> "Catalog":
+    def from_server(cls, base: str) -> Catalog:
         def get(path: str) -> dict:
             with urllib.request.urlopen(base + path, timeout=30) as response:
                 return json.loads(response.read())
@@ -80,11 +81,11 @@ class Request:
 class Mix:
     """A weighted choice of requests; ``submit`` POSTs a correction, ``status`` reads one back."""
 
-    READS = {
+    READS: ClassVar[dict[str, int]] = {
         "api_search": 30, "page_search": 8, "page_home": 4, "page_game": 6, "page_faq": 14,
         "api_faq": 20, "api_game": 3,
     }
-    WITH_WRITES = {**READS, "submit": 8, "status": 3}
+    WITH_WRITES: ClassVar[dict[str, int]] = {**READS, "submit": 8, "status": 3}
 
     def __init__(self, catalog: Catalog, weights: dict[str, int], seed: int = 1):
         self.catalog = catalog
@@ -180,7 +181,7 @@ class LoadResult:
 def _pct(values: list[float], q: float) -> float | None:
     if not values:
         return None
-    return round(values[min(len(values) - 1, int(round(q * (len(values) - 1))))], 1)
+    return round(values[min(len(values) - 1, round(q * (len(values) - 1)))], 1)
 
 
 def run_load(

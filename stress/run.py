@@ -86,9 +86,14 @@ def findings(rows: list[Row]) -> list[str]:
                      + (" (every one, also those acknowledged just before a SIGKILL of the whole server)." if acked == stored else "."))
     if (one := by_id.get("1")) and one.details.get("memory_samples"):
         load = one.details["load"]
+        in_worker = 4 / load["rps"] * 1000 if load.get("rps") else None  # Little's law: 4 workers busy
         lines.append(f"Mixed load: {load['rps']} requests/s on average with {load['requests']} requests; p50 {one.p50_ms} ms, "
-                     f"p99 {one.p99_ms} ms at 32 connections on 4 sync workers (most of that is waiting for a free worker). "
-                     f"Worker memory: {one.rss_before_mib} MiB after warm-up, {one.rss_after_mib} MiB at the end.")
+                     f"p99 {one.p99_ms} ms at 32 connections on 4 sync workers"
+                     + (f" (about {in_worker:.0f} ms of each request is spent in a worker, the rest waiting for a free one)" if in_worker else "")
+                     + f". Worker memory: {one.rss_before_mib} MiB after warm-up, {one.rss_after_mib} MiB at the end"
+                     + (f" (+{one.details['memory_samples'][-1]['total_mib'] - one.details['memory_samples'][-2]['total_mib']:.1f} MiB "
+                        f"in the last {one.details['memory_samples'][-1]['t_s'] - one.details['memory_samples'][-2]['t_s']:.0f} s)"
+                        if len(one.details["memory_samples"]) >= 2 else "") + ".")
     if (two := by_id.get("2")) and "around_switch" in two.details:
         a, d, o = two.details["around_switch"], two.details["during_builds"], two.details["outside_builds"]
         lines.append(f"Rebuilds under load cost latency, not errors: p99 {a['p99_ms']} ms for reads in flight at a switch of "
@@ -117,12 +122,12 @@ def markdown(rows: list[Row], meta: dict) -> str:
     out = [
         "# Stress and fault results",
         "",
-        f"`make stress` on {meta['started']} ({meta['machine']}, {meta['cpus']} CPUs, Python {meta['python']}), "
+        (f"`make stress` on {meta['started']} ({meta['machine']}, {meta['cpus']} CPUs, Python {meta['python']}), "
         f"{meta['seconds']:.0f} s in all; 1-minute load average {meta['loadavg_start'][0]} at the start, "
         f"{meta['loadavg_end'][0]} at the end (other work on the machine shares its CPUs). gunicorn with 4 sync workers on 127.0.0.1, SQLite in a temp instance folder, "
         "a snapshot of `content/`. Latency is measured by the client (threads with http.client; sync workers close "
         "each connection, so it includes the TCP connect) from send to the last byte. Errors: 5xx, connection errors "
-        "and timeouts (+ any unexpected status). RSS: sum over the 4 workers.",
+        "and timeouts (+ any unexpected status). RSS: sum over the 4 workers."),
         "",
         "| # | scenario | requests | errors | p50 ms | p99 ms | RSS before | RSS after | acknowledged | stored | result |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
@@ -150,6 +155,14 @@ def markdown(rows: list[Row], meta: dict) -> str:
     return "\n".join(out)
 
 
+def row_from_json(data: dict) -> Row:
+    row = Row(data["id"], data["name"])
+    for key, value in data.items():
+        if key not in ("passed", "warned"):
+            setattr(row, key, value)
+    return row
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="1,2,3,4", help="comma-separated scenario numbers (default: all)")
@@ -157,12 +170,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=None, help="scenario 1: planned requests (default 20000)")
     parser.add_argument("--keep", action="store_true", help="keep the temp instance folders and server logs")
     parser.add_argument("--out", type=Path, default=HERE, help="where results.json and RESULTS.md go")
+    parser.add_argument("--render", action="store_true", help="only rewrite RESULTS.md (and print the table) from results.json")
     args = parser.parse_args(argv)
+    if args.render:
+        saved = json.loads((args.out / "results.json").read_text())
+        rows = [row_from_json(r) for r in saved["rows"]]
+        print(text_table(rows))
+        (args.out / "RESULTS.md").write_text(markdown(rows, saved["meta"]) + "\n")
+        return 0 if all(r.passed for r in rows) else 1
 
     opts = Options(keep=args.keep)
     if args.quick:
         opts = Options(requests=1500, mixed_max_s=60, rebuilds=2, rebuild_min_s=10, rebuild_max_s=90,
-                       build_kills=(0.0,), kill_rounds=1, kill_after_acks=60, keep=args.keep)
+                       build_kills=("writing-postings",), kill_rounds=1, kill_after_acks=60, keep=args.keep)
     if args.requests:
         opts.requests = args.requests
     selected = [s.strip() for s in args.only.split(",") if s.strip()]

@@ -26,7 +26,7 @@ class Options:
     rebuilds: int = 5               # scenario 2
     rebuild_min_s: float = 30.0     # scenario 2: reads run at least this long
     rebuild_max_s: float = 170.0    # scenario 2: and at most this long
-    build_kills: tuple[float, ...] = (0.0, 0.4, 0.9)  # scenario 3: seconds after the new generation appears
+    build_kills: tuple[str, ...] = ("created", "index-open", "writing-postings")  # scenario 3: see BUILD_STAGES
     kill_rounds: int = 2            # scenario 4
     kill_after_acks: int = 300      # scenario 4: SIGKILL once this many submissions were acknowledged
     keep: bool = False
@@ -111,7 +111,7 @@ class MemorySampler:
             self.samples.append({"t_s": round(time.monotonic() - self._t0, 1), "total_mib": mem["total_mib"],
                                  "max_mib": mem["max_mib"], "fds": mem["fds"], "deleted_fds": mem["deleted_fds"]})
 
-    def __enter__(self) -> "MemorySampler":
+    def __enter__(self) -> MemorySampler:
         self._thread.start()
         return self
 
@@ -178,6 +178,16 @@ class ContentMarker:
         return (self.slug, self.entry) in search_hits(base, self.word, self.lang)
 
 
+# Where a build can be killed, as seen from its new generation directory (a build of the real content
+# spends ~2 s adding documents in memory after "index-open", then ~0.5 s writing postings, then a few
+# ms assembling the segment, then writes BUILD.json and switches the link).
+BUILD_STAGES = {
+    "created": lambda files: True,  # the directory exists, nothing in it yet
+    "index-open": lambda files: "_MAIN_0.toc" in files,  # Whoosh index created, documents being added
+    "writing-postings": lambda files: any(n.endswith(".pst") and size > 0 for n, size in files.items()),  # commit under way
+}
+
+
 def wait_for_new_generation(sandbox: Sandbox, before: set[Path], proc: subprocess.Popen, timeout: float = 90) -> Path | None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -186,8 +196,33 @@ def wait_for_new_generation(sandbox: Sandbox, before: set[Path], proc: subproces
             return max(new)
         if proc.poll() is not None:
             return None
-        time.sleep(0.002)
+        time.sleep(0.001)
     return None
+
+
+def kill_build_at(sandbox: Sandbox, stage: str, also=None) -> dict:
+    """Start `index build`, SIGKILL it (and ``also()``) when its new generation reaches ``stage``."""
+    existing = set(sandbox.generation_dirs())
+    proc = sandbox.start_build()
+    partial = wait_for_new_generation(sandbox, existing, proc)
+    reached = False
+    deadline = time.monotonic() + 90
+    while partial is not None and proc.poll() is None and time.monotonic() < deadline:
+        files = dir_listing(partial)
+        if "BUILD.json" in files:
+            break
+        if BUILD_STAGES[stage](files):
+            reached = True
+            break
+        time.sleep(0.001)
+    files = dir_listing(partial) if partial else {}
+    mid_build = reached and proc.poll() is None and "BUILD.json" not in files
+    kill_group(proc)
+    if also is not None:
+        also()
+    proc.communicate(timeout=30)
+    return {"stage": stage, "killed_mid_build": mid_build, "partial": partial.name if partial else None,
+            "files_at_kill": files, "exit": proc.returncode}
 
 
 def kill_group(proc: subprocess.Popen) -> None:
@@ -265,9 +300,9 @@ def rebuild_under_load(opts: Options) -> list[Row]:
         first_generation = sandbox.current_generation()
         stop = threading.Event()
         result = LoadResult()
-        reader = threading.Thread(target=run_load, kwargs=dict(
-            port=server.port, mix=mix, connections=opts.connections, total=1_000_000,
-            max_seconds=opts.rebuild_max_s, stop=stop, seed=3, result=result))
+        reader = threading.Thread(target=run_load, args=(server.port, mix), kwargs={
+            "connections": opts.connections, "total": 1_000_000, "max_seconds": opts.rebuild_max_s,
+            "stop": stop, "seed": 3, "result": result})
         builds: list[dict] = []
         windows: list[tuple[float, float]] = []
         switches: list[float] = []  # perf_counter moments the index link changed
@@ -374,23 +409,12 @@ def kill_during_rebuild(opts: Options) -> list[Row]:
         before = server.memory()
         generation = sandbox.current_generation()
         marker = ContentMarker(sandbox, "zimbrantopel")  # content changed: the index is now stale
-        kills = []
-        for delay in opts.build_kills:
-            existing = set(sandbox.generation_dirs())
-            proc = sandbox.start_build()
-            partial = wait_for_new_generation(sandbox, existing, proc)
-            if partial is not None and delay:
-                time.sleep(delay)
-            alive = proc.poll() is None
-            marker_written = partial is not None and (partial / "BUILD.json").exists()
-            kill_group(proc)
-            proc.communicate(timeout=30)
-            kills.append({"delay_s": delay, "killed_mid_build": alive and partial is not None and not marker_written,
-                          "files_at_kill": dir_listing(partial) if partial else {}, "exit": proc.returncode})
+        kills = [kill_build_at(sandbox, stage) for stage in opts.build_kills]
         summary, serving, detail = serves(server, reads)
         row.take_load(summary)
-        row.check("every kill hit a build in progress", all(k["killed_mid_build"] for k in kills),
-                  json.dumps([(k["delay_s"], len(k["files_at_kill"])) for k in kills]))
+        row.check("every kill hit a build in progress (stages: " + ", ".join(opts.build_kills) + ")",
+                  all(k["killed_mid_build"] for k in kills),
+                  json.dumps([(k["stage"], k["killed_mid_build"], len(k["files_at_kill"])) for k in kills]))
         row.check("the link still points at the previous generation", sandbox.current_generation() == generation)
         row.check("the previous index still serves (reads + searches with hits)", serving, detail)
         partials = [g.name for g in sandbox.generation_dirs() if not (g / "BUILD.json").exists()]
@@ -421,9 +445,14 @@ def kill_during_rebuild(opts: Options) -> list[Row]:
         existing = set(sandbox.generation_dirs())
         proc = sandbox.start_build()
         partial = wait_for_new_generation(sandbox, existing, proc)
+        deadline = time.monotonic() + 90
+        while (partial is not None and proc.poll() is None and time.monotonic() < deadline
+               and not BUILD_STAGES["index-open"](dir_listing(partial))):
+            time.sleep(0.001)
+        mid_build = partial is not None and proc.poll() is None and not (partial / "BUILD.json").exists()
         server.kill()
         out, err = proc.communicate(timeout=120)
-        row.check("the server was killed while the build ran", partial is not None)
+        row.check("the server was killed while the build ran", mid_build)
         row.check("the build finished on its own", proc.returncode == 0, (out + err).strip()[-300:])
         server = sandbox.server(4, "killbuild-b").start()
         summary, serving, detail = serves(server, reads)
@@ -438,15 +467,9 @@ def kill_during_rebuild(opts: Options) -> list[Row]:
         row.rss_before_mib = server.memory()["total_mib"]
         generation = sandbox.current_generation()
         marker = ContentMarker(sandbox, "wofsterbagun")
-        existing = set(sandbox.generation_dirs())
-        proc = sandbox.start_build()
-        partial = wait_for_new_generation(sandbox, existing, proc)
-        time.sleep(0.3)
-        mid_build = proc.poll() is None and partial is not None and not (partial / "BUILD.json").exists()
-        kill_group(proc)
-        server.kill()
-        proc.communicate(timeout=30)
-        row.check("both were killed mid-build", mid_build)
+        killed = kill_build_at(sandbox, "writing-postings", also=server.kill)
+        row.check("both were killed mid-build (while the build wrote postings)", killed["killed_mid_build"],
+                  json.dumps(killed["files_at_kill"]))
         server = sandbox.server(4, "killbuild-c").start()
         summary, serving, detail = serves(server, reads)
         row.take_load(summary)
@@ -481,9 +504,9 @@ def kill_during_submissions(opts: Options) -> list[Row]:
         for n in range(opts.kill_rounds):
             stop = threading.Event()
             result = LoadResult()
-            hammer = threading.Thread(target=run_load, kwargs=dict(
-                port=server.port, mix=submits, connections=16, total=1_000_000, max_seconds=60, stop=stop,
-                seed=40 + n, timeout=5, result=result))
+            hammer = threading.Thread(target=run_load, args=(server.port, submits), kwargs={
+                "connections": 16, "total": 1_000_000, "max_seconds": 60, "stop": stop,
+                "seed": 40 + n, "timeout": 5, "result": result})
             hammer.start()
             deadline = time.monotonic() + 40
             while len(result.acknowledged) < opts.kill_after_acks and time.monotonic() < deadline:

@@ -98,13 +98,21 @@ def switch_link(link: Path, target: Path) -> None:
 
 
 def prune(link: Path) -> None:
-    """Remove old generations, keeping the current one and the one before it."""
+    """Remove old generations: keep the current one and the newest complete ones.
+
+    A directory without BUILD.json is a build that died (or is still running): it never takes a
+    complete generation's place. Incomplete ones older than the newest complete generation are
+    removed; a newer one is left alone, since it may be a build in progress.
+    """
     current = Path(os.path.realpath(link))
     gens = sorted((p for p in generations_dir(link).iterdir() if p.is_dir()), key=lambda p: p.name)
-    keep = {current, *gens[-KEEP_GENERATIONS:]}
+    complete = [g for g in gens if (g / MARKER).exists()]
+    keep = {current, *complete[-KEEP_GENERATIONS:]}
+    newest = complete[-1].name if complete else ""
     for gen in gens:
-        if gen not in keep:
-            shutil.rmtree(gen, ignore_errors=True)
+        if gen in keep or (gen not in complete and gen.name > newest):
+            continue
+        shutil.rmtree(gen, ignore_errors=True)
 
 
 def build(library: Library, link: Path, content_dir: Path) -> Path:

@@ -114,3 +114,16 @@ def test_stale_after_content_change(tmp_path, tiny_content):
 def test_related_entries_come_from_the_same_game(index):
     related = index.related("faq", GAME, "warlord-destroy-cost", "de")
     assert related and "warlord-destroy-cost" not in related
+
+
+def test_prune_keeps_complete_generations_over_a_dead_build(tmp_path):
+    content = Path(__file__).parents[1] / "fixtures" / "content"
+    link = tmp_path / "index"
+    library = load_library(content)
+    first = build(library, link, content)
+    dead = tmp_path / "index.generations" / (first.name[:-1] + "~dead")  # sorts after the first
+    dead.mkdir()  # a build killed before it wrote BUILD.json
+    second = build(library, link, content)
+    remaining = sorted(p.name for p in (tmp_path / "index.generations").iterdir())
+    assert remaining == sorted([first.name, second.name])  # the dead one went, the fallback stayed
+    assert SearchIndex(link).search("Münzen", "de").hits
