@@ -80,6 +80,7 @@ def test_detective_forbidden_in_auction_house():
     choose(state, A, C)
     refused(state, PlayCard(0, "detective"), R.DETECTIVE_CASTLE_ONLY)
     refused(state, PlayCard(0, "exhibition"), R.CHOOSE_ACTION)
+    refused(state, PlayCard(0, "cheque", 2), R.CHOOSE_ACTION)  # P1's cheque value, not in P0's hand
     kinds = {a.kind for a in state.legal_actions() if isinstance(a, PlayCard)}
     assert kinds == {"cheque", "thief"}
 
@@ -91,6 +92,11 @@ def test_cheque_forbidden_in_castle_and_wrong_player_refused():
     refused(state, PlayCard(0, "cheque", 1), R.CHOOSE_ACTION)
     refused(state, PlayCard(0, "cheque", 2), R.CHOOSE_ACTION)
     refused(state, TakeCard(0, 0), R.ROUND_STRUCTURE)
+
+
+def test_unknown_location_refused():
+    state = setup_state(AdelGame(num_players=2))
+    refused(state, ChooseLocation(0, "garden"), R.CHOOSE_LOCATION)
 
 
 def test_locations_revealed_only_when_all_chose():
@@ -113,7 +119,8 @@ def test_one_exhibition_per_round_separate_run_refused():
     cards = sorted(state.collections[0])
     for card in cards[:3]:
         state.apply(ExhibitCard(0, card))
-    refused(state, ExhibitCard(0, cards[3]), R.ONE_EXHIBITION)
+    exc = refused(state, ExhibitCard(0, cards[3]), R.ONE_EXHIBITION)
+    assert exc.reason == "gap"
     state.apply(FinishExhibition(0))
     assert state.phase == STEAL
     refused(state, ExhibitCard(0, cards[4]), R.ONE_EXHIBITION)
@@ -151,10 +158,20 @@ def test_scoring_field_follows_leading_pawn():
     assert state.positions == [4, 3, 12]
 
 
+def test_scoring_field_with_equal_numbers():
+    game = AdelGame(num_players=3, scoring_fields=((0, 3, 3),))
+    state = setup_state(game, collections={0: "ABC", 1: "DEF"})
+    drive_round(state, {0: "castle exhibition", 1: "castle exhibition", 2: "castle detective"})
+    assert state.positions == [3, 3, 0]
+    with pytest.raises(ValueError):
+        AdelGame(scoring_fields=((0, 2, 3),))
+
+
 def test_single_exhibitor_gets_higher_number():
     state = setup_state(AdelGame(num_players=2), collections={1: "EEF"})
     drive_round(state, {0: "castle detective", 1: "castle exhibition"})
     assert state.positions == [0, 4]
+    assert events(state, "end")[0]["positions"] == [0, 4]
     assert sorted(c.letter for c in state.collections[1]) == ["E", "E", "F"]  # exhibits go back
 
 
@@ -181,7 +198,22 @@ def test_empty_stack_cannot_be_chosen():
     state.apply(PlayCard(0, "cheque", 1))
     state.apply(PlayCard(1, "detective"))
     refused(state, TakeCard(0, 1), R.AUCTION_CHEQUES)
+    refused(state, TakeCard(0, 2), R.AUCTION_CHEQUES)  # there are only two stacks
     assert state.legal_actions() == [TakeCard(0, 0)]
+
+
+def test_scenario_with_one_stack_given_leaves_the_other_empty():
+    state = setup_state(AdelGame(num_players=2), stacks=["AB"], leftovers=1)
+    assert [c.letter for c in reversed(state.stacks[0])] == ["A", "B"] and state.stacks[1] == []
+    drive_round(state, {0: "auction cheque", 1: "castle detective"})
+    assert events(state, "buy")[0]["letter"] == "A"
+
+
+def test_buyer_takes_from_first_stack_by_default():
+    state = setup_state(AdelGame(num_players=3), stacks=["B", "C"], leftovers=2)
+    drive_round(state, {0: "auction cheque", 1: "castle detective", 2: "castle detective"})
+    buy = events(state, "buy")[0]
+    assert (buy["player"], buy["stack"], buy["letter"]) == (0, 0, "B")
 
 
 def test_auction_thief_takes_only_this_rounds_cheque():
@@ -200,7 +232,7 @@ def test_several_auction_thieves_block_each_other():
     state = setup_state(AdelGame(num_players=3))
     drive_round(state, {0: "auction cheque 10", 1: "auction thief", 2: "auction thief"})
     assert [c.value for c in state.cash_box] == [10]
-    assert events(state, "thieves-block")
+    assert events(state, "thieves-block")[0]["players"] == [1, 2]
 
 
 def test_stolen_cheque_playable_and_wins_next_round():
@@ -281,6 +313,16 @@ def test_prison_pushes_and_frees():
     assert [t.number for t in state.thieves[2]] == [3, 6]
 
 
+def test_thief_numbers_parameter():
+    game = AdelGame(num_players=2, thief_numbers=((5,), (9,)))
+    state = setup_state(game)
+    assert [[t.number for t in h] for h in state.thieves] == [[5], [9]]
+    drive_round(state, {0: "castle thief", 1: "castle detective"})
+    assert [(t.number, t.owner) for t in state.prison] == [(5, 0)]
+    with pytest.raises(ValueError):
+        AdelGame(num_players=2, thief_numbers=((3,), (3,)))
+
+
 def test_thief_in_prison_cannot_be_played():
     state = setup_state(AdelGame(num_players=2), prison=[1])
     choose(state, C, C)
@@ -291,7 +333,7 @@ def test_thief_in_prison_cannot_be_played():
 def test_auction_house_closes():
     state = setup_state(AdelGame(num_players=2), stacks=["A", ""], leftovers=1)
     drive_round(state, {0: "auction cheque", 1: "castle detective"})
-    assert state.auction_closed
+    assert state.auction_closed and events(state, "closed")
     refused(state, ChooseLocation(0, A), R.AUCTION_CLOSED)
     assert state.legal_actions() == [ChooseLocation(0, C)]
 
@@ -376,6 +418,15 @@ def test_round_probe_reports_round_end():
     assert 10 in auction_thief["cheques_in_hand"]["1"]
 
 
+def test_exhibit_probe_reports_refusals():
+    probes = probes_for("adel-verpflichtet")
+    out = probes.run("exhibit", {"collection": "AB", "show": "AB"})
+    assert not out["exhibition_card_legal"] and out["rule"] == R.EXHIBITION_CARD.name
+    out = probes.run("exhibit", {"collection": "ABCEFF", "show": "ABCE"})
+    assert out["exhibition_card_legal"] and not out["legal"]
+    assert (out["rule"], out["reason"], out["refused_card"]) == (R.ONE_EXHIBITION.name, "gap", "E")
+
+
 def test_reveal_probe_hidden_until_all_chose():
     probes = probes_for("adel-verpflichtet")
     plays = {"0": "auction cheque", "1": "castle exhibition", "2": "castle thief"}
@@ -426,6 +477,16 @@ def test_golden_playthrough():
 
 
 # ---------------------------------------------------------------------------------- properties ---
+
+def test_check_invariants_reports_lost_material():
+    state = setup_state(AdelGame(num_players=2))
+    assert check_invariants(state) == []
+    state.hands[0].pop()
+    state.thieves[1].pop()
+    problems = check_invariants(state)
+    assert len(problems) == 2
+    assert problems[0].startswith("cheques not conserved") and problems[1].startswith("thieves not conserved")
+
 
 game_params = st.one_of(
     st.builds(dict, num_players=st.integers(2, 5)),

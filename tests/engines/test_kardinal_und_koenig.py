@@ -22,6 +22,7 @@ from rules_index.engines.kardinal_und_koenig import (
     alliance_points, chain_points, chains, colour_of, monastery_points, play_random_game, winners,
 )
 from rules_index.engines.kardinal_und_koenig.cards import COUNCILLOR, MONASTERY, TOTAL_CARDS
+from rules_index.engines.kardinal_und_koenig.scoring import alliance_scoring
 
 FA, BB, LI, ES, FR = (Colour.FRANKEN_ARAGON, Colour.BAYERN_BURGUND, Colour.LOTHRINGEN_ITALIEN,
                       Colour.ENGLAND_SCHWABEN, Colour.FRANKREICH)
@@ -90,6 +91,24 @@ def test_sample_board_shape():
         Board(lands={"Franken": ("x",)}, roads=(), alliances=())
 
 
+def test_game_on_a_custom_board():
+    # the engine takes any board as data: only the roads given here link fields
+    line = [["Bayern-1", "Bayern-2"], ["Bayern-2", "Bayern-3"], ["Bayern-3", "Bayern-4"]]
+    board = Board(lands=dict(SAMPLE_BOARD.lands), roads=line, alliances=list(SAMPLE_BOARD.alliances))
+    assert board.roads == tuple(tuple(r) for r in line)
+    assert board.neighbours("Bayern-2") == {"Bayern-1", "Bayern-3"} and board.neighbours("Franken-1") == set()
+    own = ["Bayern-1", "Bayern-2", "Bayern-3", "Bayern-4", "Franken-1", "Franken-2", "Franken-3", "Franken-4"]
+    s = State.from_scenario(Config(board=board), monasteries={f: A for f in own})
+    assert s.final_scoring()["chains"][A] == 4  # the Franken fields have no road on this board
+
+
+@pytest.mark.parametrize("pair", [("Bayern", "Atlantis"), ("Atlantis", "Bayern"), ("Bayern", "Bayern")])
+def test_board_alliance_must_join_two_known_lands(pair):
+    alliances = list(SAMPLE_BOARD.alliances[:-1]) + [pair]
+    with pytest.raises(ValueError):
+        Board(lands=dict(SAMPLE_BOARD.lands), roads=(), alliances=alliances)
+
+
 # ------------------------------------------------------------------ placing stones (S. 4)
 def test_one_land_per_turn_even_with_two_land_card():
     s = scenario([BB, BB, FR], monasteries={"Bayern-2": B, "Burgund-2": B})
@@ -130,6 +149,16 @@ def test_each_card_or_pair_one_stone_and_at_most_3_cards_2_stones():
     s.hands[A] = [ES, ES, BB, BB]  # an impossible hand, to reach the card limit alone
     refused(s, play(M("Frankreich", 2, ES, ES), M("Frankreich", 3, BB, BB)),
             "Höchstens 3 Karten und 2 Steine")
+
+
+def test_empty_play_is_refused():
+    s = scenario([FR, BB, LI])
+    refused(s, Play(()), "Höchstens 3 Karten und 2 Steine")
+
+
+def test_unknown_action_is_refused():
+    s = scenario([FR, BB, LI])
+    refused(s, "pass", "Ablauf eines Zuges")
 
 
 def test_cards_must_be_in_hand():
@@ -219,6 +248,7 @@ def test_draw_refused_from_empty_sources():
     s.apply(play(M("Frankreich", 1, FR)))
     refused(s, Draw("open", FR), "Hand auffüllen")
     refused(s, Draw("deck", FR), "Hand auffüllen")
+    refused(s, Draw("discard"), "Hand auffüllen")  # only the open cards and the deck refill the hand
 
 
 def test_swap_ends_turn_and_passing_is_refused():
@@ -226,9 +256,20 @@ def test_swap_ends_turn_and_passing_is_refused():
     refused(s, Pass(), "Kein Passen")
     refused(s, Swap(ES, "deck"), "Eine Karte tauschen")
     assert Pass() not in s.legal_actions()
+    refused(s, Swap(FR, "discard"), "Eine Karte tauschen")
     s.apply(Swap(FR, "open", ES))
     assert s.current == B and Counter(s.hands[A]) == Counter([BB, LI, ES])
     assert len(s.open) == 2 and s.discard[-1] == FR
+    assert s.history[-1] == "R1 A: tauscht Frankreich gegen offen England/Schwaben"
+    s.apply(Swap(s.hands[B][0], "deck"))
+    assert s.history[-1].startswith(f"R1 B: tauscht {s.discard[-1]} gegen verdeckt ")
+
+
+def test_no_play_possible_must_swap_not_pass():
+    s = scenario([FR, BB, LI], open_cards=[ES, FA], supplies={A: {MONASTERY: 0, COUNCILLOR: 0}})
+    assert not any(isinstance(a, Play) for a in s.legal_actions())
+    refused(s, Pass(), "Kein Passen")
+    assert Pass() not in s.legal_actions()
 
 
 def test_swap_without_open_refill_parameter():
@@ -300,6 +341,8 @@ def test_game_ends_when_nobody_can_place():
     s.apply(play(M("Frankreich", 2, FR)))
     s.apply(Draw("deck"))
     assert s.is_terminal() and s.end_code == "blocked"
+    assert s.end_reason == "niemand kann mehr einen Stein setzen"
+    assert "Spielende: niemand kann mehr einen Stein setzen" in s.history
 
 
 # ------------------------------------------------------------------ scoring (S. 5–7)
@@ -326,6 +369,15 @@ def test_alliance_points():
     assert alliance_points({"A": 2, "B": 2, "C": 1}, {"A": 1, "B": 1}) == {"A": 7, "B": 7, "C": 0}
     assert alliance_points({"A": 3}, {"B": 2}) == {"A": 0, "B": 0}
     assert alliance_points({"A": 3}, {}) == {"A": 0}
+
+
+def test_alliance_scoring_of_players_missing_from_a_land():
+    # councillors per land need not list every player: a missing player has none there
+    councils = {"Italien": {C: 2, A: 1}, "Burgund": {C: 2}}
+    totals, per = alliance_scoring(SAMPLE_BOARD, councils, [A, B, C])
+    ib = SAMPLE_BOARD.alliances.index(("Italien", "Burgund"))
+    assert per[ib] == {A: 0, B: 0, C: 5}
+    assert totals == {A: 0, B: 0, C: 5}
 
 
 def test_final_scoring_worked_example():
@@ -426,6 +478,7 @@ GOLDEN_FIRST_LINES = [
     "R1 D: zieht verdeckt England/Schwaben",
 ]
 GOLDEN_TAIL = [
+    "Spielende: Runde nach dem zweiten Aufbrauchen des Stapels beendet",
     "Schlusswertung: Klöster A18 B24 C20 D17; Räte A0 B0 C0 D13; Ketten A0 B0 C0 D0",
     "Ergebnis: A28 B34 C27 D41; Sieg: D",
 ]
@@ -434,8 +487,11 @@ GOLDEN_TAIL = [
 def test_golden_playthrough():
     s = play_random_game(GOLDEN_SEED, num_players=4)
     assert s.history[: len(GOLDEN_FIRST_LINES)] == GOLDEN_FIRST_LINES
-    assert s.history[-2:] == GOLDEN_TAIL
+    assert s.history[-len(GOLDEN_TAIL):] == GOLDEN_TAIL
     assert "Zwischenwertung: A10 B10 C7 D11" in s.history
+    assert s.end_code == "round_finished" and s.end_reason == "Runde nach dem zweiten Aufbrauchen des Stapels beendet"
+    assert "R2 C: tauscht Frankreich gegen offen England/Schwaben" in s.history
+    assert "R4 A: tauscht Bayern/Burgund gegen verdeckt Lothringen/Italien" in s.history
     assert s.returns() == [28, 34, 27, 41] and s.winners() == [D]
     assert play_random_game(GOLDEN_SEED, num_players=4).trace() == s.trace()
 
@@ -490,6 +546,7 @@ def test_play_random_game_replays(seed, players):
     a = play_random_game(seed, num_players=players)
     b = play_random_game(seed, num_players=players)
     assert a.trace() == b.trace() and a.is_terminal()
+    assert a.num_players == players and len(a.returns()) == players
 
 
 class RandomPlay(RuleBasedStateMachine):
@@ -562,3 +619,22 @@ def test_after_interim_probe_reshuffles_discard_keeps_open_cards():
     out = probes.run("after_interim", {**given, "deck": ["Frankreich", "Frankreich", "Frankreich", "Frankreich"],
                                        "draws": ["deck", "deck", "deck"]})
     assert not out["triggered"] and out["interim_at_draw"] is None and out["exhaustions"] == 0
+
+
+def test_probe_play_config_and_stone_names():
+    probes = probes_for("kardinal-und-koenig")
+    pair = [{"land": "Franken", "kind": "monastery", "field": "Franken-1",
+             "cards": ["Franken/Aragon", "Franken/Aragon"]}]
+    out = probes.run("play", {"stones": pair})
+    assert not out["legal"] and out["rule"] == "Joker" and out["unchanged"]
+    out = probes.run("play", {"stones": pair, "joker_for_shown_land": True})
+    assert out["legal"] and out["stones_placed"] == 1 and out["monasteries_in_land"] == {"A": 1}
+
+
+def test_probe_state_scores_and_exhaustions():
+    probes = probes_for("kardinal-und-koenig")
+    out = probes.run("final_scoring", {"monasteries": {"Frankreich-1": "A"}, "scores": {"A": 10, "B": 12}})
+    assert out["total"] == {"A": 11, "B": 12} and out["winners"] == ["B"]
+    # the deck runs out a second time: no second interim scoring, the round is finished
+    out = probes.run("interim_scoring", {"monasteries": {"Frankreich-1": "A"}, "exhaustions": 1})
+    assert not out["triggered"] and out["points"] == {} and out["final_round"] and out["exhaustions"] == 2

@@ -160,6 +160,7 @@ def test_caught_leader_gets_nothing_not_even_the_extra_card():
     s = scenario([0, 0, 0, 0, 3], num_players=2)
     reveal_all(s, 5)
     assert s.outcome == R.CAUGHT and len(s.board_cards()) == 4
+    assert s.quota == (0, 0) and leader_quota(R.CAUGHT, 5, 4) == (0, 0)
     refused(s, Take(0, 1), "Auf frischer Tat ertappt")
     refused(s, Pass(1), "Verteilen der Beute")
     s.apply(Take(1, 2))
@@ -267,6 +268,12 @@ def test_compartment_after_razzia_parameter(flag, drawn):
     assert len(res.holding) == drawn
 
 
+def test_compartment_lost_in_its_own_raid_still_draws_by_default():
+    card = LootCard(3, "red", bell=True, compartment=True)
+    res = lay_out([bell(1), bell(2)], card, [LootCard(9, "blue")])
+    assert [c.id for c in res.holding] == [9] and len(res.lost) == 3
+
+
 # ----------------------------------------------------------------------------- game end and scoring
 
 
@@ -348,6 +355,57 @@ def test_reset_commissar_parameter():
     assert s.outcome == R.MASTER_STROKE
 
 
+def test_game_parameters_are_validated():
+    deck = cards(0, 0, 0)
+    tiles = {"red": (5, 2)}
+    for players in (2, 8):
+        assert KeineEhreGame(num_players=players, deck=deck, reserve_size=0,
+                             reward_tiles=tiles).num_players == players
+    for players in (1, 9):
+        with pytest.raises(ValueError):
+            KeineEhreGame(num_players=players, deck=deck, reserve_size=0, reward_tiles=tiles)
+    assert KeineEhreGame(deck=deck, reserve_size=2, reward_tiles=tiles).new_initial_state(0).deck
+    with pytest.raises(ValueError):  # no loot deck would be left
+        KeineEhreGame(deck=deck, reserve_size=3, reward_tiles=tiles)
+    with pytest.raises(ValueError):  # a colour without reward tiles
+        KeineEhreGame(deck=deck + cards(0, colour="blue", start=10), reserve_size=0, reward_tiles=tiles)
+
+
+def test_unknown_action_refused():
+    s = scenario([0])
+    before = snapshot(s)
+    err = s.violation("reveal")
+    assert isinstance(err, RuleViolation) and err.rule.name == "Raubzug"
+    with pytest.raises(RuleViolation):
+        s.apply("reveal")
+    assert snapshot(s) == before
+
+
+def test_clone_is_independent():
+    s = scenario([0, 0], holdings={1: [LootCard(60, "green")]})
+    s.apply(Reveal(0))
+    c = s.clone()
+    before = snapshot(s)
+    c.apply(Reveal(0))
+    c.apply(Stop(0))
+    c.apply(Take(0, 1))
+    c.apply(Take(1, 2))
+    assert snapshot(s) == before
+    assert s.legal_actions() == [Reveal(0), Stop(0)]
+    assert len(c.holdings[1]) == 2 and c.round_no == 2
+
+
+def test_scenario_counts_its_material_and_conserves_it():
+    s = scenario([0, 2, 0], reserve=cards(0, 0, colour="green", start=200),
+                 holdings={2: [LootCard(60, "green", compartment=True)]})
+    assert s.total == len(s.all_cards()) == 3 + 10 + 2 + 1
+    rng = random.Random(5)
+    while not s.is_terminal():
+        check_invariants(s, 8)
+        s.apply(rng.choice(s.legal_actions()))
+    check_invariants(s, 8)
+
+
 def test_default_deck_and_setup():
     deck = default_deck()
     assert len(deck) == 70 and {c.colour for c in deck} == set(COLOURS)
@@ -362,7 +420,8 @@ def test_probes_registered_and_computed():
     probes = probes_for("keine-ehre-unter-dieben")
     assert probes.names() == ["game_end", "heist", "lay_out", "rotation", "scoring", "setup", "share",
                               "share_turn"]
-    assert probes.run("heist", {"moves": [2, 2, 2]})["outcome"] == "caught"
+    caught = probes.run("heist", {"moves": [2, 2, 2]})
+    assert caught["outcome"] == "caught" and caught["leader_quota"] == [0, 0]
     assert probes.run("heist", {"moves": [2, 2, 0]})["outcome"] == "master_stroke"
 
 

@@ -25,6 +25,7 @@ from rules_index.engines.ohne_furcht_und_adel import (
     District,
     DrawCards,
     EndTurn,
+    GameConfig,
     GameState,
     KeepCard,
     MagicianDiscard,
@@ -35,6 +36,7 @@ from rules_index.engines.ohne_furcht_und_adel import (
     advance_passively,
     build_deck,
     new_game,
+    parse_character,
     play_random_game,
     score,
 )
@@ -96,6 +98,32 @@ def test_setup(n):
     assert all(s.gold[p] == 2 for p in s.players)
     assert s.bank == 30 - 2 * n
     assert s.crown == "A" and s.phase == "draft" and s.current_player() == "A"
+    invariants(s)
+
+
+def test_district_table_rows_are_validated():
+    # a card may be listed zero times (a variant leaving it out); costs 1..6, counts never negative
+    assert build_deck(DEFAULT_DISTRICT_TABLE + ((Color.PURPLE, 6, 0),)) == build_deck()
+    s = new_game(3, players=4, district_table=DEFAULT_DISTRICT_TABLE + (("purple", 5, 0),))
+    invariants(s)
+    for row in (("green", 1, -1), ("green", 0, 1), ("green", 7, 1)):
+        with pytest.raises(ValueError):
+            build_deck((row,))
+
+
+def test_characters_by_number_or_name():
+    assert parse_character("3") == parse_character(" 3 ") == parse_character(3) == Character.MAGICIAN
+    assert parse_character("8") == parse_character("Söldner") == Character.WARLORD
+    with pytest.raises(ValueError):
+        parse_character("Bettler")
+
+
+def test_config_players_are_a_tuple_of_names():
+    cfg = GameConfig(players=[1, 2, 3], crown="2")
+    assert cfg.players == ("1", "2", "3")
+    assert hash(cfg) == hash(GameConfig(players=("1", "2", "3"), crown="2"))
+    s = GameState(cfg, seed=1)
+    assert s.players == ["1", "2", "3"] and s.crown == "2" and s.current_player() == "2"
     invariants(s)
 
 
@@ -200,10 +228,28 @@ def test_draw_two_keep_one_discard_one():
     deck = len(s.deck)
     s.apply(DrawCards())
     assert s.step == "keep" and len(s.drawn) == 2
+    assert s.history[-1] == "R1 A König: zieht 2 Karten"
     refused(s, CollectIncome(), "Ein Zug")
     kept, other = s.drawn
     s.apply(KeepCard(kept))
     assert s.hands["A"] == [kept] and s.discard == [other] and len(s.deck) == deck - 2
+
+
+def test_unknown_action_is_refused():
+    s = GameState.scenario("ABCD", {K_: "A"})
+    refused(s, "build a castle", "Ein Zug")
+
+
+def test_copy_is_independent():
+    s = GameState.scenario("ABCD", {K_: "A"}, gold={"A": 1}, hands={"A": [G1]})
+    before = fingerprint(s)
+    c = s.copy()
+    c.apply(TakeGold())
+    c.apply(Build(G1))
+    assert fingerprint(s) == before and s.gold["A"] == 1 and s.hands["A"] == [G1]
+    assert c.cities["A"] == [G1] and c.gold["A"] == 2
+    s.apply(TakeGold())
+    assert c.step == s.step == "main" and s.cities["A"] == []
 
 
 def test_one_build_per_turn_and_cost():
@@ -297,6 +343,7 @@ def test_assassin_victim_skips_and_once():
 
 def test_thief_forbidden_targets():
     s = GameState.scenario("ABCD", {A_: "A", T_: "B", K_: "C"}, gold={"C": 3})
+    refused(s, Rob(ME), "Dieb")  # only the thief robs
     s.apply(Assassinate(K_))
     s.apply(TakeGold())
     s.apply(EndTurn())
@@ -450,6 +497,13 @@ def test_scoring_bonuses_and_gold_ignored():
     assert res["scores"]["B"] == {"district_points": 20, "all_colours_bonus": 0, "complete_bonus": 2, "total": 22}
     assert res["scores"]["C"]["total"] == 28 and res["winner"] == "C"
     assert res["scores"]["D"]["total"] == 0
+    assert res["tie_break_used"] is False  # C alone has the most points
+
+
+def test_scoring_accepts_named_entries_without_districts():
+    res = score([{"name": "Anna"}, {"name": "Ben", "districts": [{"color": "green", "cost": 3}]}])
+    assert res["scores"]["Anna"]["total"] == 0 and res["scores"]["Ben"]["total"] == 3
+    assert res["winner"] == "Ben" and res["ranking"] == ["Ben", "Anna"] and not res["tie_break_used"]
 
 
 def test_tie_break_district_points_then_shared():
@@ -543,6 +597,13 @@ def test_probes_registered_and_compute():
                               "steps": ["gold", "build", "income", "income"]})
     assert out["legal"] == [True, True, True, False] and out["gold"] == 3
     assert out["refusals_left_state_unchanged"] is True
+    # districts as {color, cost} objects; a build step naming the district
+    out = probes.run("turn", {"character": "king", "gold": 1, "hand": [{"color": "yellow", "cost": 3}],
+                              "city": [{"color": "gelb", "cost": 4}], "steps": ["gold", "build:yellow:3", "income"]})
+    assert out["legal"] == [True, True, True] and out["built"] == 1 and out["city_size"] == 2
+    assert out["gold"] == 0 + 2 and out["income"] == 2
+    out = probes.run("thief_target", {"target": "6", "victim_gold": 5})  # the merchant by number
+    assert out["legal"] is True and out["stolen"] == 5
 
 
 # --------------------------------------------------------------------------- properties
