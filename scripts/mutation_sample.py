@@ -21,7 +21,7 @@ from mutation_score import BIN, main as score, results  # noqa: E402
 def main() -> int:
     size = int(sys.argv[1]) if len(sys.argv) > 1 else 400
     # A name that matches no mutant: mutmut generates all mutants and collects test stats only.
-    subprocess.run([str(BIN / "mutmut"), "run", "no.such.mutant"], check=False, stdout=subprocess.DEVNULL)
+    subprocess.run([str(BIN / "mutmut"), "run", "no.such.mutant"], check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     names = sorted(name for name, _status in results())
     sample = sorted(random.Random(2026).sample(names, min(size, len(names))))
     print(f"{len(sample)} of {len(names)} mutants, seed 2026", flush=True)
