@@ -17,12 +17,18 @@ _WORD = re.compile(r"[^\W_]+")
 
 
 class Fts5Index:
-    def __init__(self, path: Path | str = ":memory:"):
+    def __init__(self, path: Path | str = ":memory:", create: bool = True):
         self.db = sqlite3.connect(str(path))
-        self.db.execute(
-            "CREATE VIRTUAL TABLE docs USING fts5("
-            "key UNINDEXED, title, keywords, body, tokenize = 'unicode61 remove_diacritics 2')"
-        )
+        if create:
+            self.db.execute(
+                "CREATE VIRTUAL TABLE docs USING fts5("
+                "key UNINDEXED, title, keywords, body, tokenize = 'unicode61 remove_diacritics 2')"
+            )
+
+    @classmethod
+    def open(cls, path: Path | str) -> "Fts5Index":
+        """An index written before (by another process)."""
+        return cls(path, create=False)
 
     def add(self, docs: Iterable[Document]) -> int:
         rows = ((d.key, d.title, " ".join(d.keywords), d.body) for d in docs)
@@ -33,12 +39,14 @@ class Fts5Index:
         return count
 
     @staticmethod
-    def match_expression(text: str) -> str | None:
-        words = list(dict.fromkeys(w.lower() for w in _WORD.findall(text)))
+    def match_expression(text: str, drop: frozenset[str] = frozenset()) -> str | None:
+        words = [w for w in dict.fromkeys(w.lower() for w in _WORD.findall(text)) if w not in drop]
         return " OR ".join(f'"{w}"' for w in words) if words else None
 
-    def search(self, text: str, limit: int = 10) -> list[tuple[str, str, str]]:
-        expression = self.match_expression(text)
+    def search(self, text: str, limit: int = 10, drop: frozenset[str] = frozenset()) -> list[tuple[str, str, str]]:
+        """The top ``limit`` (key, title, snippet); ``drop``: words left out of the query (a
+        variant without stop words: unicode61 has no stop-word list, our analyzers do)."""
+        expression = self.match_expression(text, drop)
         if expression is None:
             return []
         return self.db.execute(

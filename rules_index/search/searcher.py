@@ -4,17 +4,22 @@ One ``SearchIndex`` per process keeps the opened index of the current generation
 searcher per thread; it follows the link to a new generation when a rebuild switched it.
 
 Ranking is Whoosh's BM25F over the query's terms in every language's fields, summed, with the
-coordination bonus of ``Or(..., scale=0.3)``; it is computed term at a time (``_Generation.top``)
-rather than through Whoosh's tree of union matchers, which costs about a microsecond of Python
-per posting and per tree level. Each term's postings are read once, a block at a time, scored
-and kept (bounded by ``POSTINGS_BUDGET``) for the next query that uses the term; each word's
-analysis is kept too. Results are the exact BM25F sums (Whoosh's union tree can drop a
-term's share for some documents of large indexes).
+coordination bonus of ``Or(..., scale=0.3)``, computed term at a time (``_Generation.top``)
+instead of through Whoosh's binary tree of union matchers, which costs Python calls per posting
+and per tree level (most of a search's time before). Each term's postings are read once, a
+block at a time, scored and kept for the next query that uses the term (``POSTINGS_BUDGET``);
+each word's analysis, each highlighted snippet (per text and matched terms), each correction
+and each entry's related entries are kept per generation too. The scores are the formula's for
+every document: Whoosh's collector recomputed the coordination term count whenever it dropped
+the matchers of exhausted terms mid-scan, so documents late in the index used to score lower.
+Corrections ("did you mean") are Whoosh's (same words, same choice), found without building a
+Levenshtein automaton per word.
 """
 from __future__ import annotations
 
 import heapq
 import json
+import math
 import os
 import re
 import threading
@@ -31,8 +36,8 @@ from whoosh import highlight, index as whoosh_index
 from whoosh.analysis import Token
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
 from whoosh.query import And, Term
-from whoosh.scoring import BM25F
-from whoosh.spelling import Corrector
+from whoosh.reading import TermNotFound
+from whoosh.scoring import BM25F, WeightingModel
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from . import schema as f
@@ -49,7 +54,7 @@ CORRECTED_WEIGHT = 0.8
 READER_LANG_BONUS = 1.15
 COORD_SCALE = 0.3  # Whoosh's Or(scale=...) coordination bonus for documents matching more terms
 # Scored postings kept per generation (array of ids + array of scores: 12 bytes each, ~24 MB).
-POSTINGS_BUDGET = 2_000_000
+POSTINGS_BUDGET = 4_000_000
 WORD_CACHE = 65536  # analysed words kept per generation (all fields)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -116,35 +121,58 @@ class _CachedTokens:
             yield token
 
 
-class _MemoryCorrector(Corrector):
-    """Whoosh's ``ReaderCorrector`` (same candidates, same ranking: the most frequent word within
-    ``maxdist`` edits) with its Levenshtein automaton run over a sorted in-memory word list."""
-
-    def __init__(self, reader, words: list[str], automata):
-        self.reader = reader
-        self.words = words
-        self.automata = automata
-
-    def _suggestions(self, text: str, maxdist: int, prefix: int):
-        frequency = self.reader.frequency
-        dfa = self.automata.levenshtein_dfa(text, maxdist, prefix)
-        for sug in self.automata.find_matches(dfa, _WordCursor(self.words)):
-            yield (0 - (maxdist + (1.0 / (frequency(f.WORDS, sug) or 1) * 0.5)), sug)
+def _letters(word: str) -> int:
+    """The set of a word's characters as bits (hashed): one edit changes at most two bits."""
+    mask = 0
+    for ch in word:
+        mask |= 1 << (ord(ch) % 61)
+    return mask
 
 
-class _WordCursor:
-    """The spelling words of a generation in memory, with the two methods of a Whoosh term
-    cursor that ``Automata.find_matches`` uses (instead of a binary search on disk per step)."""
+def _within(a: str, b: str, limit: int) -> bool:
+    """Whether the Levenshtein distance of ``a`` and ``b`` is at most ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return False
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return False
+        previous = current
+    return previous[-1] <= limit
 
-    def __init__(self, words: list[str]):
-        self._words = words
-        self._at = 0
 
-    def text(self) -> str | None:
-        return self._words[self._at] if self._at < len(self._words) else None
+class _Spelling:
+    """The spelling words of a generation in memory, for Whoosh's correction rule: the most
+    frequent word (ties: the greatest) with the same first letter and the rest within ``maxdist``
+    Levenshtein edits: what ``searcher.suggest(WORDS, word, limit=1, maxdist=..., prefix=1)``
+    returns (its automaton accepts exactly these words), without building an automaton per word.
+    Candidates are narrowed by first letter, length and letter set before any edit distance."""
 
-    def find(self, term: str) -> None:
-        self._at = bisect_left(self._words, term)
+    def __init__(self, reader, field_name: str):
+        self.field_name = field_name
+        spelling = reader.schema[field_name].spelling_fieldname(field_name)
+        self.by_start: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        for raw in reader.lexicon(spelling):
+            word = reader.schema[spelling].from_bytes(raw)
+            self.by_start.setdefault((word[:1], len(word)), []).append((word, _letters(word)))
+
+    def suggest(self, reader, word: str, maxdist: int) -> str | None:
+        if not word:
+            return None
+        mask, best = _letters(word), None
+        for length in range(max(1, len(word) - maxdist), len(word) + maxdist + 1):
+            for candidate, letters in self.by_start.get((word[0], length), ()):
+                if candidate == word or (mask ^ letters).bit_count() > 2 * maxdist:
+                    continue
+                if _within(word[1:], candidate[1:], maxdist):
+                    frequency = reader.frequency(self.field_name, candidate) or 1
+                    item = (0 - (maxdist + (1.0 / frequency * 0.5)), candidate)
+                    if best is None or item > best:
+                        best = item
+        return best[1] if best else None
 
 
 def _posting_blocks(matcher):
@@ -209,6 +237,7 @@ class _Generation:
         self.info = json.loads(Path(path, MARKER).read_text())
         self._local = threading.local()
         self.highlight_tokens = {lang: _CachedTokens(self.schema[f.body_field(lang)].analyzer) for lang in LANGS}
+        self._analyzers = {id(self.schema[name].analyzer): self.schema[name].analyzer for name in self.schema.names()}
         self._word_terms = lru_cache(maxsize=WORD_CACHE)(self._analyze_word)
         self._lock = threading.Lock()
         self._postings: OrderedDict[tuple[str, str, float], _Postings | None] = OrderedDict()
@@ -218,9 +247,9 @@ class _Generation:
         self._docinfo: dict[int, tuple[str, str, str, str]] = {}
         self._game_docs: dict[str, frozenset[int]] = {}
         self._docnums: dict[str, int | None] = {}
-        self._spelling: tuple[list[str], object] | None = None
+        self._spelling: _Spelling | None = None
         self.suggest = lru_cache(maxsize=4096)(self._suggest_word)
-        self.related: dict[tuple, list[str]] = {}
+        self.related_cache: dict[tuple, list[str]] = {}
         self.snippet = lru_cache(maxsize=8192)(self._snippet)
         self.stored = lru_cache(maxsize=8192)(self._stored)
 
@@ -231,18 +260,20 @@ class _Generation:
             self._local.searcher = searcher
         return searcher
 
-    def _analyze_word(self, field_name: str, word: str) -> tuple[str, ...]:
-        return tuple(t.text for t in self.schema[field_name].analyzer(word))
+    def _analyze_word(self, analyzer: int, word: str) -> tuple[str, ...]:
+        return tuple(t.text for t in self._analyzers[analyzer](word))
 
     def analyze(self, field_name: str, text: str) -> list[str]:
-        """The field's terms of ``text`` (distinct, in order): the analysis of each word, cached.
+        """The field's terms of ``text`` (distinct, in order): the analysis of each word, cached
+        per analyzer (a language's title, keywords and body fields share theirs).
 
         Same terms as analysing the whole text: every field's tokenizer is ``TOKEN_PATTERN`` and
         every filter works on one token at a time.
         """
+        analyzer = id(self.schema[field_name].analyzer)
         terms: dict[str, None] = {}
         for word in TOKEN_PATTERN.findall(text):
-            for term in self._word_terms(field_name, word):
+            for term in self._word_terms(analyzer, word):
                 terms[term] = None
         return list(terms)
 
@@ -285,18 +316,26 @@ class _Generation:
         weighting = searcher.weighting
         if not isinstance(weighting, BM25F) or not self.schema[field_name].scorable:
             raise TypeError("term at a time scoring needs BM25F on a scorable field")
-        if searcher.doc_frequency(field_name, token) == 0:
+        try:
+            info = searcher.reader().term_info(field_name, token)
+        except TermNotFound:
             return None
+        if type(weighting).idf is WeightingModel.idf:  # its formula, from the term info just read
+            idf = math.log(searcher.doc_count_all() / (info.doc_frequency() + 1)) + 1
+        else:
+            idf = searcher.idf(field_name, token)
         b, k1 = weighting._field_B.get(field_name, weighting.B), weighting.K1
         norm = self._norm(searcher, field_name, b, k1)
-        factor = searcher.idf(field_name, token) * (k1 + 1) * boost
+        factor = idf * (k1 + 1) * boost
         ids, scores = array("i"), array("d")
         for leaf, (sub, offset) in enumerate(searcher.leaf_searchers()):
             reader = sub.reader()
-            if (field_name, token) not in reader:
+            try:
+                matcher = reader.postings(field_name, token)
+            except TermNotFound:
                 continue
             lengths = self._leaf_lengths(leaf, reader, field_name)
-            for block_ids, weights in _posting_blocks(reader.postings(field_name, token)):
+            for block_ids, weights in _posting_blocks(matcher):
                 ids.extend([d + offset for d in block_ids] if offset else block_ids)
                 scores.extend([factor * w / (w + norm[lengths[d]]) for d, w in zip(block_ids, weights)])
         return _Postings(ids, scores) if ids else None
@@ -402,23 +441,11 @@ class _Generation:
             return found
 
     def _suggest_word(self, word: str, maxdist: int) -> str | None:
-        """Whoosh's best correction of ``word`` (``searcher.suggest(WORDS, word, limit=1, prefix=1)``),
-        with the spelling words held in memory."""
-        searcher = self.searcher()
-        reader = searcher.reader()
+        """The correction ``searcher.suggest(WORDS, word, limit=1, maxdist=maxdist, prefix=1)`` gives."""
+        reader = self.searcher().reader()
         if self._spelling is None:
-            if reader.is_atomic():
-                field_name = self.schema[f.WORDS].spelling_fieldname(f.WORDS)
-                words = sorted(self.schema[f.WORDS].from_bytes(w) for w in reader.lexicon(field_name))
-                self._spelling = (words, reader.codec().automata(reader.storage(), reader.segment()))
-            else:
-                self._spelling = ([], None)
-        words, automata = self._spelling
-        if automata is None:
-            found = searcher.suggest(f.WORDS, word, limit=1, maxdist=maxdist, prefix=1)
-        else:
-            found = _MemoryCorrector(reader, words, automata).suggest(word, limit=1, maxdist=maxdist, prefix=1)
-        return found[0] if found else None
+            self._spelling = _Spelling(reader, f.WORDS)
+        return self._spelling.suggest(reader, word, maxdist)
 
     def game_docs(self, game: str) -> frozenset[int]:
         docs = self._game_docs.get(game)
@@ -545,11 +572,11 @@ class SearchIndex:
         """
         gen = self.generation()
         key = (kind, game, entry, lang, limit)
-        found = gen.related.get(key)
+        found = gen.related_cache.get(key)
         if found is None:
             found = self._related(gen, kind, game, entry, lang, limit)
-            if len(gen.related) < 65536:
-                gen.related[key] = found
+            if len(gen.related_cache) < 65536:
+                gen.related_cache[key] = found
         return list(found)
 
     def _related(self, gen: _Generation, kind: str, game: str, entry: str, lang: str, limit: int) -> list[str]:

@@ -5,7 +5,7 @@ from flask import Flask
 
 from rules_index.corrections import db
 
-from . import api, corrections, editor, errors, headers, i18n, pages, search_state, security, seo, state
+from . import api, corrections, editor, errors, headers, i18n, page_cache, pages, search_state, security, seo, state
 
 
 def init_app(app: Flask) -> None:
@@ -14,6 +14,7 @@ def init_app(app: Flask) -> None:
     i18n.init_app(app)
     errors.init_app(app)
     db.init_app(app)
+    page_cache.init_app(app)
     security.init_app(app)
     headers.init_app(app)
     app.register_blueprint(api.bp)

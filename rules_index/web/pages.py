@@ -14,7 +14,7 @@ from rules_index.content import DEFAULT_LANG, LANGS, Game
 from rules_index.engines import InputError, calculators_for
 from rules_index.render import first_sentence, inline_html, markdown_html, plain_text
 
-from . import calculator_forms
+from . import calculator_forms, page_cache
 from .search_state import related_faq, search_index
 from .state import library, verification
 
@@ -98,6 +98,7 @@ def game(lang: str, slug: str):
 
 
 @bp.get("/<lang>/<slug>/faq/<faq_id>")
+@page_cache.cached
 def faq(lang: str, slug: str, faq_id: str):
     _check_lang(lang)
     found = _game_or_404(slug)

@@ -1,0 +1,120 @@
+"""Rendered reader pages kept per process, for views whose page depends only on the URL, the
+content generation and the corrections database (the FAQ permalink page).
+
+Rendering a FAQ page costs a template render, two database queries and a related-entries lookup
+(about 2 ms, several times the smallest route of the app); its HTML changes only when
+
+- the content changes: every publication switches the search index to a new generation, so the
+  generation (``realpath`` of the index link) is part of the key;
+- the corrections database changes (a change recorded, a translation flag opened or resolved):
+  its stamp is part of the key. With SQLite in the instance folder (one host), every commit of
+  a session of this app writes a new token into ``<instance>/corrections.stamp`` and the stamp
+  is that token (one small file read per request); with ``DATABASE_URL`` (possibly shared by
+  several hosts) the stamp is one query of (max change id, max flag id, open flags);
+- the host the page is served under (canonical and hreflang links): part of the key.
+
+Requests with a query string are not cached (the language links carry it along). Not for views
+whose page depends on the session or cookies.
+
+Wiring: ``page_cache.init_app(app)`` in ``rules_index.web.init_app`` (after ``db.init_app``) and
+``@page_cache.cached`` under the route decorator of the view. ``PAGE_CACHE_SIZE = 0`` turns it off.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import threading
+import uuid
+from collections import OrderedDict
+from pathlib import Path
+
+from flask import Flask, current_app, request
+from sqlalchemy import event
+
+from rules_index.corrections import db
+from rules_index.corrections.models import Change, TranslationFlag
+
+KEY = "rules_index.page_cache"
+DEFAULT_SIZE = 2048  # pages per process (a FAQ page is under 10 kB)
+STAMP_FILE = "corrections.stamp"
+# One round trip in plain SQL (SQLite and PostgreSQL); an ORM query per request costs more.
+_STAMP_SQL = (
+    f"SELECT (SELECT max(id) FROM {Change.__tablename__}), (SELECT max(id) FROM {TranslationFlag.__tablename__}),"
+    f" (SELECT count(*) FROM {TranslationFlag.__tablename__} WHERE resolved_at IS NULL)"
+)
+
+
+class PageCache:
+    def __init__(self, size: int, stamp_file: Path | None):
+        self.size = size
+        self.stamp_file = stamp_file
+        self._pages: OrderedDict[tuple, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> str | None:
+        with self._lock:
+            page = self._pages.get(key)
+            if page is not None:
+                self._pages.move_to_end(key)
+            return page
+
+    def put(self, key: tuple, page: str) -> None:
+        with self._lock:
+            self._pages[key] = page
+            while len(self._pages) > self.size:
+                self._pages.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pages.clear()
+
+    def corrections_stamp(self):
+        if self.stamp_file is None:
+            with db.engine().connect() as connection:
+                return tuple(connection.exec_driver_sql(_STAMP_SQL).one())
+        try:
+            return self.stamp_file.read_text()
+        except FileNotFoundError:
+            return ""
+
+    def touch(self) -> None:
+        """A commit happened: a new token for every process (written whole, then renamed)."""
+        self.clear()
+        if self.stamp_file is None:
+            return
+        tmp = self.stamp_file.with_name(f".{self.stamp_file.name}.{os.getpid()}.{threading.get_ident()}")
+        try:
+            tmp.write_text(uuid.uuid4().hex)
+            os.replace(tmp, self.stamp_file)
+        except OSError:
+            logging.getLogger(__name__).exception("cannot write %s: other processes may serve stale pages", self.stamp_file)
+
+
+def cached(view):
+    """Serve the view's rendered page from the cache while its key is unchanged."""
+
+    @functools.wraps(view)
+    def wrapper(*args, **kwargs):
+        cache: PageCache | None = current_app.extensions.get(KEY)
+        if cache is None or request.args or request.method not in ("GET", "HEAD"):
+            return view(*args, **kwargs)
+        key = (request.host_url, request.path, os.path.realpath(current_app.config["INDEX_DIR"]), cache.corrections_stamp())
+        page = cache.get(key)
+        if page is None:
+            page = view(*args, **kwargs)
+            if isinstance(page, str):
+                cache.put(key, page)
+        return page
+
+    return wrapper
+
+
+def init_app(app: Flask) -> None:
+    size = int(app.config.get("PAGE_CACHE_SIZE", DEFAULT_SIZE))
+    if not size:
+        return
+    local = db.database_url(app).startswith("sqlite")
+    cache = PageCache(size, Path(app.instance_path) / STAMP_FILE if local else None)
+    app.extensions[KEY] = cache
+    event.listen(app.extensions[db.KEY]["sessions"], "after_commit", lambda _session: cache.touch())
