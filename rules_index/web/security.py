@@ -30,9 +30,10 @@ def secret_key(app: Flask) -> str:
 
 def init_app(app: Flask) -> None:
     app.config["SECRET_KEY"] = secret_key(app)
-    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
-    app.config.setdefault("SESSION_COOKIE_SECURE", os.environ.get("RULES_HTTPS") == "1")
+    # Flask's defaults hold these keys already (SameSite None, Secure off): set them outright.
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
+    app.config["SESSION_COOKIE_SECURE"] = bool(app.config.get("SESSION_COOKIE_SECURE")) or os.environ.get("RULES_HTTPS") == "1"
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
     app.config.setdefault("SUBMISSION_RATE_LIMIT", "20 per minute;200 per day")
     app.config.setdefault("LOGIN_RATE_LIMIT", "10 per minute")
