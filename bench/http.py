@@ -3,7 +3,8 @@
     python -m bench.http [--duration S] [--connections N]
 
 Baseline: ``/bench/hello`` of the same app and server (``bench.hello``, registered by
-``bench.wsgi`` only when ``RULES_BENCH_HELLO=1``). Measured: the FAQ permalink pages (every
+``bench.wsgi`` only when ``RULES_BENCH_HELLO=1``), run before and after the others (the mean is
+the baseline, so a drift of the machine's speed does not land on one side). Measured: the FAQ permalink pages (every
 entry in every language, in turn) and the search API with distinct queries from the content's
 own words (three languages, a quarter with a typo; more queries than requests, so no response
 cache answers one). Every run is preceded by a warm-up run on other URLs of the same kind.
@@ -178,22 +179,25 @@ def measure(library, docs, instance: Path, workdir: Path, duration: float = 10.0
     warm_queries, queries = queries[:2_000], queries[2_000:]
     runs = {}
     with gunicorn(instance, workdir / "gunicorn.log") as base:
+        # hello before and after the others: its mean is the baseline (the machine's speed drifts)
         plan = [
             ("hello", ["/bench/hello"], ["/bench/hello"]),
             ("faq_page", faq[::-1], faq),
             ("search", search_paths(warm_queries), search_paths(queries)),
+            ("hello_after", ["/bench/hello"], ["/bench/hello"]),
         ]
         for name, warm_paths, paths in plan:
-            run_wrk(wrk, base, warm_paths, workdir, f"{name}-warm", WARMUP[name], connections, threads)
+            warm = WARMUP.get(name, 1.0)
+            run_wrk(wrk, base, warm_paths, workdir, f"{name}-warm", warm, connections, threads)
             runs[name] = r = run_wrk(wrk, base, paths, workdir, name, duration, connections, threads)
-            log(f"  {name:<9} {r['rps']:>9.1f} req/s  p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms"
+            log(f"  {name:<11} {r['rps']:>9.1f} req/s  p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms"
                 f"  ({r['requests']} requests, {r['paths']} distinct paths)")
     if runs["search"]["requests"] > len(queries):
         raise RuntimeError("the search run repeated queries: generate more")
     bad = {name: r for name, r in runs.items() if r["non_2xx"] or r["socket_errors"]}
     if bad:
         raise RuntimeError(f"failed requests during the HTTP benchmark: {bad}")
-    hello = runs["hello"]["rps"]
+    hello = (runs["hello"]["rps"] + runs["hello_after"]["rps"]) / 2
     return {
         "server": f"gunicorn, {WORKERS} sync workers, {HOST}",
         "client": f"wrk -t{threads} -c{connections} -d{duration:g}s --latency, after a warm-up run",

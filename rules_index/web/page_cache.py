@@ -5,13 +5,14 @@ Rendering a FAQ page costs a template render, two database queries and a related
 (about 2 ms, several times the smallest route of the app); its HTML changes only when
 
 - the content changes: every publication switches the search index to a new generation, so the
-  generation (``realpath`` of the index link) is part of the key;
+  generation (where the index link points) is part of the key;
 - the corrections database changes (a change recorded, a translation flag opened or resolved):
   its stamp is part of the key. With SQLite in the instance folder (one host), every commit of
   a session of this app writes a new token into ``<instance>/corrections.stamp`` and the stamp
   is that token (one small file read per request); with ``DATABASE_URL`` (possibly shared by
   several hosts) the stamp is one query of (max change id, max flag id, open flags);
-- the host the page is served under (canonical and hreflang links): part of the key.
+- the scheme, host and script root the page is served under (canonical and hreflang links):
+  part of the key (``request.host_url`` itself costs more than the rest of a cache hit).
 
 Requests with a query string are not cached (the language links carry it along). Not for views
 whose page depends on the session or cookies.
@@ -49,17 +50,17 @@ class PageCache:
     def __init__(self, size: int, stamp_file: Path | None):
         self.size = size
         self.stamp_file = stamp_file
-        self._pages: OrderedDict[tuple, str] = OrderedDict()
+        self._pages: OrderedDict[tuple, bytes] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple) -> str | None:
+    def get(self, key: tuple) -> bytes | None:
         with self._lock:
             page = self._pages.get(key)
             if page is not None:
                 self._pages.move_to_end(key)
             return page
 
-    def put(self, key: tuple, page: str) -> None:
+    def put(self, key: tuple, page: bytes) -> None:
         with self._lock:
             self._pages[key] = page
             while len(self._pages) > self.size:
@@ -91,6 +92,15 @@ class PageCache:
             logging.getLogger(__name__).exception("cannot write %s: other processes may serve stale pages", self.stamp_file)
 
 
+def content_stamp(link: str) -> str:
+    """The generation the index link points at: its text (one ``readlink``; every rebuild links
+    a new directory name), or the resolved path when it is not a link."""
+    try:
+        return os.readlink(link)
+    except OSError:
+        return os.path.realpath(link)
+
+
 def cached(view):
     """Serve the view's rendered page from the cache while its key is unchanged."""
 
@@ -99,12 +109,15 @@ def cached(view):
         cache: PageCache | None = current_app.extensions.get(KEY)
         if cache is None or request.args or request.method not in ("GET", "HEAD"):
             return view(*args, **kwargs)
-        key = (request.host_url, request.path, os.path.realpath(current_app.config["INDEX_DIR"]), cache.corrections_stamp())
+        key = (request.scheme, request.host, request.root_path, request.path,
+               content_stamp(current_app.config["INDEX_DIR"]), cache.corrections_stamp())
         page = cache.get(key)
         if page is None:
             page = view(*args, **kwargs)
-            if isinstance(page, str):
-                cache.put(key, page)
+            if not isinstance(page, str):
+                return page
+            page = page.encode()  # kept encoded: a hit is sent as is
+            cache.put(key, page)
         return page
 
     return wrapper
