@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # as the measured ones, all distinct from them) fill the per-term caches of both engines.
 WARMUP_QUERIES = 1000
 MEASURED_QUERIES = 1000
-BUILD_PROCS = 1  # tmp
+BUILD_PROCS = 1  # Whoosh's multiprocessing writer (procs=2) was slower on 2 cores (bench/RESULTS.md)
 
 
 def percentile(values: list[float], q: float) -> float:
