@@ -17,22 +17,8 @@ from rules_index.content import LANGS
 from rules_index.search import schema as f
 from rules_index.search.analysis import german_vocabulary
 from rules_index.search.build import MARKER
+from rules_index.search.build import document_fields
 from rules_index.search.documents import Document
-
-
-def document_fields(doc: Document) -> dict:
-    """The fields of one document, exactly as ``build.write_generation`` fills them."""
-    keywords = " ".join(doc.keywords)
-    everything = f"{doc.title} {keywords} {doc.body}"
-    return {
-        f.KEY: doc.key, f.KIND: doc.kind, f.GAME: doc.game, f.ENTRY: doc.entry, f.LANG: doc.lang,
-        f.TITLE_TEXT: doc.title, f.BODY_TEXT: doc.body,
-        f.title_field(doc.lang): doc.title,
-        f.keywords_field(doc.lang): keywords,
-        f.body_field(doc.lang): doc.body,
-        f.PREFIXES: everything,
-        f.WORDS: everything,
-    }
 
 
 def german_texts(docs: Sequence[Document]):

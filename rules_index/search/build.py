@@ -20,7 +20,7 @@ from rules_index.content import LANGS, Library
 
 from . import schema as f
 from .analysis import german_vocabulary
-from .documents import library_documents
+from .documents import Document, library_documents
 
 MARKER = "BUILD.json"
 KEEP_GENERATIONS = 2
@@ -63,6 +63,20 @@ def _german_texts(library: Library):
             yield " ".join(term.de.aliases)
 
 
+def document_fields(doc: Document) -> dict:
+    """The index fields of one search document (the one mapping every index writer uses)."""
+    keywords = " ".join(doc.keywords)
+    return {
+        f.KEY: doc.key, f.KIND: doc.kind, f.GAME: doc.game, f.ENTRY: doc.entry, f.LANG: doc.lang,
+        f.TITLE_TEXT: doc.title, f.BODY_TEXT: doc.body,
+        f.title_field(doc.lang): doc.title,
+        f.keywords_field(doc.lang): keywords,
+        f.body_field(doc.lang): doc.body,
+        f.PREFIXES: f"{doc.title} {keywords} {doc.body}",
+        f.WORDS: f"{doc.title} {keywords} {doc.body}",
+    }
+
+
 def write_generation(library: Library, target: Path, fingerprint: str) -> int:
     """Write a complete index into the new, empty directory ``target``; returns the doc count."""
     target.mkdir(parents=True)
@@ -71,16 +85,7 @@ def write_generation(library: Library, target: Path, fingerprint: str) -> int:
     count = 0
     with ix.writer(timeout=10.0) as writer:
         for doc in library_documents(library):
-            fields = {
-                f.KEY: doc.key, f.KIND: doc.kind, f.GAME: doc.game, f.ENTRY: doc.entry, f.LANG: doc.lang,
-                f.TITLE_TEXT: doc.title, f.BODY_TEXT: doc.body,
-                f.title_field(doc.lang): doc.title,
-                f.keywords_field(doc.lang): " ".join(doc.keywords),
-                f.body_field(doc.lang): doc.body,
-                f.PREFIXES: f"{doc.title} {' '.join(doc.keywords)} {doc.body}",
-                f.WORDS: f"{doc.title} {' '.join(doc.keywords)} {doc.body}",
-            }
-            writer.add_document(**fields)
+            writer.add_document(**document_fields(doc))
             count += 1
     ix.close()
     marker = {"fingerprint": fingerprint, "documents": count, "built": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "langs": list(LANGS)}
