@@ -5,7 +5,7 @@ from flask import Flask
 
 from rules_index.corrections import db
 
-from . import api, corrections, editor, errors, headers, i18n, page_cache, pages, search_state, security, seo, state
+from . import api, corrections, editor, errors, front, headers, i18n, page_cache, pages, search_state, security, seo, state
 
 
 def init_app(app: Flask) -> None:
@@ -23,3 +23,4 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(editor.bp)
     app.register_blueprint(seo.bp)
     app.register_blueprint(pages.bp)
+    front.init_app(app)

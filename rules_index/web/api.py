@@ -7,6 +7,7 @@ from rules_index import present
 from rules_index.content import DEFAULT_LANG, LANGS, Game
 from rules_index.engines import InputError, calculators_for
 
+from .bodies import json_object
 from .errors import ApiError
 from .search_state import related_faq, search_index
 from .state import library, verification
@@ -91,9 +92,7 @@ def calculate(slug: str, calculator: str):
     compute = calculators_for(slug).get(calculator)
     if compute is None:
         raise ApiError(404, f"calculator: game '{slug}' has no calculator '{calculator}'")
-    payload = request.get_json(silent=True)
-    if payload is None:
-        raise ApiError(400, "body: send a JSON object (Content-Type: application/json)")
+    payload = json_object()
     try:
         return jsonify(compute(payload))
     except InputError as exc:

@@ -28,6 +28,11 @@ def _numbers(text: str) -> list[str]:
     return [t for t in re.split(r"[\s,;]+", text.strip()) if t]
 
 
+def _whole(token: str) -> int | None:
+    """A whole number in ASCII digits, else None (str.isdigit also accepts '³' and '٣')."""
+    return int(token) if re.fullmatch(r"[0-9]{1,4}", token) else None
+
+
 def citadels_score(args: MultiDict) -> FormResult:
     result = FormResult(submitted="submit" in args)
     players = []
@@ -44,10 +49,11 @@ def citadels_score(args: MultiDict) -> FormResult:
         districts = []
         for colour, text in costs.items():
             for token in _numbers(text):
-                if not token.isdigit() or not 1 <= int(token) <= 6:
+                value = _whole(token)
+                if value is None or not 1 <= value <= 6:
                     result.errors[f"{colour}{row}"] = _("Costs are whole numbers from 1 to 6, separated by spaces.")
                     break
-                districts.append({"color": colour, "cost": int(token)})
+                districts.append({"color": colour, "cost": value})
         players.append({"name": name, "districts": districts})
         if first_row == str(row):
             first_name = name
@@ -69,10 +75,10 @@ def monastery_score(args: MultiDict) -> FormResult:
             result.errors[f"name{row}"] = _("Please enter a name.")
         elif name in counts:
             result.errors[f"name{row}"] = _("Each name only once, please.")
-        elif not count.isdigit() or int(count) > 20:
+        elif _whole(count) is None or _whole(count) > 20:
             result.errors[f"count{row}"] = _("Enter a number of monasteries from 0 to 20.")
         else:
-            counts[name] = int(count)
+            counts[name] = _whole(count)
     if result.submitted and not counts and not result.errors:
         result.errors["name0"] = _("Enter at least one player.")
     result.payload = {"monasteries": counts}

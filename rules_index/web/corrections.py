@@ -6,6 +6,7 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from rules_index.corrections import reports
 from rules_index.corrections.db import session
 
+from .bodies import json_object
 from .errors import ApiError
 from .forms import CorrectionForm
 from .security import csrf, limiter
@@ -79,9 +80,7 @@ def tracking(lang: str, token: str):
 @csrf.exempt
 @limiter.limit(_submission_limit)
 def api_submit():
-    data = request.get_json(silent=True)
-    if data is None:
-        raise ApiError(400, "body: send a JSON object (Content-Type: application/json)")
+    data = json_object()
     try:
         report = reports.store(session(), reports.validate_submission(library(), data))
     except reports.SubmissionError as exc:

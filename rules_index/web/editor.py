@@ -50,6 +50,8 @@ def safe_next(target: str | None) -> str:
     fallback = url_for("editor.queue")
     if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
         return fallback
+    if not target.isprintable():  # control or line-break characters would reach the Location header
+        return fallback
     parts = urlsplit(target)
     if parts.scheme or parts.netloc:
         return fallback

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
@@ -49,9 +50,11 @@ def helpers():
         """The current page in each language (the language switch and hreflang)."""
         if request.endpoint is None or not request.view_args or "lang" not in request.view_args:
             return {lang: url_for("pages.home", lang=lang) for lang in LANGS}
-        args = dict(request.view_args)
-        query = request.args.to_dict()
-        return {lang: url_for(request.endpoint, **{**args, "lang": lang}, **query) for lang in LANGS}
+        # The query string is appended as it came, never handed to url_for: a parameter named
+        # like a view argument or like url_for's own options (_external, _method) would clash.
+        query = urlencode(list(request.args.items(multi=True)))
+        suffix = f"?{query}" if query else ""
+        return {lang: url_for(request.endpoint, **{**request.view_args, "lang": lang}) + suffix for lang in LANGS}
 
     return {
         "LANGS": LANGS,

@@ -1,0 +1,72 @@
+"""What a request passes before Flask routes it: trusted proxy hops, then a well-formed Host.
+
+``RULES_PROXY_HOPS=N`` (config ``PROXY_HOPS``) trusts N proxies in front (nginx: 1): werkzeug's
+ProxyFix then takes the client address, scheme, host and port from their ``X-Forwarded-*``
+headers, so rate limits count real clients and HSTS is sent when the original request was https.
+A Host header that cannot be a host name is answered 400 before any URL is built from it.
+A chunked body is read here, at most one byte past MAX_CONTENT_LENGTH, and handed on with its
+length: werkzeug then answers an oversized one 413 as it does for a body with Content-Length
+(otherwise it would cut the body off at the limit and the parser would see broken data).
+"""
+from __future__ import annotations
+
+import io
+import re
+
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+_LABEL = r"(?!-)[A-Za-z0-9_-]{1,63}(?<!-)"
+HOST = re.compile(rf"(?:{_LABEL}(?:\.{_LABEL})*\.?|\[[0-9A-Fa-f:.]{{2,45}}\])(?::[0-9]{{1,5}})?")
+
+
+def valid_host(value: str) -> bool:
+    if len(value) > 260 or HOST.fullmatch(value) is None:
+        return False
+    port = value.rpartition("]")[2].partition(":")[2] if value.startswith("[") else value.partition(":")[2]
+    return not port or int(port) <= 65535
+
+
+class HostCheck:
+    """WSGI middleware: 400 for a Host header no browser would send."""
+
+    def __init__(self, wsgi_app):
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ, start_response):
+        host = environ.get("HTTP_HOST")
+        if host is not None and not valid_host(host):
+            body = b"400 Bad Request: the Host header is not a valid host name.\n"
+            start_response("400 Bad Request", [
+                ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body))),
+                ("X-Content-Type-Options", "nosniff"),
+            ])
+            return [body]
+        return self.wsgi_app(environ, start_response)
+
+
+class ChunkedBodyLength:
+    """WSGI middleware: a chunked request body becomes a sized one, read up to ``limit + 1`` bytes."""
+
+    def __init__(self, wsgi_app, limit: int):
+        self.wsgi_app = wsgi_app
+        self.limit = limit
+
+    def __call__(self, environ, start_response):
+        # With Transfer-Encoding: chunked, a Content-Length is ignored (RFC 9112 6.3).
+        if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+            body = environ["wsgi.input"].read(self.limit + 1)
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            del environ["HTTP_TRANSFER_ENCODING"]
+            environ.pop("wsgi.input_terminated", None)
+        return self.wsgi_app(environ, start_response)
+
+
+def init_app(app: Flask) -> None:
+    app.wsgi_app = HostCheck(app.wsgi_app)
+    if app.config.get("MAX_CONTENT_LENGTH"):
+        app.wsgi_app = ChunkedBodyLength(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]))
+    hops = int(app.config.get("PROXY_HOPS") or 0)
+    if hops > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops)
