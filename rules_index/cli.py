@@ -54,11 +54,14 @@ rules_cli = AppGroup("rules", help="Verify the content against the rule engines.
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None, help="Content folder (default: the app's).")
 @click.option("--verbose", "-v", is_flag=True, help="Show passing checks too.")
 def rules_check(root: Path | None, verbose: bool) -> None:
-    """Run every FAQ entry's and mistake's checks; exit 1 on any failure or missing check."""
+    """Run every FAQ entry's and mistake's checks and hold each ruling's facts against the engine's
+    output; no answer may restate a common mistake. Exit 1 on any failure or missing check."""
     from .content import load_library
+    from .restatements import restated_mistakes
     from .verification import verify
 
-    report = verify(load_library(root or Path(current_app.config["CONTENT_DIR"])))
+    library = load_library(root or Path(current_app.config["CONTENT_DIR"]))
+    report = verify(library)
     rows = [(r.game, f"{r.kind}:{r.entry}", r.probe, "ok" if r.ok else "FAILED", r) for r in report.results]
     width = max((len(row[1]) for row in rows), default=10)
     for game, entry, probe, status, result in rows:
@@ -70,9 +73,21 @@ def rules_check(root: Path | None, verbose: bool) -> None:
             click.echo(f"    {mismatch.key}: expected {mismatch.expected!r}, got {mismatch.actual!r}")
     for game, kind, entry in report.missing:
         click.echo(f"{game:<26}{kind + ':' + entry:<{width + 2}}{'-':<24}NO CHECK")
+    for fact in report.facts:
+        if verbose or not fact.ok:
+            click.echo(f"{fact.game:<26}{fact.kind + ':' + fact.entry:<{width + 2}}{'ruling':<24}{'ok' if fact.ok else 'FAILED'}")
+            click.echo(f"    {fact.message}")
+    restated = restated_mistakes(library)
+    for slug, faq_id, found in restated:
+        click.echo(f"{slug:<26}{'faq:' + faq_id:<{width + 2}}{'mistake':<24}FAILED")
+        click.echo(f"    answer ({found.lang}) restates the common mistake '{found.mistake.id}': {found.sentence}")
     failed = sum(1 for r in report.results if not r.ok)
-    click.echo(f"{len(report.results)} checks, {failed} failed, {len(report.missing)} entries without a check")
-    if not report.ok:
+    facts_failed = sum(1 for f in report.facts if not f.ok)
+    click.echo(
+        f"{len(report.results)} checks, {failed} failed, {len(report.missing)} entries without a check; "
+        f"{len(report.facts)} ruling facts, {facts_failed} failed; {len(restated)} answers restating a common mistake"
+    )
+    if not report.ok or restated:
         sys.exit(1)
 
 
@@ -121,6 +136,36 @@ def editors_add(name: str, password_stdin: bool) -> None:
     except EditorError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"editor '{name}' added")
+
+
+@editors_cli.command("token")
+@click.argument("name")
+def editors_token(name: str) -> None:
+    """Print a new API token for the editor (stored hashed; the previous token stops working)."""
+    from .corrections.db import session
+    from .corrections.editors import EditorError
+    from .corrections.tokens import issue_token
+
+    try:
+        token = issue_token(session(), name)
+    except EditorError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(token)
+
+
+@editors_cli.command("revoke")
+@click.argument("name")
+def editors_revoke(name: str) -> None:
+    """Invalidate the editor's API token."""
+    from .corrections.db import session
+    from .corrections.editors import EditorError
+    from .corrections.tokens import revoke_tokens
+
+    try:
+        count = revoke_tokens(session(), name)
+    except EditorError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"token of '{name}' revoked" if count else f"'{name}' had no live token")
 
 
 corrections_cli = AppGroup("corrections", help="Readers' corrections.")

@@ -24,7 +24,7 @@ _LINK = re.compile(r'(href|src|action)="(/[^"]*)"')
 
 
 def page_paths(library) -> list[str]:
-    paths = [f"/{lang}/" for lang in LANGS]
+    paths = [f"/{lang}/" for lang in LANGS] + [f"/{lang}/engine" for lang in LANGS]
     for game in library:
         for lang in LANGS:
             paths.append(f"/{lang}/{game.slug}/")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from .content import Game
 from .content.citations import pages_value
 from .content.schema import Citation, Faq
+from .content.versions import faq_version
 from .render import markdown_html
 
 
@@ -34,16 +35,34 @@ def citation_json(game: Game, citation: Citation, lang: str) -> dict:
     }
 
 
-def verified_json(results, lang: str) -> dict:
-    """What the rule engine said about an entry: status and each check's scenario and outcome."""
-    if not results:
-        status = "unchecked"
-    elif all(r.ok for r in results):
-        status = "verified"
-    else:
-        status = "failed"
+def verification_status(faq: Faq, results, facts=()) -> str:
+    """What the engine's checks say about an answer, in the four words of the badge.
+
+    ``verified``: every claim is checked; ``partial``: some claims (``unchecked``) are not;
+    ``assumption``: the sources are silent and the engine follows a stated reading;
+    ``editorial``: no rule claim (``basis: editorial``, or a question the sources leave open);
+    ``failed`` only if a check or a fact of the ruling fails, which the gate keeps from shipping.
+    """
+    if any(not r.ok for r in results) or any(not f.ok for f in facts):
+        return "failed"
+    if faq.basis == "editorial" or not results:
+        return "editorial"
+    if faq.basis == "assumption":
+        return "assumption"
+    if faq.ruling.verdict == "none":
+        return "editorial"
+    if faq.unchecked:
+        return "partial"
+    return "verified"
+
+
+def verified_json(faq: Faq, results, lang: str, facts=()) -> dict:
+    """The badge's status, the claims left unchecked, and each check's scenario and outcome."""
+    results, facts = list(results), list(facts)
     return {
-        "status": status,
+        "status": verification_status(faq, results, facts),
+        "basis": faq.basis,
+        "unchecked": [claim.get(lang) for claim in faq.unchecked],
         "checks": [
             {
                 "probe": r.probe,
@@ -54,10 +73,14 @@ def verified_json(results, lang: str) -> dict:
             }
             for r in results
         ],
+        "facts": [
+            {"value": f.fact.value, "check": f.fact.check, "output": f.fact.output, "ok": f.ok}
+            for f in facts
+        ],
     }
 
 
-def faq_json(game: Game, faq: Faq, lang: str, results=()) -> dict:
+def faq_json(game: Game, faq: Faq, lang: str, results=(), facts=()) -> dict:
     text = faq.text(lang)
     return {
         "game": game.slug,
@@ -69,7 +92,8 @@ def faq_json(game: Game, faq: Faq, lang: str, results=()) -> dict:
         "editions": list(faq.editions),
         "section": faq.section,
         "url": permalink(lang, game.slug, faq.id),
-        "verified": verified_json(list(results), lang),
+        "version": faq_version(faq),
+        "verified": verified_json(faq, results, lang, facts),
     }
 
 

@@ -2,6 +2,8 @@
 
 A check names a probe of the engine, the scenario (``given``) and what the answer implies
 (``expect``); it passes when the probe's output holds every expected key with an equal value.
+Each fact of an entry's ruling names a check and an output of it; the fact holds when the
+probe's real output there equals the fact's value.
 """
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .content import Game, Library
-from .content.schema import Check
+from .content.schema import Check, Fact
 from .engines import probes_for
 
 
@@ -34,16 +36,42 @@ class CheckResult:
 
 
 @dataclass
+class FactResult:
+    game: str
+    kind: str  # faq | mistake
+    entry: str
+    fact: Fact
+    ok: bool
+    actual: Any = None
+
+    @property
+    def message(self) -> str:
+        where = f"check {self.fact.check} {self.fact.output}"
+        if self.ok:
+            return f"{where} = {self.fact.value!r}"
+        return f"ruling fact {where}: the answer says {self.fact.value!r}, the engine says {self.actual!r}"
+
+
+@dataclass
 class Report:
     results: list[CheckResult]
     missing: list[tuple[str, str, str]]  # (game, kind, entry) without any check
+    facts: list[FactResult] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.missing and all(r.ok for r in self.results)
+        return not self.missing and all(r.ok for r in self.results) and all(f.ok for f in self.facts)
 
     def for_entry(self, game: str, kind: str, entry: str) -> list[CheckResult]:
         return [r for r in self.results if (r.game, r.kind, r.entry) == (game, kind, entry)]
+
+    def extend(self, other: "Report") -> None:
+        self.results += other.results
+        self.missing += other.missing
+        self.facts += other.facts
+
+    def facts_for(self, game: str, kind: str, entry: str) -> list[FactResult]:
+        return [f for f in self.facts if (f.game, f.kind, f.entry) == (game, kind, entry)]
 
 
 def _plain(value: Any) -> Any:
@@ -63,6 +91,39 @@ def compare(expect: dict, output: dict) -> list[Mismatch]:
         if _plain(expected) != actual:
             mismatches.append(Mismatch(key, expected, actual))
     return mismatches
+
+
+MISSING = "<missing>"
+
+
+def output_at(output: Any, path: str) -> Any:
+    """The value at a dotted path of a probe's output (``scores.A.total``, ``legal.2``)."""
+    node = _plain(output)
+    for key in path.split("."):
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            return MISSING
+    return node
+
+
+def same_value(expected: Any, actual: Any) -> bool:
+    """Equal, and a boolean only equals a boolean (True is not 1)."""
+    return isinstance(expected, bool) == isinstance(actual, bool) and _plain(expected) == actual
+
+
+def check_facts(game: str, kind: str, entry: str, facts: list[Fact], results: list[CheckResult]) -> list[FactResult]:
+    checked = []
+    for fact in facts:
+        if fact.check > len(results):
+            checked.append(FactResult(game, kind, entry, fact, ok=False, actual=MISSING))
+            continue
+        result = results[fact.check - 1]
+        actual = output_at(result.output, fact.output) if result.error is None else MISSING
+        checked.append(FactResult(game, kind, entry, fact, ok=same_value(fact.value, actual), actual=actual))
+    return checked
 
 
 def run_check(game: Game, kind: str, entry: str, check: Check) -> CheckResult:
@@ -85,21 +146,25 @@ def run_check(game: Game, kind: str, entry: str, check: Check) -> CheckResult:
     return result
 
 
+def verify_entry(game: Game, kind: str, entry) -> Report:
+    """One FAQ entry's or mistake's checks, and its ruling's facts against their output."""
+    results = [run_check(game, kind, entry.id, check) for check in entry.checks]
+    # An editorial FAQ entry claims no rule, so it has nothing to check; every other entry must have a check.
+    needs_check = getattr(entry, "basis", "rule") != "editorial"
+    missing = [(game.slug, kind, entry.id)] if needs_check and not entry.checks else []
+    return Report(results, missing, check_facts(game.slug, kind, entry.id, entry.ruling.facts, results))
+
+
 def verify_game(game: Game) -> Report:
-    results, missing = [], []
-    entries = [("faq", f.id, f.checks) for f in game.faq] + [("mistake", m.id, m.checks) for m in game.mistakes]
-    for kind, entry, checks in entries:
-        if not checks:
-            missing.append((game.slug, kind, entry))
-        for check in checks:
-            results.append(run_check(game, kind, entry, check))
-    return Report(results, missing)
+    report = Report([], [])
+    for kind, entries in (("faq", game.faq), ("mistake", game.mistakes)):
+        for entry in entries:
+            report.extend(verify_entry(game, kind, entry))
+    return report
 
 
 def verify(library: Library) -> Report:
-    results, missing = [], []
+    report = Report([], [])
     for game in library:
-        report = verify_game(game)
-        results += report.results
-        missing += report.missing
-    return Report(results, missing)
+        report.extend(verify_game(game))
+    return report

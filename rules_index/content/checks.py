@@ -1,5 +1,5 @@
 """Checks across a game's files: references resolve, citations stay within their sources,
-catalog ids are present, translations state the same numbers. One function per kind of check,
+catalog ids are present, every answer says what its ruling says. One function per kind of check,
 each yielding problems with file and line.
 """
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any, Iterable, Iterator
 
 from .model import Game
-from .numbers import numbers_in
+from .claims import ruling_shape_problems, text_problems
 from .problems import Problem
 from .schema import LANGS, Citation
 from .yamlfile import YamlFile
@@ -140,26 +140,16 @@ def check_catalog(game: Game, where: Where, catalog_ids: Iterable[str] | None) -
             yield _problem(where("faq.yaml"), f"catalog entry '{faq_id}' is missing")
 
 
-def _numbers_differ(texts: dict[str, str]) -> tuple[str, str] | None:
-    """(first language whose numbers differ from the source language's, message), or None."""
-    found = {lang: numbers_in(text, lang) for lang, text in texts.items()}
-    source = found[LANGS[0]]
-    differing = [lang for lang in LANGS[1:] if found[lang] != source]
-    if not differing:
-        return None
-    shown = ", ".join(f"{lang} {sorted(v) or '[]'}" for lang, v in found.items())
-    return differing[0], f"the languages state different numbers ({shown})"
-
-
-def check_numbers(game: Game, where: Where) -> Iterator[Problem]:
-    for faq in game.faq:
-        differ = _numbers_differ({lang: faq.text(lang).answer for lang in LANGS})
-        if differ:
-            yield _problem(where("faq.yaml", faq.id, differ[0], "answer"), f"answer: {differ[1]}")
-    for mistake in game.mistakes:
-        differ = _numbers_differ({lang: mistake.text(lang).correction for lang in LANGS})
-        if differ:
-            yield _problem(where("mistakes.yaml", mistake.id, differ[0], "correction"), f"correction: {differ[1]}")
+def check_rulings(game: Game, where: Where) -> Iterator[Problem]:
+    """Each answer and correction says, in every language, what its ruling says (claims.py)."""
+    entries = [("faq.yaml", faq, "answer", faq.unchecked) for faq in game.faq]
+    entries += [("mistakes.yaml", mistake, "correction", []) for mistake in game.mistakes]
+    for file_name, entry, field, unchecked in entries:
+        for message in ruling_shape_problems(entry.ruling, len(entry.checks)):
+            yield _problem(where(file_name, entry.id, "ruling"), message)
+        texts = {lang: getattr(entry.text(lang), field) for lang in LANGS}
+        for claim in text_problems(entry.ruling, texts, field, entry.citation.pages, unchecked):
+            yield _problem(where(file_name, entry.id, claim.lang, field), claim.message)
 
 
 CHECKS = (
@@ -168,14 +158,17 @@ CHECKS = (
     check_editions_and_sources,
     check_citations,
     check_references,
-    check_numbers,
+    check_rulings,
 )
 
 
-def check_game(game: Game, files: dict[str, YamlFile], catalog_ids: Iterable[str] | None) -> list[Problem]:
+def check_game(game: Game, files: dict[str, YamlFile], catalog_ids: Iterable[str] | None, rulings: bool = True) -> list[Problem]:
+    """Every cross-file problem of a game; ``rulings=False`` leaves the text-against-ruling
+    comparison to the caller (the change gate reports it per language)."""
     where = Where(files, f"{game.folder.parent.name}/{game.folder.name}")
     problems: list[Problem] = []
     for check in CHECKS:
-        problems += check(game, where)
+        if rulings or check is not check_rulings:
+            problems += check(game, where)
     problems += check_catalog(game, where, catalog_ids)
     return problems

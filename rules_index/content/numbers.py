@@ -1,7 +1,8 @@
-"""The numbers a text states, so translations can be compared (3 in German must be 3 in Italian).
+"""The numbers a text states, so that they can be held against an answer's ruling.
 
-Digits count, and so do unambiguous number words of 2 to 12 (cardinal and ordinal). The number 1 is
-left out: "ein", "one" and "uno" are also articles and pronouns.
+Digits count, and so do unambiguous number words of 2 to 12 (cardinal and ordinal). The word for
+1 is left out: "ein", "one" and "uno" are also articles and pronouns; the digit 1 counts in
+``stated_numbers``. Link targets and addresses are not prose and state nothing.
 """
 from __future__ import annotations
 
@@ -39,6 +40,8 @@ _LOOKUP = {
     for lang, table in _WORDS.items()
 }
 _TOKEN = re.compile(r"\d+|[^\W\d_]+")
+# Markdown link targets "](...)", autolinks "<http...>" and bare addresses.
+_NOT_PROSE = re.compile(r"\]\([^)]*\)|<[a-z][a-z0-9+.-]*:[^>]*>|\b(?:https?|ftp)://\S+|\bwww\.\S+", re.I)
 
 
 def numbers_in(text: str, lang: str) -> set[int]:
@@ -52,3 +55,30 @@ def numbers_in(text: str, lang: str) -> set[int]:
         if value != 1:
             found.add(value)
     return found
+
+
+def prose(text: str) -> str:
+    """The text without link targets and web addresses (their digits are not statements)."""
+    return _NOT_PROSE.sub(lambda m: "]" if m.group(0).startswith("]") else " ", text)
+
+
+def prose_tokens(text: str) -> list[str]:
+    """The words and digit groups of the prose of ``text``, in order."""
+    return _TOKEN.findall(prose(text))
+
+
+def number_value(token: str, lang: str) -> int | None:
+    """The number a token states (digits, or a number word of 2 to 12), else None."""
+    if token.isdigit():
+        return int(token)
+    return _LOOKUP.get(lang, {}).get(token.lower())
+
+
+def numbers_in_order(text: str, lang: str) -> list[int]:
+    """Every number the prose of ``text`` states, in order: ``numbers_in`` plus the digit 1."""
+    values = (number_value(token, lang) for token in prose_tokens(text))
+    return [value for value in values if value is not None]
+
+
+def stated_numbers(text: str, lang: str) -> set[int]:
+    return set(numbers_in_order(text, lang))

@@ -171,6 +171,58 @@ class FaqText(Strict):
     answer: Text
 
 
+OUTPUT_PATH = r"^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$"
+VERDICT_WORDS = ("yes", "no", "none")
+
+
+class Fact(Strict):
+    """A value the answer asserts, and the check output that shows it (``check`` counts from 1)."""
+
+    value: bool | int | str
+    check: Annotated[int, Field(ge=1)]
+    output: Annotated[str, StringConstraints(pattern=OUTPUT_PATH)]
+
+    @property
+    def states_number(self) -> bool:
+        return isinstance(self.value, int) and not isinstance(self.value, bool)
+
+
+class Ruling(Strict):
+    """What an answer rules, as data: the verdict and the facts its text asserts.
+
+    ``verdict``: ``yes`` / ``no`` (the answer opens with Ja/Nein, Yes/No, Sì/No), a number (the
+    first number the answer states), a choice (a phrase per language that its first sentence
+    names), or ``none`` (the sources leave the question open). ``other_numbers`` are numbers the
+    text may state that are not rule values (a year, a place in a list), each with its reason.
+    """
+
+    verdict: Literal[VERDICT_WORDS] | Annotated[int, Field(ge=0)] | Localized | None = None  # type: ignore[valid-type]
+    facts: list[Fact] = []
+    other_numbers: dict[int, Text] = {}
+
+    @field_validator("verdict", mode="before")
+    @classmethod
+    def _no_booleans(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError("write the verdict as yes, no, none, a number or a phrase per language")
+        return value
+
+    def numbers(self) -> set[int]:
+        return {fact.value for fact in self.facts if fact.states_number}  # type: ignore[misc]
+
+
+class FaqRuling(Ruling):
+    """A FAQ answer's ruling: the verdict is required (a mistake's correction may leave it out)."""
+
+    verdict: Literal[VERDICT_WORDS] | Annotated[int, Field(ge=0)] | Localized  # type: ignore[valid-type]
+
+
+#: What an FAQ answer rests on: a rule the sources state (checked by the engine), a reading the
+#: engine follows where the sources are silent, or no rule claim at all (editions, history,
+#: publisher facts, or a plain "the sources do not say").
+BASES = ("rule", "assumption", "editorial")
+
+
 class Faq(Strict):
     id: Id
     editions: Annotated[list[Id], Field(min_length=1)]
@@ -181,7 +233,17 @@ class Faq(Strict):
     de: FaqText
     en: FaqText
     it: FaqText
+    ruling: FaqRuling
     check: Checks = None
+    basis: Literal[BASES] = "rule"  # type: ignore[valid-type]
+    unchecked: list[Localized] = []  # claims of the answer that no check tests
+
+    @model_validator(mode="after")
+    def _editorial_unchecked(self) -> "Faq":
+        # A check on an entry that claims no rule would present editorial text as engine-verified.
+        if self.basis == "editorial" and self.check is not None:
+            raise ValueError("an editorial entry (basis: editorial) makes no rule claim and carries no check")
+        return self
 
     def text(self, lang: str) -> FaqText:
         return getattr(self, lang)
@@ -204,6 +266,7 @@ class Mistake(Strict):
     de: MistakeText
     en: MistakeText
     it: MistakeText
+    ruling: Ruling = Ruling()  # needed where the correction states numbers
     check: Checks = None
 
     @model_validator(mode="after")

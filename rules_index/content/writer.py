@@ -131,7 +131,7 @@ def _plan_stand(root: Path, slug: str, today: dt.date) -> FilePlan:
 def plan_faq_change(root: Path, slug: str, faq_id: str, updates: dict, today: dt.date) -> list[FilePlan]:
     """New texts of faq.yaml (and game.yaml's ``stand``) with ``updates`` merged into the entry.
 
-    ``updates`` may hold ``{lang: {question?, answer?}}``, ``citation`` and ``check``.
+    ``updates`` may hold ``{lang: {question?, answer?}}``, ``citation``, ``ruling`` and ``check``.
     """
     path = Path(root) / slug / "faq.yaml"
     before = path.read_text(encoding="utf-8")
@@ -143,7 +143,7 @@ def plan_faq_change(root: Path, slug: str, faq_id: str, updates: dict, today: dt
             value = (updates.get(lang) or {}).get(field)
             if value is not None:
                 entry[lang][field] = _scalar(value)
-    for key in ("citation", "check"):
+    for key in ("citation", "ruling", "check"):
         if key in updates:
             entry[key] = copy.deepcopy(updates[key])
     after = _splice(before, data, index, entry)

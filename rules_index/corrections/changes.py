@@ -1,8 +1,11 @@
-"""Accepting a change: the rule engine is the gate, then the content, the history and the index.
+"""Accepting a change: the gate first, then the content, the history and the index.
 
-1. The change is planned as new file texts and written into a copy of the content.
-2. The copy must validate and every check of the game must pass; otherwise ChangeRefused,
-   and the real files stay untouched.
+1. The change is planned as new file texts; a change made against an older version of the
+   entry is refused as stale.
+2. The gate (gate.py) checks the planned files in a copy of the game's folder: validation, the
+   entry's ruling against its text in every language, the game's common mistakes, the entry's
+   rule checks. Any problem raises ChangeRefused, and the real files stay untouched. A dry run
+   stops here.
 3. The real files are replaced atomically, the change and its history are committed, other
    languages whose text did not change are flagged "translation under review".
 """
@@ -11,18 +14,18 @@ from __future__ import annotations
 import datetime as dt
 import fcntl
 import json
-import shutil
-import tempfile
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from rules_index.content import LANGS, load
+from rules_index.content import LANGS
+from rules_index.content.versions import stored_version
 from rules_index.content.writer import (
+    FAQ_TEXT_FIELDS,
     FilePlan,
     materialize,
     plan_faq_change,
@@ -30,19 +33,21 @@ from rules_index.content.writer import (
     read_faq,
     read_section,
 )
-from rules_index.verification import verify_game
 
+from .gate import ChangeRefused, GateProblem, review
 from .models import Change, Editor, Report, TranslationFlag, utcnow
+
+__all__ = ["ChangeRefused", "GateProblem", "Outcome", "StaleVersion", "apply_change"]
 
 _thread_lock = threading.Lock()
 
 
-class ChangeRefused(Exception):
-    """The change would break validation or a rule check; ``problems`` says which."""
+class StaleVersion(Exception):
+    """The change was made against another version of the entry than the current one."""
 
-    def __init__(self, problems: list[str]):
-        self.problems = problems
-        super().__init__("; ".join(problems))
+    def __init__(self, current: str):
+        self.current = current
+        super().__init__(f"base_version: the entry has changed since; its current version is {current}")
 
 
 @contextmanager
@@ -61,6 +66,8 @@ def content_lock(lock_file: Path):
 class Outcome:
     change: Change | None
     plans: list[FilePlan]
+    version: str = ""
+    flags: list[str] = field(default_factory=list)  # languages put under translation review
 
 
 def _snapshot(root: Path, game: str, kind: str, target: str) -> dict:
@@ -74,28 +81,25 @@ def _plans(root: Path, game: str, kind: str, target: str, updates: dict, today: 
     return plan_section_change(root, game, target, {k: v for k, v in bodies.items() if v}, today)
 
 
-def gate(root: Path, game: str, plans: list[FilePlan]) -> None:
-    """Validate the changed content and run the game's checks on it, in a copy of the content."""
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / "content"
-        shutil.copytree(root, copy)
-        materialize(plans, copy)
-        library, problems = load(copy)
-        if problems:
-            raise ChangeRefused([str(p).replace(str(copy), "content") for p in problems])
-        report = verify_game(library.game(game))
-        failures = []
-        for result in report.results:
-            if not result.ok:
-                detail = result.error or ", ".join(f"{m.key}: expected {m.expected!r}, got {m.actual!r}" for m in result.mismatches)
-                failures.append(f"check {result.kind}:{result.entry} ({result.probe}) FAILED: {detail}")
-        failures += [f"{kind}:{entry} has no check" for _, kind, entry in report.missing]
-        if failures:
-            raise ChangeRefused(failures)
-
-
 def changed_langs(before: dict, after: dict) -> set[str]:
     return {lang for lang in LANGS if before.get(lang) != after.get(lang)}
+
+
+def proposed_langs(before: dict, kind: str, updates: dict) -> set[str]:
+    """The languages whose text ``updates`` would change (as the writer stores text: stripped)."""
+    fields = FAQ_TEXT_FIELDS if kind == "faq" else ("body",)
+    touched = set()
+    for lang in LANGS:
+        for name in fields:
+            value = (updates.get(lang) or {}).get(name)
+            if value is not None and value.strip() != str(before[lang].get(name, "")).strip():
+                touched.add(lang)
+    return touched
+
+
+def flagged_langs(touched: set[str]) -> list[str]:
+    """A change to some languages only puts the others under translation review."""
+    return sorted(set(LANGS) - touched) if touched and touched != set(LANGS) else []
 
 
 def apply_change(
@@ -109,15 +113,27 @@ def apply_change(
     updates: dict,
     report: Report | None = None,
     today: dt.date | None = None,
+    dry_run: bool = False,
+    base_version: str | None = None,
 ) -> Outcome:
-    """Gate, write and record one change; raises ChangeRefused with the failing checks."""
+    """Gate, write and record one change; raises ChangeRefused (with the problems) or StaleVersion.
+
+    With ``dry_run`` nothing is written: the outcome says what would be accepted and flagged.
+    """
     today = today or dt.date.today()
     with content_lock(lock_file):
         before = _snapshot(root, game, kind, target)
+        current = stored_version(root, game, kind, target)
+        if base_version is not None and base_version != current:
+            raise StaleVersion(current)
         plans = _plans(root, game, kind, target, updates, today)
         if not any(p.before != p.after for p in plans):
-            raise ChangeRefused(["the change does not alter the entry"])
-        gate(root, game, plans)
+            raise ChangeRefused([GateProblem("validation", "the change does not alter the entry")])
+        problems = review(root, game, kind, target, plans)
+        if problems:
+            raise ChangeRefused(problems)
+        if dry_run:
+            return Outcome(None, plans, current, flagged_langs(proposed_langs(before, kind, updates)))
         materialize(plans, root)
         try:
             after = _snapshot(root, game, kind, target)
@@ -130,9 +146,9 @@ def apply_change(
             session.add(change)
             session.flush()
             touched = changed_langs(before, after)
-            if touched and touched != set(LANGS):
-                for lang in sorted(set(LANGS) - touched):
-                    session.add(TranslationFlag(game=game, target_id=target, lang=lang, change_id=change.id))
+            flags = flagged_langs(touched)
+            for lang in flags:
+                session.add(TranslationFlag(game=game, target_id=target, lang=lang, change_id=change.id))
             for lang in touched:
                 _resolve_flags(session, game, target, lang, editor)
             if report is not None:
@@ -143,7 +159,8 @@ def apply_change(
             session.rollback()
             materialize([FilePlan(p.path, p.after, p.before) for p in plans], root)
             raise
-    return Outcome(change, plans)
+        version = stored_version(root, game, kind, target)
+    return Outcome(change, plans, version, flags)
 
 
 def _resolve_flags(session: Session, game: str, target: str, lang: str, editor: Editor) -> None:

@@ -1,4 +1,4 @@
-"""The corrections database: reports, editors, content changes and translation flags."""
+"""The corrections database: reports, editors and their API tokens, content changes, translation flags."""
 from __future__ import annotations
 
 import datetime as dt
@@ -45,6 +45,19 @@ class Editor(Base):
     name: Mapped[str] = mapped_column(String(80), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class EditorToken(Base):
+    """An editor's API token, as its SHA-256 hash; revoked tokens are kept with the time."""
+
+    __tablename__ = "editor_tokens"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    editor_id: Mapped[int] = mapped_column(ForeignKey("editors.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    revoked_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
+
+    editor: Mapped[Editor] = relationship()
 
 
 class Change(Base):

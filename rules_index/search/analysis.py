@@ -160,12 +160,12 @@ def stopwords(lang: str) -> frozenset[str]:
     return frozenset(stopwords_for_language(lang)) | EXTRA_STOPS[lang]
 
 
-def language_analyzer(lang: str, vocabulary: Iterable[str] = ()):
-    """The analyzer of one language's text fields."""
+def language_analyzer(lang: str, vocabulary: Iterable[str] = (), keep: Iterable[str] = ()):
+    """The analyzer of one language's text fields; ``keep`` names stop words to keep as words."""
     chain = RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter()
     if lang == "it":
         chain = chain | ElisionFilter()
-    chain = chain | StopFilter(stoplist=stopwords(lang), minsize=2)
+    chain = chain | StopFilter(stoplist=stopwords(lang) - frozenset(keep), minsize=2)
     if lang == "de":
         chain = chain | FoldFilter("de") | DecompoundFilter(vocabulary)
     stem = ItalianStemFilter() if lang == "it" else StemFilter(lang=lang, cachesize=50000)

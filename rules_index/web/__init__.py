@@ -5,7 +5,7 @@ from flask import Flask
 
 from rules_index.corrections import db
 
-from . import api, corrections, editor, errors, front, headers, i18n, page_cache, pages, search_state, security, seo, state
+from . import api, changes_api, corrections, editor, errors, front, headers, i18n, page_cache, pages, search_state, security, seo, state
 
 
 def init_app(app: Flask) -> None:
@@ -19,6 +19,8 @@ def init_app(app: Flask) -> None:
     headers.init_app(app)
     app.register_blueprint(api.bp)
     security.csrf.exempt(api.bp)
+    app.register_blueprint(changes_api.bp)
+    security.csrf.exempt(changes_api.bp)
     app.register_blueprint(corrections.bp)
     app.register_blueprint(editor.bp)
     app.register_blueprint(seo.bp)

@@ -54,8 +54,8 @@ def faq(slug: str, faq_id: str):
     entry = found.faq_entry(faq_id)
     if entry is None:
         raise ApiError(404, f"faq: game '{slug}' has no FAQ entry '{faq_id}'")
-    results = verification().for_entry(slug, "faq", faq_id)
-    body = present.faq_json(found, entry, lang, results)
+    report = verification()
+    body = present.faq_json(found, entry, lang, report.for_entry(slug, "faq", faq_id), report.facts_for(slug, "faq", faq_id))
     body["related"] = [
         {"id": r.id, "question": r.text(lang).question, "url": present.permalink(lang, slug, r.id)}
         for r in related_faq(found, entry, lang)

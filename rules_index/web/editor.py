@@ -146,6 +146,7 @@ def _entry_form(kind: str, current: dict, proposal: Report | None = None):
             if proposal is not None and proposal.proposed_answer:
                 getattr(form, f"answer_{proposal.lang}").data = proposal.proposed_answer
             form.citation.data = _yaml_text(current["citation"])
+            form.ruling.data = _yaml_text(current.get("ruling"))
             form.check.data = _yaml_text(current.get("check"))
         return form
     form = SectionForm()
@@ -161,28 +162,36 @@ def _updates(kind: str, form) -> dict | None:
     if kind == "section":
         return {lang: {"body": getattr(form, f"body_{lang}").data} for lang in LANGS}
     updates = {lang: {"question": getattr(form, f"question_{lang}").data, "answer": getattr(form, f"answer_{lang}").data} for lang in LANGS}
-    citation = _parse_yaml(form.citation.data, form.citation)
-    check = _parse_yaml(form.check.data, form.check)
-    if form.citation.errors or form.check.errors:
+    parsed = {name: _parse_yaml(getattr(form, name).data, getattr(form, name)) for name in ("citation", "ruling", "check")}
+    if any(getattr(form, name).errors for name in parsed):
         return None
-    updates["citation"] = citation
-    updates["check"] = check
+    updates.update(parsed)
     return updates
 
 
-def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Report | None):
-    """Gate and write the change; returns the list of problems (empty on success)."""
+UNCHANGED = "the change does not alter the entry"
+
+
+def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Report | None, dry_run: bool = False):
+    """Gate (and unless ``dry_run`` write) the change; returns the problems (empty when it passes)."""
     updates = _updates(kind, form)
     if updates is None:
-        return ["citation/check: not valid YAML"]
+        return [changes.GateProblem("validation", "citation/ruling/check: not valid YAML")]
     root = content_state().root
     lock = Path(current_app.instance_path) / "content.lock"
     try:
-        changes.apply_change(session(), root, lock, editor, slug, kind, target, updates, report=report)
+        changes.apply_change(session(), root, lock, editor, slug, kind, target, updates, report=report, dry_run=dry_run)
     except changes.ChangeRefused as exc:
         return exc.problems
-    publish()
+    if not dry_run:
+        publish()
     return []
+
+
+def _gate_result(problems: list) -> tuple[list, bool]:
+    """(problems to show, whether the text differs from the entry's) after a dry run."""
+    unchanged = [p for p in problems if p.message == UNCHANGED]
+    return [p for p in problems if p.message != UNCHANGED], not unchanged
 
 
 @bp.route("/reports/<int:report_id>", methods=["GET", "POST"])
@@ -194,24 +203,35 @@ def review(editor: Editor, report_id: int):
     current = _entry_texts(report.game, report.target_kind, report.target_id)
     form = _entry_form(report.target_kind, current, report)
     reject_form = RejectForm(prefix="reject")
-    problems: list[str] = []
-    if request.method == "POST" and request.form.get("action") == "reject":
+    problems: list = []
+    action = request.form.get("action")
+    # The proposal is checked through the gate before "Accept" can be pressed: on opening the
+    # page (the form holds the proposal) and on "Check" after editing.
+    checked, changed = False, False
+    if request.method == "POST" and action == "reject":
         if reject_form.validate():
             changes.reject(session(), report, reject_form.reason.data)
             flash("Meldung abgelehnt.")
             return redirect(url_for("editor.queue"))
+    elif request.method == "POST" and action == "check" and form.validate():
+        problems, changed = _gate_result(_apply(editor, report.game, report.target_kind, report.target_id, form, report, dry_run=True))
+        checked = True
     elif request.method == "POST" and form.validate():
         problems = _apply(editor, report.game, report.target_kind, report.target_id, form, report)
         if not problems:
             flash("Änderung übernommen; Inhalt und Suchindex sind aktualisiert.")
             return redirect(url_for("editor.queue"))
+    elif request.method == "GET" and report.status == "pending":
+        problems, changed = _gate_result(_apply(editor, report.game, report.target_kind, report.target_id, form, report, dry_run=True))
+        checked = True
     field = "answer" if report.target_kind == "faq" else "body"
     before = current[report.lang][field]
+    refused = bool(problems) and not checked
     return render_template(
         "editor/review.html", lang="de", editor=editor, report=report, form=form, reject_form=reject_form,
-        problems=problems, before=before, diff=diff_html(before, report.proposed_answer or before),
-        status=400 if problems else 200,
-    ), (400 if problems or form.errors else 200)
+        problems=problems, checked=checked, changed=changed, refused=refused,
+        before=before, diff=diff_html(before, report.proposed_answer or before),
+    ), (400 if refused or form.errors else 200)
 
 
 @bp.get("/entries")
@@ -231,17 +251,22 @@ def edit(editor: Editor, slug: str, kind: str, target: str):
         abort(404)
     current = _entry_texts(slug, kind, target)
     form = _entry_form(kind, current)
-    problems: list[str] = []
-    if request.method == "POST" and form.validate():
+    problems: list = []
+    checked, changed = False, False
+    if request.method == "POST" and request.form.get("action") == "check" and form.validate():
+        problems, changed = _gate_result(_apply(editor, slug, kind, target, form, None, dry_run=True))
+        checked = True
+    elif request.method == "POST" and form.validate():
         problems = _apply(editor, slug, kind, target, form, None)
         if not problems:
             flash("Änderung übernommen; Inhalt und Suchindex sind aktualisiert.")
             return redirect(url_for("editor.edit", slug=slug, kind=kind, target=target))
     flags = [f for f in changes.open_flags(session(), game=slug, target=target)]
+    refused = bool(problems) and not checked
     return render_template(
         "editor/edit.html", lang="de", editor=editor, game=game, kind=kind, target=target, form=form,
-        problems=problems, flags=flags, action=ActionForm(),
-    ), (400 if problems or form.errors else 200)
+        problems=problems, checked=checked, changed=changed, refused=refused, flags=flags, action=ActionForm(),
+    ), (400 if refused or form.errors else 200)
 
 
 @bp.post("/flags/<int:flag_id>/confirm")

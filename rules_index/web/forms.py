@@ -32,7 +32,7 @@ class ActionForm(FlaskForm):
 
 
 class EntryForm(FlaskForm):
-    """An editor's version of a FAQ entry: question and answer per language, citation and check."""
+    """An editor's version of a FAQ entry: question and answer per language, citation, ruling and check."""
 
     question_de = StringField("Frage (de)", validators=[DataRequired(), Length(max=500)])
     answer_de = TextAreaField("Antwort (de)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
@@ -41,6 +41,7 @@ class EntryForm(FlaskForm):
     question_it = StringField("Domanda (it)", validators=[DataRequired(), Length(max=500)])
     answer_it = TextAreaField("Risposta (it)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
     citation = TextAreaField(_l("Citation (YAML)"), validators=[DataRequired(), Length(max=2000)])
+    ruling = TextAreaField(_l("Ruling (YAML)"), validators=[DataRequired(), Length(max=5000)])
     check = TextAreaField(_l("Check (YAML)"), validators=[DataRequired(), Length(max=20000)])
 
 

@@ -40,20 +40,32 @@ SCHEMAS = {
         },
     },
     "Verified": {
-        "type": "object", "required": ["status", "checks"],
+        "type": "object", "required": ["status", "basis", "unchecked", "checks", "facts"],
         "properties": {
-            "status": {"type": "string", "enum": ["verified", "failed", "unchecked"]},
+            "status": {
+                "type": "string", "enum": ["verified", "partial", "assumption", "editorial", "failed"],
+                "description": "verified: every claim of the answer is checked by the rules engine; partial: the claims in "
+                               "'unchecked' are not; assumption: the sources are silent and the engine follows a stated reading; "
+                               "editorial: no rule claim (editions, history, questions the sources leave open).",
+            },
+            "basis": {"type": "string", "enum": ["rule", "assumption", "editorial"]},
+            "unchecked": {"type": "array", "items": {"type": "string"}, "description": "Claims of the answer no check tests."},
             "checks": {"type": "array", "items": {
                 "type": "object", "required": ["probe", "scenario", "given", "expect", "ok"],
                 "properties": {"probe": {"type": "string"}, "scenario": {"type": ["string", "null"]}, "given": {"type": "object"}, "expect": {"type": "object"}, "ok": {"type": "boolean"}},
+            }},
+            "facts": {"type": "array", "description": "The values the answer states, each tied to a check's output.", "items": {
+                "type": "object", "required": ["value", "check", "output", "ok"],
+                "properties": {"value": {"type": ["integer", "boolean", "string"]}, "check": {"type": "integer", "minimum": 1}, "output": {"type": "string"}, "ok": {"type": "boolean"}},
             }},
         },
     },
     "Faq": {
         "type": "object",
-        "required": ["game", "id", "lang", "question", "answer_html", "citation", "editions", "section", "url", "verified", "related"],
+        "required": ["game", "id", "lang", "question", "answer_html", "citation", "editions", "section", "url", "version", "verified", "related"],
         "properties": {
             "game": {"type": "string"}, "id": {"type": "string"}, "lang": {"type": "string", "enum": ["de", "en", "it"]},
+            "version": {"type": "string", "description": "Hash of the entry's stored form: the base_version of a change."},
             "question": {"type": "string"}, "answer_html": {"type": "string"},
             "citation": {"$ref": "#/components/schemas/Citation"},
             "editions": {"type": "array", "items": {"type": "string"}}, "section": {"type": "string"}, "url": {"type": "string"},
@@ -101,6 +113,46 @@ SCHEMAS = {
             "reason": {"type": ["string", "null"]}, "created_at": {"type": "string"}, "updated_at": {"type": "string"},
         },
         "not": {"anyOf": [{"required": ["email"]}, {"required": ["message"]}]},
+    },
+    "ChangeRequest": {
+        "type": "object", "required": ["game", "kind", "id", "text"],
+        "properties": {
+            "game": {"type": "string", "minLength": 1}, "kind": {"type": "string", "enum": ["faq", "section"]},
+            "id": {"type": "string", "minLength": 1},
+            "text": {
+                "type": "object", "minProperties": 1, "additionalProperties": False,
+                "description": "New text per language; languages left out stay as they are. FAQ entries: question and/or answer; sections: body.",
+                "properties": {lang: {
+                    "type": "object", "minProperties": 1, "additionalProperties": False,
+                    "properties": {"question": {"type": "string", "maxLength": 20000}, "answer": {"type": "string", "maxLength": 20000}, "body": {"type": "string", "maxLength": 20000}},
+                } for lang in ("de", "en", "it")},
+            },
+            "base_version": {"type": "string", "description": "The entry's version when it was read (GET .../faq/{id} returns it); 409 if it changed since."},
+            "dry_run": {"type": "boolean", "default": False, "description": "Only check the change: 200 if it would be accepted, nothing is written."},
+        },
+    },
+    "ChangeAccepted": {
+        "type": "object", "required": ["accepted", "change", "version", "flags"],
+        "properties": {
+            "accepted": {"type": "boolean", "enum": [True]},
+            "change": {"type": ["integer", "null"], "description": "The stored change's id; null for a dry run."},
+            "version": {"type": "string", "description": "The entry's version: the new one when written, the current one for a dry run."},
+            "flags": {"type": "array", "items": {"type": "string", "enum": ["de", "en", "it"]}, "description": "Languages put under translation review."},
+        },
+    },
+    "ChangeRefused": {
+        "type": "object", "required": ["error", "problems"],
+        "properties": {
+            "error": {"type": "string", "minLength": 1},
+            "problems": {"type": "array", "minItems": 1, "items": {
+                "type": "object", "required": ["kind", "message"],
+                "properties": {
+                    "kind": {"type": "string", "enum": ["check", "claim", "mistake", "validation"]},
+                    "message": {"type": "string"}, "lang": {"type": "string", "enum": ["de", "en", "it"]},
+                    "mistake": {"type": "string"}, "check": {"type": "string"}, "scenario": {"type": "string"},
+                },
+            }},
+        },
     },
     "ScoreRequest": {
         "type": "object", "required": ["players"],
@@ -179,6 +231,19 @@ def openapi_document(base: str, slugs: list[str]) -> dict:
                 "413": _error("Text or body too large"), "429": _error("Too many submissions"),
             },
         }},
+        "/api/v1/changes": {"post": {
+            "summary": "An editor's change of a FAQ entry or rule section, through the engine gate",
+            "operationId": "submit_change", "security": [{"editorToken": []}],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChangeRequest"}}}},
+            "responses": {
+                "200": _ok("ChangeAccepted", "Dry run: the change would be accepted"),
+                "201": _ok("ChangeAccepted", "Written and published"),
+                "400": _error("Bad input"), "401": _error("No valid editor token"),
+                "404": _error("Unknown game or entry"), "409": _error("The entry changed since base_version"),
+                "413": _error("Text or body too large"),
+                "422": _ok("ChangeRefused", "Refused: the problems say why (check, claim, mistake, validation)"),
+            },
+        }},
         "/api/v1/corrections/{token}": {"get": {
             "summary": "Status of a report (no personal data)", "operationId": "correction_status",
             "parameters": [{"name": "token", "in": "path", "required": True, "schema": {"type": "string"}}],
@@ -193,7 +258,9 @@ def openapi_document(base: str, slugs: list[str]) -> dict:
         "info": {"title": "Rules Reference API", "version": "1.0.0", "description": "Rules questions for board games in de/en/it, with citations and engine verification."},
         "servers": [{"url": base}],
         "paths": paths,
-        "components": {"schemas": {**SCHEMAS, "CorrectionRequest": {
+        "components": {"securitySchemes": {"editorToken": {
+            "type": "http", "scheme": "bearer", "description": "An editor's API token: flask --app app editors token NAME",
+        }}, "schemas": {**SCHEMAS, "CorrectionRequest": {
             **SCHEMAS["CorrectionRequest"],
             "properties": {**SCHEMAS["CorrectionRequest"]["properties"], "game": {"type": "string", "enum": slugs}},
         }}},

@@ -114,7 +114,7 @@ def faq(lang: str, slug: str, faq_id: str):
         section=found.section(entry.section), mistakes=found.mistakes_for(faq_id),
         canonical=request.url_root.rstrip("/") + present.permalink(lang, slug, faq_id),
         jsonld=structured_data.qa_page(found, entry, lang, request.url_root.rstrip("/"), found.info.stand.isoformat()),
-        verified=present.verified_json(verification().for_entry(slug, "faq", faq_id), lang),
+        verified=present.verified_json(entry, verification().for_entry(slug, "faq", faq_id), lang, verification().facts_for(slug, "faq", faq_id)),
         under_review=any(f.lang == lang for f in changes.open_flags(db_session(), game=slug, target=faq_id)),
         history_count=len(changes.history(db_session(), slug, "faq", faq_id)),
     )
@@ -167,6 +167,13 @@ def coverage(lang: str, slug: str):
     _check_lang(lang)
     found = _game_or_404(slug)
     return render_template("coverage.html", lang=lang, game=found, coverage=game_coverage(found))
+
+
+@bp.get("/<lang>/engine")
+def engine(lang: str):
+    """What the rules engine is, what its checks mean, and what it cannot know."""
+    _check_lang(lang)
+    return render_template("engine.html", lang=lang)
 
 
 @bp.get("/<lang>/<slug>/faq/<faq_id>/history")

@@ -37,24 +37,26 @@ BROKEN = [
     ("missing-field", "glossary.yaml", "  section: material\n", "", "glossary.yaml", 1, "0.section: required field is missing"),
     ("unknown-field", "faq.yaml", "  section: material\n", "  section: material\n  secton: material\n", "faq.yaml", 5, "unknown field"),
     ("empty-answer", "faq.yaml", "answer: There are 12 coins.", "answer: '  '", "faq.yaml", 16, "0.en.answer"),
-    ("bad-id", "faq.yaml", "- id: coin-value", "- id: Coin_Value", "faq.yaml", 20, "1.id: String should match pattern"),
+    ("bad-id", "faq.yaml", "- id: coin-value", "- id: Coin_Value", "faq.yaml", 22, "1.id: String should match pattern"),
     ("duplicate-id", "faq.yaml", "- id: coin-value", "- id: coin-count", "faq.yaml", 2, "id 'coin-count' is used 2 times"),
     ("catalog-id-missing", "faq.yaml", "- id: coin-count", "- id: coin-number", "faq.yaml", 1, "catalog entry 'coin-count' is missing"),
-    ("unknown-source", "faq.yaml", "citation: {source: review,", "citation: {source: reveiw,", "faq.yaml", 23, "unknown source 'reveiw'"),
+    ("unknown-source", "faq.yaml", "citation: {source: review,", "citation: {source: reveiw,", "faq.yaml", 25, "unknown source 'reveiw'"),
     ("page-beyond-source", "sections.yaml", "pages: 3-4", "pages: 3-5", "sections.yaml", 8, "page 5 is beyond the 4 pages"),
-    ("page-on-unpaged-source", "faq.yaml", "{source: review, section", "{source: review, pages: 2, section", "faq.yaml", 23, "has no page numbers"),
+    ("page-on-unpaged-source", "faq.yaml", "{source: review, section", "{source: review, pages: 2, section", "faq.yaml", 25, "has no page numbers"),
     ("page-missing", "mistakes.yaml", "pages: 3, ", "", "mistakes.yaml", 3, "the citation needs pages"),
     ("page-range-backwards", "sections.yaml", "pages: 3-4", "pages: 4-3", "sections.yaml", 8, "range must go upwards"),
     ("mistake-target-unknown", "mistakes.yaml", "faq: coin-value", "faq: coin-worth", "mistakes.yaml", 2, "unknown FAQ entry 'coin-worth'"),
     ("mistake-two-targets", "mistakes.yaml", "faq: coin-value", "faq: coin-value\n  section: scoring", "mistakes.yaml", 1, "exactly one of faq or section"),
-    ("faq-section-unknown", "faq.yaml", "  section: scoring", "  section: scores", "faq.yaml", 22, "unknown section 'scores'"),
+    ("faq-section-unknown", "faq.yaml", "  section: scoring", "  section: scores", "faq.yaml", 24, "unknown section 'scores'"),
     ("related-unknown", "faq.yaml", "related: [coin-value]", "related: [coin-worth]", "faq.yaml", 5, "unknown FAQ entry 'coin-worth'"),
     ("glossary-section-unknown", "glossary.yaml", "section: material", "section: materials", "glossary.yaml", 2, "unknown section 'materials'"),
     ("note-source-unknown", "notes.yaml", "source: review", "source: blog", "notes.yaml", 2, "unknown source 'blog'"),
-    ("edition-unknown", "faq.yaml", "editions: [test-2020]\n  section: scoring", "editions: [test-2021]\n  section: scoring", "faq.yaml", 21, "unknown edition 'test-2021'"),
+    ("edition-unknown", "faq.yaml", "editions: [test-2020]\n  section: scoring", "editions: [test-2021]\n  section: scoring", "faq.yaml", 23, "unknown edition 'test-2021'"),
     ("source-edition-unknown", "game.yaml", "edition: test-2020\n    kind: review", "edition: test-1999\n    kind: review", "game.yaml", 36, "unknown edition 'test-1999'"),
-    ("numbers-differ", "faq.yaml", "Ci sono 12 monete.", "Ci sono 13 monete.", "faq.yaml", 19, "different numbers"),
-    ("number-words-differ", "faq.yaml", "Three coins score 3 points.", "Four coins score 3 points.", "faq.yaml", 29, "en [3, 4]"),
+    ("number-not-in-ruling", "faq.yaml", "Ci sono 12 monete.", "Ci sono 13 monete.", "faq.yaml", 19, "answer (it): states 13, which is no fact of the ruling"),
+    ("number-word-not-in-ruling", "faq.yaml", "Three coins score 3 points.", "Four coins score 3 points.", "faq.yaml", 31, "answer (en): states 4"),
+    ("verdict-phrase-changed", "faq.yaml", "verdict: {de: 3 Punkte,", "verdict: {de: 4 Punkte,", "faq.yaml", 28, "answer (de): its first sentence does not say \"4 Punkte\""),
+    ("ruling-missing", "faq.yaml", "  ruling: {verdict: {de: 3 Punkte, en: 3 points, it: 3 punti}}\n", "", "faq.yaml", 22, "1.ruling: required field is missing"),
     ("slug-differs", "game.yaml", "slug: tiny-game", "slug: tiny-games", "game.yaml", 1, "differs from the folder name"),
     ("bad-date", "game.yaml", "stand: 2026-11-29", "stand: yesterday", "game.yaml", 2, "stand:"),
     ("bad-source-kind", "game.yaml", "kind: review", "kind: blog", "game.yaml", 37, "sources.1.kind"),
@@ -64,7 +66,7 @@ BROKEN = [
     ("markdown-empty-section", "rules.de.md", "12 Münzen und ein Würfel.\n", "", "rules.de.md", 1, "section 'material' has no text"),
     ("markdown-order", "rules.de.md", "## Material {#material}\n\n12 Münzen und ein Würfel.\n\n## Wertung {#scoring}\n\nJede Münze zählt 1 Punkt.\n",
      "## Wertung {#scoring}\n\nJede Münze zählt 1 Punkt.\n\n## Material {#material}\n\n12 Münzen und ein Würfel.\n", "rules.de.md", 1, "not in the order"),
-    ("check-without-expect", "faq.yaml", "  de:\n    question: Was zählt", "  check: {probe: coin_value, given: {coins: 3}, expect: {}}\n  de:\n    question: Was zählt", "faq.yaml", 24, "check"),
+    ("check-without-expect", "faq.yaml", "  de:\n    question: Was zählt", "  check: {probe: coin_value, given: {coins: 3}, expect: {}}\n  de:\n    question: Was zählt", "faq.yaml", 26, "check"),
 ]
 
 
@@ -96,7 +98,7 @@ def test_cli_reports_file_and_line_and_fails(runner, tiny_content):
     edit(tiny_content, "faq.yaml", "Ci sono 12 monete.", "Ci sono 13 monete.")
     result = runner.invoke(args=["content", "validate", "--root", str(tiny_content)])
     assert result.exit_code == 1
-    assert f"content/{GAME}/faq.yaml:19: answer: the languages state different numbers" in result.output
+    assert f"content/{GAME}/faq.yaml:19: answer (it): states 13, which is no fact of the ruling" in result.output
 
 
 def test_cli_passes_on_valid_content(runner, tiny_content):

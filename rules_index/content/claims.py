@@ -1,0 +1,164 @@
+"""Does a text say what its ruling says? The verdict word and every number, per language.
+
+An answer agrees with its ruling when, in every language:
+
+- it opens with the verdict word (Ja/Nein, Yes/No, Sì/No) for a yes/no verdict, states the
+  verdict as its first number for a number verdict, names the verdict phrase in its first
+  sentence for a choice, and opens with no yes/no word at all otherwise;
+- every number it states is a fact of the ruling, a number of an ``unchecked`` claim, one of the
+  ruling's ``other_numbers``, or a page of its citation written as a page ("S. 2");
+- it still states every fact of 2 and more (0 and 1 are also said in words: "kostenlos", "ein").
+
+Only text is read here; whether the facts are true is the rule engine's part (verification).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Mapping
+
+from .numbers import numbers_in_order, prose, stated_numbers
+from .schema import LANGS, Fact, Localized, Ruling
+
+VERDICT_WORDS = {
+    "yes": {"de": ("ja",), "en": ("yes",), "it": ("sì", "si")},
+    "no": {"de": ("nein",), "en": ("no",), "it": ("no",)},
+}
+SHOWN_WORD = {"yes": {"de": "Ja", "en": "Yes", "it": "Sì"}, "no": {"de": "Nein", "en": "No", "it": "No"}}
+# "No one ..." opens an answer without answering no.
+_NOT_A_VERDICT = {"en": ("no one",)}
+_PAGE = re.compile(r"\b(?:S|p|pp|pag|Seite|Seiten|page|pages|pagina|pagine)\.?\s*(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
+_MARKUP = re.compile(r"[*_`#>|~]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n\s*\n")
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+
+
+@dataclass(frozen=True)
+class ClaimProblem:
+    """A way a text disagrees with its ruling, in one language."""
+
+    lang: str
+    message: str
+
+
+def plain(text: str) -> str:
+    """Markdown emphasis, headings, list marks and link targets removed; spaces collapsed."""
+    text = re.sub(r"^\s*(?:[-+*]|\d+\.)\s+", "", prose(text), flags=re.M)
+    return " ".join(_MARKUP.sub("", text).split())
+
+
+def opening_word(text: str) -> str:
+    words = _WORD.findall(plain(text)[:80])
+    return words[0].casefold() if words else ""
+
+
+def first_sentence(text: str) -> str:
+    return _SENTENCE_END.split(prose(text).strip(), maxsplit=1)[0]
+
+
+def verdict_word(text: str, lang: str) -> str | None:
+    """``yes`` or ``no`` when the text opens with that word in ``lang``; otherwise None."""
+    opening = plain(text).casefold()
+    if any(opening.startswith(phrase) for phrase in _NOT_A_VERDICT.get(lang, ())):
+        return None
+    word = opening_word(text)
+    for verdict, words in VERDICT_WORDS.items():
+        if word in words[lang]:
+            return verdict
+    return None
+
+
+def _without_page_references(text: str, pages: tuple[int, int] | None) -> str:
+    """Page references to the cited pages are part of the citation, not claims."""
+    if pages is None:
+        return text
+
+    def keep_or_drop(match: re.Match) -> str:
+        first = int(match.group(1))
+        last = int(match.group(2) or first)
+        return " " if pages[0] <= first <= last <= pages[1] else match.group(0)
+
+    return _PAGE.sub(keep_or_drop, text)
+
+
+def _fact_names(facts: list[Fact], value: int) -> str:
+    return ", ".join(f"check {f.check} {f.output}" for f in facts if f.states_number and f.value == value)
+
+
+def _shown(values) -> str:
+    return ", ".join(str(v) for v in sorted(values)) or "none"
+
+
+def verdict_problems(ruling: Ruling, text: str, lang: str, field: str) -> list[ClaimProblem]:
+    verdict = ruling.verdict
+    if verdict is None:
+        return []
+    said = verdict_word(text, lang)
+    where = f"{field} ({lang})"
+    if verdict in VERDICT_WORDS:
+        if said == verdict:
+            return []
+        if said is not None:
+            return [ClaimProblem(lang, f"{where}: opens with \"{SHOWN_WORD[said][lang]}\", but the ruling's verdict is {verdict}")]
+        return [ClaimProblem(lang, f"{where}: does not open with \"{SHOWN_WORD[verdict][lang]}\", the ruling's verdict")]
+    if said is not None:
+        kind = "leaves the question open" if verdict == "none" else f"answers with {_verdict_text(verdict, lang)}"
+        return [ClaimProblem(lang, f"{where}: opens with \"{SHOWN_WORD[said][lang]}\", but the ruling {kind}")]
+    if isinstance(verdict, int):
+        ordered = numbers_in_order(text, lang)
+        if not ordered or ordered[0] != verdict:
+            first = ordered[0] if ordered else "no number"
+            return [ClaimProblem(lang, f"{where}: its first number is {first}, but the ruling's verdict is {verdict}")]
+    elif isinstance(verdict, Localized):
+        phrase = verdict.get(lang)
+        if plain(phrase).casefold() not in plain(first_sentence(text)).casefold():
+            return [ClaimProblem(lang, f"{where}: its first sentence does not say \"{phrase}\", the ruling's verdict")]
+    return []
+
+
+def _verdict_text(verdict, lang: str) -> str:
+    if isinstance(verdict, Localized):
+        return f"\"{verdict.get(lang)}\""
+    return str(verdict)
+
+
+def number_problems(
+    ruling: Ruling, text: str, lang: str, field: str,
+    pages: tuple[int, int] | None = None, unchecked: list[Localized] = (),
+) -> list[ClaimProblem]:
+    stated = stated_numbers(_without_page_references(text, pages), lang)
+    facts = ruling.numbers()
+    allowed = facts | set(ruling.other_numbers)
+    for claim in unchecked:
+        allowed |= stated_numbers(claim.get(lang), lang)
+    where = f"{field} ({lang})"
+    problems = []
+    for value in sorted(stated - allowed):
+        problems.append(ClaimProblem(lang, f"{where}: states {value}, which is no fact of the ruling (its facts: {_shown(facts)})"))
+    for value in sorted(v for v in facts - stated if v >= 2):
+        problems.append(ClaimProblem(lang, f"{where}: no longer states {value}, a fact of the ruling ({_fact_names(ruling.facts, value)})"))
+    return problems
+
+
+def text_problems(
+    ruling: Ruling, texts: Mapping[str, str], field: str = "answer",
+    pages: tuple[int, int] | None = None, unchecked: list[Localized] = (),
+) -> list[ClaimProblem]:
+    """Every disagreement of ``texts`` ({lang: text}) with ``ruling``, language by language."""
+    problems: list[ClaimProblem] = []
+    for lang in LANGS:
+        if lang in texts:
+            problems += verdict_problems(ruling, texts[lang], lang, field)
+            problems += number_problems(ruling, texts[lang], lang, field, pages, unchecked)
+    return problems
+
+
+def ruling_shape_problems(ruling: Ruling, check_count: int) -> list[str]:
+    """A ruling that cannot hold: facts of missing checks, a number verdict that is no fact."""
+    problems = []
+    for index, fact in enumerate(ruling.facts):
+        if fact.check > check_count:
+            problems.append(f"ruling.facts.{index}: check {fact.check} does not exist (the entry has {check_count} check(s))")
+    if isinstance(ruling.verdict, int) and ruling.verdict not in ruling.numbers():
+        problems.append(f"ruling.verdict: {ruling.verdict} is no fact of the ruling; bind it to a check's output")
+    return problems

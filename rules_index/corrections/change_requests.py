@@ -1,0 +1,90 @@
+"""An editor's change as the API receives it: checked field by field before it reaches the gate.
+
+``{"game", "kind": "faq"|"section", "id", "text": {lang: {"question"?, "answer"?} | {"body"}},
+"base_version"?, "dry_run"?}``; languages left out stay as they are.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rules_index.content import LANGS, Library
+
+MAX_TEXT = 20000
+FIELDS = {"faq": ("question", "answer"), "section": ("body",)}
+# Line breaks and tabs are text; other control characters cannot be written into the content files.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+class RequestError(ValueError):
+    """A request that cannot be a change: the field, what is wrong, and the HTTP status."""
+
+    def __init__(self, field: str, message: str, status: int = 400):
+        self.field = field
+        self.message = message
+        self.status = status
+        super().__init__(f"{field}: {message}")
+
+
+@dataclass(frozen=True)
+class ChangeRequest:
+    game: str
+    kind: str
+    target: str
+    updates: dict  # {lang: {field: text}}, the form apply_change takes
+    base_version: str | None
+    dry_run: bool
+
+
+def _text(value, field: str) -> str:
+    if not isinstance(value, str):
+        raise RequestError(field, "must be a text")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RequestError(field, "is not valid Unicode text") from None
+    value = value.replace("\r\n", "\n").replace("\r", "\n")
+    if _CONTROL.search(value):
+        raise RequestError(field, "holds control characters")
+    if len(value) > MAX_TEXT:
+        raise RequestError(field, f"is longer than {MAX_TEXT} characters", 413)
+    return value
+
+
+def parse_change(library: Library, data: dict) -> ChangeRequest:
+    """Check a change request against the content; raises RequestError naming the field."""
+    game_slug = data.get("game")
+    if not isinstance(game_slug, str) or not game_slug:
+        raise RequestError("game", "is required")
+    game = library.game(game_slug)
+    if game is None:
+        raise RequestError("game", f"no game '{game_slug[:80]}'", 404)
+    kind = data.get("kind")
+    if kind not in FIELDS:
+        raise RequestError("kind", "must be 'faq' or 'section'")
+    target = data.get("id")
+    if not isinstance(target, str) or not target:
+        raise RequestError("id", "is required")
+    found = game.faq_entry(target) if kind == "faq" else game.section(target)
+    if found is None:
+        raise RequestError("id", f"game '{game_slug}' has no {'FAQ entry' if kind == 'faq' else 'rule section'} '{target[:120]}'", 404)
+    text = data.get("text")
+    if not isinstance(text, dict) or not text:
+        raise RequestError("text", "give the new text of at least one language, e.g. {\"de\": {\"answer\": \"...\"}}")
+    updates: dict = {}
+    for lang, fields in text.items():
+        if lang not in LANGS:
+            raise RequestError("text", f"unknown language '{str(lang)[:10]}', use {', '.join(LANGS)}")
+        if not isinstance(fields, dict) or not fields:
+            raise RequestError(f"text.{lang}", f"must be an object with {' and/or '.join(FIELDS[kind])}")
+        for name, value in fields.items():
+            if name not in FIELDS[kind]:
+                raise RequestError(f"text.{lang}", f"unknown field '{str(name)[:40]}' for a {kind}; use {', '.join(FIELDS[kind])}")
+            updates.setdefault(lang, {})[name] = _text(value, f"text.{lang}.{name}")
+    base_version = data.get("base_version")
+    if base_version is not None and not isinstance(base_version, str):
+        raise RequestError("base_version", "must be a text (the version the entry had when you read it)")
+    dry_run = data.get("dry_run", False)
+    if not isinstance(dry_run, bool):
+        raise RequestError("dry_run", "must be true or false")
+    return ChangeRequest(game_slug, kind, target, updates, base_version, dry_run)
