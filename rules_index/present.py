@@ -74,7 +74,7 @@ def verified_json(faq: Faq, results, lang: str, facts=()) -> dict:
             for r in results
         ],
         "facts": [
-            {"value": f.fact.value, "check": f.fact.check, "output": f.fact.output, "ok": f.ok}
+            {"value": f.fact.value, "check": f.fact.check, "where": f.fact.place, "ok": f.ok}
             for f in facts
         ],
     }

@@ -46,7 +46,7 @@ class FactResult:
 
     @property
     def message(self) -> str:
-        where = f"check {self.fact.check} {self.fact.output}"
+        where = self.fact.place
         if self.ok:
             return f"{where} = {self.fact.value!r}"
         return f"ruling fact {where}: the answer says {self.fact.value!r}, the engine says {self.actual!r}"
@@ -121,7 +121,10 @@ def check_facts(game: str, kind: str, entry: str, facts: list[Fact], results: li
             checked.append(FactResult(game, kind, entry, fact, ok=False, actual=MISSING))
             continue
         result = results[fact.check - 1]
-        actual = output_at(result.output, fact.output) if result.error is None else MISSING
+        if fact.given is not None:
+            actual = output_at(result.check.given, fact.given)
+        else:
+            actual = output_at(result.output, fact.output) if result.error is None else MISSING
         checked.append(FactResult(game, kind, entry, fact, ok=same_value(fact.value, actual), actual=actual))
     return checked
 

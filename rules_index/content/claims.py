@@ -7,7 +7,10 @@ An answer agrees with its ruling when, in every language:
   sentence for a choice, and opens with no yes/no word at all otherwise;
 - every number it states is a fact of the ruling, a number of an ``unchecked`` claim, one of the
   ruling's ``other_numbers``, or a page of its citation written as a page ("S. 2");
-- it still states every fact of 2 and more (0 and 1 are also said in words: "kostenlos", "ein").
+- it still states each of those numbers (0 and 1 are not counted: they are also said in words,
+  "kostenlos", "ein"), so that a number cannot be swapped for another number the ruling holds.
+
+Numbers are counted as ``numbers.py`` counts them: digits and number words of 2 to 12.
 
 Only text is read here; whether the facts are true is the rule engine's part (verification).
 """
@@ -29,7 +32,7 @@ SHOWN_WORD = {"yes": {"de": "Ja", "en": "Yes", "it": "Sì"}, "no": {"de": "Nein"
 _NOT_A_VERDICT = {"en": ("no one",)}
 _PAGE = re.compile(r"\b(?:S|p|pp|pag|Seite|Seiten|page|pages|pagina|pagine)\.?\s*(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
 _MARKUP = re.compile(r"[*_`#>|~]+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n\s*\n")
+_SENTENCE_END = re.compile(r"(?<![0-9][.])(?<=[.!?])\s|\n\s*\n")  # "die 3. Karte" goes on
 _WORD = re.compile(r"[^\W\d_]+|\d+")
 
 
@@ -82,7 +85,7 @@ def _without_page_references(text: str, pages: tuple[int, int] | None) -> str:
 
 
 def _fact_names(facts: list[Fact], value: int) -> str:
-    return ", ".join(f"check {f.check} {f.output}" for f in facts if f.states_number and f.value == value)
+    return ", ".join(f.place for f in facts if f.states_number and f.value == value)
 
 
 def _shown(values) -> str:
@@ -128,15 +131,19 @@ def number_problems(
 ) -> list[ClaimProblem]:
     stated = stated_numbers(_without_page_references(text, pages), lang)
     facts = ruling.numbers()
-    allowed = facts | set(ruling.other_numbers)
+    declared = {value: _fact_names(ruling.facts, value) for value in facts}
+    for value, reason in ruling.other_numbers.items():
+        declared.setdefault(value, f"not a rule value: {reason}")
     for claim in unchecked:
-        allowed |= stated_numbers(claim.get(lang), lang)
+        for value in stated_numbers(claim.get(lang), lang):
+            declared.setdefault(value, f"unchecked: {claim.get(lang)}")
     where = f"{field} ({lang})"
     problems = []
-    for value in sorted(stated - allowed):
+    for value in sorted(stated - set(declared)):
         problems.append(ClaimProblem(lang, f"{where}: states {value}, which is no fact of the ruling (its facts: {_shown(facts)})"))
-    for value in sorted(v for v in facts - stated if v >= 2):
-        problems.append(ClaimProblem(lang, f"{where}: no longer states {value}, a fact of the ruling ({_fact_names(ruling.facts, value)})"))
+    # 0 and 1 are also said in words ("kostenlos", "ein"): only larger numbers must stay stated.
+    for value in sorted(v for v in set(declared) - stated if v >= 2):
+        problems.append(ClaimProblem(lang, f"{where}: no longer states {value}, a number of the ruling ({declared[value]})"))
     return problems
 
 

@@ -1,8 +1,8 @@
 """The numbers a text states, so that they can be held against an answer's ruling.
 
-Digits count, and so do unambiguous number words of 2 to 12 (cardinal and ordinal). The word for
-1 is left out: "ein", "one" and "uno" are also articles and pronouns; the digit 1 counts in
-``stated_numbers``. Link targets and addresses are not prose and state nothing.
+Digits count, and so do unambiguous number words of 2 to 12 (cardinal and ordinal). The number 1 is
+left out: "ein", "one" and "uno" are also articles and pronouns, and writing 1 as a digit or as a
+word must not make a difference. Link targets and addresses are not prose and state nothing.
 """
 from __future__ import annotations
 
@@ -57,8 +57,13 @@ def numbers_in(text: str, lang: str) -> set[int]:
     return found
 
 
+_LIST_NUMBER = re.compile(r"^(\s*)\d+\.(?=\s)", re.M)
+
+
 def prose(text: str) -> str:
-    """The text without link targets and web addresses (their digits are not statements)."""
+    """The text without link targets, web addresses and the numbers of ordered list items (their
+    digits are not statements)."""
+    text = _LIST_NUMBER.sub(r"\1", text)
     return _NOT_PROSE.sub(lambda m: "]" if m.group(0).startswith("]") else " ", text)
 
 
@@ -75,10 +80,11 @@ def number_value(token: str, lang: str) -> int | None:
 
 
 def numbers_in_order(text: str, lang: str) -> list[int]:
-    """Every number the prose of ``text`` states, in order: ``numbers_in`` plus the digit 1."""
+    """The numbers the prose of ``text`` states, in order, the digit 1 included (a verdict may be 1)."""
     values = (number_value(token, lang) for token in prose_tokens(text))
     return [value for value in values if value is not None]
 
 
 def stated_numbers(text: str, lang: str) -> set[int]:
-    return set(numbers_in_order(text, lang))
+    """The numbers the prose of ``text`` states, as ``numbers_in`` counts them (1 left out)."""
+    return numbers_in(prose(text), lang)

@@ -176,15 +176,28 @@ VERDICT_WORDS = ("yes", "no", "none")
 
 
 class Fact(Strict):
-    """A value the answer asserts, and the check output that shows it (``check`` counts from 1)."""
+    """A value the answer asserts, and where one of the entry's checks shows it (``check`` counts
+    from 1): an ``output`` of the engine, or, for a number that describes the situation the check
+    plays (a district of value 1, 4 players), a path in its ``given``."""
 
     value: bool | int | str
     check: Annotated[int, Field(ge=1)]
-    output: Annotated[str, StringConstraints(pattern=OUTPUT_PATH)]
+    output: Annotated[str, StringConstraints(pattern=OUTPUT_PATH)] | None = None
+    given: Annotated[str, StringConstraints(pattern=OUTPUT_PATH)] | None = None
+
+    @model_validator(mode="after")
+    def _one_place(self) -> "Fact":
+        if (self.output is None) == (self.given is None):
+            raise ValueError("a fact names exactly one of output or given")
+        return self
 
     @property
     def states_number(self) -> bool:
         return isinstance(self.value, int) and not isinstance(self.value, bool)
+
+    @property
+    def place(self) -> str:
+        return f"check {self.check} {self.output}" if self.output is not None else f"check {self.check} given {self.given}"
 
 
 class Ruling(Strict):

@@ -55,8 +55,8 @@ SCHEMAS = {
                 "properties": {"probe": {"type": "string"}, "scenario": {"type": ["string", "null"]}, "given": {"type": "object"}, "expect": {"type": "object"}, "ok": {"type": "boolean"}},
             }},
             "facts": {"type": "array", "description": "The values the answer states, each tied to a check's output.", "items": {
-                "type": "object", "required": ["value", "check", "output", "ok"],
-                "properties": {"value": {"type": ["integer", "boolean", "string"]}, "check": {"type": "integer", "minimum": 1}, "output": {"type": "string"}, "ok": {"type": "boolean"}},
+                "type": "object", "required": ["value", "check", "where", "ok"],
+                "properties": {"value": {"type": ["integer", "boolean", "string"]}, "check": {"type": "integer", "minimum": 1}, "where": {"type": "string"}, "ok": {"type": "boolean"}},
             }},
         },
     },

@@ -61,7 +61,7 @@ def probe_exhibition_validity(given: Mapping[str, Any]) -> dict[str, Any]:
     given: cards (str, e.g. "AABBC").
     returns: valid (bool), reason (None or "empty" / "unknown-letter" / "too-few-cards" / "gap"),
     separate (the separate exhibitions a collection of exactly these cards could form, engine's
-    ``possible_exhibitions``; [] when a letter is unknown).
+    ``possible_exhibitions``; [] when a letter is unknown), size (how many cards were checked).
     """
     cards = str(given["cards"])
     valid, reason = exhibition_validity(cards)
@@ -69,7 +69,7 @@ def probe_exhibition_validity(given: Mapping[str, Any]) -> dict[str, Any]:
     if reason != "unknown-letter":
         fake = [CollectionCard(i + 1, c.upper()) for i, c in enumerate(cards) if c.isalpha()]
         separate = possible_exhibitions(fake)
-    return {"valid": valid, "reason": reason, "separate": separate}
+    return {"valid": valid, "reason": reason, "separate": separate, "size": sum(1 for c in cards if c.isalpha())}
 
 
 @PROBES("exhibit")
@@ -273,7 +273,8 @@ def probe_castle(given: Mapping[str, Any]) -> dict[str, Any]:
     (player -> cards at scoring), steal_order (thief numbers in the order they stole), loot
     (player -> letters stolen), caught (thief numbers), prison (cell 1 first), collections (player ->
     letters after the round), order (event kinds of the castle in order), second_steal ({legal,
-    rule}, only with steal_twice).
+    rule}, only with steal_twice), movers (how many exhibitors moved), exhibitions (how many lay
+    out at scoring), loot_counts (player -> cards stolen).
     """
     plays = _plays(given)
     shows = {p: str(v) for p, v in players_map(given.get("shows")).items()}
@@ -326,6 +327,9 @@ def probe_castle(given: Mapping[str, Any]) -> dict[str, Any]:
         "prison": [t.number for t in state.prison],
         "collections": _keyed({p: _letters(c) for p, c in enumerate(state.collections)}),
         "order": [k for k, _ in events if k in castle_kinds],
+        "movers": len(score["moves"]) if score else 0,
+        "exhibitions": len(shown),
+        "loot_counts": _keyed({p: len(letters) for p, letters in loot.items()}),
     })
     return out
 
@@ -441,7 +445,8 @@ def probe_round(given: Mapping[str, Any]) -> dict[str, Any]:
     numbers), cash_box (values), prison (cell 1 first), collections (player -> letters),
     on_display (player -> letters still lying out as an exhibition), positions, round (number of
     the round now being played), next_locations (player -> places the engine offers each player
-    in the next round, walked on a copy).
+    in the next round, walked on a copy), stacks (how many collection-card stacks the auction
+    house has).
     """
     plays = _plays(given)
     shows = {p: str(v) for p, v in players_map(given.get("shows")).items()}
@@ -475,6 +480,7 @@ def probe_round(given: Mapping[str, Any]) -> dict[str, Any]:
         "positions": list(state.positions),
         "round": state.round,
         "next_locations": _keyed(_next_locations(state)),
+        "stacks": len(state.stacks),
     }
     return out
 

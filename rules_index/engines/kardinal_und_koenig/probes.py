@@ -119,7 +119,8 @@ def probe_play(given: Mapping[str, Any]) -> dict:
     returns: legal (bool), rule (name of the broken rule or None), citation, unchanged (state
       untouched after a refusal), in_legal_actions (an equivalent play is in legal_actions()),
       stones_placed, monasteries_in_land {player: n}, councillors_in_land (all colours),
-      council_limit (after the play), phase_after ("draw" = refilling the hand, "play").
+      council_limit (after the play), phase_after ("draw" = refilling the hand, "play"),
+      cards_played (the cards the play uses).
     """
     stones = list(given["stones"])
     play = _play_from(stones)
@@ -136,6 +137,7 @@ def probe_play(given: Mapping[str, Any]) -> dict:
         out["councillors_in_land"] = state.councillors_in(land)
         out["council_limit"] = state.council_limit(land)
     out["phase_after"] = state.phase
+    out["cards_played"] = sum(len(pl.cards) for pl in play.placements)
     return out
 
 
@@ -343,7 +345,8 @@ def probe_final_scoring(given: Mapping[str, Any]) -> dict:
       "Land1-Land2" to report that alliance's points.
     returns: monasteries, alliances, chains, total — {player: points}, only non-zero entries;
       interim — {player: points} the interim scoring would give (non-zero); alliance — {player:
-      points} of the named alliance (non-zero); winners — [players].
+      points} of the named alliance (non-zero); alliance_councillors — {land: councillors of all
+      colours} in the named alliance's two lands; winners — [players].
     """
     state = _state(given)
     interim, _ = scoring.monastery_scoring(state.board, state.monasteries, range(state.num_players))
@@ -365,6 +368,7 @@ def probe_final_scoring(given: Mapping[str, Any]) -> dict:
         idx = next(i for i, pair in enumerate(state.board.alliances) if set(pair) == {a, b})
         out["alliance"] = nz(final["per_alliance"][idx])
         out["alliance_number"] = idx + 1
+        out["alliance_councillors"] = {land: state.councillors_in(land) for land in (a, b)}
     return out
 
 
@@ -402,7 +406,8 @@ def probe_game_end(given: Mapping[str, Any]) -> dict:
       Frankreich, already holding a monastery of another player).
     returns: terminal, end_reason ("round_finished" / "blocked"), moved_after_trigger (players who
       still had a turn after the trigger, in order), last_player, final_round, interim_again
-      (an interim scoring happened after the trigger: it must not), scored (final scoring done).
+      (an interim scoring happened after the trigger: it must not), scored (final scoring done),
+      exhaustions (how often the deck has run out).
     """
     mode = str(given.get("mode", "deck"))
     cfg = _config(given)
@@ -443,6 +448,7 @@ def probe_game_end(given: Mapping[str, Any]) -> dict:
         "final_round": state.final_round,
         "interim_again": interims > 0,
         "scored": state.final is not None,
+        "exhaustions": state.exhaustions,
     }
 
 

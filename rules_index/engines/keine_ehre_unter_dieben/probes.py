@@ -203,7 +203,8 @@ def lay_out(given: Mapping[str, Any]) -> dict:
     ``reserve`` (card specs, top first).
     returns: ``rows`` {colour: cards}, ``bells`` {colour: bell cards}, ``razzia`` (colours raided, in
     order), ``lost`` (cards of the player discarded), ``drawn`` (cards drawn from the reserve),
-    ``reserve_left``, ``feathers`` (the player's feather symbols), ``cards`` (the player's total).
+    ``reserve_left``, ``feathers`` (the player's feather symbols), ``cards`` (the player's total),
+    ``row_bells`` (bell cards in the taken card's colour row once it lies there, before any razzia).
     """
     mk = _Cards()
     holding = mk.many(given.get("holding", []))
@@ -216,6 +217,7 @@ def lay_out(given: Mapping[str, Any]) -> dict:
     reserve_before = len(state.reserve)
     state.apply(Reveal(0))
     state.apply(Stop(0))
+    row_bells = R.bells_in_row([*holding, card], card.colour)
     state.apply(Take(0, 1))
     rows = state.rows(0)
     return {
@@ -227,6 +229,7 @@ def lay_out(given: Mapping[str, Any]) -> dict:
         "reserve_left": len(state.reserve),
         "feathers": sum(c.feathers for c in state.holdings[0]),
         "cards": len(state.holdings[0]),
+        "row_bells": row_bells,
     }
 
 

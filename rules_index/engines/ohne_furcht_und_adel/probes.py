@@ -372,7 +372,8 @@ def final_score(given: dict) -> dict:
     ``first_complete``: name of the first player with 8 districts (or null).
     returns: ``scores`` ({name: {district_points, all_colours_bonus, complete_bonus, total}}),
     ``totals`` ({name: total}), ``gold`` ({name: gold held}), ``winner`` (None if still tied),
-    ``winners``, ``tie_break_used``, ``terminal`` (the game ended).
+    ``winners``, ``tie_break_used``, ``terminal`` (the game ended), ``cities`` ({name: {districts,
+    colours}}: how many districts and distinct colours each scored city holds).
     """
     entries = given["players"]
     names = [str(e["name"]) for e in entries]
@@ -390,6 +391,10 @@ def final_score(given: dict) -> dict:
         "winners": result["winners"],
         "tie_break_used": result["tie_break_used"],
         "terminal": state.is_terminal(),
+        "cities": {
+            name: {"districts": len(state.cities[name]), "colours": len({d.color for d in state.cities[name]})}
+            for name in names
+        },
     }
 
 
