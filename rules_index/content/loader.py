@@ -143,12 +143,12 @@ def load_game(folder: Path, root: Path, lines: bool = True) -> tuple[Game | None
     return game, files, problems
 
 
-def load_catalog(root: Path) -> tuple[dict[str, list[str]], list[Problem]]:
+def load_catalog(root: Path, lines: bool = True) -> tuple[dict[str, list[str]], list[Problem]]:
     """The FAQ ids each game must carry (content/faq-catalog.yaml); optional for new games."""
     path = root / CATALOG_FILE
     if not path.exists():
         return {}, []
-    file, problems = read_yaml(path, _display(path, root))
+    file, problems = read_yaml(path, _display(path, root), lines)
     if file is None:
         return {}, problems
     catalog: dict[str, list[str]] = {}
@@ -175,7 +175,7 @@ def load(root: Path) -> tuple[Library, list[Problem]]:
 
 
 def _load(root: Path, lines: bool) -> tuple[Library, list[Problem]]:
-    catalog, problems = load_catalog(root)
+    catalog, problems = load_catalog(root, lines)
     games: dict[str, Game] = {}
     for folder in game_folders(root):
         game, files, more = load_game(folder, root, lines)

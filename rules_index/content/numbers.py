@@ -7,6 +7,7 @@ word must not make a difference. Link targets and addresses are not prose and st
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 _WORDS = {
     "de": {
@@ -83,6 +84,11 @@ def numbers_in_order(text: str, lang: str) -> list[int]:
     """The numbers the prose of ``text`` states, in order, the digit 1 included (a verdict may be 1)."""
     values = (number_value(token, lang) for token in prose_tokens(text))
     return [value for value in values if value is not None]
+
+
+def number_counts(text: str, lang: str) -> Counter:
+    """How often the prose of ``text`` states each number (the digit 1 included)."""
+    return Counter(numbers_in_order(text, lang))
 
 
 def stated_numbers(text: str, lang: str) -> set[int]:

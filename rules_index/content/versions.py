@@ -2,13 +2,16 @@
 older version can be told from one made against the current text (the editor API's 409)."""
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+import threading
 from pathlib import Path
 
 from .model import RuleSection
 from .schema import LANGS, Faq
-from .writer import read_faq, read_section
+from .writer import EntryNotFound, read_section
+from .yamlfile import fast_yaml
 
 
 def _digest(data) -> str:
@@ -29,8 +32,41 @@ def rule_section_version(section: RuleSection) -> str:
     return section_version({lang: {"title": section.title(lang), "body": section.body(lang)} for lang in LANGS})
 
 
+# Parsed faq.yaml files by path, with the file's identity: files are replaced, never rewritten in
+# place (writer.materialize), so a new version has a new inode or mtime.
+_PARSED: dict[Path, tuple[tuple, dict]] = {}
+_PARSED_LOCK = threading.Lock()
+
+
+def _raw_entries(path: Path) -> dict:
+    info = path.stat()
+    identity = (info.st_ino, info.st_mtime_ns, info.st_size)
+    with _PARSED_LOCK:
+        cached = _PARSED.get(path)
+    if cached is not None and cached[0] == identity:
+        return cached[1]
+    entries = fast_yaml().load(path.read_text(encoding="utf-8")) or []
+    by_id = {e["id"]: e for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)}
+    with _PARSED_LOCK:
+        _PARSED[path] = (identity, by_id)
+    return by_id
+
+
+def stored_faq_data(root: Path, slug: str, faq_id: str) -> dict:
+    """The FAQ entry's fields as its file holds them now, as plain data (a copy)."""
+    raw = _raw_entries(Path(root) / slug / "faq.yaml").get(faq_id)
+    if raw is None:
+        raise EntryNotFound(faq_id)
+    return copy.deepcopy(raw)
+
+
+def stored_faq(root: Path, slug: str, faq_id: str) -> Faq:
+    """The FAQ entry as its file holds it now (the fast parser: no comments or layout needed)."""
+    return Faq.model_validate(stored_faq_data(root, slug, faq_id))
+
+
 def stored_version(root: Path, slug: str, kind: str, target: str) -> str:
     """The version of the entry as its file holds it now (raises EntryNotFound)."""
     if kind == "faq":
-        return faq_version(Faq.model_validate(read_faq(root, slug, target)))
+        return faq_version(stored_faq(root, slug, target))
     return section_version(read_section(root, slug, target))

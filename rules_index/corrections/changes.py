@@ -22,22 +22,22 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from rules_index.content import LANGS
-from rules_index.content.versions import stored_version
+from rules_index.content import LANGS, Game
+from rules_index.content.loader import load_game
+from rules_index.content.versions import faq_version, stored_faq, stored_faq_data, stored_version
 from rules_index.content.writer import (
     FAQ_TEXT_FIELDS,
     FilePlan,
     materialize,
     plan_faq_change,
     plan_section_change,
-    read_faq,
     read_section,
 )
 
-from .gate import ChangeRefused, GateProblem, review
+from .gate import UNCHANGED, ChangeRefused, GateProblem, review, review_faq
 from .models import Change, Editor, Report, TranslationFlag, utcnow
 
-__all__ = ["ChangeRefused", "GateProblem", "Outcome", "StaleVersion", "apply_change"]
+__all__ = ["UNCHANGED", "ChangeRefused", "GateProblem", "Outcome", "StaleVersion", "apply_change"]
 
 _thread_lock = threading.Lock()
 
@@ -71,7 +71,7 @@ class Outcome:
 
 
 def _snapshot(root: Path, game: str, kind: str, target: str) -> dict:
-    return read_faq(root, game, target) if kind == "faq" else read_section(root, game, target)
+    return stored_faq_data(root, game, target) if kind == "faq" else read_section(root, game, target)
 
 
 def _plans(root: Path, game: str, kind: str, target: str, updates: dict, today: dt.date) -> list[FilePlan]:
@@ -115,20 +115,24 @@ def apply_change(
     today: dt.date | None = None,
     dry_run: bool = False,
     base_version: str | None = None,
+    context: Game | None = None,
 ) -> Outcome:
     """Gate, write and record one change; raises ChangeRefused (with the problems) or StaleVersion.
 
     With ``dry_run`` nothing is written: the outcome says what would be accepted and flagged.
+    ``context`` is the loaded game (a FAQ dry run checks the change against it in memory).
     """
     today = today or dt.date.today()
+    if dry_run and kind == "faq":
+        return _dry_run_faq(root, game, target, updates, base_version, context)
     with content_lock(lock_file):
-        before = _snapshot(root, game, kind, target)
         current = stored_version(root, game, kind, target)
         if base_version is not None and base_version != current:
             raise StaleVersion(current)
+        before = _snapshot(root, game, kind, target)
         plans = _plans(root, game, kind, target, updates, today)
         if not any(p.before != p.after for p in plans):
-            raise ChangeRefused([GateProblem("validation", "the change does not alter the entry")])
+            raise ChangeRefused([GateProblem("validation", UNCHANGED)])
         problems = review(root, game, kind, target, plans)
         if problems:
             raise ChangeRefused(problems)
@@ -161,6 +165,21 @@ def apply_change(
             raise
         version = stored_version(root, game, kind, target)
     return Outcome(change, plans, version, flags)
+
+
+def _dry_run_faq(root: Path, game: str, target: str, updates: dict, base_version: str | None, context: Game | None) -> Outcome:
+    """A FAQ change checked in memory against the stored entry: nothing is read twice or written."""
+    stored = stored_faq(root, game, target)
+    current = faq_version(stored)
+    if base_version is not None and base_version != current:
+        raise StaleVersion(current)
+    if context is None:
+        context, _, _ = load_game(Path(root) / game, Path(root), lines=False)
+    problems, _ = review_faq(context, stored, updates)
+    if problems:
+        raise ChangeRefused(problems)
+    before = {lang: stored.text(lang).model_dump() for lang in LANGS}
+    return Outcome(None, [], current, flagged_langs(proposed_langs(before, "faq", updates)))
 
 
 def _resolve_flags(session: Session, game: str, target: str, lang: str, editor: Editor) -> None:

@@ -1,34 +1,46 @@
 """The gate every change passes before it is written: what it would break, as structured problems.
 
-The planned files are written into a copy of the game's folder, and the copy must
+A changed FAQ entry must
 
 - validate (schema and cross-file checks): kind ``validation``;
 - say in every language what the entry's ruling says (verdict word, numbers): kind ``claim``,
   also when the engine's output contradicts a fact of the ruling;
 - restate none of the game's common mistakes: kind ``mistake``, naming the mistake and the
   check that refutes it;
-- pass the changed entry's checks through the rule engine: kind ``check``.
+- pass its checks through the rule engine: kind ``check``.
 
-Only the changed entry is run through the engine (a change touches one entry, and checks depend
-on nothing else), and no search index is built: a dry run costs a copy of one folder and a load.
+Before a change is written (``review``) the planned files are checked in a copy of the game's
+folder. A dry run (``review_faq``) checks the changed entry in memory, against the stored entry and
+the loaded game: no files, no search index. Only the changed entry is run through the engine (a
+change touches one entry, and checks depend on nothing else); an entry whose checks and ruling are
+unchanged reuses the engine's earlier answer (probes are deterministic).
 """
 from __future__ import annotations
 
+import dataclasses
+import json
 import shutil
 import tempfile
+import threading
+from collections import OrderedDict
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from rules_index.content import LANGS, Game
 from rules_index.content.checks import check_game
-from rules_index.content.claims import ruling_shape_problems, text_problems
+from rules_index.content.claims import ruling_shape_problems, swapped_numbers, text_problems
 from rules_index.content.loader import load_catalog, load_game
+from rules_index.content.schema import LANGS as TEXT_LANGS
 from rules_index.content.schema import Faq
-from rules_index.content.writer import FilePlan, materialize
+from rules_index.content.versions import stored_faq
+from rules_index.content.writer import FAQ_TEXT_FIELDS, EntryNotFound, FilePlan, materialize
 from rules_index.restatements import comparer
-from rules_index.verification import verify_entry
+from rules_index.verification import Report, verify_entry
 
 KINDS = ("check", "claim", "mistake", "validation")
+UNCHANGED = "the change does not alter the entry"
 
 
 @dataclass(frozen=True)
@@ -59,7 +71,11 @@ class ChangeRefused(Exception):
 
 def review(root: Path, slug: str, kind: str, target: str, plans: list[FilePlan]) -> list[GateProblem]:
     """Every problem the planned change would bring, checked in a copy of the game's folder."""
-    catalog, _ = load_catalog(root)
+    catalog, _ = load_catalog(root, lines=False)
+    try:
+        stored = stored_faq(root, slug, target) if kind == "faq" else None
+    except EntryNotFound:
+        stored = None
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "content"
         shutil.copytree(Path(root) / slug, copy / slug)
@@ -72,7 +88,43 @@ def review(root: Path, slug: str, kind: str, target: str, plans: list[FilePlan])
     entry = game.faq_entry(target)
     if entry is None:
         return [GateProblem("validation", f"faq: game '{slug}' has no FAQ entry '{target}'")]
-    return claim_problems(entry) + mistake_problems(game, entry) + engine_problems(game, entry)
+    return claim_problems(entry, stored) + mistake_problems(game, entry) + engine_problems(game, entry)
+
+
+def updated_faq(stored: Faq, updates: dict) -> Faq:
+    """The stored entry with ``updates`` merged in as the writer would store them (text stripped);
+    raises ValidationError."""
+    raw = stored.model_dump(mode="json", exclude_unset=True)
+    for lang in TEXT_LANGS:
+        for field in FAQ_TEXT_FIELDS:
+            value = (updates.get(lang) or {}).get(field)
+            if value is not None:
+                raw[lang][field] = value.strip()
+    for key in ("citation", "ruling", "check"):
+        if key in updates:
+            raw[key] = updates[key]
+    return Faq.model_validate(raw)
+
+
+def review_faq(game: Game, stored: Faq, updates: dict) -> tuple[list[GateProblem], Faq | None]:
+    """A dry run of a FAQ change in memory: the problems, and the entry as it would be stored."""
+    try:
+        entry = updated_faq(stored, updates)
+    except ValidationError as exc:
+        return [GateProblem("validation", f"faq.yaml {stored.id}: {_where(e['loc'])}: {e['msg']}") for e in exc.errors()], None
+    if entry == stored:
+        return [GateProblem("validation", UNCHANGED)], entry
+    changed = dataclasses.replace(game, faq=[entry if f.id == entry.id else f for f in game.faq])
+    # The stored game is valid: whatever the cross-file checks find now, the change brought.
+    problems = [GateProblem("validation", str(p)) for p in check_game(changed, {}, None, rulings=False)]
+    return problems + claim_problems(entry, stored) + mistake_problems(game, entry) + engine_problems(changed, entry), entry
+
+
+
+def _where(loc) -> str:
+    # pydantic names union branches in loc ("Check", "list[Check]"): keep only real keys.
+    keys = [str(k) for k in loc if isinstance(k, int) or not (isinstance(k, str) and ("[" in k or k[:1].isupper()))]
+    return ".".join(keys) or "entry"
 
 
 def _load(folder: Path, root: Path, catalog_ids) -> tuple[Game | None, list]:
@@ -87,11 +139,18 @@ def _load(folder: Path, root: Path, catalog_ids) -> tuple[Game | None, list]:
     return game, sorted(set(problems))
 
 
-def claim_problems(entry: Faq) -> list[GateProblem]:
+def claim_problems(entry: Faq, stored: Faq | None = None) -> list[GateProblem]:
+    """The text against the ruling; and, against the stored text, a number of the ruling said
+    where another one stood."""
     problems = [GateProblem("claim", message) for message in ruling_shape_problems(entry.ruling, len(entry.checks))]
     texts = {lang: entry.text(lang).answer for lang in LANGS}
-    for claim in text_problems(entry.ruling, texts, "answer", entry.citation.pages, entry.unchecked):
-        problems.append(GateProblem("claim", claim.message, lang=claim.lang))
+    found = text_problems(entry.ruling, texts, "answer", entry.citation.pages, entry.unchecked)
+    if stored is not None:
+        for lang in LANGS:
+            before = stored.text(lang).answer
+            if before != texts[lang]:
+                found += swapped_numbers(entry.ruling, before, texts[lang], lang, "answer", entry.unchecked)
+    problems += [GateProblem("claim", claim.message, lang=claim.lang) for claim in found]
     return problems
 
 
@@ -112,8 +171,28 @@ def mistake_problems(game: Game, entry: Faq) -> list[GateProblem]:
     return problems
 
 
-def engine_problems(game: Game, entry: Faq) -> list[GateProblem]:
+_ENGINE_RUNS: OrderedDict[str, Report] = OrderedDict()
+_ENGINE_LOCK = threading.Lock()
+ENGINE_RUNS_KEPT = 512
+
+
+def _engine_report(game: Game, entry: Faq) -> Report:
+    """The engine's answer for an entry's checks and ruling, kept for entries that only change text."""
+    key = json.dumps([game.slug, entry.id, entry.basis, entry.model_dump(mode="json", include={"check", "ruling"})], sort_keys=True)
+    with _ENGINE_LOCK:
+        if key in _ENGINE_RUNS:
+            _ENGINE_RUNS.move_to_end(key)
+            return _ENGINE_RUNS[key]
     report = verify_entry(game, "faq", entry)
+    with _ENGINE_LOCK:
+        _ENGINE_RUNS[key] = report
+        while len(_ENGINE_RUNS) > ENGINE_RUNS_KEPT:
+            _ENGINE_RUNS.popitem(last=False)
+    return report
+
+
+def engine_problems(game: Game, entry: Faq) -> list[GateProblem]:
+    report = _engine_report(game, entry)
     problems = []
     for result in report.results:
         if not result.ok:

@@ -45,7 +45,7 @@ def submit_change():
     try:
         outcome = changes.apply_change(
             session(), content_state().root, lock, editor, change.game, change.kind, change.target, change.updates,
-            dry_run=change.dry_run, base_version=change.base_version,
+            dry_run=change.dry_run, base_version=change.base_version, context=library().game(change.game),
         )
     except changes.StaleVersion as exc:
         return jsonify(error=str(exc), version=exc.current), 409

@@ -15,7 +15,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from rules_index.content import LANGS
-from rules_index.content.writer import read_faq, read_section
+from rules_index.content.versions import stored_faq_data
+from rules_index.content.writer import read_section
 from rules_index.corrections import changes, reports
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import authenticate
@@ -100,7 +101,7 @@ def queue(editor: Editor):
 
 def _entry_texts(slug: str, kind: str, target: str) -> dict:
     root = content_state().root
-    return read_faq(root, slug, target) if kind == "faq" else read_section(root, slug, target)
+    return stored_faq_data(root, slug, target) if kind == "faq" else read_section(root, slug, target)
 
 
 def _yaml_text(data) -> str:
@@ -169,9 +170,6 @@ def _updates(kind: str, form) -> dict | None:
     return updates
 
 
-UNCHANGED = "the change does not alter the entry"
-
-
 def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Report | None, dry_run: bool = False):
     """Gate (and unless ``dry_run`` write) the change; returns the problems (empty when it passes)."""
     updates = _updates(kind, form)
@@ -180,7 +178,10 @@ def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Repo
     root = content_state().root
     lock = Path(current_app.instance_path) / "content.lock"
     try:
-        changes.apply_change(session(), root, lock, editor, slug, kind, target, updates, report=report, dry_run=dry_run)
+        changes.apply_change(
+            session(), root, lock, editor, slug, kind, target, updates, report=report, dry_run=dry_run,
+            context=library().game(slug),
+        )
     except changes.ChangeRefused as exc:
         return exc.problems
     if not dry_run:
@@ -190,8 +191,8 @@ def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Repo
 
 def _gate_result(problems: list) -> tuple[list, bool]:
     """(problems to show, whether the text differs from the entry's) after a dry run."""
-    unchanged = [p for p in problems if p.message == UNCHANGED]
-    return [p for p in problems if p.message != UNCHANGED], not unchanged
+    unchanged = [p for p in problems if p.message == changes.UNCHANGED]
+    return [p for p in problems if p.message != changes.UNCHANGED], not unchanged
 
 
 @bp.route("/reports/<int:report_id>", methods=["GET", "POST"])
