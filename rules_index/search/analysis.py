@@ -113,10 +113,11 @@ class DecompoundFilter(Filter):
 
     def __call__(self, tokens):
         for token in tokens:
+            # Split the word as typed: once yielded, the token is stemmed in place downstream.
+            original = token.text
+            parts = self.split(original) if self.vocabulary else None
             yield token
-            parts = self.split(token.text) if self.vocabulary else None
             if parts:
-                original = token.text
                 for part in parts:
                     token.text = part
                     yield token
