@@ -127,7 +127,7 @@ def query(directory: Path) -> dict:
     snippets_before = gen.snippet.cache_info()
     times: dict[str, list[float]] = {"ours": [], "fts5": [], "fts5_nostop": []}
     for i, (lang, text) in enumerate(measured):
-        index._cache.clear()  # the query result cache: every measured search is computed
+        index.results.clear()  # the query result cache: every measured search is computed
         runs = [("ours", lambda: index.search(text, lang)), ("fts5", lambda: fts.search(text)),
                 ("fts5_nostop", lambda: fts.search(text, drop=stops))]
         for name, run in runs if i % 2 == 0 else runs[::-1]:

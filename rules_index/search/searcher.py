@@ -7,13 +7,32 @@ Ranking is Whoosh's BM25F over the query's terms in every language's fields, sum
 coordination bonus of ``Or(..., scale=0.3)``, computed term at a time (``_Generation.top``)
 instead of through Whoosh's binary tree of union matchers, which costs Python calls per posting
 and per tree level (most of a search's time before). Each term's postings are read once, a
-block at a time, scored and kept for the next query that uses the term (``POSTINGS_BUDGET``);
-each word's analysis, each highlighted snippet (per text and matched terms), each correction
-and each entry's related entries are kept per generation too. The scores are the formula's for
+block at a time, scored and kept for the next query that uses the term; each word's analysis,
+each highlighted snippet (per text and matched terms), each correction and each entry's related
+entries are kept per generation too. The scores are the formula's for
 every document: Whoosh's collector recomputed the coordination term count whenever it dropped
 the matchers of exhausted terms mid-scan, so documents late in the index used to score lower.
 Corrections ("did you mean") are Whoosh's (same words, same choice), found without building a
 Levenshtein automaton per word.
+
+Memory: every cache is bounded in bytes (``rules_index.caches``: cachetools, each entry weighed
+once when stored), per generation, so a flood of new words cannot grow a process without end.
+The bounds are ``CacheSizes``, from the app config:
+
+- ``SEARCH_POSTINGS_CACHE_BYTES`` (32 MiB): scored postings of the terms searched last;
+- ``SEARCH_MISSED_TERMS`` (4096): terms that no document has, kept apart (a few hundred bytes
+  each) so that unknown words neither grow the postings cache nor push real postings out;
+- ``SEARCH_WORDS_CACHE_BYTES`` (8 MiB): each word's analysis, known words, corrections;
+- ``SEARCH_TEXTS_CACHE_BYTES`` (16 MiB): stored texts, their tokens, snippets, related entries,
+  the documents of a game filter;
+- ``SEARCH_DOCUMENTS_CACHE_BYTES`` (4 MiB): each document's kind, game, entry and language, and
+  the document number of each key (first in, first out: read many times per search);
+- ``SEARCH_RESULTS_CACHE_BYTES`` (4 MiB): whole results of the queries asked last.
+
+What else a generation keeps is bounded by the schema: the length byte of each field in every
+document, the length normalisation per field, the spelling words. The stem filters' own caches
+(Whoosh keeps up to 50,000 words per filter) are switched off in the searching process: each
+word's analysis is cached here, in bytes.
 """
 from __future__ import annotations
 
@@ -22,23 +41,25 @@ import json
 import math
 import os
 import re
+import sys
 import threading
 import unicodedata
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from markupsafe import escape
 from whoosh import highlight, index as whoosh_index
-from whoosh.analysis import Token
+from whoosh.analysis import StemFilter, Token
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
 from whoosh.query import And, Term
 from whoosh.reading import TermNotFound
 from whoosh.scoring import BM25F, WeightingModel
 from whoosh.util.numeric import byte_to_length, length_to_byte
+
+from rules_index.caches import ENTRY_BYTES, MiB, ByteCache, entry_bytes
 
 from . import schema as f
 from .analysis import LANGS, TOKEN_PATTERN
@@ -53,10 +74,33 @@ PREFIX_WEIGHT = 0.6
 CORRECTED_WEIGHT = 0.8
 READER_LANG_BONUS = 1.15
 COORD_SCALE = 0.3  # Whoosh's Or(scale=...) coordination bonus for documents matching more terms
-# Scored postings kept per generation (array of ids + array of scores: 12 bytes each, ~24 MB).
-POSTINGS_BUDGET = 4_000_000
-WORD_CACHE = 65536  # analysed words kept per generation (all fields)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Bidirectional marks, embeddings, overrides and isolates: invisible, they only reorder what is
+# shown (an echoed query could be made to read backwards or to spill into the page around it).
+_BIDI = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
+
+
+@dataclass(frozen=True)
+class CacheSizes:
+    """The bounds of a process's search caches (see the module's docstring)."""
+
+    postings_bytes: int = 32 * MiB
+    missed_terms: int = 4096
+    words_bytes: int = 8 * MiB
+    texts_bytes: int = 16 * MiB
+    documents_bytes: int = 4 * MiB
+    results_bytes: int = 4 * MiB
+
+    CONFIG = {
+        "SEARCH_POSTINGS_CACHE_BYTES": "postings_bytes", "SEARCH_MISSED_TERMS": "missed_terms",
+        "SEARCH_WORDS_CACHE_BYTES": "words_bytes", "SEARCH_TEXTS_CACHE_BYTES": "texts_bytes",
+        "SEARCH_DOCUMENTS_CACHE_BYTES": "documents_bytes", "SEARCH_RESULTS_CACHE_BYTES": "results_bytes",
+    }
+
+    @classmethod
+    def from_config(cls, config) -> CacheSizes:
+        """The sizes set in ``config`` (an app's config), the defaults for the others."""
+        return cls(**{name: int(config[key]) for key, name in cls.CONFIG.items() if key in config})
 
 
 class IndexUnavailable(Exception):
@@ -82,8 +126,9 @@ class SearchResult:
 
 
 def clean_query(text: str) -> str:
-    """Control characters out, white space folded, length capped (before any analysis)."""
-    text = unicodedata.normalize("NFC", _CONTROL.sub(" ", text or ""))
+    """Control characters out, bidirectional formatting characters removed, white space folded,
+    length capped: before any analysis, and what a result echoes as its query."""
+    text = unicodedata.normalize("NFC", _BIDI.sub("", _CONTROL.sub(" ", text or "")))
     text = " ".join(text.split())[:MAX_QUERY_CHARS]
     words = text.split(" ")
     return " ".join(words[:MAX_QUERY_WORDS])
@@ -93,14 +138,15 @@ class _CachedTokens:
     """An analyzer for the highlighter that tokenizes each stored text once per generation.
 
     Every filter of the language analyzers works on one token at a time, so a text's tokens are
-    the analysis of its words one by one (each word's analysis cached too); a text's tokens come
-    with the set of their terms, so texts without any query term skip the highlighter.
+    the analysis of its words one by one (each word's analysis cached too, in ``words``); a
+    text's tokens come with the set of their terms (in ``texts``), so texts without any query
+    term skip the highlighter.
     """
 
-    def __init__(self, analyzer, size: int = 8192):
+    def __init__(self, analyzer, lang: str, words: ByteCache, texts: ByteCache):
         self._analyzer = analyzer
-        self._word = lru_cache(maxsize=WORD_CACHE)(self._analyze_word)
-        self.spans = lru_cache(maxsize=size)(self._analyze)
+        self._word = words.memoize(key=lambda word: ("highlight", lang, word))(self._analyze_word)
+        self.spans = texts.memoize(key=lambda text: ("spans", lang, text))(self._analyze)
 
     def _analyze_word(self, word: str) -> tuple[str, ...]:
         return tuple(t.text for t in self._analyzer(word, mode="query", removestops=False))
@@ -257,6 +303,11 @@ class _Postings:
         return len(self.ids)
 
 
+def _postings_bytes(postings: _Postings) -> int:
+    """One cached term's weight: its two arrays, the object and the entry's bookkeeping."""
+    return sys.getsizeof(postings.ids) + sys.getsizeof(postings.scores) + sys.getsizeof(postings) + ENTRY_BYTES
+
+
 def _length_bytes(reader, field_name: str) -> bytes:
     """The encoded length (one byte, as Whoosh stores it) of ``field_name`` in every document."""
     count = reader.doc_count_all()
@@ -273,32 +324,45 @@ def _length_bytes(reader, field_name: str) -> bytes:
     return bytes(raw) + bytes(count - len(raw))
 
 
+def _without_stem_caches(analyzer) -> None:
+    """Switch off the caches of the analyzer's stem filters (each word's analysis is cached by
+    the generation, bounded in bytes; Whoosh's would keep up to 50,000 more words per filter)."""
+    for item in getattr(analyzer, "items", ()):
+        if isinstance(item, StemFilter) and item.cachesize is not None:
+            item.cachesize = None
+            item.clear()
+
+
 class _Generation:
-    def __init__(self, path: str):
+    def __init__(self, path: str, sizes: CacheSizes | None = None):
         if not os.path.exists(os.path.join(path, MARKER)):
             raise IndexUnavailable(f"{path} is not an index built by this service")
+        sizes = sizes or CacheSizes()
         self.path = path
         self.index = whoosh_index.open_dir(path)
         self.schema = self.index.schema
         self.info = json.loads(Path(path, MARKER).read_text())
         self._local = threading.local()
-        self.highlight_tokens = {lang: _CachedTokens(self.schema[f.body_field(lang)].analyzer) for lang in LANGS}
         self._analyzers = {id(self.schema[name].analyzer): self.schema[name].analyzer for name in self.schema.names()}
-        self._word_terms = lru_cache(maxsize=WORD_CACHE)(self._analyze_word)
-        self._lock = threading.Lock()
-        self._postings: OrderedDict[tuple[str, str, float], _Postings | None] = OrderedDict()
-        self._postings_size = 0
+        for analyzer in self._analyzers.values():
+            _without_stem_caches(analyzer)
+        self.postings_cache = ByteCache(sizes.postings_bytes, sizeof=_postings_bytes)
+        # Terms no document has: only their keys, a bounded number of them.
+        self.missed_terms = ByteCache(sizes.missed_terms * ENTRY_BYTES, sizeof=lambda _found: ENTRY_BYTES)
+        self.words = ByteCache(sizes.words_bytes)
+        self.texts = ByteCache(sizes.texts_bytes)
+        self.documents = ByteCache(sizes.documents_bytes, "fifo")
+        self.highlight_tokens = {
+            lang: _CachedTokens(self.schema[f.body_field(lang)].analyzer, lang, self.words, self.texts) for lang in LANGS
+        }
+        self._word_terms = self.words.memoize(key=lambda analyzer, word: ("terms", analyzer, word))(self._analyze_word)
         self._lengths: dict[tuple[int, str], bytes] = {}
         self._norms: dict[str, list[float]] = {}
-        self._docinfo: dict[int, tuple[str, str, str, str]] = {}
-        self._game_docs: dict[str, frozenset[int]] = {}
-        self._docnums: dict[str, int | None] = {}
         self._spelling: _Spelling | None = None
-        self.suggest = lru_cache(maxsize=4096)(self._suggest_word)
-        self.known_word = lru_cache(maxsize=WORD_CACHE)(self._known_word)
-        self.related_cache: dict[tuple, list[str]] = {}
-        self.snippet = lru_cache(maxsize=8192)(self._snippet)
-        self.stored = lru_cache(maxsize=8192)(self._stored)
+        self.suggest = self.words.memoize(key=lambda word, maxdist: ("suggest", word, maxdist))(self._suggest_word)
+        self.known_word = self.words.memoize(key=lambda word: ("known", word))(self._known_word)
+        self.snippet = self.texts.memoize(key=lambda text, lang, matched: ("snippet", text, lang, matched))(self._snippet)
+        self.stored = self.texts.memoize(key=lambda docnum: ("stored", docnum))(self._stored)
 
     def searcher(self):
         searcher = getattr(self._local, "searcher", None)
@@ -310,19 +374,25 @@ class _Generation:
     def _analyze_word(self, analyzer: int, word: str) -> tuple[str, ...]:
         return tuple(t.text for t in self._analyzers[analyzer](word))
 
-    def analyze(self, field_name: str, text: str) -> list[str]:
+    def analyze(self, field_name: str, text: str, memo: dict | None = None) -> list[str]:
         """The field's terms of ``text`` (distinct, in order): the analysis of each word, cached
-        per analyzer (a language's title, keywords and body fields share theirs).
+        per analyzer (a language's title, keywords and body fields share theirs). ``memo`` keeps
+        the terms per analyzer while one text is analysed for several fields.
 
         Same terms as analysing the whole text: every field's tokenizer is ``TOKEN_PATTERN`` and
         every filter works on one token at a time.
         """
         analyzer = id(self.schema[field_name].analyzer)
+        if memo is not None and analyzer in memo:
+            return memo[analyzer]
         terms: dict[str, None] = {}
         for word in TOKEN_PATTERN.findall(text):
             for term in self._word_terms(analyzer, word):
                 terms[term] = None
-        return list(terms)
+        found = list(terms)
+        if memo is not None:
+            memo[analyzer] = found
+        return found
 
     # -- term at a time BM25F --------------------------------------------------------------
     def _norm(self, searcher, field_name: str, b: float, k1: float) -> list[float]:
@@ -344,18 +414,14 @@ class _Generation:
     def postings(self, field_name: str, token: str, boost: float) -> _Postings | None:
         """(document numbers, boosted BM25F scores) of one term, or None if no document has it."""
         key = (field_name, token, boost)
-        with self._lock:
-            if key in self._postings:
-                self._postings.move_to_end(key)
-                return self._postings[key]
+        found = self.postings_cache.get(key)
+        if found is not None or self.missed_terms.get(key):
+            return found
         found = self._read_postings(field_name, token, boost)
-        with self._lock:
-            if key not in self._postings:
-                self._postings[key] = found
-                self._postings_size += len(found) + 1 if found else 1
-                while self._postings_size > POSTINGS_BUDGET and len(self._postings) > 1:
-                    _, old = self._postings.popitem(last=False)
-                    self._postings_size -= len(old) + 1 if old else 1
+        if found is None:
+            self.missed_terms.put(key, True)
+        else:
+            self.postings_cache.put(key, found)
         return found
 
     def _read_postings(self, field_name: str, token: str, boost: float) -> _Postings | None:
@@ -456,11 +522,12 @@ class _Generation:
         return alive
 
     def docinfo(self, docnum: int) -> tuple[str, str, str, str]:
-        """(kind, game, entry, lang) of a document, kept once read."""
-        info = self._docinfo.get(docnum)
+        """(kind, game, entry, lang) of a document, kept once read (keyed by its number)."""
+        info = self.documents.get(docnum)
         if info is None:
             stored = self.searcher().stored_fields(docnum)
-            info = self._docinfo[docnum] = (stored[f.KIND], stored[f.GAME], stored[f.ENTRY], stored[f.LANG])
+            info = (stored[f.KIND], stored[f.GAME], stored[f.ENTRY], stored[f.LANG])
+            self.documents.put(docnum, info)
         return info
 
     def _snippet(self, text: str, lang: str, matched: frozenset[str]) -> str:
@@ -486,12 +553,12 @@ class _Generation:
         return stored[f.TITLE_TEXT], stored[f.BODY_TEXT]
 
     def docnum(self, key: str) -> int | None:
-        """The document number of a KEY, kept once looked up."""
-        try:
-            return self._docnums[key]
-        except KeyError:
-            found = self._docnums[key] = self.searcher().document_number(**{f.KEY: key})
-            return found
+        """The document number of a KEY, kept once looked up (keyed by the KEY string)."""
+        found = self.documents.get(key, -1)
+        if found == -1:
+            found = self.searcher().document_number(**{f.KEY: key})
+            self.documents.put(key, found)
+        return found
 
     def _known_word(self, word: str) -> bool:
         """Whether the content has ``word`` (a word of the spelling field)."""
@@ -505,22 +572,22 @@ class _Generation:
         return self._spelling.suggest(reader, word, maxdist)
 
     def game_docs(self, game: str) -> frozenset[int]:
-        docs = self._game_docs.get(game)
+        key = ("game", game)
+        docs = self.texts.get(key)
         if docs is None:
             docs = frozenset(self.searcher().docs_for_query(Term(f.GAME, game)))
-            if len(self._game_docs) < 1024:
-                self._game_docs[game] = docs
+            self.texts.put(key, docs)
         return docs
 
 
 class SearchIndex:
-    def __init__(self, link: Path, cache_size: int = 512):
+    def __init__(self, link: Path, sizes: CacheSizes | None = None):
         self.link = Path(link)
+        self.sizes = sizes or CacheSizes()
         self._generation: _Generation | None = None
         self._target: str | None = None  # the link's text when the generation was resolved
         self._lock = threading.Lock()
-        self._cache: OrderedDict = OrderedDict()
-        self._cache_size = cache_size
+        self.results = ByteCache(self.sizes.results_bytes)  # whole results, emptied at a switch
 
     def generation(self) -> _Generation:
         """The generation the link points at: one ``readlink`` while it is unchanged (a rebuild
@@ -537,20 +604,21 @@ class SearchIndex:
             if self._generation is None or self._generation.path != real:
                 if not os.path.isdir(real):
                     raise IndexUnavailable(f"no index at {self.link}")
-                self._generation = _Generation(real)
-                self._cache.clear()
+                self._generation = _Generation(real, self.sizes)
+                self.results.clear()
             self._target = target
             return self._generation
 
     # -- queries -------------------------------------------------------------------------
-    def _terms(self, gen: _Generation, text: str) -> list[tuple[str, str, float]]:
+    def _terms(self, gen: _Generation, text: str, memo: dict | None = None) -> list[tuple[str, str, float]]:
         """(field, token, boost) of the query in every language's fields and the prefixes."""
+        memo = {} if memo is None else memo
         parts = []
         for lang in LANGS:
             for kind, weight in WEIGHTS.items():
                 name = f"{kind}_{lang}"
-                parts.extend((name, token, weight) for token in gen.analyze(name, text))
-        parts.extend((f.PREFIXES, p, PREFIX_WEIGHT) for p in gen.analyze(f.PREFIXES, text))
+                parts.extend((name, token, weight) for token in gen.analyze(name, text, memo))
+        parts.extend((f.PREFIXES, p, PREFIX_WEIGHT) for p in gen.analyze(f.PREFIXES, text, memo))
         return parts
 
     def _unknown_words(self, gen: _Generation, text: str) -> list[str]:
@@ -596,12 +664,12 @@ class SearchIndex:
         query_text = clean_query(text)
         limit = max(1, min(limit, MAX_LIMIT))
         cache_key = (gen.path, query_text, lang, game, limit, kinds)
-        cached = self._cache.get(cache_key)
+        cached = self.results.get(cache_key)
         if cached is not None:
-            self._cache.move_to_end(cache_key)
             return cached
         result = SearchResult(query=query_text, lang=lang)
-        terms = self._terms(gen, query_text)
+        analysed: dict = {}
+        terms = self._terms(gen, query_text, analysed)
         collapsed: OrderedDict = OrderedDict()
         if terms:
             collapsed = self._collapse(gen, self._run(gen, terms, game, limit), lang)
@@ -613,7 +681,7 @@ class SearchIndex:
             if corrected:
                 for key, score in self._collapse(gen, self._run(gen, corrected, game, limit), lang).items():
                     collapsed.setdefault(key, score * CORRECTED_WEIGHT)
-        snippet_terms = frozenset(gen.analyze(f.body_field(lang), query_text))
+        snippet_terms = frozenset(gen.analyze(f.body_field(lang), query_text, analysed))
         for (kind, game_slug, entry), score in collapsed.items():
             if kinds and kind not in kinds:
                 continue
@@ -624,9 +692,7 @@ class SearchIndex:
             result.hits.append(Hit(kind, game_slug, entry, title, self._snippet(gen, body, snippet_terms, lang), round(score, 4)))
             if len(result.hits) >= limit:
                 break
-        self._cache[cache_key] = result
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        self.results.put(cache_key, result)
         return result
 
     def related(self, kind: str, game: str, entry: str, lang: str, limit: int = 4) -> list[str]:
@@ -635,12 +701,11 @@ class SearchIndex:
         Kept per generation: they depend on nothing else.
         """
         gen = self.generation()
-        key = (kind, game, entry, lang, limit)
-        found = gen.related_cache.get(key)
+        key = ("related", kind, game, entry, lang, limit)
+        found = gen.texts.get(key)
         if found is None:
-            found = self._related(gen, kind, game, entry, lang, limit)
-            if len(gen.related_cache) < 65536:
-                gen.related_cache[key] = found
+            found = tuple(self._related(gen, kind, game, entry, lang, limit))
+            gen.texts.put(key, found)
         return list(found)
 
     def _related(self, gen: _Generation, kind: str, game: str, entry: str, lang: str, limit: int) -> list[str]:

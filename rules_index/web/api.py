@@ -6,6 +6,7 @@ from flask import Blueprint, jsonify, request
 from rules_index import present
 from rules_index.content import DEFAULT_LANG, LANGS, Game
 from rules_index.engines import InputError, calculators_for
+from rules_index.search import clean_query
 
 from .bodies import json_object
 from .errors import ApiError
@@ -67,7 +68,7 @@ def faq(slug: str, faq_id: str):
 def search():
     lang = lang_param()
     query = request.args.get("q")
-    if query is None or not query.strip():
+    if query is None or not clean_query(query):  # nothing left once control and bidirectional characters are out
         raise ApiError(400, "q: a search text is required")
     game_filter = request.args.get("game") or None
     if game_filter is not None and library().game(game_filter) is None:
