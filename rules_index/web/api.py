@@ -82,7 +82,7 @@ def search():
         raise ApiError(400, "limit: must be between 1 and 50")
     result = search_index().search(query, lang, game=game_filter, limit=limit)
     return jsonify(
-        query=result.query, lang=lang, hits=[present.hit_json(h, lang) for h in result.hits], suggestion=result.suggestion,
+        query=result.query, lang=lang, hits=[present.hit_json(h, lang, library().game(h.game)) for h in result.hits], suggestion=result.suggestion,
     )
 
 

@@ -24,6 +24,7 @@ bp = Blueprint("pages", __name__)
 
 KIND_LABELS = {
     "faq": lazy_gettext("Question"),
+    "fact": lazy_gettext("At a glance"),
     "section": lazy_gettext("Rule"),
     "mistake": lazy_gettext("Common mistake"),
     "glossary": lazy_gettext("Glossary"),
@@ -130,13 +131,11 @@ def search(lang: str):
     if unknown_game:
         game_filter = None
     result = search_index().search(query, lang, game=game_filter, limit=30) if query else None
-    groups: dict[str, list] = {}
-    if result is not None:
-        for hit in result.hits:
-            groups.setdefault(hit.game, []).append(hit)
+    hits = [present.hit_view(hit, lang, library().game(hit.game)) for hit in result.hits] if result else []
+    picked = library().game(result.game) if result is not None and result.game and not game_filter else None
     return render_template(
-        "search.html", lang=lang, query=query, result=result, groups=groups,
-        game_filter=game_filter, unknown_game=unknown_game, games=list(library()),
+        "search.html", lang=lang, query=query, result=result, hits=hits, picked_game=picked,
+        game_filter=game_filter or (picked.slug if picked else None), unknown_game=unknown_game, games=list(library()),
     )
 
 
