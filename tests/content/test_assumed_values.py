@@ -102,11 +102,8 @@ def _full_land(check) -> bool:
 
 
 def _kk(check) -> bool:
-    return bool(
-        check.probe == "chains"
-        or check.probe == "final_scoring" and ({"alliance_number", "alliances"} & set(check.expect) or check.expect.get("chains"))
-        or _full_land(check)
-    )
+    board_results = {"alliance_number", "alliances"} & set(check.expect) or check.expect.get("chains")
+    return bool(check.probe == "chains" or check.probe == "final_scoring" and board_results or _full_land(check))
 
 
 NEEDS_SENTENCE = {
