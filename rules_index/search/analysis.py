@@ -29,7 +29,8 @@ TOKEN_PATTERN = re.compile(r"[^\W_]+", re.UNICODE)
 # Words that carry no meaning in a rules question, beyond each language's stop list.
 EXTRA_STOPS = {
     "de": {"darf", "dürfen", "kann", "können", "muss", "müssen", "man", "wie", "viele", "was", "wann",
-           "wer", "wen", "wem", "ich", "mein", "meine", "gibt", "passiert", "bekommt", "eigentlich", "gilt"},
+           "wer", "wen", "wem", "ich", "mein", "meine", "gibt", "passiert", "bekommt", "eigentlich", "gilt",
+           "kommt", "geht", "trotzdem", "einfach"},
     "en": {"can", "may", "must", "does", "do", "how", "many", "much", "what", "when", "who", "whom",
            "i", "my", "get", "gets", "happens", "there"},
     "it": {"può", "posso", "puoi", "possono", "deve", "devo", "come", "quanti", "quante", "quanto",
