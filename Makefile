@@ -71,8 +71,8 @@ mutation-all: dev-setup ## Every mutant of the rule engines (hours on 2 cores)
 export: setup ## Write the static site into site/ (works from a USB stick)
 	$(FLASK) export site
 
-eval: setup index ## Search relevance on eval/search-queries.yaml (recall@3, MRR@10)
-	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml
+eval: setup ## Search relevance as the page shows it, on the tuning set and players' own questions
+	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml eval/player-questions.yaml
 
 stress: setup ## Load and fault scenarios on loopback: prints a table, writes stress/RESULTS.md (~6 min)
 	$(BIN)/python -m stress.run

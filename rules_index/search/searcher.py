@@ -236,10 +236,12 @@ class _Generation:
         other languages; never a stop word of any language ("abd" must not become "and")."""
         searcher = self.searcher()
         stops = all_stopwords()
-        for words_lang in (lang, *(other for other in LANGS if other != lang)):
-            for candidate in searcher.suggest(f.words_field(words_lang), word, limit=8, maxdist=maxdist, prefix=1):
-                if candidate not in stops and len(candidate) >= 3:
-                    return candidate
+        # One edit first: Whoosh's automaton for two edits costs many times more.
+        for distance in dict.fromkeys((1, maxdist)):
+            for words_lang in (lang, *(other for other in LANGS if other != lang)):
+                for candidate in searcher.suggest(f.words_field(words_lang), word, limit=8, maxdist=distance, prefix=1):
+                    if candidate not in stops and len(candidate) >= 3:
+                        return candidate
         return None
 
     def game_docs(self, game: str) -> frozenset[int]:

@@ -70,38 +70,61 @@ def split_lead(text: str) -> tuple[str, str]:
     return text, ""
 
 
+class _Part:
+    """An analyzer for a part of a text (``text[start:end]``) from the whole text's cached
+    spans: the part's tokens without analysing it again."""
+
+    def __init__(self, spans, start: int, end: int):
+        self.spans = [(term, s - start, e - start) for term, s, e in spans if s >= start and e <= end]
+
+    def terms(self) -> frozenset[str]:
+        return frozenset(term for term, _, _ in self.spans)
+
+    def __call__(self, text: str, **_options):
+        token = Token(chars=True, boost=1.0, removestops=False)
+        for term, start, end in self.spans:
+            token.text, token.startchar, token.endchar = term, start, end
+            token.stopped = False
+            yield token
+
+
 def _formatter():
     return highlight.HtmlFormatter(tagname="mark", between=" … ")
 
 
-def _marked_whole(text: str, matched: frozenset[str], tokens: CachedTokens) -> str:
+def _clip(text: str, limit: int) -> int:
+    """Where to cut ``text`` to at most ``limit`` characters (at a space where possible)."""
+    if len(text) <= limit:
+        return len(text)
+    cut = text.rfind(" ", 0, limit)
+    return cut if cut > limit // 2 else limit
+
+
+def _marked_whole(text: str, part: _Part, matched: frozenset[str]) -> str:
     """``text`` whole, with the matched words marked (escaped HTML)."""
-    if matched & tokens.terms(text):
-        marked = highlight.highlight(text, matched, tokens, highlight.WholeFragmenter(), _formatter(), top=1)
+    if matched & part.terms():
+        marked = highlight.highlight(text, matched, part, highlight.WholeFragmenter(), _formatter(), top=1)
         if marked:
             return marked
     return str(escape(text))
 
 
-def _around(text: str, matched: frozenset[str], tokens: CachedTokens, top: int) -> str:
+def _around(text: str, part: _Part, matched: frozenset[str], top: int) -> str:
     return highlight.highlight(
-        text, matched, tokens, highlight.ContextFragmenter(maxchars=START_CHARS, surround=60), _formatter(), top=top)
-
-
-def _clipped(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    cut = text.rfind(" ", 0, limit)
-    return text[: cut if cut > limit // 2 else limit] + " …"
+        text, matched, part, highlight.ContextFragmenter(maxchars=START_CHARS, surround=60), _formatter(), top=top)
 
 
 def answer_snippet(text: str, matched: frozenset[str], tokens: CachedTokens) -> str:
     """A FAQ answer: the verdict first, then the passage with the query's words if they come later."""
+    spans = tokens.spans(text)[0]
     lead, rest = split_lead(text)
-    lead_html = _marked_whole(_clipped(lead, LEAD_CHARS), matched, tokens)
-    found_later = rest and (matched & tokens.terms(rest)) - tokens.terms(lead)
-    if found_later:
-        fragment = _around(rest, matched, tokens, top=1)
+    lead_end = _clip(lead, LEAD_CHARS)
+    lead_part = _Part(spans, 0, lead_end)
+    lead_html = _marked_whole(text[:lead_end], lead_part, matched) + (" …" if lead_end < len(lead) else "")
+    rest_start = len(text) - len(rest)
+    rest_part = _Part(spans, rest_start, len(text))
+    if rest and (matched & rest_part.terms()) - lead_part.terms():
+        fragment = _around(rest, rest_part, matched, top=1)
         if fragment:
             return f"{lead_html} … {fragment}"
     return lead_html + (" …" if rest else "")
@@ -112,6 +135,7 @@ def text_snippet(text: str, matched: frozenset[str], tokens: CachedTokens) -> st
     spans = tokens.spans(text)[0]
     first = next((start for term, start, _ in spans if term in matched), None)
     if first is None or first < NEAR_START:
-        return _marked_whole(_clipped(text, START_CHARS), matched, tokens)
-    fragment = _around(text, matched, tokens, top=2)
-    return fragment or str(escape(_clipped(text, START_CHARS)))
+        end = _clip(text, START_CHARS)
+        return _marked_whole(text[:end], _Part(spans, 0, end), matched) + (" …" if end < len(text) else "")
+    fragment = _around(text, _Part(spans, 0, len(text)), matched, top=2)
+    return fragment or str(escape(text[:_clip(text, START_CHARS)]))
