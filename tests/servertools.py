@@ -76,7 +76,7 @@ def server_env(instance: Path, database_url: str, **settings: str) -> dict:
 
 
 @contextmanager
-def serving(env: dict, log_dir: Path, *gunicorn_args: str, start_timeout: float = 60):
+def serving(env: dict, log_dir: Path, *gunicorn_args: str, start_timeout: float = 120):
     """gunicorn with gunicorn.conf.py and ``env`` (migrated first); yields a :class:`Server`."""
     flask(env, "db", "upgrade")
     port = free_port()
