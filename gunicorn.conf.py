@@ -1,4 +1,4 @@
-"""gunicorn settings of ``make serve``; each can be overridden from the environment.
+"""gunicorn settings of ``make serve``; address, workers and threads come from the environment.
 
 RULES_BIND      address to listen on (default 127.0.0.1:8000; nginx proxies to it)
 RULES_WORKERS   worker processes (default: one per CPU, at least 2)

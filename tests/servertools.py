@@ -76,7 +76,7 @@ def server_env(instance: Path, database_url: str, **settings: str) -> dict:
 
 
 @contextmanager
-def serving(env: dict, log_dir: Path, *gunicorn_args: str, start_timeout: float = 120):
+def serving(env: dict, log_dir: Path, start_timeout: float = 120):
     """gunicorn with gunicorn.conf.py and ``env`` (migrated first); yields a :class:`Server`."""
     flask(env, "db", "upgrade")
     port = free_port()
@@ -84,7 +84,7 @@ def serving(env: dict, log_dir: Path, *gunicorn_args: str, start_timeout: float 
     error_log = open(log_dir / f"error-{port}.log", "ab")
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"), "--bind", f"{HOST}:{port}",
-         "--access-logfile", str(access_log), "--access-logformat", ACCESS_LOG_FORMAT, *gunicorn_args],
+         "--access-logfile", str(access_log), "--access-logformat", ACCESS_LOG_FORMAT],
         cwd=ROOT, env=env, start_new_session=True, stdout=error_log, stderr=error_log,
     )
     try:
