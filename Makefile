@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup browser-tools run serve test validate check index db eval translations mutation mutation-all export stress bench clean
+.PHONY: help setup dev-setup editor browser-tools run serve test validate check index db eval translations mutation mutation-all export stress bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -14,21 +14,32 @@ help: ## List the targets
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 
+# Serving needs requirements.txt only; the test tools come from requirements-dev.txt.
 $(VENV)/.installed: requirements.txt | $(BIN)/activate
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-installed: requirements-dev.txt $(VENV)/.installed
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
 MO_FILES := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 %.mo: %.po $(VENV)/.installed
 	$(BIN)/pybabel compile --statistics -i $< -o $@
 
-setup: $(VENV)/.installed $(MO_FILES) ## Create .venv, install the pinned requirements, compile translations
+setup: $(VENV)/.installed $(MO_FILES) ## Create .venv, install what serving needs (requirements.txt), compile translations
+
+dev-setup: setup $(VENV)/.dev-installed ## setup, plus the test tools (requirements-dev.txt)
 
 # axe-core, injected into pages by the browser tests (skipped without npm).
 node_modules/.installed: package.json package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $@; else echo "npm not found: accessibility audit skipped"; fi
 
 browser-tools: node_modules/.installed
+
+editor: setup db ## Add an editor: make editor NAME=anna (asks for the password twice)
+	@test -n "$(NAME)" || { echo "usage: make editor NAME=<login name>"; exit 2; }
+	$(FLASK) editors add "$(NAME)"
 
 validate: setup ## Validate the content files (file:line: message for every problem)
 	$(FLASK) content validate
@@ -48,14 +59,14 @@ serve: setup index db ## Serve for production: gunicorn with gunicorn.conf.py (R
 check: setup ## Run every FAQ entry's and mistake's check through the rule engines
 	$(FLASK) rules check
 
-test: setup browser-tools validate check ## Validate content, run the rule checks and the whole test suite
+test: dev-setup browser-tools validate check ## Validate content, run the rule checks and the whole test suite
 	$(BIN)/python -m pytest -q
 
-mutation: setup ## Mutation testing of the rule engines: a seeded sample of 400 mutants (N=… to change)
+mutation: dev-setup ## Mutation testing of the rule engines: a seeded sample of 400 mutants (N=… to change)
 	rm -rf mutants
 	$(BIN)/python scripts/mutation_sample.py $(or $(N),400)
 
-mutation-all: setup ## Every mutant of the rule engines (hours on 2 cores)
+mutation-all: dev-setup ## Every mutant of the rule engines (hours on 2 cores)
 	rm -rf mutants
 	$(BIN)/mutmut run --max-children 2
 	$(BIN)/python scripts/mutation_score.py

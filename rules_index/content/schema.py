@@ -171,6 +171,12 @@ class FaqText(Strict):
     answer: Text
 
 
+#: What an FAQ answer rests on: a rule the sources state (checked by the engine), a reading the
+#: engine follows where the sources are silent, or no rule claim at all (editions, history,
+#: publisher facts, or a plain "the sources do not say").
+BASES = ("rule", "assumption", "editorial")
+
+
 class Faq(Strict):
     id: Id
     editions: Annotated[list[Id], Field(min_length=1)]
@@ -182,6 +188,15 @@ class Faq(Strict):
     en: FaqText
     it: FaqText
     check: Checks = None
+    basis: Literal[BASES] = "rule"  # type: ignore[valid-type]
+    unchecked: list[Localized] = []  # claims of the answer that no check tests
+
+    @model_validator(mode="after")
+    def _editorial_unchecked(self) -> "Faq":
+        # A check on an entry that claims no rule would present editorial text as engine-verified.
+        if self.basis == "editorial" and self.check is not None:
+            raise ValueError("an editorial entry (basis: editorial) makes no rule claim and carries no check")
+        return self
 
     def text(self, lang: str) -> FaqText:
         return getattr(self, lang)

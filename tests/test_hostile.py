@@ -1,0 +1,203 @@
+"""A hostile generator over every route: odd query parameters, deep JSON, odd Host headers,
+non-ASCII digits. No answer may be a server error.
+
+The routes come from the app's URL map, so a new route is covered without touching this file;
+each is filled with real values (a real game, entry, report, editor), so the views run for real
+instead of stopping at a 404.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from werkzeug.test import EnvironBuilder
+
+from app import ROOT
+from apptools import make_app
+from formtools_shared import EDITOR, PASSWORD, login
+from rules_index.corrections import reports
+from rules_index.corrections.db import session
+from rules_index.corrections.editors import add_editor
+from rules_index.web.state import library
+
+GAME, FAQ = "ohne-furcht-und-adel", "warlord-destroy-cost"
+# url_for's own options and names that routes use: each must be harmless as a query parameter.
+URL_FOR_OPTIONS = ["_method", "_external", "_anchor", "_scheme"]
+COMMON_NAMES = ["lang", "slug", "name", "q", "game", "next", "limit"]
+HOSTILE_VALUES = ["", "POST\u202e\x00../"]
+LONG_VALUE = "ja" * 2000
+ODD_HOSTS = ["a" * 300, "exa mple.com", "ex\x00ample", "host:99999", "..", "a..b", "-bad-.com", "h\u00f6st.de\u202e",
+             "[::1", "x" * 64 + ".com", "host:-1", "ho;st"]
+NON_ASCII_DIGITS = ["\u00b3", "\u0663", "\u0b6b", "\uff15", "\u2464", "\U0001d7d9"]
+DEPTH = 100_000
+
+
+@pytest.fixture(scope="module")
+def hostile_app(tmp_path_factory):
+    """An app on the real content (read only) with one editor and one report; server errors are
+    answered, not raised, so a crash shows as a 500 (as gunicorn would send it)."""
+    application = make_app(tmp_path_factory.mktemp("hostile"), ROOT / "content", PROPAGATE_EXCEPTIONS=False)
+    with application.app_context():
+        add_editor(session(), EDITOR, PASSWORD)
+        report = reports.store(session(), reports.validate_submission(library(), {
+            "game": GAME, "faq": FAQ, "lang": "de", "message": "Stimmt das?"}))
+        application.config["HOSTILE_VALUES"] = {
+            "token": report.token, "report_id": report.id,
+            "section_id": library().game(GAME).sections[0].id,
+        }
+    return application
+
+
+def route_values(app) -> dict[str, object]:
+    return {
+        "lang": "de", "slug": GAME, "faq_id": FAQ, "name": "score", "calculator": "score",
+        "kind": "faq", "target": FAQ, "flag_id": 1, "change_id": 1, "filename": "style.css",
+        **app.config["HOSTILE_VALUES"],
+    }
+
+
+def routes(app, method: str) -> list[tuple[str, frozenset[str]]]:
+    """Every route answering ``method``, as (a real path, the route's argument names)."""
+    values = route_values(app)
+    paths = []
+    for rule in app.url_map.iter_rules():
+        if method not in rule.methods:
+            continue
+        paths.append((app.url_map.bind("localhost").build(
+            rule.endpoint, {arg: values[arg] for arg in rule.arguments}, method=method), frozenset(rule.arguments)))
+    return sorted(set(paths))
+
+
+def clients(app, path: str = "/editor/"):
+    """An anonymous reader, and for the editor's pages a logged-in editor too."""
+    reader = app.test_client()
+    if not path.startswith("/editor/"):
+        return [("reader", reader)]
+    editor = app.test_client()
+    assert login(editor).status_code == 302
+    return [("reader", reader), ("editor", editor)]
+
+
+def test_every_route_is_covered(hostile_app):
+    # The generator really reaches the app's pages, not only a handful.
+    assert len(routes(hostile_app, "GET")) >= 25
+    assert len(routes(hostile_app, "POST")) >= 8
+
+
+def test_get_routes_with_hostile_query_parameters(hostile_app):
+    failures = []
+    for path, own in routes(hostile_app, "GET"):
+        names = sorted(own | set(COMMON_NAMES) | set(URL_FOR_OPTIONS))
+        cases = [*itertools.product(names, HOSTILE_VALUES), *((name, LONG_VALUE) for name in own)]
+        for who, client in clients(hostile_app, path):
+            for name, value in cases:
+                response = client.get(path, query_string={name: value})
+                if response.status_code >= 500:
+                    failures.append((who, path, name, value[:20], response.status_code))
+    assert failures == []
+
+
+def test_language_switch_keeps_the_query_but_not_as_route_arguments(hostile_app):
+    client = hostile_app.test_client()
+    page = client.get("/de/search", query_string={"q": "dieb", "lang": "it", "_external": "1"}).get_data(as_text=True)
+    assert 'href="/en/search?q=dieb&amp;lang=it&amp;_external=1"' in page
+    assert "http://localhosthttp" not in page
+
+
+def test_deep_json_on_every_post_route(hostile_app):
+    body = "[" * DEPTH + "]" * DEPTH
+    failures = []
+    for path, _own in routes(hostile_app, "POST"):
+        for who, client in clients(hostile_app, path):
+            for payload in (body, '{"a":' * DEPTH + "1" + "}" * DEPTH):
+                response = client.post(path, data=payload, content_type="application/json")
+                if response.status_code >= 500:
+                    failures.append((who, path, response.status_code))
+                if path.startswith("/api/") and response.status_code == 400:
+                    assert "error" in response.get_json()
+    assert failures == []
+
+
+def test_deep_json_is_a_clear_400_on_the_api(hostile_app):
+    response = hostile_app.test_client().post(
+        "/api/v1/corrections", data="[" * DEPTH + "]" * DEPTH, content_type="application/json")
+    assert response.status_code == 400
+    assert response.get_json() == {"error": "body: the JSON is nested too deeply"}
+
+
+def test_chunked_body_over_the_limit_is_413(hostile_app):
+    big = json.dumps({"game": GAME, "faq": FAQ, "lang": "de", "message": "x" * (2 * 1024 * 1024)}).encode()
+    response = hostile_app.test_client().post(
+        "/api/v1/corrections", data=big, headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+    assert response.status_code == 413
+    assert "error" in response.get_json()
+
+
+def status_with_host(app, path: str, host: str) -> int:
+    """Call the WSGI app directly: werkzeug's test client cannot itself parse some of these hosts."""
+    environ = EnvironBuilder(path=path).get_environ()
+    environ["HTTP_HOST"] = host
+    statuses = []
+    body = app.wsgi_app(environ, lambda status, headers, exc_info=None: statuses.append(status))
+    b"".join(body)
+    return int(statuses[0].split()[0])
+
+
+@pytest.mark.parametrize("host", ODD_HOSTS, ids=range(len(ODD_HOSTS)))
+def test_odd_host_headers(hostile_app, host):
+    for path in ["/de/", f"/de/{GAME}/faq/{FAQ}", "/api/v1/games", "/sitemap.xml", "/de/search?q=dieb", "/nowhere"]:
+        assert status_with_host(hostile_app, path, host) < 500, (path, host)
+
+
+def test_a_malformed_host_is_400_and_a_normal_one_is_served(hostile_app):
+    assert status_with_host(hostile_app, "/de/", "a" * 300) == 400
+    assert status_with_host(hostile_app, "/de/", "host:99999") == 400
+    assert status_with_host(hostile_app, "/de/", "rules.example.org:8080") == 200
+
+
+def numeric_form_fields(app) -> list[tuple[str, str, dict]]:
+    """(calculator page, numeric field, the rest of a valid submission) for every numeric field."""
+    fields = []
+    for colour in ("yellow", "blue", "green", "red", "purple"):
+        fields.append((f"/{{lang}}/{GAME}/calculators/score", f"{colour}0", {"name0": "Ada", "submit": "1"}))
+    fields.append(("/{lang}/kardinal-und-koenig/calculators/monastery-score", "count0", {"name0": "Ada", "submit": "1"}))
+    return fields
+
+
+@pytest.mark.parametrize("digit", NON_ASCII_DIGITS)
+def test_non_ascii_digits_in_numeric_form_fields(hostile_app, digit):
+    client = hostile_app.test_client()
+    for page, field, rest in numeric_form_fields(hostile_app):
+        for lang in ("de", "en", "it"):
+            response = client.get(page.format(lang=lang), query_string={**rest, field: digit})
+            assert response.status_code == 200, (page, field)
+            assert 'class="field-error"' in response.get_data(as_text=True), (page, field)
+
+
+def test_field_error_is_in_the_readers_language(hostile_app):
+    page = hostile_app.test_client().get(
+        f"/it/{GAME}/calculators/score", query_string={"name0": "Ada", "yellow0": "\u00b3", "submit": "1"}).get_data(as_text=True)
+    assert "I costi sono numeri interi da 1 a 6" in page
+
+
+@pytest.mark.parametrize("digit", NON_ASCII_DIGITS)
+def test_non_ascii_digits_in_api_numbers(hostile_app, digit):
+    client = hostile_app.test_client()
+    bodies = [
+        (f"/api/v1/games/{GAME}/score", {"players": [{"name": "Ada", "districts": [{"color": "yellow", "cost": digit}]}]}),
+        ("/api/v1/games/kardinal-und-koenig/monastery-score", {"monasteries": {"Ada": digit}}),
+    ]
+    for path, body in bodies:
+        response = client.post(path, json=body)
+        assert response.status_code == 400, path
+        assert "error" in response.get_json()
+    assert client.get("/api/v1/search", query_string={"q": "dieb", "limit": digit}).status_code < 500
+
+
+@pytest.mark.parametrize("target", ["/de/\r\nSet-Cookie: x=1", "/de/\x00", "/de/\u2028x", "/editor/\x1b[31m"])
+def test_control_characters_in_next_fall_back_to_the_queue(hostile_app, target):
+    client = hostile_app.test_client()
+    response = login(client, EDITOR, PASSWORD, next_url=target)
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/editor/"
