@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup dev-setup editor browser-tools run test validate check index db eval translations mutation mutation-all export stress bench clean
+.PHONY: help setup dev-setup editor browser-tools run serve test validate check index db eval translations mutation mutation-all export stress bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -52,6 +52,9 @@ db: setup ## Apply the database migrations (SQLite in instance/, or DATABASE_URL
 
 run: setup index db ## Serve on http://127.0.0.1:$(PORT)
 	$(FLASK) run --host 127.0.0.1 --port $(PORT)
+
+serve: setup index db ## Serve for production: gunicorn with gunicorn.conf.py (RULES_BIND, RULES_WORKERS, RULES_THREADS)
+	$(BIN)/gunicorn --config gunicorn.conf.py
 
 check: setup ## Run every FAQ entry's and mistake's check through the rule engines
 	$(FLASK) rules check
