@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup dev-setup editor browser-tools run test validate check index db eval translations mutation mutation-all export stress bench clean
+.PHONY: help setup dev-setup editor browser-tools run serve test validate check index db eval translations mutation mutation-all export stress bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -53,6 +53,9 @@ db: setup ## Apply the database migrations (SQLite in instance/, or DATABASE_URL
 run: setup index db ## Serve on http://127.0.0.1:$(PORT)
 	$(FLASK) run --host 127.0.0.1 --port $(PORT)
 
+serve: setup index db ## Serve for production: gunicorn with gunicorn.conf.py (RULES_BIND, RULES_WORKERS, RULES_THREADS)
+	$(BIN)/gunicorn --config gunicorn.conf.py
+
 check: setup ## Run every FAQ entry's and mistake's check through the rule engines
 	$(FLASK) rules check
 
@@ -71,8 +74,8 @@ mutation-all: dev-setup ## Every mutant of the rule engines (hours on 2 cores)
 export: setup ## Write the static site into site/ (works from a USB stick)
 	$(FLASK) export site
 
-eval: setup index ## Search relevance on eval/search-queries.yaml (recall@3, MRR@10)
-	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml
+eval: setup ## Search relevance as the page shows it, on the tuning set and players' own questions
+	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml eval/player-questions.yaml
 
 stress: setup ## Load and fault scenarios on loopback: prints a table, writes stress/RESULTS.md (~6 min)
 	$(BIN)/python -m stress.run

@@ -111,9 +111,11 @@ def query(directory: Path) -> dict:
         index.search(text, lang)
         fts.search(text)
         fts.search(text, drop=stops)
+    from rules_index.search import searcher as searcher_module
+
     gen = index.generation()
     counts = {"postings": 0, "postings_read": 0}
-    postings, read = gen.postings, gen._read_postings
+    postings, read = gen.postings, searcher_module.read_postings
 
     def counted_postings(*args):
         counts["postings"] += 1
@@ -123,11 +125,11 @@ def query(directory: Path) -> dict:
         counts["postings_read"] += 1
         return read(*args)
 
-    gen.postings, gen._read_postings = counted_postings, counted_read
+    gen.postings, searcher_module.read_postings = counted_postings, counted_read
     snippets_before = gen.snippet.cache_info()
     times: dict[str, list[float]] = {"ours": [], "fts5": [], "fts5_nostop": []}
     for i, (lang, text) in enumerate(measured):
-        index._cache.clear()  # the query result cache: every measured search is computed
+        index.results.clear()  # the query result cache: every measured search is computed
         runs = [("ours", lambda: index.search(text, lang)), ("fts5", lambda: fts.search(text)),
                 ("fts5_nostop", lambda: fts.search(text, drop=stops))]
         for name, run in runs if i % 2 == 0 else runs[::-1]:

@@ -1,6 +1,7 @@
 """Alembic environment: migrations run on the connection the app hands over (see rules_index.corrections.migrate)."""
 from alembic import context
 
+from rules_index.corrections import rate_limits  # noqa: F401  (defines the rate_limits table on Base)
 from rules_index.corrections.models import Base
 
 target_metadata = Base.metadata

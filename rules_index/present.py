@@ -5,7 +5,7 @@ from .content import Game
 from .content.citations import pages_value
 from .content.schema import Citation, Faq
 from .content.versions import faq_version
-from .render import markdown_html
+from .render import markdown_html, plain_text
 
 
 def permalink(lang: str, slug: str, faq_id: str) -> str:
@@ -13,6 +13,9 @@ def permalink(lang: str, slug: str, faq_id: str) -> str:
 
 
 ANCHOR_PREFIX = {"faq": "faq-", "section": "rule-", "mistake": "mistake-", "glossary": "term-"}
+FACTS_ANCHOR = "facts"
+# A common mistake in a result list: the false statement marked as such, then the correction.
+REFUTED_WORDS = {"de": ("Irrtum", "Richtig"), "en": ("Mistake", "Correct"), "it": ("Errore", "Corretto")}
 
 
 def game_url(lang: str, slug: str) -> str:
@@ -23,6 +26,8 @@ def entry_url(kind: str, lang: str, slug: str, entry: str) -> str:
     """Where a search hit leads: the FAQ permalink, or the anchor on the game page."""
     if kind == "faq":
         return permalink(lang, slug, entry)
+    if kind == "fact":
+        return f"{game_url(lang, slug)}#{FACTS_ANCHOR}"
     return f"{game_url(lang, slug)}#{ANCHOR_PREFIX[kind]}{entry}"
 
 
@@ -101,13 +106,48 @@ def game_summary_json(game: Game, lang: str) -> dict:
     return {"slug": game.slug, "title": game.title(lang), "url": game_url(lang, game.slug)}
 
 
-def hit_json(hit, lang: str) -> dict:
+def settling_url(game: Game, mistake_id: str, lang: str) -> str:
+    """Where a common mistake is settled: its FAQ answer, else its rules section."""
+    mistake = game.mistake_entry(mistake_id)
+    if mistake is not None and mistake.faq:
+        return permalink(lang, game.slug, mistake.faq)
+    if mistake is not None and mistake.section:
+        return entry_url("section", lang, game.slug, mistake.section)
+    return entry_url("mistake", lang, game.slug, mistake_id)
+
+
+def hit_view(hit, lang: str, game: Game | None) -> dict:
+    """A search hit as the page shows it: a mistake refuted (never a bare false statement), the
+    best answer with its citation."""
+    view = {
+        "type": hit.kind, "game": hit.game, "game_title": game.title(lang) if game else hit.game,
+        "id": hit.entry, "title": hit.title, "snippet": hit.snippet,
+        "url": entry_url(hit.kind, lang, hit.game, hit.entry), "score": hit.score, "best": hit.best,
+    }
+    if game is None:
+        return view
+    if hit.kind == "mistake":
+        mistake = game.mistake_entry(hit.entry)
+        if mistake is not None:
+            text = mistake.text(lang)
+            view["mistake"], view["correction"] = plain_text(text.mistake), plain_text(text.correction)
+            view["url"] = settling_url(game, hit.entry, lang)
+    elif hit.kind == "faq" and hit.best:
+        entry = game.faq_entry(hit.entry)
+        if entry is not None:
+            view["citation"] = game.cite(entry.citation, lang)
+    return view
+
+
+def hit_json(hit, lang: str, game: Game | None = None) -> dict:
+    """A search hit in the API: a mistake's title states it as refuted, and it leads to the answer
+    that settles it."""
+    view = hit_view(hit, lang, game)
+    title = view["title"]
+    if "mistake" in view:
+        wrong, right = REFUTED_WORDS[lang]
+        title = f"✗ {wrong}: {view['mistake']} → ✓ {right}: {view['correction']}"
     return {
-        "type": hit.kind,
-        "game": hit.game,
-        "id": hit.entry,
-        "title": hit.title,
-        "snippet": hit.snippet,
-        "url": entry_url(hit.kind, lang, hit.game, hit.entry),
-        "score": hit.score,
+        "type": view["type"], "game": view["game"], "id": view["id"], "title": title,
+        "snippet": view["snippet"], "url": view["url"], "score": view["score"], "best": view["best"],
     }

@@ -53,6 +53,9 @@ class Game:
     def section(self, section_id: str) -> RuleSection | None:
         return next((s for s in self.sections if s.id == section_id), None)
 
+    def mistake_entry(self, mistake_id: str) -> Mistake | None:
+        return next((m for m in self.mistakes if m.id == mistake_id), None)
+
     def mistakes_for(self, faq_id: str) -> list[Mistake]:
         return [m for m in self.mistakes if m.faq == faq_id]
 

@@ -29,7 +29,8 @@ TOKEN_PATTERN = re.compile(r"[^\W_]+", re.UNICODE)
 # Words that carry no meaning in a rules question, beyond each language's stop list.
 EXTRA_STOPS = {
     "de": {"darf", "dürfen", "kann", "können", "muss", "müssen", "man", "wie", "viele", "was", "wann",
-           "wer", "wen", "wem", "ich", "mein", "meine", "gibt", "passiert", "bekommt", "eigentlich"},
+           "wer", "wen", "wem", "ich", "mein", "meine", "gibt", "passiert", "bekommt", "eigentlich", "gilt",
+           "kommt", "geht", "trotzdem", "einfach"},
     "en": {"can", "may", "must", "does", "do", "how", "many", "much", "what", "when", "who", "whom",
            "i", "my", "get", "gets", "happens", "there"},
     "it": {"può", "posso", "puoi", "possono", "deve", "devo", "come", "quanti", "quante", "quanto",
@@ -113,10 +114,11 @@ class DecompoundFilter(Filter):
 
     def __call__(self, tokens):
         for token in tokens:
+            # Split the word as typed: once yielded, the token is stemmed in place downstream.
+            original = token.text
+            parts = self.split(original) if self.vocabulary else None
             yield token
-            parts = self.split(token.text) if self.vocabulary else None
             if parts:
-                original = token.text
                 for part in parts:
                     token.text = part
                     yield token

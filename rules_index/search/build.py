@@ -20,7 +20,7 @@ from rules_index.content import LANGS, Library
 
 from . import schema as f
 from .analysis import german_vocabulary
-from .documents import Document, library_documents
+from .documents import Document, game_names, library_documents
 
 MARKER = "BUILD.json"
 KEEP_GENERATIONS = 2
@@ -73,7 +73,7 @@ def document_fields(doc: Document) -> dict:
         f.keywords_field(doc.lang): keywords,
         f.body_field(doc.lang): doc.body,
         f.PREFIXES: f"{doc.title} {keywords} {doc.body}",
-        f.WORDS: f"{doc.title} {keywords} {doc.body}",
+        f.words_field(doc.lang): f"{doc.title} {keywords} {doc.body}",
     }
 
 
@@ -88,7 +88,10 @@ def write_generation(library: Library, target: Path, fingerprint: str) -> int:
             writer.add_document(**document_fields(doc))
             count += 1
     ix.close()
-    marker = {"fingerprint": fingerprint, "documents": count, "built": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "langs": list(LANGS)}
+    marker = {
+        "fingerprint": fingerprint, "documents": count, "built": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "langs": list(LANGS), "games": {game.slug: game_names(game) for game in library},
+    }
     (target / MARKER).write_text(json.dumps(marker))
     return count
 

@@ -1,5 +1,10 @@
 """The search documents of the content: one per entry (FAQ, rule section, mistake, glossary term)
-and language, with the reader-facing text and the words players use for it.
+and language, with the reader-facing text and the words players use for it, plus one "at a
+glance" document per game and language with the facts players ask for (player count, playing
+time, age, the components from the rules' material sections).
+
+A game's names are in its "at a glance" document only: in every entry they would outweigh the
+words of the question (a query names the game to pick it; see ``query.GameNames``).
 """
 from __future__ import annotations
 
@@ -11,7 +16,40 @@ from rules_index.render import plain_text
 
 from .analysis import language_analyzer
 
-KINDS = ("faq", "section", "mistake", "glossary")
+KINDS = ("faq", "fact", "section", "mistake", "glossary")
+FACTS_ID = "facts"
+COMPONENTS_ID = "components"
+
+# The words of the "at a glance" document, per language.
+FACT_WORDS = {
+    "de": {
+        "title": "Spielerzahl, Spieldauer, Alter",
+        "components": "{game}: Spielmaterial",
+        "players": "Spielerzahl: {min} bis {max} Personen.", "players_from": "Spielerzahl: ab {min} Personen.",
+        "duration": "Spieldauer: {min} bis {max} Minuten.", "age": "Alter: ab {age} Jahren.",
+        "silent": "Die Quelle nennt keine Spielerzahl.",
+        "keywords": ["Spielerzahl", "Spieleranzahl", "Personen", "Spieler", "Mitspieler", "Spieldauer", "Alter"],
+        "components_keywords": ["Material", "Spielmaterial", "Anzahl", "Schachtelinhalt", "Teile"],
+    },
+    "en": {
+        "title": "Number of players, playing time, age",
+        "components": "{game}: components",
+        "players": "{min} to {max} players.", "players_from": "From {min} players.",
+        "duration": "Playing time: {min} to {max} minutes.", "age": "Ages {age} and up.",
+        "silent": "The source does not give a player count.",
+        "keywords": ["players", "player count", "number of players", "playing time", "age"],
+        "components_keywords": ["components", "material", "pieces", "box contents", "how many"],
+    },
+    "it": {
+        "title": "Numero di giocatori, durata, età",
+        "components": "{game}: materiale",
+        "players": "Da {min} a {max} giocatori.", "players_from": "Da {min} giocatori in su.",
+        "duration": "Durata: da {min} a {max} minuti.", "age": "Età: dai {age} anni.",
+        "silent": "La fonte non indica il numero di giocatori.",
+        "keywords": ["giocatori", "numero di giocatori", "durata", "età"],
+        "components_keywords": ["materiale", "componenti", "contenuto", "pezzi"],
+    },
+}
 
 
 @dataclass
@@ -59,28 +97,54 @@ def game_names(game: Game) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def facts_documents(game: Game, lang: str) -> Iterator[Document]:
+    """The game's facts as answers: player count, playing time and age; and the components."""
+    words = FACT_WORDS[lang]
+    info = game.info
+    lines = []
+    players = info.players
+    if players and players.min and players.max:
+        lines.append(words["players"].format(min=players.min, max=players.max))
+    elif players and players.min:
+        lines.append(words["players_from"].format(min=players.min))
+    else:
+        lines.append(words["silent"])
+    if info.duration_minutes and info.duration_minutes.min and info.duration_minutes.max:
+        lines.append(words["duration"].format(min=info.duration_minutes.min, max=info.duration_minutes.max))
+    if info.age_min:
+        lines.append(words["age"].format(age=info.age_min))
+    lines.append(info.summary.get(lang) or "")
+    names = game_names(game)
+    yield Document("fact", game.slug, FACTS_ID, lang, words["title"].format(game=game.title(lang)),
+                   " ".join(line for line in lines if line), [*words["keywords"], *names])
+    material = " ".join(plain_text(s.body(lang)) for s in game.sections if s.meta.kind == "material")
+    if material:
+        yield Document("fact", game.slug, COMPONENTS_ID, lang, words["components"].format(game=game.title(lang)),
+                       material, [*words["components_keywords"], *names])
+
+
 def game_documents(game: Game) -> Iterator[Document]:
     glossary = GlossaryMatcher(game)
-    names = game_names(game)
     faq_keywords = {f.id: f.keywords for f in game.faq}
     for lang in LANGS:
+        yield from facts_documents(game, lang)
         for faq in game.faq:
             text = faq.text(lang)
             body = plain_text(text.answer)
-            words = [*faq.keywords.get(lang), *glossary.words_for(f"{text.question} {body}", lang), *names]
+            words = [*faq.keywords.get(lang), *glossary.words_for(f"{text.question} {body}", lang)]
             yield Document("faq", game.slug, faq.id, lang, text.question, body, words)
         for section in game.sections:
             title, body = section.title(lang), plain_text(section.body(lang))
-            words = [*glossary.words_for(title, lang), *names]
+            words = [*glossary.words_for(title, lang)]
             yield Document("section", game.slug, section.id, lang, title, body, words)
         for mistake in game.mistakes:
             text = mistake.text(lang)
             linked = faq_keywords.get(mistake.faq) if mistake.faq else None
-            words = [*(linked.get(lang) if linked else []), *glossary.words_for(text.mistake, lang), *names]
+            words = [*(linked.get(lang) if linked else []), *glossary.words_for(text.mistake, lang)]
             yield Document("mistake", game.slug, mistake.id, lang, plain_text(text.mistake), plain_text(text.correction), words)
         for term in game.glossary:
             text = term.text(lang)
-            yield Document("glossary", game.slug, term.id, lang, text.term, plain_text(text.definition), [*text.aliases, *names])
+            yield Document("glossary", game.slug, term.id, lang, text.term, plain_text(text.definition), [*text.aliases])
 
 
 def library_documents(library: Library) -> Iterator[Document]:

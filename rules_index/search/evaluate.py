@@ -1,17 +1,32 @@
-"""Search relevance on a set of rule questions: recall@3 and MRR@10, overall and per language.
+"""Search relevance on a set of rule questions, measured as the reader sees the results.
 
-``python -m rules_index.search.evaluate eval/search-queries.yaml`` runs each question through the
-search API of an app on the real content and prints the figures. A question counts as found at
-rank r when the expected FAQ entry is the r-th FAQ hit.
+``python -m rules_index.search.evaluate eval/search-queries.yaml [more.yaml …]`` builds an index
+of the content in a temporary folder, runs each question and prints, overall and per language:
+
+- ``recall@3`` and ``MRR@10`` among the FAQ hits (the expected entry's rank among FAQ answers);
+- ``shown@3``: the expected entry among the first three hits in the order the page shows them
+  (all kinds: answers first, then rules, glossary, mistakes);
+- ``card``: the expected entry is the best-answer card.
+
+A question's ``expect`` is ``game/faq-id``; ``kind: fact`` expects the game's "at a glance"
+answer (``game/facts``).
 """
 from __future__ import annotations
 
 import sys
+import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
 from ruamel.yaml import YAML
+
+from rules_index.content import load_library
+
+from .build import build
+from .searcher import SearchIndex
+
+CONTENT = Path(__file__).resolve().parents[2] / "content"
 
 
 @dataclass(frozen=True)
@@ -19,7 +34,8 @@ class Case:
     lang: str
     query: str
     game: str
-    faq: str
+    entry: str
+    kind: str = "faq"
 
 
 @dataclass
@@ -27,66 +43,95 @@ class Scores:
     cases: int = 0
     found_at_3: int = 0
     reciprocal: float = 0.0
+    shown_at_3: int = 0
+    card: int = 0
+
+    def add(self, faq_rank: int | None, shown_rank: int | None, is_card: bool) -> None:
+        self.cases += 1
+        if faq_rank is not None and faq_rank <= 3:
+            self.found_at_3 += 1
+        if faq_rank is not None:
+            self.reciprocal += 1.0 / faq_rank
+        if shown_rank is not None and shown_rank <= 3:
+            self.shown_at_3 += 1
+        self.card += is_card
+
+    def rate(self, count: int | float) -> float:
+        return count / self.cases if self.cases else 0.0
 
     @property
     def recall_at_3(self) -> float:
-        return self.found_at_3 / self.cases if self.cases else 0.0
+        return self.rate(self.found_at_3)
 
     @property
     def mrr(self) -> float:
-        return self.reciprocal / self.cases if self.cases else 0.0
+        return self.rate(self.reciprocal)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case: Case
+    faq_rank: int | None    # among answers (FAQ entries and facts), within 10
+    shown_rank: int | None  # among all hits as shown
+    is_card: bool
 
 
 def load_cases(path: Path) -> list[Case]:
     rows = YAML(typ="safe").load(Path(path).read_text(encoding="utf-8")) or []
     cases = []
     for row in rows:
-        game, faq = row["expect"].split("/", 1)
-        cases.append(Case(row["lang"], row["q"], game, faq))
+        game, entry = row["expect"].split("/", 1)
+        cases.append(Case(row["lang"], row["q"], game, entry, row.get("kind", "faq")))
     return cases
 
 
-def faq_rank(client, case: Case, limit: int = 10) -> int | None:
-    """1-based rank of the expected entry among the FAQ hits, or None beyond the first ``limit``."""
-    response = client.get("/api/v1/search", query_string={"q": case.query, "lang": case.lang, "limit": 50})
-    if response.status_code != 200:
-        raise RuntimeError(f"search failed for {case.query!r}: {response.status_code} {response.get_json()}")
-    faq_hits = [(h["game"], h["id"]) for h in response.get_json()["hits"] if h["type"] == "faq"][:limit]
-    try:
-        return faq_hits.index((case.game, case.faq)) + 1
-    except ValueError:
-        return None
+def run_case(index: SearchIndex, case: Case) -> Outcome:
+    hits = index.search(case.query, case.lang, limit=30).hits
+    target = (case.kind, case.game, case.entry)
+    shown = [(h.kind, h.game, h.entry) for h in hits]
+    answers = [key for key in shown if key[0] in ("faq", "fact")][:10]
+    faq_rank = answers.index(target) + 1 if target in answers else None
+    shown_rank = shown.index(target) + 1 if target in shown else None
+    is_card = any(h.best and (h.kind, h.game, h.entry) == target for h in hits)
+    return Outcome(case, faq_rank, shown_rank, is_card)
 
 
-def evaluate(client, cases: list[Case]) -> tuple[dict[str, Scores], list[tuple[Case, int | None]]]:
+def evaluate(index: SearchIndex, cases: list[Case]) -> tuple[dict[str, Scores], list[Outcome]]:
     scores: dict[str, Scores] = defaultdict(Scores)
-    misses = []
+    outcomes = []
     for case in cases:
-        rank = faq_rank(client, case)
+        outcome = run_case(index, case)
         for key in ("all", case.lang):
-            s = scores[key]
-            s.cases += 1
-            if rank is not None and rank <= 3:
-                s.found_at_3 += 1
-            if rank is not None:
-                s.reciprocal += 1.0 / rank
-        if rank is None or rank > 1:
-            misses.append((case, rank))
-    return dict(scores), misses
+            scores[key].add(outcome.faq_rank, outcome.shown_rank, outcome.is_card)
+        outcomes.append(outcome)
+    return dict(scores), outcomes
+
+
+def index_of(content: Path, folder: Path) -> SearchIndex:
+    """A fresh index of ``content`` in ``folder``."""
+    link = folder / "index"
+    build(load_library(content), link, content)
+    return SearchIndex(link)
+
+
+def report(scores: dict[str, Scores], outcomes: list[Outcome]) -> str:
+    lines = [f"{'set':<6}{'cases':>6}{'recall@3':>10}{'MRR@10':>9}{'shown@3':>9}{'card':>7}"]
+    for key in ["all", *sorted(k for k in scores if k != "all")]:
+        s = scores[key]
+        lines.append(f"{key:<6}{s.cases:>6}{s.recall_at_3:>10.3f}{s.mrr:>9.3f}{s.rate(s.shown_at_3):>9.3f}{s.rate(s.card):>7.3f}")
+    for o in outcomes:
+        if not o.is_card:
+            lines.append(f"  answer {o.faq_rank or '-':>2} shown {o.shown_rank or '-':>2}: [{o.case.lang}] {o.case.query!r} -> {o.case.game}/{o.case.entry}")
+    return "\n".join(lines)
 
 
 def main(argv: list[str]) -> int:
-    from app import create_app
-
-    path = Path(argv[1] if len(argv) > 1 else "eval/search-queries.yaml")
-    app = create_app()
-    scores, misses = evaluate(app.test_client(), load_cases(path))
-    print(f"{'set':<6}{'cases':>6}{'recall@3':>10}{'MRR@10':>9}")
-    for key in ["all", *sorted(k for k in scores if k != "all")]:
-        s = scores[key]
-        print(f"{key:<6}{s.cases:>6}{s.recall_at_3:>10.3f}{s.mrr:>9.3f}")
-    for case, rank in misses:
-        print(f"  rank {rank or '-':>2}: [{case.lang}] {case.query!r} -> {case.game}/{case.faq}")
+    paths = [Path(p) for p in argv[1:]] or [Path("eval/search-queries.yaml")]
+    with tempfile.TemporaryDirectory() as folder:
+        index = index_of(CONTENT, Path(folder))
+        for path in paths:
+            print(f"== {path}")
+            print(report(*evaluate(index, load_cases(path))))
     return 0
 
 

@@ -8,17 +8,16 @@ from whoosh.analysis import LowercaseFilter, RegexTokenizer
 
 from .analysis import LANGS, TOKEN_PATTERN, language_analyzer, prefix_analyzer
 
-SCHEMA_VERSION = 2  # bump when fields or analysis change: a built index is then stale
+SCHEMA_VERSION = 3  # bump when fields or analysis change: a built index is then stale
 
 KEY = "key"            # kind:game:entry:lang, unique
-KIND = "kind"          # faq | section | mistake | glossary
+KIND = "kind"          # faq | fact | section | mistake | glossary
 GAME = "game"          # game slug, for the game filter
 ENTRY = "entry"        # entry id within its game and kind
 LANG = "lang"          # the language of this document's text
 TITLE_TEXT = "title_text"  # stored reader-facing title (question, heading, term, mistake)
 BODY_TEXT = "body_text"    # stored plain text for snippets
 PREFIXES = "prefixes"  # 5-letter word prefixes of all text: low weight, for forms the stemmers miss
-WORDS = "words"        # unstemmed words of everything, for "did you mean"
 
 
 def title_field(lang: str) -> str:
@@ -33,6 +32,10 @@ def body_field(lang: str) -> str:
     return f"body_{lang}"       # answer / rule text / definition / correction
 
 
+def words_field(lang: str) -> str:
+    return f"words_{lang}"      # unstemmed words of one language's text, for "did you mean"
+
+
 def build_schema(german_vocabulary: Iterable[str]) -> Schema:
     vocabulary = frozenset(german_vocabulary)
     fields = {
@@ -44,11 +47,11 @@ def build_schema(german_vocabulary: Iterable[str]) -> Schema:
         TITLE_TEXT: STORED(),
         BODY_TEXT: STORED(),
         PREFIXES: TEXT(analyzer=prefix_analyzer(), phrase=False),
-        WORDS: TEXT(analyzer=RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter(), phrase=False, spelling=True),
     }
     for lang in LANGS:
         analyzer = language_analyzer(lang, vocabulary if lang == "de" else ())
         fields[title_field(lang)] = TEXT(analyzer=analyzer)
         fields[keywords_field(lang)] = TEXT(analyzer=analyzer, phrase=False)
         fields[body_field(lang)] = TEXT(analyzer=analyzer)
+        fields[words_field(lang)] = TEXT(analyzer=RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter(), phrase=False, spelling=True)
     return Schema(**fields)

@@ -6,6 +6,7 @@ from flask import Blueprint, jsonify, request
 from rules_index import present
 from rules_index.content import DEFAULT_LANG, LANGS, Game
 from rules_index.engines import InputError, calculators_for
+from rules_index.search import clean_query
 
 from .bodies import json_object
 from .errors import ApiError
@@ -67,7 +68,7 @@ def faq(slug: str, faq_id: str):
 def search():
     lang = lang_param()
     query = request.args.get("q")
-    if query is None or not query.strip():
+    if query is None or not clean_query(query):  # nothing left once control and bidirectional characters are out
         raise ApiError(400, "q: a search text is required")
     game_filter = request.args.get("game") or None
     if game_filter is not None and library().game(game_filter) is None:
@@ -81,7 +82,7 @@ def search():
         raise ApiError(400, "limit: must be between 1 and 50")
     result = search_index().search(query, lang, game=game_filter, limit=limit)
     return jsonify(
-        query=result.query, lang=lang, hits=[present.hit_json(h, lang) for h in result.hits], suggestion=result.suggestion,
+        query=result.query, lang=lang, hits=[present.hit_json(h, lang, library().game(h.game)) for h in result.hits], suggestion=result.suggestion,
     )
 
 

@@ -19,6 +19,10 @@ def _submission_limit() -> str:
     return current_app.config["SUBMISSION_RATE_LIMIT"]
 
 
+# One count per address over the report forms and the API together.
+submissions_per_address = limiter.shared_limit(_submission_limit, scope="corrections", methods=["POST"])
+
+
 def _target(lang: str, slug: str, kind: str, target_id: str):
     from rules_index.content import LANGS
 
@@ -52,13 +56,13 @@ def _form_page(lang: str, slug: str, kind: str, target_id: str):
 
 
 @bp.route("/<lang>/<slug>/faq/<faq_id>/correction", methods=["GET", "POST"])
-@limiter.limit(_submission_limit, methods=["POST"])
+@submissions_per_address
 def faq_correction(lang: str, slug: str, faq_id: str):
     return _form_page(lang, slug, "faq", faq_id)
 
 
 @bp.route("/<lang>/<slug>/rules/<section_id>/correction", methods=["GET", "POST"])
-@limiter.limit(_submission_limit, methods=["POST"])
+@submissions_per_address
 def section_correction(lang: str, slug: str, section_id: str):
     return _form_page(lang, slug, "section", section_id)
 
@@ -78,7 +82,7 @@ def tracking(lang: str, token: str):
 
 @bp.post("/api/v1/corrections")
 @csrf.exempt
-@limiter.limit(_submission_limit)
+@submissions_per_address
 def api_submit():
     data = json_object()
     try:

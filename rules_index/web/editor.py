@@ -24,7 +24,7 @@ from rules_index.corrections.models import Editor, Report, TranslationFlag
 
 from .forms import ActionForm, EntryForm, LoginForm, RejectForm, SectionForm
 from .publishing import publish
-from .security import limiter
+from .security import limiter, login_account
 from .state import content_state, library
 
 bp = Blueprint("editor", __name__, url_prefix="/editor")
@@ -64,7 +64,8 @@ def _login_limit() -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(_login_limit, methods=["POST"])
+@limiter.limit(_login_limit, methods=["POST"])  # per address
+@limiter.limit(_login_limit, key_func=login_account, methods=["POST"])  # per account, from any address
 def login():
     form = LoginForm()
     if request.method == "GET":

@@ -74,11 +74,14 @@ SCHEMAS = {
         },
     },
     "Hit": {
-        "type": "object", "required": ["type", "game", "id", "title", "snippet", "url", "score"],
+        "type": "object", "required": ["type", "game", "id", "title", "snippet", "url", "score", "best"],
+        "description": "Hits come answers first (FAQ entries and the game's facts), then rules sections, glossary terms and "
+                       "common mistakes; the first answer has best: true. A mistake's title states it refuted and its url "
+                       "leads to the answer that settles it.",
         "properties": {
-            "type": {"type": "string", "enum": ["faq", "section", "mistake", "glossary"]}, "game": {"type": "string"},
+            "type": {"type": "string", "enum": ["faq", "fact", "section", "mistake", "glossary"]}, "game": {"type": "string"},
             "id": {"type": "string"}, "title": {"type": "string"}, "snippet": {"type": "string"}, "url": {"type": "string"},
-            "score": {"type": "number"},
+            "score": {"type": "number"}, "best": {"type": "boolean"},
         },
     },
     "SearchResult": {

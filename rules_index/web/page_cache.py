@@ -17,8 +17,13 @@ Rendering a FAQ page costs a template render, two database queries and a related
 Requests with a query string are not cached (the language links carry it along). Not for views
 whose page depends on the session or cookies.
 
+Pages are kept in a cachetools LRU bounded in bytes (``rules_index.caches``: each page weighs its
+encoded size plus its key and bookkeeping): ``PAGE_CACHE_BYTES`` in the app config, 16 MiB by
+default (a FAQ page is under 10 kB, so well over a thousand pages); ``PAGE_CACHE_BYTES = 0``
+turns it off.
+
 Wiring: ``page_cache.init_app(app)`` in ``rules_index.web.init_app`` (after ``db.init_app``) and
-``@page_cache.cached`` under the route decorator of the view. ``PAGE_CACHE_SIZE = 0`` turns it off.
+``@page_cache.cached`` under the route decorator of the view.
 """
 from __future__ import annotations
 
@@ -27,17 +32,17 @@ import logging
 import os
 import threading
 import uuid
-from collections import OrderedDict
 from pathlib import Path
 
 from flask import Flask, current_app, request
 from sqlalchemy import event
 
+from rules_index.caches import MiB, ByteCache
 from rules_index.corrections import db
 from rules_index.corrections.models import Change, TranslationFlag
 
 KEY = "rules_index.page_cache"
-DEFAULT_SIZE = 2048  # pages per process (a FAQ page is under 10 kB)
+DEFAULT_BYTES = 16 * MiB  # per process
 STAMP_FILE = "corrections.stamp"
 # One round trip in plain SQL (SQLite and PostgreSQL); an ORM query per request costs more.
 _STAMP_SQL = (
@@ -47,28 +52,21 @@ _STAMP_SQL = (
 
 
 class PageCache:
-    def __init__(self, size: int, stamp_file: Path | None):
-        self.size = size
+    def __init__(self, max_bytes: int, stamp_file: Path | None):
         self.stamp_file = stamp_file
-        self._pages: OrderedDict[tuple, bytes] = OrderedDict()
-        self._lock = threading.Lock()
+        self.pages = ByteCache(max_bytes)
 
     def get(self, key: tuple) -> bytes | None:
-        with self._lock:
-            page = self._pages.get(key)
-            if page is not None:
-                self._pages.move_to_end(key)
-            return page
+        return self.pages.get(key)
 
     def put(self, key: tuple, page: bytes) -> None:
-        with self._lock:
-            self._pages[key] = page
-            while len(self._pages) > self.size:
-                self._pages.popitem(last=False)
+        self.pages.put(key, page)
 
     def clear(self) -> None:
-        with self._lock:
-            self._pages.clear()
+        self.pages.clear()
+
+    def __len__(self) -> int:
+        return len(self.pages)
 
     def corrections_stamp(self):
         if self.stamp_file is None:
@@ -124,10 +122,10 @@ def cached(view):
 
 
 def init_app(app: Flask) -> None:
-    size = int(app.config.get("PAGE_CACHE_SIZE", DEFAULT_SIZE))
-    if not size:
+    max_bytes = int(app.config.get("PAGE_CACHE_BYTES", DEFAULT_BYTES))
+    if not max_bytes:
         return
     local = db.database_url(app).startswith("sqlite")
-    cache = PageCache(size, Path(app.instance_path) / STAMP_FILE if local else None)
+    cache = PageCache(max_bytes, Path(app.instance_path) / STAMP_FILE if local else None)
     app.extensions[KEY] = cache
     event.listen(app.extensions[db.KEY]["sessions"], "after_commit", lambda _session: cache.touch())

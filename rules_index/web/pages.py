@@ -14,6 +14,7 @@ from rules_index.coverage import game_coverage
 from rules_index.content import DEFAULT_LANG, LANGS, Game
 from rules_index.engines import InputError, calculators_for
 from rules_index.render import first_sentence, inline_html, markdown_html, plain_text
+from rules_index.search import clean_query
 
 from . import calculator_forms, page_cache
 from .search_state import related_faq, search_index
@@ -23,6 +24,7 @@ bp = Blueprint("pages", __name__)
 
 KIND_LABELS = {
     "faq": lazy_gettext("Question"),
+    "fact": lazy_gettext("At a glance"),
     "section": lazy_gettext("Rule"),
     "mistake": lazy_gettext("Common mistake"),
     "glossary": lazy_gettext("Glossary"),
@@ -123,19 +125,17 @@ def faq(lang: str, slug: str, faq_id: str):
 @bp.get("/<lang>/search")
 def search(lang: str):
     _check_lang(lang)
-    query = request.args.get("q", "")
+    query = clean_query(request.args.get("q", ""))  # echoed as searched: no control or bidirectional characters
     game_filter = request.args.get("game") or None
     unknown_game = game_filter is not None and library().game(game_filter) is None
     if unknown_game:
         game_filter = None
-    result = search_index().search(query, lang, game=game_filter, limit=30) if query.strip() else None
-    groups: dict[str, list] = {}
-    if result is not None:
-        for hit in result.hits:
-            groups.setdefault(hit.game, []).append(hit)
+    result = search_index().search(query, lang, game=game_filter, limit=30) if query else None
+    hits = [present.hit_view(hit, lang, library().game(hit.game)) for hit in result.hits] if result else []
+    picked = library().game(result.game) if result is not None and result.game and not game_filter else None
     return render_template(
-        "search.html", lang=lang, query=query, result=result, groups=groups,
-        game_filter=game_filter, unknown_game=unknown_game, games=list(library()),
+        "search.html", lang=lang, query=query, result=result, hits=hits, picked_game=picked,
+        game_filter=game_filter or (picked.slug if picked else None), unknown_game=unknown_game, games=list(library()),
     )
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from flask import Flask, current_app
 
-from rules_index.search import SearchIndex, build
+from rules_index.search import CacheSizes, SearchIndex, build
 
 from .state import content_state
 
@@ -15,7 +15,7 @@ _build_lock = threading.Lock()
 
 
 def init_app(app: Flask) -> None:
-    app.extensions[KEY] = SearchIndex(Path(app.config["INDEX_DIR"]))
+    app.extensions[KEY] = SearchIndex(Path(app.config["INDEX_DIR"]), CacheSizes.from_config(app.config))
 
 
 def search_index() -> SearchIndex:

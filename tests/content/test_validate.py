@@ -30,6 +30,16 @@ def test_real_content_is_valid():
     assert len(library.games) == 4
 
 
+def test_basis_and_unchecked_are_read(tiny_content):
+    edit(tiny_content, "faq.yaml", "  section: scoring\n",
+         "  section: scoring\n  basis: assumption\n  unchecked:\n    - {de: Geheim, en: Secret, it: Segreto}\n")
+    library, problems = load(tiny_content)
+    assert problems == []
+    count, value = library.game(GAME).faq
+    assert (count.basis, count.unchecked) == ("rule", [])
+    assert value.basis == "assumption" and [u.get("it") for u in value.unchecked] == ["Segreto"]
+
+
 # (case id, file, old text, new text, expected file, expected line, part of the message)
 BROKEN = [
     ("yaml-syntax", "faq.yaml", "    answer: Es gibt 12 Münzen.", "    answer: [Es gibt 12", "faq.yaml", 14, "YAML syntax error"),
@@ -66,7 +76,22 @@ BROKEN = [
     ("markdown-empty-section", "rules.de.md", "12 Münzen und ein Würfel.\n", "", "rules.de.md", 1, "section 'material' has no text"),
     ("markdown-order", "rules.de.md", "## Material {#material}\n\n12 Münzen und ein Würfel.\n\n## Wertung {#scoring}\n\nJede Münze zählt 1 Punkt.\n",
      "## Wertung {#scoring}\n\nJede Münze zählt 1 Punkt.\n\n## Material {#material}\n\n12 Münzen und ein Würfel.\n", "rules.de.md", 1, "not in the order"),
-    ("check-without-expect", "faq.yaml", "  de:\n    question: Was zählt", "  check: {probe: coin_value, given: {coins: 3}, expect: {}}\n  de:\n    question: Was zählt", "faq.yaml", 26, "check"),
+    ("basis-unknown", "faq.yaml", "  section: scoring
+", "  section: scoring
+  basis: guess
+", "faq.yaml", 25, "1.basis: Input should be"),
+    ("editorial-with-check", "faq.yaml", "  section: scoring
+",
+     "  section: scoring
+  basis: editorial
+  check: {probe: coin_value, given: {coins: 3}, expect: {points: 3}}
+",
+     "faq.yaml", 22, "an editorial entry (basis: editorial) makes no rule claim and carries no check"),
+    ("unchecked-language-missing", "faq.yaml", ", it: Tre monete valgono 3 punti.}]", "}]", "faq.yaml", 36, "1.unchecked.0.it: required field is missing"),
+    ("check-without-expect", "faq.yaml", "  de:
+    question: Was zählt", "  check: {probe: coin_value, given: {coins: 3}, expect: {}}
+  de:
+    question: Was zählt", "faq.yaml", 26, "check"),
 ]
 
 

@@ -149,6 +149,51 @@ def test_face_up_and_king_never_face_up(n, face_up):
         assert replaced > 0  # the replacement rule actually ran
 
 
+@pytest.mark.parametrize("count", [1, 2])
+def test_king_turned_up_goes_back_and_is_replaced(count):
+    from rules_index.engines.ohne_furcht_und_adel.game import lay_out_face_up
+
+    others = [c for c in Character if c != Character.KING]
+    stack = list(reversed([Character.KING] + others))  # the king is the top card
+    shuffles = []
+
+    def shuffle(cards):
+        shuffles.append(list(cards))
+        random.Random(len(shuffles)).shuffle(cards)
+
+    face_up, put_back = lay_out_face_up(stack, count, shuffle)
+    assert len(face_up) == count and Character.KING not in face_up
+    assert put_back >= 1 and len(shuffles) == put_back
+    assert Character.KING in shuffles[0]  # he was shuffled back into the stack
+    assert Character.KING in stack and sorted(face_up + stack) == sorted(Character)
+
+
+def test_cards_above_the_king_are_laid_out_without_touching_him():
+    from rules_index.engines.ohne_furcht_und_adel.game import lay_out_face_up
+
+    top_first = [Character.ASSASSIN, Character.THIEF, Character.KING, Character.MAGICIAN]
+    stack = list(reversed(top_first))
+
+    def no_shuffle(cards):
+        raise AssertionError("no king was turned up, nothing to shuffle")
+
+    assert lay_out_face_up(stack, 2, no_shuffle) == ([Character.ASSASSIN, Character.THIEF], 0)
+    assert stack == [Character.MAGICIAN, Character.KING]
+
+
+@pytest.mark.parametrize("players,count", [(4, 2), (5, 1)])
+def test_face_up_probe_king_never_face_up_at_any_position(players, count):
+    probe = probes_for("ohne-furcht-und-adel")
+    for king_at in range(1, 9):
+        for seed in range(5):
+            out = probe.run("face_up", {"players": players, "king_at": king_at, "seed": seed})
+            assert out["face_up_count"] == count and not out["king_face_up"]
+            assert out["king_put_back"] == (king_at <= count)
+            assert out["cards_kept"] == 8 and out["king_in_stack"]
+    with pytest.raises(ValueError):
+        probe.run("face_up", {"king_at": 9})
+
+
 def test_draft_four_players_last_gets_two_cards():
     s = new_game(3, players=4)
     for expected in "ABC":

@@ -3,7 +3,7 @@ import pytest
 
 from rules_index.search.analysis import german_vocabulary, language_analyzer
 
-VOCAB = german_vocabulary(["Bauwerk Karten Kloster Ketten Söldner Stadt"])
+VOCAB = german_vocabulary(["Bauwerk Karten Kloster Ketten Söldner Stadt Spiel Ende Runde"])
 
 
 def tokens(lang, text, vocabulary=()):
@@ -35,6 +35,9 @@ def test_italian_singular_and_plural_share_a_stem():
     ("Bauwerkkarten", {"bauwerk", "kart"}),
     ("Klosterkette", {"klost", "kett"}),
     ("Söldnerstadt", {"soldn", "stadt"}),
+    # The whole word's stem would hide these parts if the splitter saw it after stemming.
+    ("Spielende", {"spiel", "end"}),
+    ("Rundenende", {"rund", "end"}),
 ])
 def test_german_compounds_add_their_parts(compound, parts):
     found = set(tokens("de", compound, VOCAB))

@@ -88,7 +88,8 @@ def test_search(client):
     assert body["query"] == "Dieb Meuchler" and body["lang"] == "de"
     assert 0 < len(body["hits"]) <= 5
     hit = body["hits"][0]
-    assert set(hit) == {"type", "game", "id", "title", "snippet", "url", "score"}
+    assert set(hit) == {"type", "game", "id", "title", "snippet", "url", "score", "best"}
+    assert [h["best"] for h in body["hits"]].count(True) <= 1
     faq = [h for h in body["hits"] if h["type"] == "faq"]
     assert faq[0]["url"] == f"/de/{faq[0]['game']}/faq/{faq[0]['id']}"
     assert "suggestion" in body

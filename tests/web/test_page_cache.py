@@ -15,12 +15,12 @@ def test_second_request_is_served_from_the_cache(tmp_path):
     client.get("/api/v1/search?q=Dieb")  # builds the index first
     cache = app.extensions[KEY]
     first = client.get(URL).get_data(as_text=True)
-    stored = len(cache._pages)
+    stored = len(cache)
     assert stored >= 1
     assert client.get(URL).get_data(as_text=True) == first
-    assert len(cache._pages) == stored
+    assert len(cache) == stored
     client.get(URL + "?x=1")  # with a query string the page is rendered, never stored
-    assert len(cache._pages) == stored
+    assert len(cache) == stored
 
 
 def test_a_commit_in_another_process_invalidates(tmp_path):

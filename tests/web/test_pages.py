@@ -78,7 +78,26 @@ def test_search_page_without_match_helps(client):
 
 def test_search_page_game_filter(client):
     page = html(client.get("/de/search?q=Dieb&game=adel-verpflichtet"))
-    assert 'id="g-adel-verpflichtet"' in page and 'id="g-ohne-furcht-und-adel"' not in page
+    links = re.findall(r'<li class="hit[^"]*">.*?<a href="/de/([a-z-]+)/', page, re.S)
+    assert links and set(links) == {"adel-verpflichtet"}
+
+
+def test_search_page_has_one_form_and_leads_with_the_answer(client):
+    page = html(client.get("/it/search", query_string={"q": "il re assassinato prende la corona?"}))
+    assert page.count("<form") == 1
+    main = page[page.index("<main"):]
+    card = main.index('class="answer-card"')
+    assert card < main.index('class="hit hit-faq"') if 'class="hit hit-faq"' in main else True
+    assert "/it/ohne-furcht-und-adel/faq/assassinated-king-crown" in main[card:card + 600]
+    assert "Sì" in main[card:card + 1200]  # the verdict is kept in the snippet
+
+
+def test_a_mistake_is_shown_refuted(client):
+    page = html(client.get("/en/search", query_string={"q": "thief steal assassin"}))
+    item = re.search(r'<li class="hit hit-mistake">(.*?)</li>', page, re.S)
+    assert item is not None
+    assert "✗ Mistake:" in item.group(1) and "✓ Correct:" in item.group(1)
+    assert 'href="/en/ohne-furcht-und-adel/faq/' in item.group(1)
 
 
 def test_search_page_escapes_the_query(client):

@@ -262,6 +262,26 @@ def player_names(n: int) -> tuple[str, ...]:
     return tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:n])
 
 
+def lay_out_face_up(stack: list[Character], count: int, shuffle: Callable[[list], None]) -> tuple[list[Character], int]:
+    """Turn ``count`` characters face up from the top of ``stack`` (its last element), S. 1 · Ablauf
+    einer Runde: a king turned up is put back into the stack, the stack is shuffled with ``shuffle``
+    and the next top card is turned up instead, so the king never lies face up.
+
+    Takes the turned-up cards off ``stack``; returns them and how many times a king was put back.
+    """
+    face_up: list[Character] = []
+    kings_put_back = 0
+    while len(face_up) < count:
+        card = stack.pop()
+        if card == Character.KING:
+            stack.append(card)
+            shuffle(stack)
+            kings_put_back += 1
+            continue
+        face_up.append(card)
+    return face_up, kings_put_back
+
+
 # --------------------------------------------------------------------------- state
 
 
@@ -558,17 +578,11 @@ class GameState:
         n = len(self.players)
         chars = list(Character)
         self.rng.shuffle(chars)
-        self.face_up, self.removed, self.holders = [], [], {}
+        self.removed, self.holders = [], {}
         self.murdered = self.robbed = None
         self.call_next, self.active, self.step = 1, None, None
-        while len(self.face_up) < FACE_UP_BY_PLAYERS[n]:
-            c = chars.pop()
-            if c == Character.KING:  # the king is never face up: shuffled back and replaced
-                chars.append(c)
-                self.rng.shuffle(chars)
-                self.events.append(("king_face_up_replaced", self.round))
-                continue
-            self.face_up.append(c)
+        self.face_up, kings_put_back = lay_out_face_up(chars, FACE_UP_BY_PLAYERS[n], self.rng.shuffle)
+        self.events += [("king_face_up_replaced", self.round)] * kings_put_back
         self.set_aside = chars.pop()
         self.stack = chars
         i = self.players.index(self.crown)

@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from ..base import ProbeRegistry, RuleViolation
-from .cards import Character, District, build_deck, parse_character, parse_color
+from .cards import FACE_UP_BY_PLAYERS, Character, District, build_deck, parse_character, parse_color
 from .game import (
     Assassinate,
     Build,
@@ -31,6 +31,7 @@ from .game import (
     SwapHands,
     TakeGold,
     advance_passively,
+    lay_out_face_up,
     new_game,
     player_names,
 )
@@ -407,8 +408,7 @@ def draft(given: dict) -> dict:
 
     given: ``players`` (2..7, default 4); ``games`` (number of seeded deals, default 60); ``seed``.
     returns: ``face_up`` (cards laid face up; an int when the same in every deal, else a sorted list),
-    ``king_face_up`` (the king ever lay face up), ``king_replacements`` (times a king was turned up,
-    shuffled back and replaced), ``set_aside`` (cards set aside face down before choosing),
+    ``king_face_up`` (the king ever lay face up), ``set_aside`` (cards set aside face down before choosing),
     ``characters_each`` (characters per player), ``unused`` (characters nobody holds),
     ``last_options`` (cards the last chooser picks from), ``set_aside_to_last`` (the last chooser
     received the set-aside card), ``order`` (the draft of the first deal as "seat:choose" /
@@ -419,7 +419,7 @@ def draft(given: dict) -> dict:
     games = int(given.get("games", 60))
     base = int(given.get("seed", 0))
     face_up, each, unused, last_opts, set_aside = set(), set(), set(), set(), set()
-    king_up, replaced, to_last, turns_each = False, 0, set(), set()
+    king_up, to_last, turns_each = False, set(), set()
     order: list[str] = []
     for g in range(games):
         state = new_game(base + g, players=n)
@@ -436,7 +436,6 @@ def draft(given: dict) -> dict:
                 kind = "choose" if isinstance(action, ChooseCharacter) else "discard"
                 order.append(f"{state.current_player()}:{kind}")
             state.apply(action)
-        replaced += sum(1 for e in state.events if e[0] == "king_face_up_replaced")
         to_last.add(any(e[0] == "set_aside_to_last" for e in state.events))
         each.update(len(state.characters_of(p)) for p in state.players)
         unused.add(len(Character) - len(state.holders))
@@ -450,7 +449,6 @@ def draft(given: dict) -> dict:
     return {
         "face_up": one(face_up),
         "king_face_up": king_up,
-        "king_replacements": replaced,
         "set_aside": one(set_aside),
         "characters_each": one(each),
         "unused": one(unused),
@@ -458,6 +456,45 @@ def draft(given: dict) -> dict:
         "set_aside_to_last": one(to_last),
         "order": order,
         "turns_each": one(turns_each),
+    }
+
+
+@PROBES("face_up")
+def face_up(given: dict) -> dict:
+    """Lays out the face-up characters of a round from a stack in a known order, with the function the
+    game's round start uses (``lay_out_face_up``, S. 1 · Ablauf einer Runde).
+
+    given: ``players`` (2..7, default 4); ``king_at`` (where the king lies in the shuffled stack:
+    1 = the top card, the first one turned up; default 1; the other seven characters lie in their
+    numbered order around it); ``seed`` (the reshuffle after a king was put back, default 0).
+    returns: ``face_up_count``; ``face_up`` (the characters laid face up, in order); ``king_face_up``;
+    ``king_put_back`` (the king was turned up, went back into the stack and another card was turned
+    up instead); ``king_in_stack`` (the king is among the cards left for the draft); ``cards_kept``
+    (face-up cards and stack together: nothing lost); ``king_face_up_at_any_position`` (the king lay
+    face up for some ``king_at`` from 1 to 8, each tried with the same seed).
+    """
+    n = int(given.get("players", 4))
+    seed = int(given.get("seed", 0))
+    count = FACE_UP_BY_PLAYERS[n]
+
+    def lay_out(king_at: int) -> tuple[list[Character], int, list[Character]]:
+        if not 1 <= king_at <= len(Character):
+            raise ValueError(f"king_at must be 1..{len(Character)}")
+        others = [c for c in Character if c != Character.KING]
+        top_first = others[:king_at - 1] + [Character.KING] + others[king_at - 1:]
+        stack = list(reversed(top_first))  # the top card is the last element
+        shown, put_back = lay_out_face_up(stack, count, random.Random(seed).shuffle)
+        return shown, put_back, stack
+
+    shown, put_back, stack = lay_out(int(given.get("king_at", 1)))
+    return {
+        "face_up_count": len(shown),
+        "face_up": [_name(c) for c in shown],
+        "king_face_up": Character.KING in shown,
+        "king_put_back": put_back > 0,
+        "king_in_stack": Character.KING in stack,
+        "cards_kept": len(shown) + len(stack),
+        "king_face_up_at_any_position": any(Character.KING in lay_out(k)[0] for k in range(1, len(Character) + 1)),
     }
 
 

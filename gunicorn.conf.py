@@ -1,0 +1,28 @@
+"""gunicorn settings of ``make serve``; address, workers and threads come from the environment.
+
+RULES_BIND      address to listen on (default 127.0.0.1:8000; nginx proxies to it)
+RULES_WORKERS   worker processes (default: one per CPU, at least 2)
+RULES_THREADS   threads per worker (default 8)
+
+Threaded workers: a client that sends its request slowly holds one thread, not a whole worker,
+so a few slow clients cannot make the site unreachable (in production nginx buffers requests
+in front, see README). Trusted proxies are configured in the app (RULES_PROXY_HOPS), not here.
+"""
+import os
+
+wsgi_app = "app:create_app()"
+bind = os.environ.get("RULES_BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("RULES_WORKERS") or max(2, os.cpu_count() or 1))
+worker_class = "gthread"
+threads = int(os.environ.get("RULES_THREADS") or 8)
+
+timeout = 30  # a worker silent this long is restarted
+graceful_timeout = 20  # on stop or reload, requests in flight get this long to finish
+keepalive = 5  # seconds an idle kept-alive connection may wait for its next request
+
+# gunicorn would otherwise believe X-Forwarded-Proto from any client on loopback; werkzeug's
+# ProxyFix, switched on by RULES_PROXY_HOPS, is the one place that trusts forwarded headers.
+forwarded_allow_ips = ""
+secure_scheme_headers = {}
+
+accesslog = "-"

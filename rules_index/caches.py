@@ -1,0 +1,116 @@
+"""Per-process caches bounded in bytes, on cachetools.
+
+Every cache a process keeps across requests (term postings, word analyses, snippets, query
+results, rendered pages) is a cachetools cache whose ``maxsize`` is a number of bytes and whose
+``getsizeof`` weighs each entry once, when it is stored: ``payload_bytes`` of the value (its
+``sys.getsizeof`` plus that of the strings, bytes, arrays, containers and attributes it holds)
+plus ``ENTRY_BYTES`` for the key and the cache's own bookkeeping. The weights are estimates on
+the safe side (an object shared by two entries is counted in both).
+
+``ByteCache(max_bytes, policy)`` holds one such cache and the lock that guards it:
+``"lru"`` evicts the least recently used entry (a hit reorders, under the lock); ``"fifo"`` the
+first stored (a hit is one lookup without the lock, for tables read many times per request whose
+keys are the index's own documents). ``memoize`` wraps a function with ``cachetools.cached`` over
+it. A value larger than the whole cache is returned but not stored.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+from array import array
+
+from cachetools import FIFOCache, LRUCache, cached
+
+MiB = 1024 * 1024
+# The key (a tuple of a few short strings) and the cache's dict slots and order per entry:
+# about 210 bytes of bookkeeping measured with tracemalloc on cachetools 8, plus a typical key.
+ENTRY_BYTES = 320
+
+SAMPLE = 32  # items of a long sequence that are weighed
+_LEAVES = (str, bytes, bytearray, array, int, float, complex, bool, type(None))
+
+
+def payload_bytes(value) -> int:
+    """An estimate of the memory ``value`` holds: its size and that of everything inside it."""
+    size = sys.getsizeof(value)
+    if isinstance(value, _LEAVES):
+        return size
+    if isinstance(value, (tuple, list, set, frozenset)):
+        if len(value) > SAMPLE:  # long sequences: weigh a sample, scale it (each entry is weighed once, cheaply)
+            sample = list(value)[:: max(1, len(value) // SAMPLE)][:SAMPLE]
+            return size + sum(payload_bytes(item) for item in sample) * len(value) // len(sample)
+        return size + sum(payload_bytes(item) for item in value)
+    if isinstance(value, dict):
+        return size + sum(payload_bytes(k) + payload_bytes(v) for k, v in value.items())
+    if hasattr(value, "__dict__"):
+        size += payload_bytes(vars(value))
+    for name in getattr(type(value), "__slots__", ()):
+        size += payload_bytes(getattr(value, name, None))
+    return size
+
+
+def entry_bytes(value) -> int:
+    """What one cache entry holding ``value`` weighs."""
+    return payload_bytes(value) + ENTRY_BYTES
+
+
+class ByteCache:
+    """A cachetools cache of at most ``max_bytes`` (by ``sizeof`` of each value) and its lock.
+
+    ``policy`` is ``"lru"`` (a hit moves the entry to the back) or ``"fifo"`` (a hit changes
+    nothing and takes no lock: for tables read many times per request). Several functions may
+    share one cache through ``memoize`` if their keys cannot collide (e.g. a tag first).
+    """
+
+    def __init__(self, max_bytes: int, policy: str = "lru", sizeof=entry_bytes):
+        kinds = {"lru": LRUCache, "fifo": FIFOCache}
+        if policy not in kinds:
+            raise ValueError(f"policy: {policy!r} is not one of {', '.join(kinds)}")
+        self.cache = kinds[policy](maxsize=max_bytes, getsizeof=sizeof)
+        self.lock = threading.Lock()
+        self._locked_reads = policy == "lru"
+
+    def get(self, key, default=None):
+        try:
+            if self._locked_reads:
+                with self.lock:
+                    return self.cache[key]
+            return self.cache[key]
+        except KeyError:
+            return default
+
+    def put(self, key, value) -> None:
+        """Store ``value`` (evicting as needed) unless it is larger than the whole cache."""
+        with self.lock:
+            try:
+                self.cache[key] = value
+            except ValueError:  # cachetools: "value too large"
+                pass
+
+    def memoize(self, key=None):
+        """Decorator: the function's results kept here, keyed by ``key(*args)`` (by default the
+        arguments' tuple); with hit and miss counts in ``cache_info()``."""
+        return cached(self.cache, key=key or _arguments, lock=self.lock, info=True)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.cache.clear()
+
+    def __len__(self) -> int:
+        return len(self.cache)
+
+    def __contains__(self, key) -> bool:
+        return key in self.cache
+
+    @property
+    def bytes(self) -> int:
+        """The weight of what is stored now (never more than ``max_bytes``)."""
+        return self.cache.currsize
+
+    @property
+    def max_bytes(self) -> int:
+        return self.cache.maxsize
+
+
+def _arguments(*args):
+    return args

@@ -1,0 +1,166 @@
+"""Every per-process search cache stays within its bound in bytes, however many new words come in."""
+from __future__ import annotations
+
+import random
+from array import array
+
+import pytest
+
+from rules_index.caches import ENTRY_BYTES, ByteCache, entry_bytes, payload_bytes
+from rules_index.search import CacheSizes, SearchIndex
+
+KiB = 1024
+
+
+def made_up_words(count: int, seed: int = 3) -> list[str]:
+    """Letter strings no content has (``q`` and ``x`` together are rare in de/en/it)."""
+    rng = random.Random(seed)
+    return ["qx" + "".join(rng.choice("abcdefghijklmnoprstuvw") for _ in range(rng.randint(5, 10))) for _ in range(count)]
+
+
+# -- ByteCache --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("policy", ["lru", "fifo"])
+def test_byte_cache_evicts_by_bytes(policy):
+    cache = ByteCache(64 * KiB, policy)
+    page = "x" * 1000
+    for i in range(500):  # about 1.4 kB each: 700 kB offered to a 64 KiB cache
+        cache.put(i, page + str(i))
+    assert cache.bytes <= 64 * KiB
+    assert 20 < len(cache) < 64  # bounded by weight, not by a count of 500
+    assert cache.get(499) == page + "499"  # the last stored is a hit
+    assert cache.get(0) is None  # the first went out long ago
+
+
+def test_lru_keeps_what_is_read_and_fifo_does_not():
+    for policy, kept in (("lru", True), ("fifo", False)):
+        cache = ByteCache(10 * (ENTRY_BYTES + 100), policy)
+        for i in range(8):
+            cache.put(i, "v" * 20)
+        assert cache.get(0) == "v" * 20  # read: most recently used for an LRU only
+        for i in range(8, 16):
+            cache.put(i, "v" * 20)
+        assert (0 in cache) is kept, policy
+
+
+def test_byte_cache_weighs_the_payload():
+    cache = ByteCache(1024 * KiB)
+    cache.put("small", "a")
+    small = cache.bytes
+    cache.put("large", "a" * 100_000)
+    assert cache.bytes - small >= 100_000
+    assert entry_bytes(array("d", [0.0] * 1000)) >= 8000 + ENTRY_BYTES
+    assert payload_bytes(("a" * 500, ("b" * 500,), frozenset({"c" * 500}))) > 1500
+
+
+def test_a_value_larger_than_the_cache_is_not_stored():
+    cache = ByteCache(4 * KiB)
+    cache.put("kept", "k")
+    cache.put("huge", "h" * 10_000)
+    assert "huge" not in cache and cache.get("kept") == "k"
+
+    @cache.memoize()
+    def huge(n):
+        return "h" * n
+
+    assert huge(10_000) == "h" * 10_000  # answered, not stored
+    assert cache.bytes <= 4 * KiB
+
+
+def test_memoize_hits_and_shared_caches_keep_keys_apart():
+    cache = ByteCache(64 * KiB)
+    calls = []
+
+    @cache.memoize(key=lambda word: ("upper", word))
+    def upper(word):
+        calls.append(word)
+        return word.upper()
+
+    @cache.memoize(key=lambda word: ("lower", word))
+    def lower(word):
+        return word.lower()
+
+    assert upper("Dieb") == "DIEB" and upper("Dieb") == "DIEB"
+    assert lower("Dieb") == "dieb"
+    assert calls == ["Dieb"]
+    assert upper.cache_info().hits == 1
+
+
+def test_unknown_policy_is_refused():
+    with pytest.raises(ValueError, match="policy"):
+        ByteCache(1024, "random")
+
+
+# -- the searcher's caches ----------------------------------------------------------------------
+
+SMALL = CacheSizes(postings_bytes=256 * KiB, missed_terms=64, words_bytes=128 * KiB, texts_bytes=256 * KiB,
+                   documents_bytes=32 * KiB, results_bytes=32 * KiB)
+
+
+@pytest.fixture()
+def small(index):
+    """A second reader of the session's index, with small caches."""
+    return SearchIndex(index.link, SMALL)
+
+
+def test_searcher_caches_stay_within_their_bytes(small):
+    gen = small.generation()
+    rng = random.Random(5)
+    real = ["Dieb", "Baumeister", "Söldner", "Stadt", "thief", "warlord", "district", "architetto", "corona",
+            "Kloster", "Kardinal", "auction", "detective", "Meuchler", "Gold", "Karten", "König", "quartiere"]
+    for word in made_up_words(300):
+        small.search(f"{word} {rng.choice(real)}", rng.choice(("de", "en", "it")), limit=20)
+    for cache, bound in ((gen.postings_cache, SMALL.postings_bytes), (gen.words, SMALL.words_bytes),
+                         (gen.texts, SMALL.texts_bytes), (gen.documents, SMALL.documents_bytes),
+                         (small.results, SMALL.results_bytes)):
+        assert 0 < cache.bytes <= bound
+    assert len(gen.missed_terms) <= SMALL.missed_terms
+    assert len(small.results) < 300  # results were evicted by weight
+
+
+def test_misses_do_not_grow_without_bound(small):
+    gen = small.generation()
+    for word in made_up_words(400, seed=9):
+        small.search(word, "de")
+    assert len(gen.missed_terms) == SMALL.missed_terms  # full, and no fuller
+    assert gen.missed_terms.bytes <= SMALL.missed_terms * ENTRY_BYTES
+    assert len(gen.postings_cache) == 0  # unknown words never take room from real postings
+    assert small.search(made_up_words(1, seed=9)[0], "de").hits == []
+
+
+def test_postings_stay_a_hit_and_answers_do_not_change(small, index):
+    gen = small.generation()
+    first = small.search("Dieb bestehlen", "de")
+    key = next(k for k in gen.postings_cache.cache if k[1] == "dieb")
+    found = gen.postings_cache.get(key)
+    assert found is not None and gen.postings(*key) is found  # served from the cache
+    small.results.clear()
+    again = small.search("Dieb bestehlen", "de")
+    assert [(h.entry, h.score) for h in again.hits] == [(h.entry, h.score) for h in first.hits]
+    assert [h.entry for h in index.search("Dieb bestehlen", "de").hits] == [h.entry for h in first.hits]
+
+
+def test_postings_evict_by_bytes_not_by_count(index):
+    tiny = SearchIndex(index.link, CacheSizes(postings_bytes=8 * KiB))
+    gen = tiny.generation()
+    for word in ("Dieb", "Stadt", "Gold", "Karten", "König", "Baumeister", "thief", "district"):
+        tiny.search(word, "de")
+        assert gen.postings_cache.bytes <= 8 * KiB
+    assert 0 < len(gen.postings_cache) < 40
+
+
+def test_config_sets_the_sizes():
+    sizes = CacheSizes.from_config({"SEARCH_POSTINGS_CACHE_BYTES": "1048576", "SEARCH_MISSED_TERMS": 10, "OTHER": 1})
+    assert sizes.postings_bytes == 1048576 and sizes.missed_terms == 10
+    assert sizes.words_bytes == CacheSizes().words_bytes
+
+
+def test_stem_filters_keep_no_words_of_their_own(small):
+    """Whoosh's stem filters cache 50,000 words each by default; the generation caches analyses."""
+    from whoosh.analysis import StemFilter
+
+    gen = small.generation()
+    small.search(" ".join(made_up_words(20, seed=11)), "de")
+    filters = [item for name in gen.schema.names() for item in getattr(gen.schema[name].analyzer, "items", ())
+               if isinstance(item, StemFilter)]
+    assert filters and all(item.cachesize is None for item in filters)

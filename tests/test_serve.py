@@ -1,0 +1,130 @@
+"""``make serve``: its set-up steps, gunicorn.conf.py's settings, and that slow clients cannot block readers.
+
+The server tests run gunicorn with gunicorn.conf.py and its defaults (as ``make serve`` does) on a
+free loopback port, without RULES_PROXY_HOPS.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from app import ROOT
+from servertools import HOST, server_env, serving
+
+SLOW_CLIENTS = 3
+SLOW_BODY = b"name=abc"  # sent one byte per second
+READER_DEADLINE = 2.0  # seconds a reader may wait while the slow clients trickle
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    base = tmp_path_factory.mktemp("serve")
+    env = server_env(base / "instance", f"sqlite:///{base / 'corrections.sqlite3'}", SUBMISSION_RATE_LIMIT="3 per minute")
+    with serving(env, base) as running:
+        yield running
+
+
+def test_make_serve_sets_up_like_make_run_then_starts_gunicorn_with_the_config():
+    dry_run = subprocess.run(["make", "-n", "serve"], cwd=ROOT, capture_output=True, text=True, check=True, timeout=60).stdout
+    lines = dry_run.splitlines()
+    index = next(i for i, line in enumerate(lines) if "index build --if-stale" in line)
+    upgrade = next(i for i, line in enumerate(lines) if "db upgrade" in line)
+    serve = next(i for i, line in enumerate(lines) if "gunicorn --config gunicorn.conf.py" in line)
+    assert index < serve and upgrade < serve
+
+
+def gunicorn_settings(**env: str) -> dict[str, str]:
+    """The settings gunicorn reads from gunicorn.conf.py with these environment variables."""
+    environ = {key: value for key, value in os.environ.items() if not key.startswith(("RULES_", "GUNICORN_"))}
+    printed = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--print-config"],
+        cwd=ROOT, env={**environ, **env}, capture_output=True, text=True, check=True, timeout=60,
+    ).stdout
+    return {name.strip(): value.strip() for name, _, value in (line.partition("=") for line in printed.splitlines())}
+
+
+def test_config_defaults_survive_slow_clients_and_trust_no_forwarded_headers():
+    settings = gunicorn_settings()
+    assert settings["worker_class"] == "gthread"
+    assert int(settings["threads"]) >= 4 and int(settings["workers"]) >= 2
+    assert settings["bind"] == "['127.0.0.1:8000']"
+    assert settings["forwarded_allow_ips"] == "[]" and settings["secure_scheme_headers"] == "{}"
+    assert settings["wsgi_app"] == "app:create_app()"
+
+
+def test_config_reads_workers_threads_and_bind_from_the_environment():
+    settings = gunicorn_settings(RULES_WORKERS="3", RULES_THREADS="5", RULES_BIND="127.0.0.1:9123")
+    assert (settings["workers"], settings["threads"], settings["bind"]) == ("3", "5", "['127.0.0.1:9123']")
+
+
+class SlowClient(threading.Thread):
+    """A raw connection that posts the login form, sending its body one byte per second."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True)
+        self.sock = socket.create_connection((HOST, port), timeout=30)
+        self.answer = b""
+
+    def run(self) -> None:
+        head = (f"POST /editor/login HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                f"Content-Length: {len(SLOW_BODY)}\r\nConnection: close\r\n\r\n").encode()
+        try:
+            self.sock.sendall(head)
+            for byte in SLOW_BODY:
+                time.sleep(1)
+                self.sock.sendall(bytes([byte]))
+            self.answer = self.sock.recv(200)
+        except OSError:
+            pass
+        finally:
+            self.sock.close()
+
+
+def test_slow_clients_do_not_block_readers(server):
+    # Every worker has loaded the content before the slow clients come.
+    threads = [threading.Thread(target=server.request, args=("GET", "/en/")) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    slow = [SlowClient(server.port) for _ in range(SLOW_CLIENTS)]
+    for client in slow:
+        client.start()
+    time.sleep(1.5)  # every slow client is now in the middle of its body
+    waits = []
+    deadline = time.monotonic() + len(SLOW_BODY) - 3
+    while time.monotonic() < deadline and len(waits) < 10:
+        start = time.monotonic()
+        try:
+            status = server.request("GET", "/en/", timeout=READER_DEADLINE + 1)[0]
+        except TimeoutError:
+            status = None  # no answer at all: recorded as the time waited
+        waits.append(time.monotonic() - start)
+        assert status in (200, None)
+        time.sleep(0.3)
+    print("reader waits (s):", " ".join(f"{wait:.3f}" for wait in waits))
+    assert all(client.is_alive() for client in slow)  # the readers were served while all three trickled
+    for client in slow:
+        client.join(timeout=len(SLOW_BODY) + 10)
+    assert len(waits) >= 3
+    assert max(waits) < READER_DEADLINE, waits
+    # The slow requests were served too (400: they carry no CSRF token), not dropped.
+    assert [client.answer.split(b" ", 2)[1] for client in slow] == [b"400"] * SLOW_CLIENTS
+
+
+def test_without_proxy_hops_forwarded_headers_are_ignored(server):
+    _status, headers, _body = server.request("GET", "/en/", headers={"X-Forwarded-Proto": "https"})
+    assert "Strict-Transport-Security" not in headers
+    payload = b'{"game": "ohne-furcht-und-adel", "faq": "tie-break", "lang": "de", "message": "Bitte pr\\u00fcfen"}'
+    codes = [
+        server.request("POST", "/api/v1/corrections", payload,
+                       {"Content-Type": "application/json", "X-Forwarded-For": f"192.0.2.{i}"})[0]
+        for i in range(1, 5)
+    ]
+    assert codes == [201, 201, 201, 429]  # one client: the addresses it claims do not count

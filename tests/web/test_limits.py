@@ -1,0 +1,126 @@
+"""Login limits hold exactly with 4 gunicorn workers, per account and per address, behind a proxy.
+
+One server (gunicorn.conf.py, 4 workers, RULES_PROXY_HOPS=1) per database: SQLite always,
+PostgreSQL when TEST_DATABASE_URL names a server. Clients are told apart by X-Forwarded-For, as
+nginx would send it; each test uses its own accounts and addresses.
+"""
+from __future__ import annotations
+
+import os
+import re
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlencode
+
+import pytest
+
+from formtools_shared import EDITOR, PASSWORD, csrf_token
+from servertools import flask, server_env, serving
+
+LIMIT = 5
+ATTEMPTS = 12
+WORKERS = 4
+BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def database(request, tmp_path_factory):
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('limits-db') / 'corrections.sqlite3'}"
+        return
+    import psycopg
+
+    admin = os.environ["TEST_DATABASE_URL"]
+    name = f"rules_limits_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield admin.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def server(database, tmp_path_factory):
+    base = tmp_path_factory.mktemp("limits-server")
+    env = server_env(base / "instance", database, LOGIN_RATE_LIMIT=f"{LIMIT} per minute", PROXY_HOPS="1",
+                     WORKERS=str(WORKERS), THREADS="4")
+    flask(env, "db", "upgrade")
+    flask(env, "editors", "add", EDITOR, "--password-stdin", stdin=f"{PASSWORD}\n{PASSWORD}\n")
+    with serving(env, base) as running:
+        yield running
+
+
+class Browser:
+    """One client (a cookie and a CSRF token) that can post the login form from any address."""
+
+    def __init__(self, server, address: str):
+        self.server = server
+        status, headers, body = server.request("GET", "/editor/login", headers={"X-Forwarded-For": address})
+        assert status == 200
+        self.cookie = headers["Set-Cookie"].split(";", 1)[0]
+        self.token = csrf_token(body.decode())
+
+    def login(self, name: str, address: str, password: str = "wrong-password-123") -> int:
+        form = urlencode({"csrf_token": self.token, "name": name, "password": password, "next": "/editor/"})
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": self.cookie, "X-Forwarded-For": address}
+        return self.server.request("POST", "/editor/login", form.encode(), headers)[0]
+
+
+def attempt_all(browser: Browser, attempts: list[tuple[str, str]]) -> list[int]:
+    """All attempts (name, address) at once: they reach different workers at the same moment."""
+    with ThreadPoolExecutor(max_workers=len(attempts)) as pool:
+        return list(pool.map(lambda attempt: browser.login(*attempt), attempts))
+
+
+def test_one_account_from_one_address_gets_exactly_the_limit_over_all_workers(server):
+    browser = Browser(server, "198.51.100.1")
+    before = server.logged_requests()
+    codes = attempt_all(browser, [("erika", "198.51.100.1")] * ATTEMPTS)
+    assert sorted(codes) == [401] * LIMIT + [429] * (ATTEMPTS - LIMIT)
+    assert len(server.worker_pids("POST", "/editor/login", after=before)) >= 2  # answered by several workers
+
+
+def test_one_account_from_many_addresses_gets_exactly_the_limit(server):
+    browser = Browser(server, "198.51.100.2")
+    # Another address each time, and the name in other cases and with spaces: still one account.
+    names = ["Bruno", "bruno", "BRUNO", " bruno "]
+    attempts = [(names[i % len(names)], f"192.0.2.{i + 1}") for i in range(ATTEMPTS)]
+    codes = attempt_all(browser, attempts)
+    assert sorted(codes) == [401] * LIMIT + [429] * (ATTEMPTS - LIMIT)
+
+
+def test_one_address_trying_many_accounts_gets_exactly_the_limit(server):
+    browser = Browser(server, "203.0.113.7")
+    attempts = [(f"guess-{i}", "203.0.113.7") for i in range(ATTEMPTS)]
+    codes = attempt_all(browser, attempts)
+    assert sorted(codes) == [401] * LIMIT + [429] * (ATTEMPTS - LIMIT)
+
+
+def test_behind_the_proxy_a_blocked_address_does_not_block_others(server):
+    browser = Browser(server, "203.0.113.20")
+    codes = attempt_all(browser, [(f"spray-{i}", "203.0.113.20") for i in range(ATTEMPTS)])
+    assert codes.count(429) == ATTEMPTS - LIMIT
+    # The proxy connects from 127.0.0.1 every time; the editor's own address is not blocked.
+    assert browser.login(EDITOR, "203.0.113.21", password=PASSWORD) == 302
+
+
+def test_behind_a_tls_proxy_hsts_is_sent(server):
+    _status, headers, _body = server.request("GET", "/en/", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.200"})
+    assert headers["Strict-Transport-Security"].startswith("max-age=")
+    _status, headers, _body = server.request("GET", "/en/", headers={"X-Forwarded-For": "192.0.2.200"})
+    assert "Strict-Transport-Security" not in headers
+
+
+def test_counters_are_rows_in_the_database(server, database):
+    from sqlalchemy import create_engine, text
+
+    assert Browser(server, "198.51.100.9").login("Zelda", "198.51.100.9") == 401
+    engine = create_engine(database.replace("postgresql://", "postgresql+psycopg://", 1))
+    try:
+        with engine.connect() as connection:
+            keys = [row[0] for row in connection.execute(text("SELECT key FROM rate_limits"))]
+    finally:
+        engine.dispose()
+    assert any("198.51.100.9" in key for key in keys)
+    accounts = [key for key in keys if "account:" in key]
+    assert accounts and not any(re.search("zelda", key, re.I) for key in accounts)  # names are hashed
