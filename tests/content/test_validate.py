@@ -31,13 +31,13 @@ def test_real_content_is_valid():
 
 
 def test_basis_and_unchecked_are_read(tiny_content):
-    edit(tiny_content, "faq.yaml", "  section: scoring\n",
-         "  section: scoring\n  basis: assumption\n  unchecked:\n    - {de: Geheim, en: Secret, it: Segreto}\n")
+    edit(tiny_content, "faq.yaml", "  section: scoring\n", "  section: scoring\n  basis: assumption\n")
+    edit(tiny_content, "faq.yaml", "it: Tre monete valgono 3 punti.}]", "it: Tre monete valgono 3 punti.}, {de: Geheim, en: Secret, it: Segreto}]")
     library, problems = load(tiny_content)
     assert problems == []
     count, value = library.game(GAME).faq
-    assert (count.basis, count.unchecked) == ("rule", [])
-    assert value.basis == "assumption" and [u.get("it") for u in value.unchecked] == ["Segreto"]
+    assert (count.basis, [u.get("it") for u in count.unchecked]) == ("rule", ["Ci sono 12 monete."])
+    assert value.basis == "assumption" and [u.get("it") for u in value.unchecked] == ["Tre monete valgono 3 punti.", "Segreto"]
 
 
 # (case id, file, old text, new text, expected file, expected line, part of the message)
@@ -76,22 +76,12 @@ BROKEN = [
     ("markdown-empty-section", "rules.de.md", "12 Münzen und ein Würfel.\n", "", "rules.de.md", 1, "section 'material' has no text"),
     ("markdown-order", "rules.de.md", "## Material {#material}\n\n12 Münzen und ein Würfel.\n\n## Wertung {#scoring}\n\nJede Münze zählt 1 Punkt.\n",
      "## Wertung {#scoring}\n\nJede Münze zählt 1 Punkt.\n\n## Material {#material}\n\n12 Münzen und ein Würfel.\n", "rules.de.md", 1, "not in the order"),
-    ("basis-unknown", "faq.yaml", "  section: scoring
-", "  section: scoring
-  basis: guess
-", "faq.yaml", 25, "1.basis: Input should be"),
-    ("editorial-with-check", "faq.yaml", "  section: scoring
-",
-     "  section: scoring
-  basis: editorial
-  check: {probe: coin_value, given: {coins: 3}, expect: {points: 3}}
-",
+    ("basis-unknown", "faq.yaml", "  section: scoring\n", "  section: scoring\n  basis: guess\n", "faq.yaml", 25, "1.basis: Input should be"),
+    ("editorial-with-check", "faq.yaml", "  section: scoring\n",
+     "  section: scoring\n  basis: editorial\n  check: {probe: coin_value, given: {coins: 3}, expect: {points: 3}}\n",
      "faq.yaml", 22, "an editorial entry (basis: editorial) makes no rule claim and carries no check"),
     ("unchecked-language-missing", "faq.yaml", ", it: Tre monete valgono 3 punti.}]", "}]", "faq.yaml", 36, "1.unchecked.0.it: required field is missing"),
-    ("check-without-expect", "faq.yaml", "  de:
-    question: Was zählt", "  check: {probe: coin_value, given: {coins: 3}, expect: {}}
-  de:
-    question: Was zählt", "faq.yaml", 26, "check"),
+    ("check-without-expect", "faq.yaml", "  de:\n    question: Was zählt", "  check: {probe: coin_value, given: {coins: 3}, expect: {}}\n  de:\n    question: Was zählt", "faq.yaml", 26, "check"),
 ]
 
 

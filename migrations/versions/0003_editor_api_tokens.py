@@ -1,14 +1,14 @@
 """Editors' API tokens (stored as SHA-256 hashes).
 
-Revision ID: 0002
-Revises: 0001
-Create Date: 2026-12-06
+Revision ID: 0003
+Revises: 0002
+Create Date: 2026-12-01
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "0003"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 
