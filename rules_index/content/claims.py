@@ -3,8 +3,8 @@
 An answer agrees with its ruling when, in every language:
 
 - it opens with the verdict word (Ja/Nein, Yes/No, Sì/No) for a yes/no verdict, states the
-  verdict as its first number for a number verdict, names the verdict phrase in its first
-  sentence for a choice, and opens with no yes/no word at all otherwise;
+  verdict as its first number for a number verdict, names the words of the verdict phrase in its
+  first paragraph for a choice (in any word form), and opens with no yes/no word otherwise;
 - every number it states is a fact of the ruling, a number of an ``unchecked`` claim, one of the
   ruling's ``other_numbers``, or a page of its citation written as a page ("S. 2");
 - it still states each of those numbers (0 and 1 are not counted: they are also said in words,
@@ -17,6 +17,7 @@ Only text is read here; whether the facts are true is the rule engine's part (ve
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -34,7 +35,6 @@ SHOWN_WORD = {"yes": {"de": "Ja", "en": "Yes", "it": "Sì"}, "no": {"de": "Nein"
 _NOT_A_VERDICT = {"en": ("no one",)}
 _PAGE = re.compile(r"\b(?:S|p|pp|pag|Seite|Seiten|page|pages|pagina|pagine)\.?\s*(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
 _MARKUP = re.compile(r"[*_`#>|~]+")
-_SENTENCE_END = re.compile(r"(?<![0-9][.])(?<=[.!?])\s|\n\s*\n")  # "die 3. Karte" goes on
 _WORD = re.compile(r"[^\W\d_]+|\d+")
 
 
@@ -57,8 +57,8 @@ def opening_word(text: str) -> str:
     return words[0].casefold() if words else ""
 
 
-def first_sentence(text: str) -> str:
-    return _SENTENCE_END.split(prose(text).strip(), maxsplit=1)[0]
+def first_paragraph(text: str) -> str:
+    return re.split(r"\n\s*\n", prose(text).strip(), maxsplit=1)[0]
 
 
 def verdict_word(text: str, lang: str) -> str | None:
@@ -118,9 +118,20 @@ def verdict_problems(ruling: Ruling, text: str, lang: str, field: str) -> list[C
             return [ClaimProblem(lang, f"{where}: its first number is {first}, but the ruling's verdict is {verdict}")]
     elif isinstance(verdict, Localized):
         phrase = verdict.get(lang)
-        if plain(phrase).casefold() not in plain(first_sentence(text)).casefold():
-            return [ClaimProblem(lang, f"{where}: its first sentence does not say \"{phrase}\", the ruling's verdict")]
+        if not names(first_paragraph(text), phrase):
+            return [ClaimProblem(lang, f"{where}: its first paragraph does not name \"{phrase}\", the ruling's verdict")]
     return []
+
+
+def _key(word: str) -> str:
+    return unicodedata.normalize("NFKD", word.casefold()).encode("ascii", "ignore").decode()[:5]
+
+
+def names(text: str, phrase: str) -> bool:
+    """Whether ``text`` names every word of 4 letters or more of ``phrase``, in any form that keeps
+    its first 5 letters ("Bauwerken" names "Bauwerke"), so that a rewording keeps the choice."""
+    said = {_key(w) for w in _WORD.findall(plain(text))}
+    return all(_key(w) in said for w in _WORD.findall(phrase) if len(w) >= 4)
 
 
 def _verdict_text(verdict, lang: str) -> str:

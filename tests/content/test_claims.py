@@ -85,12 +85,14 @@ def test_number_verdict_is_the_first_number():
     assert messages(rul, {**good, "it": "Più 2 carte, e al massimo 3 per turno."}) == ["answer (it): its first number is 2, but the ruling's verdict is 3"]
 
 
-def test_choice_verdict_is_named_in_the_first_sentence():
+def test_choice_verdict_is_named_in_the_first_paragraph_in_any_word_form():
     rul = ruling(Localized(de="bisherige König", en="current King", it="Re attuale"))
     good = {"de": "Der **bisherige König**. Er behält die Krone.", "en": "The **current King**. He keeps it.", "it": "Il **Re attuale**. La tiene."}
     assert messages(rul, good) == []
-    assert messages(rul, {**good, "en": "The new King. The current King loses it."}) == [
-        'answer (en): its first sentence does not say "current King", the ruling\'s verdict',
+    reworded = {**good, "de": "Die Krone bleibt beim bisherigen Königs-Spieler.", "en": "It stays with the King who currently holds it."}
+    assert messages(rul, reworded) == []
+    assert messages(rul, {**good, "en": "The new King.\n\nThe current King loses it."}) == [
+        'answer (en): its first paragraph does not name "current King", the ruling\'s verdict',
     ]
 
 

@@ -65,7 +65,7 @@ BROKEN = [
     ("source-edition-unknown", "game.yaml", "edition: test-2020\n    kind: review", "edition: test-1999\n    kind: review", "game.yaml", 36, "unknown edition 'test-1999'"),
     ("number-not-in-ruling", "faq.yaml", "Ci sono 12 monete.", "Ci sono 13 monete.", "faq.yaml", 19, "answer (it): states 13, which is no fact of the ruling"),
     ("number-word-not-in-ruling", "faq.yaml", "Three coins score 3 points.", "Four coins score 3 points.", "faq.yaml", 31, "answer (en): states 4"),
-    ("verdict-phrase-changed", "faq.yaml", "verdict: {de: 3 Punkte,", "verdict: {de: 4 Punkte,", "faq.yaml", 28, "answer (de): its first sentence does not say \"4 Punkte\""),
+    ("verdict-phrase-changed", "faq.yaml", "verdict: {de: 3 Punkte,", "verdict: {de: 3 Kronen,", "faq.yaml", 28, "answer (de): its first paragraph does not name \"3 Kronen\""),
     ("ruling-missing", "faq.yaml", "  ruling: {verdict: {de: 3 Punkte, en: 3 points, it: 3 punti}}\n", "", "faq.yaml", 22, "1.ruling: required field is missing"),
     ("slug-differs", "game.yaml", "slug: tiny-game", "slug: tiny-games", "game.yaml", 1, "differs from the folder name"),
     ("bad-date", "game.yaml", "stand: 2026-11-29", "stand: yesterday", "game.yaml", 2, "stand:"),

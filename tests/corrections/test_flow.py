@@ -12,7 +12,7 @@ from rules_index.web.search_state import search_index
 
 from formtools_shared import csrf_token, form_values, login
 
-FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "check"]
+FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "ruling", "check"]
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 NEW_DE = "Es gewinnt, wer mehr Punkte **allein aus Bauwerken** hat (Quetzalwort).\n\nWas bei erneutem Gleichstand gilt, sagt die Regel nicht."
 
@@ -104,8 +104,36 @@ def test_accept_that_breaks_validation_is_refused(site):
     before = (site.content_dir / GAME / "faq.yaml").read_bytes()
     response = accept(client, report_id(site, token))
     assert response.status_code == 400
-    assert "different numbers" in response.get_data(as_text=True)
+    assert "answer (de): states 7, which is no fact of the ruling" in response.get_data(as_text=True)
     assert (site.content_dir / GAME / "faq.yaml").read_bytes() == before
+
+
+WARLORD_PROPOSAL = "Der Söldner zahlt den vollen Preis des Bauwerks. Ein Bauwerk mit Wert 1 kostet ihn 1 Gold."
+
+
+def test_review_page_shows_the_gate_before_accept(site):
+    """The proposal of the issue: the review page names the mistake before Accept can be pressed."""
+    client = site.test_client()
+    token = submit(client, faq="warlord-destroy-cost", proposed_answer=WARLORD_PROPOSAL)
+    login(client)
+    rid = report_id(site, token)
+    page = client.get(f"/editor/reports/{rid}").get_data(as_text=True)
+    assert "warlord-pays-full-price" in page and "warlord_destroy" in page
+    assert re.search(r'<button[^>]*value="accept"[^>]*disabled', page)
+    before = (site.content_dir / GAME / "faq.yaml").read_bytes()
+    values = form_values(page, FIELDS)
+    checked = client.post(f"/editor/reports/{rid}", data={"csrf_token": csrf_token(page), "action": "check", **values})
+    assert checked.status_code == 200 and "warlord-pays-full-price" in checked.get_data(as_text=True)
+    forced = accept(client, rid)
+    assert forced.status_code == 400 and "warlord-pays-full-price" in forced.get_data(as_text=True)
+    assert (site.content_dir / GAME / "faq.yaml").read_bytes() == before
+    assert client.get(f"/api/v1/corrections/{token}").get_json()["status"] == "pending"
+    # Edited into a correct answer, the check passes and Accept is open again.
+    values["answer_de"] = "Der Söldner zahlt **1 Gold weniger**, als das Bauwerk gekostet hat. Ein Bauwerk mit Wert 1 zerstört er kostenlos."
+    fixed = client.post(f"/editor/reports/{rid}", data={"csrf_token": csrf_token(page), "action": "check", **values})
+    html = fixed.get_data(as_text=True)
+    assert fixed.status_code == 200 and "Geprüft" in html
+    assert not re.search(r'<button[^>]*value="accept"[^>]*disabled', html)
 
 
 def test_reject_with_reason(site):
