@@ -131,7 +131,7 @@ def test_the_warlord_proposal_is_refused(dry_app):
     assert [p["mistake"] for p in mistakes] == ["warlord-pays-full-price"]
     assert mistakes[0]["check"].startswith("mistakes.yaml warlord-pays-full-price, check 1 (warlord_destroy)")
     assert "zahlt den vollen Preis" in mistakes[0]["message"] and mistakes[0]["lang"] == "de"
-    assert any(p["kind"] == "claim" and "1 Gold weniger" in p["message"] for p in body["problems"])
+    assert any(p["kind"] == "claim" and "\"weniger\"" in p["message"] for p in body["problems"])
 
 
 def test_an_english_only_fix_with_a_checked_number_is_accepted(dry_app):

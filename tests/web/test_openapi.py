@@ -38,6 +38,7 @@ CASES = [
     ("post", "/api/v1/games/kardinal-und-koenig/monastery-score", "/api/v1/games/kardinal-und-koenig/monastery-score", {"monasteries": {"A": 3, "B": 1}}, 200),
     ("post", "/api/v1/games/adel-verpflichtet/exhibition", "/api/v1/games/adel-verpflichtet/exhibition", {"cards": "ABD"}, 200),
     ("post", "/api/v1/corrections", "/api/v1/corrections", {"game": GAME, "lang": "de"}, 400),
+    ("post", "/api/v1/changes", "/api/v1/changes", {"game": GAME, "kind": "faq", "id": "tie-break", "text": {"de": {"answer": "x"}}}, 401),
 ]
 
 
@@ -72,3 +73,32 @@ def site_client_token(tmp_path, spec):
     created = client.post("/api/v1/corrections", json={"game": GAME, "faq": "tie-break", "lang": "de", "message": "x", "email": "a@b.cd"})
     validate(spec, created.get_json(), "CorrectionCreated")
     return client, spec, created.get_json()["token"]
+
+
+def test_change_answers_match_the_document(tmp_path, spec):
+    from apptools import make_app
+    from app import ROOT
+    from rules_index.corrections.db import session
+    from rules_index.corrections.editors import add_editor
+    from rules_index.corrections.tokens import issue_token
+
+    app = make_app(tmp_path / "instance", ROOT / "content")
+    with app.app_context():
+        add_editor(session(), "otto", "a-long-editor-password")
+        token = issue_token(session(), "otto")
+    client = app.test_client()
+    headers = {"Authorization": f"Bearer {token}"}
+    faq = client.get(f"/api/v1/games/{GAME}/faq/warlord-complete-city?lang=en").get_json()
+    validate(spec, faq, "Faq")
+    answer = "No. The Warlord can never destroy anything in a city with 8 districts or more."
+    cases = [
+        ({"en": {"answer": answer}}, {"base_version": faq["version"]}, 200),
+        ({"en": {"answer": "Yes. " + answer[4:]}}, {}, 422),
+        ({"en": {"answer": answer}}, {"base_version": "stale"}, 409),
+        ({"xx": {"answer": answer}}, {}, 400),
+    ]
+    for text, extra, status in cases:
+        body = {"game": GAME, "kind": "faq", "id": "warlord-complete-city", "text": text, "dry_run": True, **extra}
+        response = client.post("/api/v1/changes", json=body, headers=headers)
+        assert response.status_code == status, response.get_json()
+        validate(spec, response.get_json(), response_ref(spec, "/api/v1/changes", "post", status))
