@@ -12,7 +12,7 @@ from formtools_shared import csrf_token, form_values, login
 
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 SCRIPT = '<script>alert("x")</script><img src=x onerror=alert(1)>'
-FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "check"]
+FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "ruling", "check"]
 
 
 def submit(client) -> str:
