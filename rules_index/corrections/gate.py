@@ -32,14 +32,13 @@ from rules_index.content import LANGS, Game
 from rules_index.content.checks import check_game
 from rules_index.content.claims import ruling_shape_problems, swapped_numbers, text_problems
 from rules_index.content.loader import load_catalog, load_game
-from rules_index.content.schema import LANGS as TEXT_LANGS
 from rules_index.content.schema import Faq
 from rules_index.content.versions import stored_faq
 from rules_index.content.writer import FAQ_TEXT_FIELDS, EntryNotFound, FilePlan, materialize
 from rules_index.restatements import comparer
 from rules_index.verification import Report, verify_entry
 
-KINDS = ("check", "claim", "mistake", "validation")
+KINDS = ("check", "claim", "mistake", "validation")  # of GateProblem
 UNCHANGED = "the change does not alter the entry"
 
 
@@ -95,7 +94,7 @@ def updated_faq(stored: Faq, updates: dict) -> Faq:
     """The stored entry with ``updates`` merged in as the writer would store them (text stripped);
     raises ValidationError."""
     raw = stored.model_dump(mode="json", exclude_unset=True)
-    for lang in TEXT_LANGS:
+    for lang in LANGS:
         for field in FAQ_TEXT_FIELDS:
             value = (updates.get(lang) or {}).get(field)
             if value is not None:
@@ -118,7 +117,6 @@ def review_faq(game: Game, stored: Faq, updates: dict) -> tuple[list[GateProblem
     # The stored game is valid: whatever the cross-file checks find now, the change brought.
     problems = [GateProblem("validation", str(p)) for p in check_game(changed, {}, None, rulings=False)]
     return problems + claim_problems(entry, stored) + mistake_problems(game, entry) + engine_problems(changed, entry), entry
-
 
 
 def _where(loc) -> str:
