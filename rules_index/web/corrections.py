@@ -1,9 +1,13 @@
-"""Readers' corrections: the report form, the tracking page, and the corrections API."""
+"""Readers' corrections: the report form, the tracking page, and the corrections API.
+
+All of it needs the corrections database: while that cannot be used, every route here answers
+503 (the form too, so that nobody writes a report that cannot be received).
+"""
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, jsonify, render_template, request
 
-from rules_index.corrections import reports
+from rules_index.corrections import availability, reports
 from rules_index.corrections.db import session
 
 from .bodies import json_object
@@ -13,6 +17,7 @@ from .security import csrf, limiter
 from .state import library
 
 bp = Blueprint("corrections", __name__)
+bp.before_request(availability.require)
 
 
 def _submission_limit() -> str:

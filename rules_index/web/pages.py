@@ -8,8 +8,9 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from flask_babel import lazy_gettext
 
 from rules_index import present, structured_data
-from rules_index.corrections import changes
+from rules_index.corrections import availability, changes
 from rules_index.corrections.db import session as db_session
+from rules_index.corrections.extras import entry_extras
 from rules_index.coverage import game_coverage
 from rules_index.content import DEFAULT_LANG, LANGS, Game
 from rules_index.engines import InputError, calculators_for
@@ -111,14 +112,14 @@ def faq(lang: str, slug: str, faq_id: str):
     if entry is None:
         abort(404)
     related = related_faq(found, entry, lang)
+    extras = entry_extras(slug, "faq", faq_id, lang)
     return render_template(
         "faq.html", lang=lang, game=found, entry=entry, related=related,
         section=found.section(entry.section), mistakes=found.mistakes_for(faq_id),
         canonical=request.url_root.rstrip("/") + present.permalink(lang, slug, faq_id),
         jsonld=structured_data.qa_page(found, entry, lang, request.url_root.rstrip("/"), found.info.stand.isoformat()),
         verified=present.verified_json(verification().for_entry(slug, "faq", faq_id), lang),
-        under_review=any(f.lang == lang for f in changes.open_flags(db_session(), game=slug, target=faq_id)),
-        history_count=len(changes.history(db_session(), slug, "faq", faq_id)),
+        under_review=extras.under_review, history_count=extras.history_count,
     )
 
 
@@ -177,6 +178,7 @@ def faq_history(lang: str, slug: str, faq_id: str):
     entry = found.faq_entry(faq_id)
     if entry is None:
         abort(404)
+    availability.require()  # the page is the database's rows: 503 while it cannot be used
     rows = []
     for change in changes.history(db_session(), slug, "faq", faq_id):
         before, after = json.loads(change.before), json.loads(change.after)
