@@ -107,7 +107,9 @@ def cached(view):
     @functools.wraps(view)
     def wrapper(*args, **kwargs):
         cache: PageCache | None = current_app.extensions.get(KEY)
-        if cache is None or request.args or request.method not in ("GET", "HEAD"):
+        # A static export renders pages unlike the live ones (no server-only links): never mixed.
+        exporting = current_app.config.get("STATIC_EXPORT")
+        if cache is None or exporting or request.args or request.method not in ("GET", "HEAD"):
             return view(*args, **kwargs)
         key = (request.scheme, request.host, request.root_path, request.path,
                content_stamp(current_app.config["INDEX_DIR"]), cache.corrections_stamp())
