@@ -68,8 +68,8 @@ mutation-all: dev-setup ## Every mutant of the rule engines (hours on 2 cores)
 	$(BIN)/mutmut run --max-children 2
 	$(BIN)/python scripts/mutation_score.py
 
-export: setup ## Write the static site into site/ (works from a USB stick)
-	$(FLASK) export site
+export: setup index db ## Write the static site into site/ and say what to open (BASE_URL=https://… for share links)
+	$(FLASK) export site $(if $(BASE_URL),--base-url "$(BASE_URL)")
 
 eval: setup index ## Search relevance on eval/search-queries.yaml (recall@3, MRR@10)
 	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml

@@ -1,4 +1,5 @@
-"""The static export opens from disk (file://) in the browser: pages, links and the offline search."""
+"""The static export opens from disk (file://) in the browser: front door, pages, links, the
+language switch and the offline search with snippets, in every language and at phone width."""
 from __future__ import annotations
 
 import re
@@ -7,6 +8,13 @@ import pytest
 from playwright.sync_api import expect
 
 GAME = "ohne-furcht-und-adel"
+# Per language: a question's words, the answer they must find, its kind label and a word of its text.
+SEARCHES = {
+    "de": ("Punktgleichheit Bauwerke", "tie-break", "Frage", "Bauwerken"),
+    "en": ("tied on points", "tie-break", "Question", "districts"),
+    "it": ("parità di punti", "tie-break", "Domanda", "quartieri"),
+}
+NEXT_LANG = {"de": "en", "en": "it", "it": "de"}
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +31,12 @@ def exported(tmp_path_factory):
     return out
 
 
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
 def test_export_has_every_page(exported):
+    assert (exported / "index.html").exists()
     for lang in ("de", "en", "it"):
         assert (exported / lang / "index.html").exists()
         assert (exported / lang / GAME / "faq" / "tie-break" / "index.html").exists()
@@ -33,21 +46,54 @@ def test_export_has_every_page(exported):
     assert '<link rel="canonical" href="https://rules.example/en/ohne-furcht-und-adel/faq/tie-break">' in html
 
 
-def test_export_browses_and_searches_offline(page, exported):
-    page.goto((exported / "de" / "index.html").as_uri())
-    page.locator(f'a[href="{GAME}/index.html"]').first.click()
-    expect(page.locator("h1")).to_have_text("Ohne Furcht und Adel")
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_export_in_each_language_from_file(any_page, exported, lang):
+    page = any_page
+    query, entry, kind, word = SEARCHES[lang]
+    page.goto((exported / "index.html").as_uri())
+    page.locator(f'a[hreflang="{lang}"]').click()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.locator(f'main a[href="{GAME}/index.html"]').first.click()
     expect(page.locator("link[rel=stylesheet]")).to_have_count(1)
-    page.locator("a[href='faq/tie-break/index.html']").first.click()
-    expect(page.locator(".citation").first).to_contain_text("Regelheft")
-    page.locator("#q").fill("Baumeister")
+    assert page.evaluate("getComputedStyle(document.body).fontFamily") != ""
+    page.locator(f"a[href='faq/{entry}/index.html']").first.click()
+    expect(page.locator("h1")).to_be_visible()
+    assert no_horizontal_scroll(page)
+
+    # The header search leads to the offline search page: results with labels and snippets.
+    page.locator("#q").fill(query)
     page.locator("#q").press("Enter")
-    expect(page.locator("#results a").first).to_be_visible()
-    links = page.locator("#results a")
-    assert any("architect-builds" in (links.nth(i).get_attribute("href") or "") for i in range(links.count()))
-    links.first.click()
+    first = page.locator("#results li.hit").first
+    expect(first).to_be_visible()
+    expect(first.locator(".kind")).to_contain_text(kind)
+    hit = page.locator(f"#results li.hit:has(a[href$='{GAME}/faq/{entry}/index.html'])").first
+    expect(hit.locator(".snippet")).to_contain_text(word)
+    expect(hit.locator(".snippet mark").first).to_be_visible()
+    assert no_horizontal_scroll(page)
+
+    # The language switch goes to the other language's search page and keeps the question.
+    other = NEXT_LANG[lang]
+    page.locator(f'nav.langs a[hreflang="{other}"]').click()
+    expect(page.locator("html")).to_have_attribute("lang", other)
+    expect(page.locator("#q2")).to_have_value(query)
+    expect(page.locator("#results li.hit").first).to_be_visible()
+    expect(page.locator("#results li.hit .kind").first).to_contain_text(SEARCHES[other][2])
+
+    # Results lead to pages of the export.
+    page.locator("#results li.hit a").first.click()
     assert page.url.startswith("file://")
     expect(page.locator("h1")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", other)
+
+
+def test_export_language_switch_on_pages(page, exported):
+    page.goto((exported / "it" / GAME / "faq" / "tie-break" / "index.html").as_uri())
+    page.locator('nav.langs a[hreflang="en"]').click()
+    assert page.url.endswith("/en/ohne-furcht-und-adel/faq/tie-break/index.html")
+    expect(page.locator("h1")).to_have_text("Who wins if players are tied on points?")
+    page.locator("a.brand").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    assert page.url.endswith("/en/index.html")
 
 
 def test_export_styles_apply(page, exported):
