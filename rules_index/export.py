@@ -24,7 +24,7 @@ from flask import Flask, render_template
 from flask_babel import force_locale, gettext
 
 from .content import DEFAULT_LANG, LANGS
-from .present import entry_url
+from .present import LANGUAGE_NAMES, entry_url
 from .search.analysis import fold_accents
 from .search.documents import library_documents
 
@@ -38,7 +38,6 @@ _JSON_LD = re.compile(r'<script type="application/ld\+json">.*?</script>', re.S)
 _LOCAL_BASE = "http://localhost"
 # Marks a folder as written by this module: only such a folder is ever replaced.
 SEARCH_INDEX = "static/search-index.js"
-LANGUAGE_NAMES = {"de": "Deutsch", "en": "English", "it": "Italiano"}
 
 
 class ExportError(Exception):

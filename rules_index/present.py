@@ -12,6 +12,8 @@ def permalink(lang: str, slug: str, faq_id: str) -> str:
 
 
 ANCHOR_PREFIX = {"faq": "faq-", "section": "rule-", "mistake": "mistake-", "glossary": "term-"}
+# Each language in its own words (language choices are read by those who speak it).
+LANGUAGE_NAMES = {"de": "Deutsch", "en": "English", "it": "Italiano"}
 
 
 def game_url(lang: str, slug: str) -> str:

@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from conftest import AXE
+
 GAME = "ohne-furcht-und-adel"
 # Per language: a question's words, the answer they must find, its kind label and a word of its text.
 SEARCHES = {
@@ -101,3 +103,17 @@ def test_export_styles_apply(page, exported):
     color = page.evaluate("getComputedStyle(document.querySelector('.citation')).backgroundColor")
     assert color == "rgb(243, 239, 228)"
     assert re.search(r"Cittadelle", page.title())
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (make test runs npm ci)")
+@pytest.mark.parametrize("path", ["index.html", "it/search/index.html?q=ladro+assassino"])
+def test_export_front_door_and_offline_results_pass_axe(any_page, exported, path):
+    file, _, query = path.partition("?")
+    any_page.goto((exported / file).as_uri() + (f"?{query}" if query else ""))
+    if query:
+        expect(any_page.locator("#results .snippet mark").first).to_be_visible()
+    any_page.add_script_tag(path=str(AXE))
+    result = any_page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    serious = [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == []
+    assert no_horizontal_scroll(any_page)
