@@ -2,7 +2,10 @@
 language switch and the offline search with snippets, in every language and at phone width."""
 from __future__ import annotations
 
+import functools
 import re
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from playwright.sync_api import expect
@@ -96,6 +99,37 @@ def test_export_language_switch_on_pages(page, exported):
     page.locator("a.brand").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
     assert page.url.endswith("/en/index.html")
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):
+        pass
+
+
+def test_export_served_from_a_sub_path(page, exported, tmp_path):
+    folder = tmp_path / "deep" / "path"
+    folder.mkdir(parents=True)
+    (folder / "site").symlink_to(exported, target_is_directory=True)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    failed = []
+    page.on("response", lambda response: response.status >= 400 and failed.append(response.url))
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/deep/path/site/")
+        page.locator('a[hreflang="it"]').click()
+        page.locator(f'main a[href="{GAME}/index.html"]').first.click()
+        expect(page.locator("h1")).to_have_text("Cittadelle")
+        page.locator("#q").fill("ladro")
+        page.locator("#q").press("Enter")
+        page.locator('nav.langs a[hreflang="de"]').click()
+        expect(page.locator("#results li.hit .kind").first).to_contain_text("Frage")
+        page.locator("#results li.hit a").first.click()
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        assert "/deep/path/site/de/" in page.url
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert failed == []
 
 
 def test_export_styles_apply(page, exported):
