@@ -25,7 +25,6 @@ from flask_babel import force_locale, gettext
 
 from .content import DEFAULT_LANG, LANGS
 from .present import LANGUAGE_NAMES, entry_url
-from .search.analysis import fold_accents
 from .search.documents import library_documents
 
 # Root-relative links in attributes (not "//host/…" links, which leave the site).
@@ -154,7 +153,7 @@ def export_site(app: Flask, out: Path, base_url: str | None = None) -> int:
     try:
         with app.app_context():
             lib = library()
-        # Each page is its own request with its own application context, as on the live site.
+        # Every page is a request to the app, rendered exactly as the live site renders it.
         client = app.test_client()
         pages = [(path, path) for path in page_paths(lib)]
         pages += [(f"/{lang}/offline-search", f"/{lang}/search") for lang in LANGS]
