@@ -44,6 +44,16 @@ class Game:
     def title(self, lang: str) -> str:
         return self.info.title.get(lang)
 
+    def other_titles(self, lang: str) -> list[str]:
+        """The game's other names for readers of ``lang``: each once (whatever its case), never its title."""
+        seen = {self.title(lang).casefold()}
+        names = []
+        for name in self.info.alt_titles.get(lang):
+            if name.casefold() not in seen:
+                seen.add(name.casefold())
+                names.append(name)
+        return names
+
     def source(self, source_id: str) -> Source | None:
         return next((s for s in self.info.sources if s.id == source_id), None)
 

@@ -114,7 +114,9 @@ def cached(view):
     @functools.wraps(view)
     def wrapper(*args, **kwargs):
         cache: PageCache | None = current_app.extensions.get(KEY)
-        if cache is None or request.args or request.method not in ("GET", "HEAD"):
+        # A static export renders pages unlike the live ones (no server-only links): never mixed.
+        exporting = current_app.config.get("STATIC_EXPORT")
+        if cache is None or exporting or request.args or request.method not in ("GET", "HEAD"):
             return view(*args, **kwargs)
         corrections = cache.corrections_stamp()
         if corrections is None:
