@@ -6,6 +6,8 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from rules_index.content import DEFAULT_LANG, LANGS
 
+from .not_found import closest_matches
+
 
 class ApiError(Exception):
     """An error answered as JSON ``{"error": message}`` with the given status."""
@@ -28,7 +30,11 @@ def _is_api() -> bool:
 def _answer(status: int, message: str):
     if _is_api():
         return jsonify(error=message), status
-    return render_template("error.html", status=status, message=message, lang=reader_lang()), status
+    lang = reader_lang()
+    extra = {}
+    if status == 404:
+        extra["missing_words"], extra["matches"] = closest_matches(request.path, lang)
+    return render_template("error.html", status=status, message=message, lang=lang, **extra), status
 
 
 def init_app(app: Flask) -> None:
