@@ -31,8 +31,8 @@ def words_in_path(path: str) -> str:
     segments = [segment for segment in path.split("/") if segment]
     if not segments:
         return ""
-    words = _SEPARATORS.sub(" ", _EXTENSION.sub("", segments[-1])).strip()
-    words = "".join(ch for ch in words if ch.isprintable())[:MAX_WORDS].strip()
+    printable = "".join(ch if ch.isprintable() else " " for ch in _EXTENSION.sub("", segments[-1]))
+    words = _SEPARATORS.sub(" ", printable).strip()[:MAX_WORDS].strip()
     return "" if words in LANGS else words
 
 
