@@ -94,7 +94,7 @@ def test_anchor_opens_its_entry(any_page, live_server):
 def test_print_shows_every_answer(page, live_server):
     page.goto(f"{live_server}/en/{GAME}/")
     page.emulate_media(media="print")
-    hidden = page.evaluate("[...document.querySelectorAll('details.faq .answer')].filter(a => a.getBoundingClientRect().height === 0).length")
+    hidden = page.evaluate("[...document.querySelectorAll('details.faq .answer')].filter(a => !a.checkVisibility()).length")
     assert hidden == 0
     for chrome in ("header.site", "nav.toc", "nav.roles", ".to-top", ".entry-links"):
         expect(page.locator(chrome).first).to_be_hidden()
