@@ -55,6 +55,16 @@ def test_contents_stay_in_reach_while_scrolling(any_page, live_server):
     page.wait_for_function("window.scrollY === 0")
 
 
+def test_entries_open_by_keyboard_with_a_visible_focus(page, live_server):
+    page.goto(f"{live_server}/it/{GAME}/")
+    summary = page.locator("#faq-tie-break > summary")
+    summary.focus()
+    assert summary.evaluate("el => getComputedStyle(el).outlineStyle") == "solid"
+    page.keyboard.press("Enter")
+    expect(page.locator("#faq-tie-break")).to_have_attribute("open", "")
+    expect(page.locator("#faq-tie-break .answer")).to_contain_text("più punti dai soli quartieri")
+
+
 def test_anchor_opens_its_entry(any_page, live_server):
     page = any_page
     page.goto(f"{live_server}/en/{GAME}/#faq-tie-break")
