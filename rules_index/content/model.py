@@ -69,6 +69,11 @@ class Game:
     def mistakes_for(self, faq_id: str) -> list[Mistake]:
         return [m for m in self.mistakes if m.faq == faq_id]
 
+    def roles(self) -> list[GlossaryEntry]:
+        """The glossary entries of the characters or roles players take, in game.yaml's order."""
+        terms = {term.id: term for term in self.glossary}
+        return [terms[role] for role in self.info.roles if role in terms]
+
     def cite(self, citation: Citation, lang: str) -> str:
         source = self.source(citation.source)
         if source is None:  # validation makes this unreachable for loaded content

@@ -12,6 +12,8 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from rules_index.content import DEFAULT_LANG, LANGS
 from rules_index.corrections import availability
 
+from .not_found import closest_matches
+
 API_MESSAGES = {
     429: "rate limit: too many requests, try again in a minute",
     503: "corrections: the corrections database cannot be used right now, try again later",
@@ -39,7 +41,11 @@ def _is_api() -> bool:
 def _answer(status: int, message: str, headers: dict | None = None):
     if _is_api():
         return jsonify(error=message), status, headers or {}
-    return render_template("error.html", status=status, message=message, lang=reader_lang()), status, headers or {}
+    lang = reader_lang()
+    extra = {}
+    if status == 404:
+        extra["missing_words"], extra["matches"] = closest_matches(request.path, lang)
+    return render_template("error.html", status=status, message=message, lang=lang, **extra), status, headers or {}
 
 
 def _message(exc: HTTPException) -> str:
