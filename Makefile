@@ -71,8 +71,8 @@ mutation-all: dev-setup ## Every mutant of the rule engines (hours on 2 cores)
 	$(BIN)/mutmut run --max-children 2
 	$(BIN)/python scripts/mutation_score.py
 
-export: setup ## Write the static site into site/ (works from a USB stick)
-	$(FLASK) export site
+export: setup index db ## Write the static site into site/ and say what to open (BASE_URL=https://… for share links)
+	$(FLASK) export site $(if $(BASE_URL),--base-url "$(BASE_URL)")
 
 eval: setup ## Search relevance as the page shows it, on the tuning set and players' own questions
 	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml eval/player-questions.yaml

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 from flask import Flask, current_app
-from flask.cli import AppGroup
+from flask.cli import AppGroup, ScriptInfo
 
 from .content import load
 
@@ -189,13 +189,24 @@ def corrections_export(since, output: Path | None) -> None:
 
 @click.command("export")
 @click.argument("out", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--base-url", default="http://localhost", show_default=True, help="Where the live site is (canonical links).")
-def export_command(out: Path, base_url: str) -> None:
+@click.option("--base-url", default=None, metavar="URL",
+              help="Where the live site is (e.g. https://rules.example.org/): canonical links and an answer's "
+                   "share link point there. Without it, share links are left out.")
+def export_command(out: Path, base_url: str | None) -> None:
     """Write the whole site as static files into OUT (opens from a USB stick, search included)."""
-    from .export import export_site
+    from .export import ExportError, export_site, parse_base_url
 
-    pages = export_site(current_app._get_current_object(), out, base_url.rstrip("/"))
-    click.echo(f"exported {pages} pages to {out}; open {out / 'index.html'}")
+    try:
+        parse_base_url(base_url)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--base-url") from None
+    try:
+        pages = export_site(click.get_current_context().ensure_object(ScriptInfo).load_app(), out, base_url)
+    except ExportError as exc:
+        raise click.ClickException(str(exc)) from None
+    front = (out / "index.html").resolve()
+    click.echo(f"exported {pages} pages to {out}")
+    click.echo(f"open {front}  ({front.as_uri()})")
 
 
 def init_app(app: Flask) -> None:

@@ -16,6 +16,8 @@ ANCHOR_PREFIX = {"faq": "faq-", "section": "rule-", "mistake": "mistake-", "glos
 FACTS_ANCHOR = "facts"
 # A common mistake in a result list: the false statement marked as such, then the correction.
 REFUTED_WORDS = {"de": ("Irrtum", "Richtig"), "en": ("Mistake", "Correct"), "it": ("Errore", "Corretto")}
+# Each language in its own words (language choices are read by those who speak it).
+LANGUAGE_NAMES = {"de": "Deutsch", "en": "English", "it": "Italiano"}
 
 
 def game_url(lang: str, slug: str) -> str:

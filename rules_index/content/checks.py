@@ -126,6 +126,10 @@ def check_references(game: Game, where: Where) -> Iterator[Problem]:
     for term in game.glossary:
         if term.section not in declared:
             yield _problem(where("glossary.yaml", term.id, "section"), f"unknown section '{term.section}'")
+    terms = {t.id for t in game.glossary} | where.raw_ids("glossary.yaml")
+    for index, role in enumerate(game.info.roles):
+        if role not in terms:
+            yield _problem(where("game.yaml", None, "roles", index), f"unknown glossary entry '{role}'")
     for note in game.notes:
         if game.source(note.source) is None:
             yield _problem(where("notes.yaml", note.id, "source"), f"unknown source '{note.source}'")

@@ -44,6 +44,16 @@ class Game:
     def title(self, lang: str) -> str:
         return self.info.title.get(lang)
 
+    def other_titles(self, lang: str) -> list[str]:
+        """The game's other names for readers of ``lang``: each once (whatever its case), never its title."""
+        seen = {self.title(lang).casefold()}
+        names = []
+        for name in self.info.alt_titles.get(lang):
+            if name.casefold() not in seen:
+                seen.add(name.casefold())
+                names.append(name)
+        return names
+
     def source(self, source_id: str) -> Source | None:
         return next((s for s in self.info.sources if s.id == source_id), None)
 
@@ -58,6 +68,11 @@ class Game:
 
     def mistakes_for(self, faq_id: str) -> list[Mistake]:
         return [m for m in self.mistakes if m.faq == faq_id]
+
+    def roles(self) -> list[GlossaryEntry]:
+        """The glossary entries of the characters or roles players take, in game.yaml's order."""
+        terms = {term.id: term for term in self.glossary}
+        return [terms[role] for role in self.info.roles if role in terms]
 
     def cite(self, citation: Citation, lang: str) -> str:
         source = self.source(citation.source)

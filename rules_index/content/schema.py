@@ -155,6 +155,7 @@ class GameFile(Strict):
     publishers: list[Text] = []
     editions: Annotated[list[Edition], Field(min_length=1)]
     sources: Annotated[list[Source], Field(min_length=1)]
+    roles: list[Id] = []  # glossary ids of the characters or roles players take, in the game's order
 
 
 class Section(Strict):

@@ -37,6 +37,9 @@ def make_engine(url: str) -> Engine:
         return engine
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    if url.startswith("postgresql"):
+        # A server that does not answer fails a connection after 10 s instead of the OS's minutes.
+        return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 10})
     return create_engine(url, pool_pre_ping=True)
 
 
@@ -59,3 +62,10 @@ def session() -> Session:
     if "db_session" not in g:
         g.db_session = current_app.extensions[KEY]["sessions"]()
     return g.db_session
+
+
+def discard_session() -> None:
+    """Close the request's session after a database error: the next use opens a fresh one."""
+    stale = g.pop("db_session", None)
+    if stale is not None:
+        stale.close()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from rules_index.corrections import db
+from rules_index.corrections import availability, db
 
 from . import api, changes_api, corrections, editor, errors, front, headers, i18n, page_cache, pages, search_state, security, seo, state
 
@@ -14,6 +14,7 @@ def init_app(app: Flask) -> None:
     i18n.init_app(app)
     errors.init_app(app)
     db.init_app(app)
+    availability.init_app(app)
     page_cache.init_app(app)
     security.init_app(app)
     headers.init_app(app)

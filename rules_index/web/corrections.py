@@ -1,9 +1,13 @@
-"""Readers' corrections: the report form, the tracking page, and the corrections API."""
+"""Readers' corrections: the report form, the tracking page, and the corrections API.
+
+All of it needs the corrections database: while that cannot be used, every route here answers
+503 (the form too, so that nobody writes a report that cannot be received).
+"""
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, jsonify, render_template, request
 
-from rules_index.corrections import reports
+from rules_index.corrections import availability, reports
 from rules_index.corrections.db import session
 
 from .bodies import json_object
@@ -13,6 +17,7 @@ from .security import csrf, limiter
 from .state import library
 
 bp = Blueprint("corrections", __name__)
+bp.before_request(availability.require)
 
 
 def _submission_limit() -> str:
@@ -37,21 +42,37 @@ def _target(lang: str, slug: str, kind: str, target_id: str):
     return game, entry
 
 
+def _current_text(kind: str, entry, lang: str) -> str:
+    """The text a report is about, as the reader reads it: the answer, or the section's text."""
+    return entry.text(lang).answer if kind == "faq" else entry.body(lang)
+
+
+def _same_text(a: str, b: str) -> bool:
+    # Browsers send a textarea with CRLF line ends; only the words count.
+    return a.split() == b.split()
+
+
 def _form_page(lang: str, slug: str, kind: str, target_id: str):
     game, entry = _target(lang, slug, kind, target_id)
+    current = _current_text(kind, entry, lang)
     form = CorrectionForm()
-    if request.method == "POST":
+    if request.method == "GET":
+        form.proposed_answer.data = current  # the reader edits the text instead of retyping it
+    else:
         if form.website.data:
             abort(400)  # the honeypot was filled in: not a person
         if form.validate():
+            proposal = form.proposed_answer.data
+            if proposal and _same_text(proposal, current):
+                proposal = None  # the prefilled text, left as it was: no proposal
             data = {"game": slug, kind: target_id, "lang": lang, "message": form.message.data,
-                    "proposed_answer": form.proposed_answer.data, "page": form.page.data, "email": form.email.data}
+                    "proposed_answer": proposal, "page": form.page.data, "email": form.email.data}
             try:
                 report = reports.store(session(), reports.validate_submission(library(), data))
             except reports.SubmissionError as exc:
                 getattr(form, exc.field, form.message).errors = [exc.message]
             else:
-                return render_template("corrections/thanks.html", lang=lang, game=game, report=report), 201
+                return render_template("corrections/thanks.html", lang=lang, game=game, kind=kind, entry=entry, report=report), 201
     return render_template("corrections/form.html", lang=lang, game=game, kind=kind, entry=entry, form=form), (400 if form.errors else 200)
 
 

@@ -1,6 +1,7 @@
 """The editors' area: login, the queue, reviewing reports, editing entries, translation flags.
 
-Every page here refuses anyone not logged in (a redirect to the login page).
+Every page here refuses anyone not logged in (a redirect to the login page), and answers 503
+while the corrections database cannot be used.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from ruamel.yaml.error import YAMLError
 from rules_index.content import LANGS
 from rules_index.content.versions import stored_faq_data
 from rules_index.content.writer import read_section
-from rules_index.corrections import changes, reports
+from rules_index.corrections import availability, changes, reports
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import authenticate
 from rules_index.corrections.models import Editor, Report, TranslationFlag
@@ -28,6 +29,7 @@ from .security import limiter, login_account
 from .state import content_state, library
 
 bp = Blueprint("editor", __name__, url_prefix="/editor")
+bp.before_request(availability.require)
 
 
 def current_editor() -> Editor | None:

@@ -1,10 +1,23 @@
-"""One error policy: JSON with ``error`` under /api/, a page in the reader's language elsewhere."""
+"""One error policy: JSON with ``error`` under /api/, a page in the reader's language elsewhere.
+
+The page says what happened in the reader's language (``templates/error.html`` picks the text
+by status); the API names it in its ``field: what is wrong`` form. While the corrections
+database cannot be used, what needs it answers 503 with Retry-After.
+"""
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from rules_index.content import DEFAULT_LANG, LANGS
+from rules_index.corrections import availability
+
+from .not_found import closest_matches
+
+API_MESSAGES = {
+    429: "rate limit: too many requests, try again in a minute",
+    503: "corrections: the corrections database cannot be used right now, try again later",
+}
 
 
 class ApiError(Exception):
@@ -25,10 +38,27 @@ def _is_api() -> bool:
     return request.path.startswith("/api/")
 
 
-def _answer(status: int, message: str):
+def _answer(status: int, message: str, headers: dict | None = None):
     if _is_api():
-        return jsonify(error=message), status
-    return render_template("error.html", status=status, message=message, lang=reader_lang()), status
+        return jsonify(error=message), status, headers or {}
+    lang = reader_lang()
+    extra = {}
+    if status == 404:
+        extra["missing_words"], extra["matches"] = closest_matches(request.path, lang)
+    return render_template("error.html", status=status, message=message, lang=lang, **extra), status, headers or {}
+
+
+def _message(exc: HTTPException) -> str:
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if exc.code == 413 and limit:
+        return f"body: the text you sent is too long (at most {limit} bytes)"
+    if exc.code == 413:
+        return "body: the text you sent is too long"
+    return API_MESSAGES.get(exc.code) or exc.description or exc.name
+
+
+def _database_unavailable():
+    return _answer(503, API_MESSAGES[503], {"Retry-After": str(availability.retry_after())})
 
 
 def init_app(app: Flask) -> None:
@@ -36,9 +66,22 @@ def init_app(app: Flask) -> None:
     def api_error(exc: ApiError):
         return jsonify(error=exc.message), exc.status
 
+    @app.errorhandler(availability.DatabaseUnavailable)
+    def database_unavailable(_exc):
+        return _database_unavailable()
+
+    def database_error(exc: Exception):
+        # The database went away between the check and the query: the same 503, and the
+        # failure is recorded (one log line per change, not a traceback per request).
+        availability.failed(exc)
+        return _database_unavailable()
+
+    for error in availability.DATABASE_ERRORS:
+        app.register_error_handler(error, database_error)
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        return _answer(exc.code or 500, exc.description or exc.name)
+        return _answer(exc.code or 500, _message(exc))
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

@@ -11,9 +11,17 @@ from rules_index.corrections.reports import MAX_EMAIL, MAX_MESSAGE, MAX_PAGE, MA
 
 class CorrectionForm(FlaskForm):
     message = TextAreaField(_l("What is wrong?"), validators=[DataRequired(_l("Please say what is wrong.")), Length(max=MAX_MESSAGE)])
-    proposed_answer = TextAreaField(_l("Your proposed wording (optional)"), validators=[Optional(), Length(max=MAX_PROPOSAL)])
+    proposed_answer = TextAreaField(
+        _l("Your proposed wording (optional)"), validators=[Optional(), Length(max=MAX_PROPOSAL)],
+        description=_l("Starts with the current text: change it to read as you think it should."),
+    )
     page = StringField(_l("Page in the rulebook (optional)"), validators=[Optional(), Length(max=MAX_PAGE), Regexp(r"^[0-9]{1,3}([-–][0-9]{1,3})?$", message=_l("A page like 2 or a range like 5-6."))])
-    email = StringField(_l("E-mail for a reply (optional)"), validators=[Optional(), Length(max=MAX_EMAIL), Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message=_l("That is not an e-mail address."))])
+    # The address is stored with the report only; no page, API response or export shows it.
+    email = StringField(
+        _l("E-mail for a reply (optional)"),
+        validators=[Optional(), Length(max=MAX_EMAIL), Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message=_l("That is not an e-mail address."))],
+        description=_l("Only for a reply about this report: it is stored with the report and never shown on this site or passed on."),
+    )
     website = StringField("Website")  # honeypot: people leave it empty, scripts fill it
 
 

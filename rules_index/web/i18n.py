@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 
 from flask import Flask, request
-from flask_babel import Babel
+from flask_babel import Babel, refresh
 
 from rules_index.content import DEFAULT_LANG, LANGS
 
@@ -22,3 +22,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANG)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", os.path.join(app.root_path, "translations"))
     Babel(app, locale_selector=page_lang)
+    # Flask-Babel keeps the chosen locale on ``g``. Requests made inside an application context
+    # that is already active (the static export, test clients) share that ``g``, so without this
+    # every page would be in the language of the first one.
+    app.before_request(refresh)

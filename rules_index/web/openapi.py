@@ -232,6 +232,7 @@ def openapi_document(base: str, slugs: list[str]) -> dict:
             "responses": {
                 "201": _ok("CorrectionCreated", "Stored"), "400": _error("Bad input"), "404": _error("Unknown game or entry"),
                 "413": _error("Text or body too large"), "429": _error("Too many submissions"),
+                "503": _error("The corrections database cannot be used now; ask again after Retry-After seconds"),
             },
         }},
         "/api/v1/changes": {"post": {
@@ -250,7 +251,10 @@ def openapi_document(base: str, slugs: list[str]) -> dict:
         "/api/v1/corrections/{token}": {"get": {
             "summary": "Status of a report (no personal data)", "operationId": "correction_status",
             "parameters": [{"name": "token", "in": "path", "required": True, "schema": {"type": "string"}}],
-            "responses": {"200": _ok("CorrectionStatus"), "404": _error("Unknown token")},
+            "responses": {
+                "200": _ok("CorrectionStatus"), "404": _error("Unknown token"),
+                "503": _error("The corrections database cannot be used now; ask again after Retry-After seconds"),
+            },
         }},
     }
     paths.update(_calculator("ohne-furcht-und-adel", "score", "ScoreRequest", "ScoreResult", "Final scoring of Ohne Furcht und Adel"))

@@ -10,12 +10,14 @@ Rendering a FAQ page costs a template render, two database queries and a related
   its stamp is part of the key. With SQLite in the instance folder (one host), every commit of
   a session of this app writes a new token into ``<instance>/corrections.stamp`` and the stamp
   is that token (one small file read per request); with ``DATABASE_URL`` (possibly shared by
-  several hosts) the stamp is one query of (max change id, max flag id, open flags);
+  several hosts) the stamp is one query of (max change id, max flag id, open flags). While that
+  database cannot be used there is no stamp, and the page is rendered without the cache;
 - the scheme, host and script root the page is served under (canonical and hreflang links):
   part of the key (``request.host_url`` itself costs more than the rest of a cache hit).
 
-Requests with a query string are not cached (the language links carry it along). Not for views
-whose page depends on the session or cookies.
+A page rendered without the database's extras (the database was down) is not kept: it would
+outlive the outage. Requests with a query string are not cached (the language links carry it
+along). Not for views whose page depends on the session or cookies.
 
 Pages are kept in a cachetools LRU bounded in bytes (``rules_index.caches``: each page weighs its
 encoded size plus its key and bookkeeping): ``PAGE_CACHE_BYTES`` in the app config, 16 MiB by
@@ -38,7 +40,7 @@ from flask import Flask, current_app, request
 from sqlalchemy import event
 
 from rules_index.caches import MiB, ByteCache
-from rules_index.corrections import db
+from rules_index.corrections import availability, db
 from rules_index.corrections.models import Change, TranslationFlag
 
 KEY = "rules_index.page_cache"
@@ -69,9 +71,16 @@ class PageCache:
         return len(self.pages)
 
     def corrections_stamp(self):
+        """The stamp, or None while the database cannot be used."""
         if self.stamp_file is None:
-            with db.engine().connect() as connection:
-                return tuple(connection.exec_driver_sql(_STAMP_SQL).one())
+            if not availability.usable():
+                return None
+            try:
+                with db.engine().connect() as connection:
+                    return tuple(connection.exec_driver_sql(_STAMP_SQL).one())
+            except availability.DATABASE_ERRORS as exc:
+                availability.failed(exc)
+                return None
         try:
             return self.stamp_file.read_text()
         except FileNotFoundError:
@@ -105,14 +114,19 @@ def cached(view):
     @functools.wraps(view)
     def wrapper(*args, **kwargs):
         cache: PageCache | None = current_app.extensions.get(KEY)
-        if cache is None or request.args or request.method not in ("GET", "HEAD"):
+        # A static export renders pages unlike the live ones (no server-only links): never mixed.
+        exporting = current_app.config.get("STATIC_EXPORT")
+        if cache is None or exporting or request.args or request.method not in ("GET", "HEAD"):
+            return view(*args, **kwargs)
+        corrections = cache.corrections_stamp()
+        if corrections is None:
             return view(*args, **kwargs)
         key = (request.scheme, request.host, request.root_path, request.path,
-               content_stamp(current_app.config["INDEX_DIR"]), cache.corrections_stamp())
+               content_stamp(current_app.config["INDEX_DIR"]), corrections)
         page = cache.get(key)
         if page is None:
             page = view(*args, **kwargs)
-            if not isinstance(page, str):
+            if not isinstance(page, str) or availability.degraded():
                 return page
             page = page.encode()  # kept encoded: a hit is sent as is
             cache.put(key, page)

@@ -1,15 +1,15 @@
 """Reader-facing pages, server-rendered and usable without JavaScript."""
 from __future__ import annotations
 
-import json
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 
 from rules_index import present, structured_data
-from rules_index.corrections import changes
+from rules_index.corrections import availability, changes, history
 from rules_index.corrections.db import session as db_session
+from rules_index.corrections.extras import entry_extras
 from rules_index.coverage import game_coverage
 from rules_index.content import DEFAULT_LANG, LANGS, Game
 from rules_index.engines import InputError, calculators_for
@@ -111,14 +111,14 @@ def faq(lang: str, slug: str, faq_id: str):
     if entry is None:
         abort(404)
     related = related_faq(found, entry, lang)
+    extras = entry_extras(slug, "faq", faq_id, lang)
     return render_template(
         "faq.html", lang=lang, game=found, entry=entry, related=related,
         section=found.section(entry.section), mistakes=found.mistakes_for(faq_id),
         canonical=request.url_root.rstrip("/") + present.permalink(lang, slug, faq_id),
         jsonld=structured_data.qa_page(found, entry, lang, request.url_root.rstrip("/"), found.info.stand.isoformat()),
         verified=present.verified_json(entry, verification().for_entry(slug, "faq", faq_id), lang, verification().facts_for(slug, "faq", faq_id)),
-        under_review=any(f.lang == lang for f in changes.open_flags(db_session(), game=slug, target=faq_id)),
-        history_count=len(changes.history(db_session(), slug, "faq", faq_id)),
+        under_review=extras.under_review, history_count=extras.history_count,
     )
 
 
@@ -178,24 +178,16 @@ def engine(lang: str):
 
 @bp.get("/<lang>/<slug>/faq/<faq_id>/history")
 def faq_history(lang: str, slug: str, faq_id: str):
-    """Every accepted change of an entry: who, when, before and after, from which report."""
+    """Every accepted change of an entry: who, when, what changed (as a word diff), from which report."""
     _check_lang(lang)
     found = _game_or_404(slug)
     entry = found.faq_entry(faq_id)
     if entry is None:
         abort(404)
-    rows = []
-    for change in changes.history(db_session(), slug, "faq", faq_id):
-        before, after = json.loads(change.before), json.loads(change.after)
-        rows.append({
-            "change": change,
-            "langs": [
-                (l, before.get(l, {}).get("answer", ""), after.get(l, {}).get("answer", ""))
-                for l in LANGS if before.get(l) != after.get(l)
-            ],
-            "other": [k for k in ("citation", "check") if before.get(k) != after.get(k)],
-        })
-    return render_template("history.html", lang=lang, game=found, entry=entry, rows=rows)
+    availability.require()  # the page is the database's rows: 503 while it cannot be used
+    items = history.faq_history(changes.history(db_session(), slug, "faq", faq_id), lang)
+    return render_template("history.html", lang=lang, game=found, entry=entry, items=items,
+                           language_names=present.LANGUAGE_NAMES)
 
 
 @bp.get("/<lang>/offline-search")

@@ -1,7 +1,7 @@
 """Findable and shareable: sitemap, robots.txt, OpenSearch description, OpenAPI document."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from rules_index.content import LANGS
 
@@ -13,6 +13,16 @@ bp = Blueprint("seo", __name__)
 
 def base_url() -> str:
     return request.url_root.rstrip("/")
+
+
+@bp.app_template_global()
+def public_base() -> str | None:
+    """Where links meant to leave the page point (canonical, hreflang, og:url, an answer's link
+    field): this request's root. A static export is rendered at its ``--base-url``; without one
+    it has no public address, and these links are left out (None)."""
+    if current_app.config.get("STATIC_EXPORT") and not current_app.config.get("EXPORT_BASE_URL"):
+        return None
+    return base_url()
 
 
 @bp.get("/robots.txt")

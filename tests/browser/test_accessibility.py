@@ -1,4 +1,5 @@
-"""axe-core finds no serious or critical violation on any page type, at phone and desktop widths."""
+"""axe-core finds no serious or critical violation (colour contrast included) on any page type, at
+phone and desktop widths, in the light and the dark colour scheme."""
 from __future__ import annotations
 
 import pytest
@@ -20,6 +21,7 @@ PAGES = [
     f"/en/{GAME}/coverage",
     f"/de/{GAME}/faq/tie-break/history",
     "/en/no-such-page/",
+    f"/de/{GAME}/faq/dieb-bestiehlt-meuchler",
     "/editor/login",
 ]
 
@@ -27,10 +29,12 @@ if not AXE.exists():
     pytest.skip("axe-core is not installed (make test runs npm ci)", allow_module_level=True)
 
 
-@pytest.fixture(params=[DESKTOP, MOBILE], ids=["desktop", "mobile"])
+@pytest.fixture(params=[(DESKTOP, "light"), (MOBILE, "light"), (DESKTOP, "dark"), (MOBILE, "dark")],
+                ids=["desktop-light", "mobile-light", "desktop-dark", "mobile-dark"])
 def audit_page(browser, request):
+    viewport, scheme = request.param
     # The site's policy forbids inline scripts; the audit script is injected by the test only.
-    context = browser.new_context(viewport=request.param, bypass_csp=True)
+    context = browser.new_context(viewport=viewport, color_scheme=scheme, bypass_csp=True)
     page = context.new_page()
     yield page
     context.close()
@@ -39,6 +43,7 @@ def audit_page(browser, request):
 @pytest.mark.parametrize("path", PAGES)
 def test_no_serious_violations(audit_page, live_server, path):
     audit_page.goto(live_server + path)
+    audit_page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")  # audit collapsed text too
     audit_page.add_script_tag(path=str(AXE))
     result = audit_page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     serious = [

@@ -1,12 +1,25 @@
-"""The static export opens from disk (file://) in the browser: pages, links and the offline search."""
+"""The static export opens from disk (file://) in the browser: front door, pages, links, the
+language switch and the offline search with snippets, in every language and at phone width."""
 from __future__ import annotations
 
+import functools
 import re
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from playwright.sync_api import expect
 
+from conftest import AXE
+
 GAME = "ohne-furcht-und-adel"
+# Per language: a question's words, the answer they must find, its kind label and a word of its text.
+SEARCHES = {
+    "de": ("Punktgleichheit Bauwerke", "tie-break", "Frage", "Bauwerken"),
+    "en": ("tied on points", "tie-break", "Question", "districts"),
+    "it": ("parità di punti", "tie-break", "Domanda", "quartieri"),
+}
+NEXT_LANG = {"de": "en", "en": "it", "it": "de"}
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +36,12 @@ def exported(tmp_path_factory):
     return out
 
 
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
 def test_export_has_every_page(exported):
+    assert (exported / "index.html").exists()
     for lang in ("de", "en", "it"):
         assert (exported / lang / "index.html").exists()
         assert (exported / lang / GAME / "faq" / "tie-break" / "index.html").exists()
@@ -33,21 +51,86 @@ def test_export_has_every_page(exported):
     assert '<link rel="canonical" href="https://rules.example/en/ohne-furcht-und-adel/faq/tie-break">' in html
 
 
-def test_export_browses_and_searches_offline(page, exported):
-    page.goto((exported / "de" / "index.html").as_uri())
-    page.locator(f'a[href="{GAME}/index.html"]').first.click()
-    expect(page.locator("h1")).to_have_text("Ohne Furcht und Adel")
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_export_in_each_language_from_file(any_page, exported, lang):
+    page = any_page
+    query, entry, kind, word = SEARCHES[lang]
+    page.goto((exported / "index.html").as_uri())
+    page.locator(f'a[hreflang="{lang}"]').click()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.locator(f'main a[href="{GAME}/index.html"]').first.click()
     expect(page.locator("link[rel=stylesheet]")).to_have_count(1)
-    page.locator("a[href='faq/tie-break/index.html']").first.click()
-    expect(page.locator(".citation").first).to_contain_text("Regelheft")
-    page.locator("#q").fill("Baumeister")
+    assert page.evaluate("getComputedStyle(document.body).fontFamily") != ""
+    page.locator(f"#faq-{entry} > summary").click()  # answers are collapsed on the game page
+    page.locator(f"a[href='faq/{entry}/index.html']").first.click()
+    expect(page.locator("h1")).to_be_visible()
+    assert no_horizontal_scroll(page)
+
+    # The header search leads to the offline search page: results with labels and snippets.
+    page.locator("#q").fill(query)
     page.locator("#q").press("Enter")
-    expect(page.locator("#results a").first).to_be_visible()
-    links = page.locator("#results a")
-    assert any("architect-builds" in (links.nth(i).get_attribute("href") or "") for i in range(links.count()))
-    links.first.click()
+    first = page.locator("#results li.hit").first
+    expect(first).to_be_visible()
+    expect(first.locator(".kind")).to_contain_text(kind)
+    hit = page.locator(f"#results li.hit:has(a[href$='{GAME}/faq/{entry}/index.html'])").first
+    expect(hit.locator(".snippet")).to_contain_text(word)
+    expect(hit.locator(".snippet mark").first).to_be_visible()
+    assert no_horizontal_scroll(page)
+
+    # The language switch goes to the other language's search page and keeps the question.
+    other = NEXT_LANG[lang]
+    page.locator(f'nav.langs a[hreflang="{other}"]').click()
+    expect(page.locator("html")).to_have_attribute("lang", other)
+    expect(page.locator("#q2")).to_have_value(query)
+    expect(page.locator("#results li.hit").first).to_be_visible()
+    expect(page.locator("#results li.hit .kind").first).to_contain_text(SEARCHES[other][2])
+
+    # Results lead to pages of the export.
+    page.locator("#results li.hit a").first.click()
     assert page.url.startswith("file://")
     expect(page.locator("h1")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", other)
+
+
+def test_export_language_switch_on_pages(page, exported):
+    page.goto((exported / "it" / GAME / "faq" / "tie-break" / "index.html").as_uri())
+    page.locator('nav.langs a[hreflang="en"]').click()
+    assert page.url.endswith("/en/ohne-furcht-und-adel/faq/tie-break/index.html")
+    expect(page.locator("h1")).to_have_text("Who wins if players are tied on points?")
+    page.locator("a.brand").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    assert page.url.endswith("/en/index.html")
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):
+        pass
+
+
+def test_export_served_from_a_sub_path(page, exported, tmp_path):
+    folder = tmp_path / "deep" / "path"
+    folder.mkdir(parents=True)
+    (folder / "site").symlink_to(exported, target_is_directory=True)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    failed = []
+    page.on("response", lambda response: response.status >= 400 and failed.append(response.url))
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/deep/path/site/")
+        page.locator('a[hreflang="it"]').click()
+        page.locator(f'main a[href="{GAME}/index.html"]').first.click()
+        expect(page.locator("h1")).to_have_text("Cittadelle")
+        page.locator("#q").fill("ladro")
+        page.locator("#q").press("Enter")
+        page.locator('nav.langs a[hreflang="de"]').click()
+        expect(page.locator("#results li.hit .kind").first).to_contain_text("Frage")
+        page.locator("#results li.hit a").first.click()
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        assert "/deep/path/site/de/" in page.url
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert failed == []
 
 
 def test_export_styles_apply(page, exported):
@@ -55,3 +138,17 @@ def test_export_styles_apply(page, exported):
     color = page.evaluate("getComputedStyle(document.querySelector('.citation')).backgroundColor")
     assert color == "rgb(243, 239, 228)"
     assert re.search(r"Cittadelle", page.title())
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (make test runs npm ci)")
+@pytest.mark.parametrize("path", ["index.html", "it/search/index.html?q=ladro+assassino"])
+def test_export_front_door_and_offline_results_pass_axe(any_page, exported, path):
+    file, _, query = path.partition("?")
+    any_page.goto((exported / file).as_uri() + (f"?{query}" if query else ""))
+    if query:
+        expect(any_page.locator("#results .snippet mark").first).to_be_visible()
+    any_page.add_script_tag(path=str(AXE))
+    result = any_page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    serious = [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == []
+    assert no_horizontal_scroll(any_page)

@@ -23,7 +23,8 @@ def test_search_from_home_to_answer_by_keyboard(any_page, live_server):
     page.keyboard.type("Darf der Söldner eine fertige Stadt angreifen?")
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"/de/search\?q="))
-    link = page.locator(f'a[href="/de/{GAME}/faq/warlord-complete-city"]')
+    # The answer leads as the best-answer card (a refuted mistake further down links to it too).
+    link = page.locator(f'.answer-card a[href="/de/{GAME}/faq/warlord-complete-city"]')
     expect(link).to_be_visible()
     link.click()
     expect(page.locator("h1")).to_contain_text("Söldner")

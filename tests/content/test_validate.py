@@ -60,6 +60,7 @@ BROKEN = [
     ("faq-section-unknown", "faq.yaml", "  section: scoring", "  section: scores", "faq.yaml", 24, "unknown section 'scores'"),
     ("related-unknown", "faq.yaml", "related: [coin-value]", "related: [coin-worth]", "faq.yaml", 5, "unknown FAQ entry 'coin-worth'"),
     ("glossary-section-unknown", "glossary.yaml", "section: material", "section: materials", "glossary.yaml", 2, "unknown section 'materials'"),
+    ("role-unknown", "game.yaml", "publishers: [Testverlag]\n", "publishers: [Testverlag]\nroles: [coin, thief]\n", "game.yaml", 18, "unknown glossary entry 'thief'"),
     ("note-source-unknown", "notes.yaml", "source: review", "source: blog", "notes.yaml", 2, "unknown source 'blog'"),
     ("edition-unknown", "faq.yaml", "editions: [test-2020]\n  section: scoring", "editions: [test-2021]\n  section: scoring", "faq.yaml", 23, "unknown edition 'test-2021'"),
     ("source-edition-unknown", "game.yaml", "edition: test-2020\n    kind: review", "edition: test-1999\n    kind: review", "game.yaml", 36, "unknown edition 'test-1999'"),

@@ -1,0 +1,63 @@
+"""An entry's accepted changes as its history page shows them: for each change, the reader's
+language and then the other languages whose text changed, each as the new text with the changed
+words marked."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Iterable
+
+from markupsafe import Markup, escape
+
+from rules_index.content import LANGS
+from rules_index.html_diff import word_diff
+from rules_index.render import markdown_html
+
+from .models import Change
+
+# Fields besides the texts whose change is named, not shown ("Also changed: …").
+OTHER_FIELDS = ("citation", "check")
+
+
+@dataclass(frozen=True)
+class TextChange:
+    lang: str
+    question: Markup | None  # the new question with changed words marked; None if unchanged
+    answer: Markup | None    # the new answer rendered from Markdown, changed words marked; None if unchanged
+
+
+@dataclass(frozen=True)
+class HistoryItem:
+    change: Change
+    own: TextChange | None     # the reader's language, if its text changed
+    others: list[TextChange]   # the other languages whose text changed, in LANGS order
+    other_fields: list[str]
+
+
+def text_change(lang: str, before: dict, after: dict) -> TextChange | None:
+    """One language's question and answer before and after, or None if neither changed."""
+    question_before, question_after = before.get("question", ""), after.get("question", "")
+    answer_before, answer_after = before.get("answer", ""), after.get("answer", "")
+    if question_before == question_after and answer_before == answer_after:
+        return None
+    return TextChange(
+        lang=lang,
+        question=word_diff(escape(question_before), escape(question_after)) if question_before != question_after else None,
+        answer=word_diff(markdown_html(answer_before), markdown_html(answer_after)) if answer_before != answer_after else None,
+    )
+
+
+def history_item(change: Change, reader_lang: str) -> HistoryItem:
+    before, after = json.loads(change.before), json.loads(change.after)
+    texts = {lang: text_change(lang, before.get(lang) or {}, after.get(lang) or {}) for lang in LANGS}
+    return HistoryItem(
+        change=change,
+        own=texts[reader_lang],
+        others=[texts[lang] for lang in LANGS if lang != reader_lang and texts[lang] is not None],
+        other_fields=[key for key in OTHER_FIELDS if before.get(key) != after.get(key)],
+    )
+
+
+def faq_history(changes: Iterable[Change], reader_lang: str) -> list[HistoryItem]:
+    """The changes (newest first, as given) as the reader of ``reader_lang`` sees them."""
+    return [history_item(change, reader_lang) for change in changes]

@@ -1,0 +1,65 @@
+"""Word diffs of safe HTML: the new text as it reads, with removed words in ``<del>`` and added
+words in ``<ins>`` (for the history of an answer, rendered from Markdown)."""
+from __future__ import annotations
+
+import difflib
+import re
+
+from markupsafe import Markup
+
+# Whitespace, then a tag, a character reference, a word or one punctuation mark ("coins." and
+# "coins" share the word). Safe HTML has no raw "<" in text, so a tag is always whole.
+_TOKEN = re.compile(r"(\s*)(<[^>]*>|&#?\w+;|\w+|[^\w\s<])")
+
+
+def _tokens(html: str) -> list[tuple[str, str]]:
+    return [(m.group(1), m.group(2)) for m in _TOKEN.finditer(html)]
+
+
+def _is_tag(token: str) -> bool:
+    return token.startswith("<")
+
+
+def _marked(tag: str, tokens: list[tuple[str, str]], keep_tags: bool) -> str:
+    """The words of ``tokens`` in ``<tag>`` runs; tags between them kept (or dropped) as they are."""
+    out: list[str] = []
+    run: list[str] = []
+
+    def close_run() -> None:
+        if run:
+            out.append(f"<{tag}>{''.join(run)}</{tag}>")
+            run.clear()
+
+    for space, token in tokens:
+        if _is_tag(token):
+            close_run()
+            if keep_tags:
+                out.append(space + token)
+        elif run:
+            run.append(space + token)
+        else:
+            out.append(space)
+            run.append(token)
+    close_run()
+    return "".join(out)
+
+
+def word_diff(before: Markup, after: Markup) -> Markup:
+    """``after`` with the words changed since ``before`` marked; both must be safe HTML.
+
+    The result keeps every tag of ``after`` in order (its structure stays valid: marks never cross
+    a tag) and shows removed words where they stood; tags that only ``before`` had are dropped.
+    """
+    old, new = _tokens(str(before)), _tokens(str(after))
+    matcher = difflib.SequenceMatcher(a=[t for _, t in old], b=[t for _, t in new], autojunk=False)
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            out += [space + token for space, token in new[j1:j2]]
+            continue
+        removed = _marked("del", old[i1:i2], keep_tags=False) if op in ("delete", "replace") else ""
+        added = _marked("ins", new[j1:j2], keep_tags=True) if op in ("insert", "replace") else ""
+        if removed.strip() and added and not added[0].isspace():
+            removed += " "  # "<del>old</del> <ins>new</ins>", not two words run together
+        out += [removed, added]
+    return Markup("".join(out))

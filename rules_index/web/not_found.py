@@ -1,0 +1,54 @@
+"""What a missing page offers instead: the words of its address and the closest entries for them."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from flask import current_app
+
+from rules_index.content import LANGS
+from rules_index.present import entry_url
+
+from .search_state import search_index
+from .state import library
+
+LIMIT = 5
+MAX_WORDS = 200  # the search fields' maxlength
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")
+_SEPARATORS = re.compile(r"[-_.+~\s]+")
+
+
+@dataclass(frozen=True)
+class Match:
+    kind: str
+    title: str
+    game_title: str
+    url: str
+
+
+def words_in_path(path: str) -> str:
+    """The last segment of a path as words: ``/en/thief-robs-king.html`` → ``thief robs king``."""
+    segments = [segment for segment in path.split("/") if segment]
+    if not segments:
+        return ""
+    printable = "".join(ch if ch.isprintable() else " " for ch in _EXTENSION.sub("", segments[-1]))
+    words = _SEPARATORS.sub(" ", printable).strip()[:MAX_WORDS].strip()
+    return "" if words in LANGS else words
+
+
+def closest_matches(path: str, lang: str) -> tuple[str, list[Match]]:
+    """The words of a missing page's path and up to five entries matching them. Never raises:
+    a failing search must not turn a 404 into a 500."""
+    words = words_in_path(path)
+    if not words:
+        return words, []
+    try:
+        result = search_index().search(words, lang, limit=LIMIT)
+        games = library()
+        return words, [
+            Match(hit.kind, hit.title, games.game(hit.game).title(lang), entry_url(hit.kind, lang, hit.game, hit.entry))
+            for hit in result.hits[:LIMIT]
+        ]
+    except Exception:
+        current_app.logger.exception("no closest matches for a missing page")
+        return words, []

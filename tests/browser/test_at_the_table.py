@@ -1,0 +1,190 @@
+"""At the table, in a real browser: short game pages on a phone, anchors that open their entry,
+printing everything, copying a link, searching from a 404, and reporting a mistake."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import DESKTOP, MOBILE
+
+GAME = "ohne-furcht-und-adel"
+GAMES = ["ohne-furcht-und-adel", "kardinal-und-koenig", "adel-verpflichtet", "keine-ehre-unter-dieben"]
+MAX_PHONE_HEIGHT = 12_000
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def in_viewport(locator) -> bool:
+    return locator.evaluate("el => { const r = el.getBoundingClientRect(); return r.top >= -1 && r.top < window.innerHeight; }")
+
+
+def open_ids(page) -> list[str]:
+    return page.evaluate("[...document.querySelectorAll('details[open]')].map(d => d.id)")
+
+
+@pytest.fixture()
+def phone(browser):
+    context = browser.new_context(viewport=MOBILE)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_game_page_fits_a_phone_collapsed(phone, live_server, slug):
+    for lang in ("de", "en", "it"):
+        phone.goto(f"{live_server}/{lang}/{slug}/")
+        assert open_ids(phone) == []
+        height = phone.evaluate("document.documentElement.scrollHeight")
+        assert height < MAX_PHONE_HEIGHT, f"/{lang}/{slug}/ is {height} px tall at 360 px"
+        assert no_horizontal_scroll(phone)
+
+
+def test_contents_stay_in_reach_while_scrolling(any_page, live_server):
+    page = any_page
+    page.goto(f"{live_server}/de/{GAME}/")
+    toc = page.get_by_role("navigation", name="Inhalt")
+    expect(toc.get_by_role("heading", name="Inhalt")).to_be_visible()
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+    expect(toc).to_be_in_viewport()
+    assert toc.evaluate("el => Math.abs(el.getBoundingClientRect().top) < 1")
+    page.locator("#glossary").get_by_role("link", name="Nach oben").click()
+    page.wait_for_function("window.scrollY === 0")
+
+
+def test_entries_open_by_keyboard_with_a_visible_focus(page, live_server):
+    page.goto(f"{live_server}/it/{GAME}/")
+    summary = page.locator("#faq-tie-break > summary")
+    summary.focus()
+    assert summary.evaluate("el => getComputedStyle(el).outlineStyle") == "solid"
+    page.keyboard.press("Enter")
+    expect(page.locator("#faq-tie-break")).to_have_attribute("open", "")
+    expect(page.locator("#faq-tie-break .answer")).to_contain_text("più punti dai soli quartieri")
+
+
+def test_anchor_opens_its_entry(any_page, live_server):
+    page = any_page
+    page.goto(f"{live_server}/en/{GAME}/#faq-tie-break")
+    entry = page.locator("#faq-tie-break")
+    expect(entry).to_have_attribute("open", "")
+    expect(entry.locator(".answer")).to_contain_text("more points from districts alone")
+    assert in_viewport(entry)
+    assert open_ids(page) == ["faq-tie-break"]
+
+    # A quick link to a character opens its glossary entry.
+    page.get_by_role("navigation", name="Characters and roles").get_by_role("link", name="Thief", exact=True).click()
+    expect(page.locator("#term-thief")).to_have_attribute("open", "")
+    expect(page.locator("#term-thief p")).to_be_visible()
+    assert in_viewport(page.locator("#term-thief"))
+
+    # Changing the address's anchor (back button, typed address) opens that entry too.
+    page.evaluate("location.hash = '#rule-characters'")
+    expect(page.locator("#rule-characters")).to_have_attribute("open", "")
+
+    # A link to the anchor already in the address bar reopens an entry closed by hand.
+    page.locator("#term-thief > summary").click()
+    expect(page.locator("#term-thief")).not_to_have_attribute("open", "")
+    page.evaluate("location.hash = '#term-thief'")
+    page.locator("#term-thief > summary").click()
+    expect(page.locator("#term-thief")).not_to_have_attribute("open", "")
+    page.get_by_role("navigation", name="Characters and roles").get_by_role("link", name="Thief", exact=True).click()
+    expect(page.locator("#term-thief")).to_have_attribute("open", "")
+
+    # A common mistake leads to the answer that settles it, on the same page.
+    page.locator("#mistake-thief-robs-assassin > summary").click()
+    page.locator("#mistake-thief-robs-assassin .more a").click()
+    expect(page.locator("#faq-thief-forbidden-targets")).to_have_attribute("open", "")
+    assert in_viewport(page.locator("#faq-thief-forbidden-targets"))
+    assert no_horizontal_scroll(page)
+
+
+def test_print_shows_every_answer(page, live_server):
+    page.goto(f"{live_server}/en/{GAME}/")
+    page.emulate_media(media="print")
+    hidden = page.evaluate("[...document.querySelectorAll('details.faq .answer')].filter(a => !a.checkVisibility()).length")
+    assert hidden == 0
+    for chrome in ("header.site", "nav.toc", "nav.roles", ".to-top", ".entry-links"):
+        expect(page.locator(chrome).first).to_be_hidden()
+
+    # Printing from the browser opens every entry, and closes again those that were closed.
+    page.emulate_media(media="screen")
+    page.locator("#faq-tie-break > summary").click()
+    total = page.locator("details").count()
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert len(open_ids(page)) == total
+    page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    assert open_ids(page) == ["faq-tie-break"]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, MOBILE], ids=["desktop", "mobile"])
+def test_copy_link(browser, live_server, viewport):
+    context = browser.new_context(viewport=viewport, locale="de-DE", permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/de/{GAME}/faq/tie-break")
+        field = page.locator("#link")
+        button = page.get_by_role("button", name="Link kopieren")
+        button.click()
+        expect(page.locator(".share .copy")).to_have_text("Kopiert")
+        assert page.evaluate("navigator.clipboard.readText()") == field.input_value() == f"{live_server}/de/{GAME}/faq/tie-break"
+        assert no_horizontal_scroll(page)
+    finally:
+        context.close()
+
+
+def test_share_field_stays_without_javascript(browser, live_server):
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/it/{GAME}/faq/tie-break")
+        expect(page.locator("#link")).to_have_value(f"{live_server}/it/{GAME}/faq/tie-break")
+        expect(page.locator(".share button")).to_have_count(0)
+    finally:
+        context.close()
+
+
+def test_not_found_page_searches(any_page, live_server):
+    page = any_page
+    response = page.goto(f"{live_server}/de/{GAME}/faq/dieb-bestiehlt-meuchler")
+    assert response.status == 404
+    box = page.locator("#nf-q")
+    expect(box).to_have_value("dieb bestiehlt meuchler")
+    matches = page.locator(".matches a")
+    assert 1 <= matches.count() <= 5
+    expect(page.locator(f'.matches a[href="/de/{GAME}/faq/thief-forbidden-targets"]')).to_be_visible()
+    box.fill("Baumeister")
+    box.press("Enter")
+    page.wait_for_url(re.compile(r"/de/search\?q=Baumeister"))
+    expect(page.locator(".hit a").first).to_be_visible()
+    assert no_horizontal_scroll(page)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, MOBILE], ids=["desktop", "mobile"])
+def test_report_starts_from_the_answer_and_returns_to_it(browser, live_server, viewport):
+    context = browser.new_context(viewport=viewport, locale="en-GB")
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/en/{GAME}/faq/tie-break")
+        page.get_by_role("link", name="Found a mistake?").click()
+        proposal = page.get_by_label("Your proposed wording (optional)")
+        expect(proposal).to_have_value(re.compile(r"^The player with \*\*more points from districts alone\*\*"))
+        expect(page.get_by_text("never shown on this site or passed on")).to_be_visible()
+        proposal.fill("The player with more districts wins.")
+        page.get_by_label("What is wrong?").fill("It is the number of districts.")
+        page.get_by_label("E-mail for a reply (optional)").fill("reader@example.org")
+        page.get_by_role("button", name="Send report").click()
+        expect(page.locator("h1")).to_have_text("Thank you for your report")
+        tracking = page.locator('a[href*="/en/corrections/"]').get_attribute("href")
+        page.get_by_role("link", name="Back to “Who wins if players are tied on points?”").click()
+        page.wait_for_url(f"{live_server}/en/{GAME}/faq/tie-break")
+        page.goto(live_server + tracking)
+        sent = page.locator(".sent")
+        expect(sent).to_contain_text("It is the number of districts.")
+        expect(sent).to_contain_text("The player with more districts wins.")
+        expect(page.locator("main")).not_to_contain_text("reader@example.org")
+        assert no_horizontal_scroll(page)
+    finally:
+        context.close()

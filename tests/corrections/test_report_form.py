@@ -1,0 +1,99 @@
+"""The report form starts from the current text, says what happens to the e-mail address, leads
+back to the answer, and the tracking page repeats what was sent (never the e-mail address)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import select
+
+from rules_index.corrections.db import session
+from rules_index.corrections.models import Report
+
+from formtools_shared import csrf_token, form_values
+
+GAME, FAQ, SECTION = "ohne-furcht-und-adel", "tie-break", "characters"
+PRIVACY = {
+    "de": "Nur für eine Antwort zu dieser Meldung",
+    "en": "Only for a reply about this report: it is stored with the report and never shown on this site or passed on.",
+    "it": "Solo per risponderti su questa segnalazione",
+}
+
+
+def entry(app, lang: str):
+    with app.app_context():
+        from rules_index.web.state import library
+
+        game = library().game(GAME)
+        return game.faq_entry(FAQ).text(lang), game.section(SECTION).body(lang)
+
+
+def report(app, token: str) -> Report:
+    with app.app_context():
+        found = session().scalar(select(Report).where(Report.token == token))
+        session().expunge(found)
+        return found
+
+
+def send(client, url: str, **fields) -> str:
+    token = csrf_token(client.get(url).get_data(as_text=True))
+    response = client.post(url, data={"csrf_token": token, **fields})
+    assert response.status_code == 201
+    return response.get_data(as_text=True)
+
+
+def tracking_token(thanks: str, lang: str) -> str:
+    return re.search(rf'href="/{lang}/corrections/([\w-]+)"', thanks).group(1)
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_proposal_starts_with_the_current_answer_in_the_readers_language(site_client, lang):
+    html = site_client.get(f"/{lang}/{GAME}/faq/{FAQ}/correction").get_data(as_text=True)
+    answer, _ = entry(site_client.application, lang)
+    assert form_values(html, ["proposed_answer"])["proposed_answer"] == answer.answer
+    assert PRIVACY[lang] in html
+    # The privacy line and the hint are tied to their fields for screen readers.
+    assert re.search(r'<input[^>]*aria-describedby="email-hint"[^>]*name="email"', html)
+    assert 'id="email-hint"' in html
+
+
+def test_section_report_starts_with_the_sections_text(site_client):
+    html = site_client.get(f"/en/{GAME}/rules/{SECTION}/correction").get_data(as_text=True)
+    _, body = entry(site_client.application, "en")
+    assert form_values(html, ["proposed_answer"])["proposed_answer"] == body
+
+
+def test_thanks_page_leads_back_to_the_answer(site_client):
+    thanks = send(site_client, f"/it/{GAME}/faq/{FAQ}/correction", message="Pagina sbagliata")
+    answer, _ = entry(site_client.application, "it")
+    back = re.search(r'<p class="back"><a href="([^"]+)">([^<]+)</a>', thanks)
+    assert back.group(1) == f"/it/{GAME}/faq/{FAQ}"
+    assert answer.question.replace("'", "&#39;") in back.group(2)
+    assert f'href="/it/{GAME}/"' not in thanks
+
+
+def test_thanks_page_leads_back_to_the_rules_section(site_client):
+    thanks = send(site_client, f"/de/{GAME}/rules/{SECTION}/correction", message="Tippfehler")
+    assert re.search(rf'<p class="back"><a href="/de/{GAME}/#rule-{SECTION}">', thanks)
+
+
+def test_unchanged_proposal_is_no_proposal(site_client):
+    url = f"/en/{GAME}/faq/{FAQ}/correction"
+    prefilled = form_values(site_client.get(url).get_data(as_text=True), ["proposed_answer"])["proposed_answer"]
+    # As a browser sends it back: CRLF line ends.
+    thanks = send(site_client, url, message="The page number is wrong.", proposed_answer=prefilled.replace("\n", "\r\n"))
+    assert report(site_client.application, tracking_token(thanks, "en")).proposed_answer is None
+
+
+def test_tracking_page_repeats_what_was_sent_but_not_the_email(site_client):
+    url = f"/en/{GAME}/faq/{FAQ}/correction"
+    thanks = send(site_client, url, message="Ties are <b>settled</b> differently.",
+                  proposed_answer="The player with more gold wins.", page="2", email="reader@example.org")
+    token = tracking_token(thanks, "en")
+    stored = report(site_client.application, token)
+    assert stored.proposed_answer == "The player with more gold wins." and stored.email == "reader@example.org"
+    status = site_client.get(f"/en/corrections/{token}").get_data(as_text=True)
+    assert "What you sent" in status
+    assert "Ties are &lt;b&gt;settled&lt;/b&gt; differently." in status
+    assert "The player with more gold wins." in status
+    assert "reader@example.org" not in status and "example.org" not in status

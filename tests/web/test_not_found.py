@@ -1,0 +1,66 @@
+"""404 pages offer a search box with the words of the missing address and the closest matches."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rules_index.web import not_found
+
+GAME = "ohne-furcht-und-adel"
+
+
+@pytest.mark.parametrize("path,words", [
+    ("/en/thief-robs-king/", "thief robs king"),
+    (f"/de/{GAME}/faq/dieb_bestiehlt_meuchler", "dieb bestiehlt meuchler"),
+    ("/it/re-assassinato.html", "re assassinato"),
+    ("/en/", ""),
+    ("/", ""),
+    ("/x/" + "a-" * 300, ("a " * 100).strip()),
+    ("/en/tab\tand\x7fdel", "tab and del"),
+])
+def test_words_in_path(path, words):
+    assert not_found.words_in_path(path) == words
+
+
+def test_missing_entry_offers_its_closest_matches(client):
+    response = client.get(f"/en/{GAME}/faq/thief-robs-assassin")
+    assert response.status_code == 404
+    page = response.get_data(as_text=True)
+    assert '<html lang="en">' in page and "Page not found" in page
+    assert re.search(r'<form [^>]*role="search"[^>]*action="/en/search"', page)
+    assert re.search(r'<input id="nf-q" name="q" type="search" value="thief robs assassin"', page)
+    matches = re.findall(r'<section class="matches".*?</section>', page, re.S)
+    assert len(matches) == 1
+    links = re.findall(r'<a href="([^"]+)">', matches[0])
+    assert 1 <= len(links) <= not_found.LIMIT
+    assert f"/en/{GAME}/faq/thief-forbidden-targets" in links
+
+
+@pytest.mark.parametrize("lang,heading", [("de", "Vielleicht suchst du"), ("it", "Forse cercavi")])
+def test_matches_in_the_readers_language(client, lang, heading):
+    page = client.get(f"/{lang}/nope/{GAME}-dieb").get_data(as_text=True)
+    assert heading in page and f'action="/{lang}/search"' in page
+
+
+def test_no_words_no_matches_but_a_search_box(client):
+    page = client.get("/it/").get_data(as_text=True)
+    assert "nf-q" not in page  # the home page exists
+    page = client.get("/xx/").get_data(as_text=True)
+    assert 'id="nf-q"' in page and 'class="matches"' not in page
+
+
+def test_a_failing_search_still_gives_the_404_page(client, monkeypatch):
+    def broken():
+        raise OSError("index unreadable")
+
+    monkeypatch.setattr(not_found, "search_index", broken)
+    response = client.get(f"/en/{GAME}/faq/thief-robs-assassin")
+    assert response.status_code == 404
+    page = response.get_data(as_text=True)
+    assert 'value="thief robs assassin"' in page and 'class="matches"' not in page
+
+
+def test_api_404_stays_json(client):
+    response = client.get("/api/v1/games/no-such-game")
+    assert response.status_code == 404 and "error" in response.get_json()
