@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Blueprint, current_app, jsonify, request
 
 from rules_index.content.writer import EntryNotFound
-from rules_index.corrections import changes
+from rules_index.corrections import availability, changes
 from rules_index.corrections.change_requests import RequestError, parse_change
 from rules_index.corrections.db import session
 from rules_index.corrections.models import Editor
@@ -23,6 +23,7 @@ from .publishing import publish
 from .state import content_state, library
 
 bp = Blueprint("changes_api", __name__, url_prefix="/api/v1")
+bp.before_request(availability.require)  # tokens and changes live in the corrections database
 
 
 def token_editor() -> Editor:

@@ -47,7 +47,7 @@ SCRIPT = ROOT / "scripts" / "postgres-test-server.sh"
 AVAILABILITY_LOG = "rules_index.corrections.availability"
 
 # What needs the database: whole blueprints, and the history page.
-NEEDS_DATABASE = {"corrections", "editor"}
+NEEDS_DATABASE = {"corrections", "editor", "changes_api"}
 NEEDS_DATABASE_ENDPOINTS = {"pages.faq_history"}
 # Reader routes whose usual answer is not a 200.
 USUAL_STATUS = {"pages.root": 302, "pages.offline_search": 404}
@@ -317,7 +317,7 @@ def test_pages_show_the_extras_again_once_the_database_is_migrated(tmp_path, ind
     app = make_unmigrated_app(tmp_path / "instance", ROOT / "content", INDEX_DIR=str(index_dir), CORRECTIONS_RETRY_SECONDS=0)
     client = app.test_client()
     assert_without_extras(client.get(PAGE).get_data(as_text=True))
-    assert len(app.extensions[PAGE_CACHE]._pages) == 0  # a page without its extras is not kept
+    assert len(app.extensions[PAGE_CACHE]) == 0  # a page without its extras is not kept
     assert_unavailable(client.get(f"/en/{GAME}/faq/{FAQ}/correction"), "/en/")
 
     with app.app_context():
