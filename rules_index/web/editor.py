@@ -11,10 +11,11 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session as cookie, url_for
 from markupsafe import Markup, escape
+from flask_babel import gettext as _
 from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
 
 from rules_index.content import LANGS
+from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, parse_submitted_yaml
 from rules_index.content.writer import read_faq, read_section
 from rules_index.corrections import changes, reports
 from rules_index.corrections.db import session
@@ -115,10 +116,16 @@ def _yaml_text(data) -> str:
 
 
 def _parse_yaml(text: str, field) -> object:
+    """The field's YAML as plain data; a refusal becomes the field's error (before any lock)."""
     try:
-        return YAML(typ="safe").load(text)
-    except YAMLError as exc:
-        field.errors = [f"YAML: {exc}"]
+        return parse_submitted_yaml(text)
+    except SubmittedYamlError as exc:
+        if exc.reason == "alias":
+            field.errors = [_("YAML anchors and aliases (& and *) are not allowed here: write the values out.")]
+        elif exc.reason == "depth":
+            field.errors = [_("The YAML is nested more than %(depth)d levels deep.", depth=MAX_DEPTH)]
+        else:
+            field.errors = [f"YAML: {exc.detail}"]
         return None
 
 
@@ -174,7 +181,7 @@ def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Repo
     """Gate and write the change; returns the list of problems (empty on success)."""
     updates = _updates(kind, form)
     if updates is None:
-        return ["citation/check: not valid YAML"]
+        return [f"{field.name}: {error}" for field in (form.citation, form.check) for error in field.errors]
     root = content_state().root
     lock = Path(current_app.instance_path) / "content.lock"
     try:
