@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup browser-tools run test validate check index db eval translations mutation mutation-all export stress bench clean
+.PHONY: help setup browser-tools run test fuzz validate check index db eval translations mutation mutation-all export stress bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -47,6 +47,13 @@ check: setup ## Run every FAQ entry's and mistake's check through the rule engin
 
 test: setup browser-tools validate check ## Validate content, run the rule checks and the whole test suite
 	$(BIN)/python -m pytest -q
+
+# make test draws the same fuzz examples every run; make fuzz explores new ones (Hypothesis
+# profile "explore", tests/conftest.py). A failure prints its seed: SEED=… repeats that run.
+FUZZ_SEED := $(or $(SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
+fuzz: setup ## Fuzz the API and the pages with new examples (SEED=… repeats a run)
+	@echo "fuzz seed $(FUZZ_SEED)"
+	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -q -p no:cacheprovider --hypothesis-seed=$(FUZZ_SEED) tests/test_fuzz_api.py tests/test_fuzz_pages.py
 
 mutation: setup ## Mutation testing of the rule engines: a seeded sample of 400 mutants (N=… to change)
 	rm -rf mutants

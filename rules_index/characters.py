@@ -10,9 +10,11 @@ from __future__ import annotations
 
 Ranges = tuple[tuple[int, int], ...]
 
-# C0 controls except tab, line feed and carriage return; DEL; C1 controls (U+0085 NEL among them);
-# UTF-16 surrogates, which JSON can spell ("\ud800") but which are no text.
-CONTROLS: Ranges = ((0x00, 0x08), (0x0B, 0x0C), (0x0E, 0x1F), (0x7F, 0x9F), (0xD800, 0xDFFF))
+# C0 controls except tab, line feed and carriage return; DEL; C1 controls (U+0085 NEL among them).
+# Lone UTF-16 surrogates, which JSON can spell ("\ud800"), are no text either, but are left out of
+# the classes: regex engines that work on Unicode scalar values (Rust's, which schema tools use)
+# refuse a surrogate range. The server refuses them before any class is searched.
+CONTROLS: Ranges = ((0x00, 0x08), (0x0B, 0x0C), (0x0E, 0x1F), (0x7F, 0x9F))
 LINE_BREAKS: Ranges = ((0x09, 0x0A), (0x0D, 0x0D))  # tab, LF, CR
 SEPARATORS: Ranges = ((0x2028, 0x2029),)  # LINE SEPARATOR, PARAGRAPH SEPARATOR
 # Embeddings, overrides and isolates: they reorder what a reader sees without being seen.

@@ -65,7 +65,7 @@ class Characters:
     def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> dict:
         json_schema = handler(schema)
         json_schema["pattern"] = self.needed
-        json_schema["not"] = {"type": "string", "pattern": self.refused}
+        json_schema["not"] = {"pattern": self.refused}
         return json_schema
 
     def check(self, value: str) -> str:

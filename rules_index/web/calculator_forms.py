@@ -80,7 +80,7 @@ def citadels_score(args: MultiDict) -> FormResult:
         players.append({"name": name, "districts": districts})
         if first_row == str(row):
             first_name = name
-    if result.submitted and not players:
+    if result.submitted and not players and not result.errors:
         result.errors["name0"] = _("Enter at least one player.")
     result.payload = {"players": players, "first_complete": first_name}
     return result

@@ -16,7 +16,16 @@ REF = "#/components/schemas/"
 LANG = {"name": "lang", "in": "query", "required": False, "schema": {"type": "string", "enum": ["de", "en", "it"], "default": "de"}}
 SLUG = {"name": "slug", "in": "path", "required": True, "schema": {"type": "string"}}
 TEXT = {"type": "string", "pattern": "\\S"}  # at least one character that is not white space
-PLAIN = {"not": {"type": "string", "pattern": reports.REFUSED}}  # no control characters
+
+
+def _plain(constraints: dict, nullable: bool = False) -> dict:
+    """A report's text: ``constraints`` and no control character; or null when ``nullable``.
+
+    The refusal is a ``not`` beside ``type: string`` (not inside it, which generators misread);
+    null therefore gets its own branch.
+    """
+    text = {"type": "string", **constraints, "not": {"pattern": reports.REFUSED}}
+    return {"anyOf": [text, {"type": "null"}]} if nullable else text
 
 
 def _around(pattern: str) -> str:
@@ -105,10 +114,10 @@ SCHEMAS = {
         "properties": {
             "game": {"type": "string", "minLength": 1}, "faq": {"type": "string"}, "section": {"type": "string"},
             "lang": {"type": "string", "enum": ["de", "en", "it"]},
-            "message": {"type": "string", "maxLength": reports.MAX_MESSAGE, "pattern": reports.VISIBLE, **PLAIN},
-            "proposed_answer": {"type": ["string", "null"], "maxLength": reports.MAX_PROPOSAL, **PLAIN},
-            "page": {"type": ["string", "null"], "pattern": _around(reports.PAGE), **PLAIN},
-            "email": {"type": ["string", "null"], "maxLength": reports.MAX_EMAIL, "pattern": _around(reports.EMAIL), **PLAIN},
+            "message": _plain({"maxLength": reports.MAX_MESSAGE, "pattern": reports.VISIBLE}),
+            "proposed_answer": _plain({"maxLength": reports.MAX_PROPOSAL}, nullable=True),
+            "page": _plain({"pattern": _around(reports.PAGE)}, nullable=True),
+            "email": _plain({"maxLength": reports.MAX_EMAIL, "pattern": _around(reports.EMAIL)}, nullable=True),
         },
     },
     "CorrectionCreated": {
