@@ -51,9 +51,10 @@ test: setup browser-tools validate check ## Validate content, run the rule check
 # make test draws the same fuzz examples every run; make fuzz explores new ones (Hypothesis
 # profile "explore", tests/conftest.py). A failure prints its seed: SEED=… repeats that run.
 FUZZ_SEED := $(or $(SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
-fuzz: setup ## Fuzz the API and the pages with new examples (SEED=… repeats a run)
+FUZZ_TESTS ?= tests/test_fuzz_api.py tests/test_fuzz_pages.py
+fuzz: setup ## Fuzz the API and the pages with new examples (SEED=… repeats a run, FUZZ_TESTS=… narrows)
 	@echo "fuzz seed $(FUZZ_SEED)"
-	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -q -p no:cacheprovider --hypothesis-seed=$(FUZZ_SEED) tests/test_fuzz_api.py tests/test_fuzz_pages.py
+	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -q -p no:cacheprovider --hypothesis-seed=$(FUZZ_SEED) $(FUZZ_TESTS)
 
 mutation: setup ## Mutation testing of the rule engines: a seeded sample of 400 mutants (N=… to change)
 	rm -rf mutants

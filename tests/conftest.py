@@ -24,7 +24,7 @@ from rules_index.web.search_state import search_index
 FIXTURES = Path(__file__).parent / "fixtures"
 
 settings.register_profile("repeatable", derandomize=True, database=None, max_examples=50)
-settings.register_profile("explore", derandomize=False, database=None, max_examples=300)
+settings.register_profile("explore", derandomize=False, database=None, max_examples=200)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
