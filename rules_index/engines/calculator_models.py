@@ -25,7 +25,7 @@ class CalculatorModel(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
-def _whole_number(low: int, high: int):
+def _whole_number_validator(low: int, high: int):
     def validate(value: Any, handler: Callable[[Any], int]) -> int:
         # JSON has one number type: 2.0 is the whole number 2 (as JSON Schema says), 2.5 is not.
         if isinstance(value, float) and value.is_integer():
@@ -42,7 +42,7 @@ def _whole_number(low: int, high: int):
 
 def whole_number(low: int, high: int) -> Any:
     """The type of an integer from ``low`` to ``high``: no strings, no booleans, floats only when whole."""
-    return Annotated[int, Field(strict=True, ge=low, le=high), WrapValidator(_whole_number(low, high))]
+    return Annotated[int, Field(strict=True, ge=low, le=high), WrapValidator(_whole_number_validator(low, high))]
 
 
 @dataclass(frozen=True)

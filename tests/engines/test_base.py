@@ -86,6 +86,7 @@ def test_player_names_accepted(name):
     ("A\u2028B", "may not hold the character U+2028"),
     ("\u202eanna", "may not hold the character U+202E"),
     ("A\tB", "may not hold the character U+0009"),
+    ("a\ud800", "is not valid Unicode text"),
     (3, "must be a text"),
 ])
 def test_player_names_refused(name, message):
