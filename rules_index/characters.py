@@ -25,6 +25,10 @@ SPACES: Ranges = (
     (0x205F, 0x205F), (0x3000, 0x3000), (0xFEFF, 0xFEFF),
 )
 
+# Everything Python's str.isspace() and str.strip() count as white space (all below U+3001): for
+# JSON Schema that states a check the server makes with strip().
+PYTHON_WHITESPACE: Ranges = tuple((c, c) for c in range(0x3001) if chr(c).isspace())
+
 
 def regex_class(*sets: Ranges) -> str:
     """The body of a regex character class (no brackets) holding every given set."""

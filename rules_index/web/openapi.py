@@ -9,13 +9,15 @@ from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import core_schema
 
+from rules_index import characters as chars
 from rules_index.corrections import reports
 from rules_index.engines import calculators_for
 
 REF = "#/components/schemas/"
 LANG = {"name": "lang", "in": "query", "required": False, "schema": {"type": "string", "enum": ["de", "en", "it"], "default": "de"}}
 SLUG = {"name": "slug", "in": "path", "required": True, "schema": {"type": "string"}}
-TEXT = {"type": "string", "pattern": "\\S"}  # at least one character that is not white space
+# A character the server's strip() leaves (not \S, which ECMA-262 and Python read differently).
+TEXT = {"type": "string", "pattern": f"[^{chars.regex_class(chars.PYTHON_WHITESPACE)}]"}
 
 
 def _plain(constraints: dict, nullable: bool = False) -> dict:

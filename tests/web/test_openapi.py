@@ -142,3 +142,10 @@ def test_calculator_schemas_come_from_the_models(spec):
     assert "patternProperties" not in names and names["propertyNames"]["pattern"] and names["additionalProperties"]
     refs = re.findall(r'"\$ref": "#/components/schemas/([^"]+)"', json.dumps(spec))
     assert refs and set(refs) <= set(schemas)
+
+
+@pytest.mark.parametrize("query", ["Baumeister", " a ", "", " ", "\x1c", "\x1f", "\x85", "\u3000", "\u2028", "\ufeff", "\t\n"])
+def test_search_text_schema_and_server_agree(client, spec, query):
+    schema = next(p["schema"] for p in spec["paths"]["/api/v1/search"]["get"]["parameters"] if p["name"] == "q")
+    accepted = client.get("/api/v1/search", query_string={"q": query}).status_code == 200
+    assert (Draft202012Validator(schema).is_valid(query), jsonschema_rs.validator_for(schema).is_valid(query)) == (accepted, accepted)
