@@ -49,7 +49,8 @@ test: setup browser-tools validate check ## Validate content, run the rule check
 	$(BIN)/python -m pytest -q
 
 # make test draws the same fuzz examples every run; make fuzz explores new ones (Hypothesis
-# profile "explore", tests/conftest.py). A failure prints its seed: SEED=… repeats that run.
+# profile "explore", tests/conftest.py). A failure prints its seed: SEED=… repeats that run;
+# FUZZ_EXAMPLES=… sets the examples per test (200).
 FUZZ_SEED := $(or $(SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
 FUZZ_TESTS ?= tests/test_fuzz_api.py tests/test_fuzz_pages.py
 fuzz: setup ## Fuzz the API and the pages with new examples (SEED=… repeats a run, FUZZ_TESTS=… narrows)
