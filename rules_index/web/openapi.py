@@ -23,8 +23,7 @@ TEXT = {"type": "string", "pattern": f"[^{chars.regex_class(chars.PYTHON_WHITESP
 def _plain(constraints: dict, nullable: bool = False) -> dict:
     """A report's text: ``constraints`` and no control character; or null when ``nullable``.
 
-    The refusal is a ``not`` beside ``type: string`` (not inside it, which generators misread);
-    null therefore gets its own branch.
+    Null gets its own branch: the ``not`` holds a bare ``pattern``, which null would satisfy.
     """
     text = {"type": "string", **constraints, "not": {"pattern": reports.REFUSED}}
     return {"anyOf": [text, {"type": "null"}]} if nullable else text
