@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup dev-setup editor browser-tools run serve test validate check index db eval translations mutation mutation-all export stress bench clean
+.PHONY: help setup dev-setup editor browser-tools run serve test fuzz validate check index db eval translations mutation mutation-all export stress bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -61,6 +61,15 @@ check: setup ## Run every FAQ entry's and mistake's check through the rule engin
 
 test: dev-setup browser-tools validate check ## Validate content, run the rule checks and the whole test suite
 	$(BIN)/python -m pytest -q
+
+# make test draws the same fuzz examples every run; make fuzz explores new ones (Hypothesis
+# profile "explore", tests/conftest.py). A failure prints its seed: SEED=… repeats that run;
+# FUZZ_EXAMPLES=… sets the examples per test (200).
+FUZZ_SEED := $(or $(SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
+FUZZ_TESTS ?= tests/test_fuzz_api.py tests/test_fuzz_pages.py
+fuzz: dev-setup ## Fuzz the API and the pages with new examples (SEED=… repeats a run, FUZZ_TESTS=… narrows)
+	@echo "fuzz seed $(FUZZ_SEED)"
+	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -q -p no:cacheprovider --hypothesis-seed=$(FUZZ_SEED) $(FUZZ_TESTS)
 
 mutation: dev-setup ## Mutation testing of the rule engines: a seeded sample of 400 mutants (N=… to change)
 	rm -rf mutants

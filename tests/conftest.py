@@ -1,16 +1,32 @@
-"""Shared fixtures: the app on the real content, its test client, and the tiny fixture game."""
+"""Shared fixtures: the app on the real content, its test client, and the tiny fixture game.
+
+Hypothesis runs under a profile chosen by ``HYPOTHESIS_PROFILE``:
+
+- ``repeatable`` (the default, ``make test``): every run draws the same examples, derived from
+  each test's own code, so a failure seen once is seen again;
+- ``explore`` (``make fuzz``): new examples from ``--hypothesis-seed``, 200 per test (or
+  ``FUZZ_EXAMPLES``).
+
+Tests that set ``max_examples`` themselves keep it; the fuzz tests take the profile's.
+"""
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from apptools import make_app
 from app import ROOT
 from rules_index.web.search_state import search_index
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+settings.register_profile("repeatable", derandomize=True, database=None, max_examples=50)
+settings.register_profile("explore", derandomize=False, database=None, max_examples=int(os.environ.get("FUZZ_EXAMPLES", "200")))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 @pytest.fixture(scope="session")

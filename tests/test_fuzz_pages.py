@@ -1,4 +1,8 @@
-"""Hostile input on the reader pages and forms: never a 5xx; errors are pages in the reader's language."""
+"""Hostile input on the reader pages and forms: never a 5xx; errors are pages in the reader's language.
+
+How many examples, and whether they are the same every run, is the Hypothesis profile's
+(tests/conftest.py, ``make fuzz``).
+"""
 from __future__ import annotations
 
 from urllib.parse import quote
@@ -10,7 +14,7 @@ from formtools_shared import csrf_token
 
 ANY_TEXT = st.text(st.characters(blacklist_categories=["Cs"]), max_size=300)
 SEGMENT = st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters="/?#"), min_size=1, max_size=40)
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(deadline=None, suppress_health_check=list(HealthCheck))
 NOT_FOUND = {"de": "Seite nicht gefunden", "en": "Page not found", "it": "Pagina non trovata"}
 
 

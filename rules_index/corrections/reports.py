@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from rules_index import characters as chars
 from rules_index.content import LANGS, Library
 
 from .models import STATUSES, Report
@@ -16,8 +17,20 @@ MAX_MESSAGE = 5000
 MAX_PROPOSAL = 10000
 MAX_PAGE = 40
 MAX_EMAIL = 254
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_PAGE = re.compile(r"^[0-9]{1,3}([-–][0-9]{1,3})?$")
+
+# What a report's texts may hold, as regex classes the API's JSON Schema states too.
+REFUSED = f"[{chars.regex_class(chars.CONTROLS)}]"
+BLANK = chars.regex_class(chars.LINE_BREAKS, chars.SEPARATORS, chars.BIDI_CONTROLS, chars.SPACES)
+VISIBLE = f"[^{chars.regex_class(chars.CONTROLS)}{BLANK}]"
+PAGE = "[0-9]{1,3}([-–][0-9]{1,3})?"
+EMAIL = f"[^@{BLANK}]+@[^@{BLANK}]+\\.[^@{BLANK}]+"
+
+_REFUSED = re.compile(REFUSED)
+_NEWLINES = re.compile(f"\r\n?|[{chars.regex_class(chars.SEPARATORS)}]")
+_BIDI = re.compile(f"[{chars.regex_class(chars.BIDI_CONTROLS)}]")
+_ENDS = chars.characters(chars.LINE_BREAKS, chars.SPACES)
+_EMAIL = re.compile(f"^{EMAIL}$")
+_PAGE = re.compile(f"^{PAGE}$")
 
 
 class SubmissionError(ValueError):
@@ -42,11 +55,30 @@ class Submission:
     email: str | None
 
 
-def _check_encodable(value: str, field: str) -> None:
+def refused_character(text: str) -> str | None:
+    """The first character a report may not hold (a control character), or None."""
+    found = _REFUSED.search(text)
+    return found.group() if found else None
+
+
+def plain_text(value: str, field: str) -> str:
+    """A reader's text made plain, or SubmissionError 400 naming the field.
+
+    Line breaks become LF (CRLF and CR from browsers' text areas, U+2028 LINE SEPARATOR and U+2029
+    PARAGRAPH SEPARATOR from pasted text); bidirectional embeddings, overrides and isolates
+    (U+202A–U+202E, U+2066–U+2069) are removed, since they reorder what an editor sees; control
+    characters (C0 other than tab and line breaks, DEL, C1 such as U+0085) are refused; spaces and
+    line breaks around the text are stripped.
+    """
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise SubmissionError(field, "is not valid Unicode text") from None
+    text = _BIDI.sub("", _NEWLINES.sub("\n", value))
+    bad = refused_character(text)
+    if bad is not None:
+        raise SubmissionError(field, f"may not hold the control character {chars.describe(bad)}")
+    return text.strip(_ENDS)
 
 
 def _optional_text(data: dict, field: str, limit: int) -> str | None:
@@ -55,15 +87,17 @@ def _optional_text(data: dict, field: str, limit: int) -> str | None:
         return None
     if not isinstance(value, str):
         raise SubmissionError(field, "must be a text")
-    _check_encodable(value, field)
-    value = value.strip()
+    value = plain_text(value, field)
     if len(value) > limit:
         raise SubmissionError(field, f"is longer than {limit} characters", 413)
     return value or None
 
 
 def validate_submission(library: Library, data: dict) -> Submission:
-    """Check a submission against the content; raises SubmissionError naming the field."""
+    """Check a submission against the content; raises SubmissionError naming the field.
+
+    Every text goes through ``plain_text``: what is stored is what an editor will see.
+    """
     if not isinstance(data, dict):
         raise SubmissionError("body", "must be a JSON object")
     game_slug = data.get("game")
@@ -87,10 +121,10 @@ def validate_submission(library: Library, data: dict) -> Submission:
             raise SubmissionError("section", f"game '{game_slug}' has no rules section '{str(section_id)[:120]}'", 404)
         kind, target = "section", section_id
     message = data.get("message")
-    if not isinstance(message, str) or not message.strip():
+    if isinstance(message, str):
+        message = plain_text(message, "message")
+    if not isinstance(message, str) or not message:
         raise SubmissionError("message", "say what is wrong")
-    message = message.strip()
-    _check_encodable(message, "message")
     if len(message) > MAX_MESSAGE:
         raise SubmissionError("message", f"is longer than {MAX_MESSAGE} characters", 413)
     proposed = _optional_text(data, "proposed_answer", MAX_PROPOSAL)

@@ -1,7 +1,8 @@
 """Calculator pages: the reader's form fields turned into a calculator's payload.
 
 Each form is a plain GET form (no script needed); problems are reported in the reader's
-language next to the field.
+language next to the field. Limits come from the calculators' request models, so a form never
+accepts what the calculator refuses.
 """
 from __future__ import annotations
 
@@ -11,10 +12,17 @@ from typing import Any, Callable
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
+from pydantic import TypeAdapter, ValidationError
 from werkzeug.datastructures import MultiDict
 
-OFUA_COLOURS = ("yellow", "blue", "green", "red", "purple")
-MAX_ROWS = {"ohne-furcht-und-adel/score": 7, "kardinal-und-koenig/monastery-score": 5}
+from rules_index.engines.adel_verpflichtet import calculators as exhibitions
+from rules_index.engines.calculator_models import MAX_NAME, PlayerName
+from rules_index.engines.kardinal_und_koenig import calculators as monasteries
+from rules_index.engines.ohne_furcht_und_adel import calculators as citadels
+
+OFUA_COLOURS = ("yellow", "blue", "green", "red", "purple")  # the order of the form's columns
+MAX_ROWS = {"ohne-furcht-und-adel/score": citadels.MAX_PLAYERS, "kardinal-und-koenig/monastery-score": monasteries.MAX_PLAYERS}
+PLAYER_NAME = TypeAdapter(PlayerName)
 
 
 @dataclass
@@ -33,6 +41,17 @@ def _whole(token: str) -> int | None:
     return int(token) if re.fullmatch(r"[0-9]{1,4}", token) else None
 
 
+def _name_error(name: str) -> str | None:
+    """The reader's message if the calculators would refuse this player name, else None."""
+    if not name:
+        return _("Please enter a name.")
+    try:
+        PLAYER_NAME.validate_python(name)
+    except ValidationError:
+        return _("A name has at most %(max)d characters and no control characters.", max=MAX_NAME)
+    return None
+
+
 def citadels_score(args: MultiDict) -> FormResult:
     result = FormResult(submitted="submit" in args)
     players = []
@@ -43,21 +62,25 @@ def citadels_score(args: MultiDict) -> FormResult:
         costs = {c: args.get(f"{c}{row}", "") for c in OFUA_COLOURS}
         if not name and not any(v.strip() for v in costs.values()):
             continue
-        if not name:
-            result.errors[f"name{row}"] = _("Please enter a name.")
+        name_error = _name_error(name)
+        if name_error:
+            result.errors[f"name{row}"] = name_error
             continue
         districts = []
         for colour, text in costs.items():
             for token in _numbers(text):
                 value = _whole(token)
-                if value is None or not 1 <= value <= 6:
-                    result.errors[f"{colour}{row}"] = _("Costs are whole numbers from 1 to 6, separated by spaces.")
+                if value is None or not citadels.MIN_COST <= value <= citadels.MAX_COST:
+                    result.errors[f"{colour}{row}"] = _(
+                        "Costs are whole numbers from %(low)d to %(high)d, separated by spaces.",
+                        low=citadels.MIN_COST, high=citadels.MAX_COST,
+                    )
                     break
                 districts.append({"color": colour, "cost": value})
         players.append({"name": name, "districts": districts})
         if first_row == str(row):
             first_name = name
-    if result.submitted and not players:
+    if result.submitted and not players and not result.errors:
         result.errors["name0"] = _("Enter at least one player.")
     result.payload = {"players": players, "first_complete": first_name}
     return result
@@ -71,14 +94,18 @@ def monastery_score(args: MultiDict) -> FormResult:
         count = args.get(f"count{row}", "").strip()
         if not name and not count:
             continue
-        if not name:
-            result.errors[f"name{row}"] = _("Please enter a name.")
+        number, name_error = _whole(count), _name_error(name)
+        if name_error:
+            result.errors[f"name{row}"] = name_error
         elif name in counts:
             result.errors[f"name{row}"] = _("Each name only once, please.")
-        elif _whole(count) is None or _whole(count) > 20:
-            result.errors[f"count{row}"] = _("Enter a number of monasteries from 0 to 20.")
+        elif number is None or not monasteries.MIN_MONASTERIES <= number <= monasteries.MAX_MONASTERIES:
+            result.errors[f"count{row}"] = _(
+                "Enter a number of monasteries from %(low)d to %(high)d.",
+                low=monasteries.MIN_MONASTERIES, high=monasteries.MAX_MONASTERIES,
+            )
         else:
-            counts[name] = _whole(count)
+            counts[name] = number
     if result.submitted and not counts and not result.errors:
         result.errors["name0"] = _("Enter at least one player.")
     result.payload = {"monasteries": counts}
@@ -91,7 +118,7 @@ def exhibition(args: MultiDict) -> FormResult:
     if result.submitted:
         if not cards:
             result.errors["cards"] = _("Enter the letters of your cards, e.g. AABBC.")
-        elif len(cards) > 60 or any(c.upper() not in "ABCDEF" for c in cards):
+        elif len(cards) > exhibitions.MAX_CARDS or re.search(exhibitions.NOT_A_CARD, cards):
             result.errors["cards"] = _("Only the letters A to F are collection cards.")
     result.payload = {"cards": cards}
     return result

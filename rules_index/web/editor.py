@@ -12,10 +12,11 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session as cookie, url_for
 from markupsafe import Markup, escape
+from flask_babel import gettext as _
 from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
 
 from rules_index.content import LANGS
+from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, parse_submitted_yaml
 from rules_index.content.versions import stored_faq_data
 from rules_index.content.writer import read_section
 from rules_index.corrections import availability, changes, reports
@@ -119,10 +120,16 @@ def _yaml_text(data) -> str:
 
 
 def _parse_yaml(text: str, field) -> object:
+    """The field's YAML as plain data; a refusal becomes the field's error (before any lock)."""
     try:
-        return YAML(typ="safe").load(text)
-    except YAMLError as exc:
-        field.errors = [f"YAML: {exc}"]
+        return parse_submitted_yaml(text)
+    except SubmittedYamlError as exc:
+        if exc.reason == "alias":
+            field.errors = [_("YAML anchors and aliases (& and *) are not allowed here: write the values out.")]
+        elif exc.reason == "depth":
+            field.errors = [_("The YAML is nested more than %(depth)d levels deep.", depth=MAX_DEPTH)]
+        else:
+            field.errors = [f"YAML: {exc.detail}"]
         return None
 
 
@@ -177,7 +184,8 @@ def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Repo
     """Gate (and unless ``dry_run`` write) the change; returns the problems (empty when it passes)."""
     updates = _updates(kind, form)
     if updates is None:
-        return [changes.GateProblem("validation", "citation/ruling/check: not valid YAML")]
+        problems = [f"{field.name}: {error}" for field in (form.citation, form.ruling, form.check) for error in field.errors]
+        return [changes.GateProblem("validation", message) for message in problems or ["citation/ruling/check: not valid YAML"]]
     root = content_state().root
     lock = Path(current_app.instance_path) / "content.lock"
     try:

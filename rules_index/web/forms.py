@@ -1,25 +1,37 @@
 """Forms (Flask-WTF: every form carries a CSRF token)."""
 from __future__ import annotations
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, PasswordField, StringField, TextAreaField
-from wtforms.validators import DataRequired, Length, Optional, Regexp
+from wtforms.validators import DataRequired, Length, Optional, Regexp, ValidationError
 
-from rules_index.corrections.reports import MAX_EMAIL, MAX_MESSAGE, MAX_PAGE, MAX_PROPOSAL
+from rules_index.characters import describe
+from rules_index.corrections.reports import MAX_EMAIL, MAX_MESSAGE, MAX_PAGE, MAX_PROPOSAL, refused_character
+
+
+def no_control_characters(form, field) -> None:
+    """The reports' own check (``reports.plain_text``), said in the reader's language.
+
+    Listed before Optional/DataRequired, which take a text of control characters for empty.
+    """
+    bad = refused_character(field.data or "")
+    if bad is not None:
+        raise ValidationError(_("Please remove the invisible control character %(char)s.", char=describe(bad)))
 
 
 class CorrectionForm(FlaskForm):
-    message = TextAreaField(_l("What is wrong?"), validators=[DataRequired(_l("Please say what is wrong.")), Length(max=MAX_MESSAGE)])
+    message = TextAreaField(_l("What is wrong?"), validators=[no_control_characters, DataRequired(_l("Please say what is wrong.")), Length(max=MAX_MESSAGE)])
     proposed_answer = TextAreaField(
-        _l("Your proposed wording (optional)"), validators=[Optional(), Length(max=MAX_PROPOSAL)],
+        _l("Your proposed wording (optional)"), validators=[no_control_characters, Optional(), Length(max=MAX_PROPOSAL)],
         description=_l("Starts with the current text: change it to read as you think it should."),
     )
-    page = StringField(_l("Page in the rulebook (optional)"), validators=[Optional(), Length(max=MAX_PAGE), Regexp(r"^[0-9]{1,3}([-–][0-9]{1,3})?$", message=_l("A page like 2 or a range like 5-6."))])
+    page = StringField(_l("Page in the rulebook (optional)"), validators=[no_control_characters, Optional(), Length(max=MAX_PAGE), Regexp(r"^[0-9]{1,3}([-–][0-9]{1,3})?$", message=_l("A page like 2 or a range like 5-6."))])
     # The address is stored with the report only; no page, API response or export shows it.
     email = StringField(
         _l("E-mail for a reply (optional)"),
-        validators=[Optional(), Length(max=MAX_EMAIL), Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message=_l("That is not an e-mail address."))],
+        validators=[no_control_characters, Optional(), Length(max=MAX_EMAIL), Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message=_l("That is not an e-mail address."))],
         description=_l("Only for a reply about this report: it is stored with the report and never shown on this site or passed on."),
     )
     website = StringField("Website")  # honeypot: people leave it empty, scripts fill it

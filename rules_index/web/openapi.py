@@ -1,9 +1,41 @@
-"""The OpenAPI 3 description of the JSON API (kept true by tests that validate real responses)."""
+"""The OpenAPI 3.1 description of the JSON API (kept true by tests that validate real responses).
+
+The calculators' schemas are generated from their pydantic models, the ones the API validates
+with; a correction's text fields are stated with the character classes ``reports`` checks.
+"""
 from __future__ import annotations
 
+from pydantic import BaseModel
+from pydantic.json_schema import GenerateJsonSchema
+from pydantic_core import core_schema
+
+from rules_index import characters as chars
+from rules_index.corrections import reports
+from rules_index.engines import calculators_for
+
+REF = "#/components/schemas/"
 LANG = {"name": "lang", "in": "query", "required": False, "schema": {"type": "string", "enum": ["de", "en", "it"], "default": "de"}}
 SLUG = {"name": "slug", "in": "path", "required": True, "schema": {"type": "string"}}
-TEXT = {"type": "string", "pattern": "\\S"}  # at least one character that is not white space
+# A character the server's strip() leaves (not \S, which ECMA-262 and Python read differently).
+TEXT = {"type": "string", "pattern": f"[^{chars.regex_class(chars.PYTHON_WHITESPACE)}]"}
+
+
+def _plain(constraints: dict, nullable: bool = False) -> dict:
+    """A report's text: ``constraints`` and no control character; or null when ``nullable``.
+
+    Null gets its own branch: the ``not`` holds a bare ``pattern``, which null would satisfy.
+    """
+    text = {"type": "string", **constraints, "not": {"pattern": reports.REFUSED}}
+    return {"anyOf": [text, {"type": "null"}]} if nullable else text
+
+
+def _around(pattern: str) -> str:
+    """The whole text is ``pattern`` or nothing, with blanks (which the server strips) around it.
+
+    Anchored, unlike the character classes: safe here because a final newline is a blank, so
+    Python's ``$`` (which also matches before one) and ECMA-262's agree.
+    """
+    return f"^[{reports.BLANK}]*({pattern})?[{reports.BLANK}]*$"
 
 
 def _error(description: str) -> dict:
@@ -98,10 +130,10 @@ SCHEMAS = {
         "properties": {
             "game": {"type": "string", "minLength": 1}, "faq": {"type": "string"}, "section": {"type": "string"},
             "lang": {"type": "string", "enum": ["de", "en", "it"]},
-            "message": {**TEXT, "maxLength": 5000},
-            "proposed_answer": {"type": ["string", "null"], "maxLength": 10000},
-            "page": {"type": ["string", "null"], "pattern": "^\\s*([0-9]{1,3}([-–][0-9]{1,3})?)?\\s*$"},
-            "email": {"type": ["string", "null"], "maxLength": 254, "pattern": "^\\s*([^@\\s]+@[^@\\s]+\\.[^@\\s]+)?\\s*$"},
+            "message": _plain({"maxLength": reports.MAX_MESSAGE, "pattern": reports.VISIBLE}),
+            "proposed_answer": _plain({"maxLength": reports.MAX_PROPOSAL}, nullable=True),
+            "page": _plain({"pattern": _around(reports.PAGE)}, nullable=True),
+            "email": _plain({"maxLength": reports.MAX_EMAIL, "pattern": _around(reports.EMAIL)}, nullable=True),
         },
     },
     "CorrectionCreated": {
@@ -157,51 +189,52 @@ SCHEMAS = {
             }},
         },
     },
-    "ScoreRequest": {
-        "type": "object", "required": ["players"],
-        "properties": {
-            "first_complete": {"type": ["string", "null"]},
-            "players": {"type": "array", "minItems": 1, "maxItems": 7, "items": {
-                "type": "object", "required": ["name"],
-                "properties": {"name": {**TEXT, "maxLength": 40}, "districts": {"type": "array", "maxItems": 30, "items": {
-                    "type": "object", "required": ["color", "cost"],
-                    "properties": {"color": {"type": "string", "enum": ["yellow", "blue", "green", "red", "purple"]}, "cost": {"type": "integer", "minimum": 1, "maximum": 6}},
-                }}},
-            }},
-        },
-    },
-    "ScoreResult": {
-        "type": "object", "required": ["players", "winner", "winners", "tie_break_used"],
-        "properties": {
-            "players": {"type": "array", "items": {
-                "type": "object", "required": ["name", "district_points", "all_colours_bonus", "complete_bonus", "total"],
-                "properties": {"name": {"type": "string"}, "district_points": {"type": "integer"}, "all_colours_bonus": {"type": "integer"}, "complete_bonus": {"type": "integer"}, "total": {"type": "integer"}},
-            }},
-            "winner": {"type": ["string", "null"]}, "winners": {"type": "array", "items": {"type": "string"}}, "tie_break_used": {"type": "boolean"},
-        },
-    },
-    "MonasteryRequest": {"type": "object", "required": ["monasteries"], "properties": {"monasteries": {
-        "type": "object", "minProperties": 1, "maxProperties": 5,
-        "propertyNames": {**TEXT, "maxLength": 40},
-        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 20},
-    }}},
-    "MonasteryResult": {"type": "object", "required": ["points"], "properties": {"points": {"type": "object", "additionalProperties": {"type": "integer"}}}},
-    "ExhibitionRequest": {"type": "object", "required": ["cards"], "properties": {"cards": {"type": "string", "maxLength": 60, "pattern": "^ *[A-Fa-f][A-Fa-f ]*$"}}},
-    "ExhibitionResult": {
-        "type": "object", "required": ["cards", "valid", "reason"],
-        "properties": {"cards": {"type": "string"}, "valid": {"type": "boolean"}, "reason": {"type": ["string", "null"], "enum": [None, "too-few-cards", "gap"]}},
-    },
 }
 
 
-def _calculator(slug: str, name: str, request: str, result: str, summary: str) -> dict:
-    return {
-        f"/api/v1/games/{slug}/{name}": {"post": {
-            "summary": summary, "operationId": f"{slug}-{name}".replace("-", "_"),
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{request}"}}}},
-            "responses": {"200": _ok(result), "400": _error("Bad input; the error names the field"), "413": _error("Body over 1 MiB")},
-        }},
-    }
+class ApiJsonSchema(GenerateJsonSchema):
+    """Pydantic's JSON Schema, with constrained mapping keys kept as constraints.
+
+    Pydantic states a key pattern as ``patternProperties``, which leaves keys that do not match
+    unconstrained; here every key must match (``propertyNames``) and every value follows the
+    value schema (``additionalProperties``).
+    """
+
+    def dict_schema(self, schema: core_schema.DictSchema) -> dict:
+        json_schema = super().dict_schema(schema)
+        by_pattern = json_schema.pop("patternProperties", None)
+        if by_pattern:
+            ((pattern, values),) = by_pattern.items()
+            json_schema.setdefault("propertyNames", {})["pattern"] = pattern
+            json_schema["additionalProperties"] = values
+        return json_schema
+
+
+def _model_schema(model: type[BaseModel], mode: str, schemas: dict) -> dict:
+    """A reference to the model's schema, adding it and the models it uses to ``schemas``."""
+    generated = model.model_json_schema(ref_template=REF + "{model}", schema_generator=ApiJsonSchema, mode=mode)
+    for name, schema in {**generated.pop("$defs", {}), model.__name__: generated}.items():
+        if schemas.setdefault(name, schema) != schema:
+            raise ValueError(f"two calculator models are both called {name}")
+    return {"$ref": REF + model.__name__}
+
+
+def _calculators(slugs: list[str], schemas: dict) -> dict:
+    """The paths of every served game's calculators; their schemas go into ``schemas``."""
+    paths = {}
+    for slug in slugs:
+        for name, calculator in calculators_for(slug).items():
+            request = _model_schema(calculator.request, "validation", schemas)
+            result = _model_schema(calculator.result, "serialization", schemas)
+            paths[f"/api/v1/games/{slug}/{name}"] = {"post": {
+                "summary": calculator.summary, "operationId": f"{slug}-{name}".replace("-", "_"),
+                "requestBody": {"required": True, "content": {"application/json": {"schema": request}}},
+                "responses": {
+                    "200": {"description": "OK", "content": {"application/json": {"schema": result}}},
+                    "400": _error("Bad input; the error names the field"), "413": _error("Body over 1 MiB"),
+                },
+            }}
+    return paths
 
 
 def openapi_document(base: str, slugs: list[str]) -> dict:
@@ -257,9 +290,11 @@ def openapi_document(base: str, slugs: list[str]) -> dict:
             },
         }},
     }
-    paths.update(_calculator("ohne-furcht-und-adel", "score", "ScoreRequest", "ScoreResult", "Final scoring of Ohne Furcht und Adel"))
-    paths.update(_calculator("kardinal-und-koenig", "monastery-score", "MonasteryRequest", "MonasteryResult", "Monastery scoring of one land"))
-    paths.update(_calculator("adel-verpflichtet", "exhibition", "ExhibitionRequest", "ExhibitionResult", "Is a set of collection cards a valid exhibition?"))
+    schemas = {**SCHEMAS, "CorrectionRequest": {
+        **SCHEMAS["CorrectionRequest"],
+        "properties": {**SCHEMAS["CorrectionRequest"]["properties"], "game": {"type": "string", "enum": slugs}},
+    }}
+    paths.update(_calculators(slugs, schemas))
     return {
         "openapi": "3.1.0",
         "info": {"title": "Rules Reference API", "version": "1.0.0", "description": "Rules questions for board games in de/en/it, with citations and engine verification."},
@@ -267,8 +302,5 @@ def openapi_document(base: str, slugs: list[str]) -> dict:
         "paths": paths,
         "components": {"securitySchemes": {"editorToken": {
             "type": "http", "scheme": "bearer", "description": "An editor's API token: flask --app app editors token NAME",
-        }}, "schemas": {**SCHEMAS, "CorrectionRequest": {
-            **SCHEMAS["CorrectionRequest"],
-            "properties": {**SCHEMAS["CorrectionRequest"]["properties"], "game": {"type": "string", "enum": slugs}},
-        }}},
+        }}, "schemas": schemas},
     }

@@ -133,3 +133,47 @@ def test_submission_rate_limit(tmp_path):
     assert codes == [201, 201, 201, 429, 429]
     assert client.post("/api/v1/corrections", json=GOOD).get_json()["error"]
     assert count(app) == 3
+
+
+CONTROLS = {"NUL": "\x00", "ESC": "\x1b", "VT": "\x0b", "FF": "\x0c", "DEL": "\x7f", "NEL": "\x85", "CSI": "\x9b"}
+
+
+def test_control_characters_are_refused_naming_the_field(site):
+    client = site.test_client()
+    for field, text in [("message", "The page {} is wrong."), ("proposed_answer", "Better {} wording."), ("page", "2{}"), ("email", "me{}@example.org")]:
+        for name, char in CONTROLS.items():
+            response = client.post("/api/v1/corrections", json={**GOOD, field: text.format(char)})
+            assert response.status_code == 400, (field, name)
+            assert response.get_json()["error"] == f"{field}: may not hold the control character U+{ord(char):04X}"
+    assert count(site) == 0
+
+
+def test_line_breaks_are_normalised_and_bidi_controls_removed(site):
+    client = site.test_client()
+    message = "Line one\r\nline two\rline three\u2028line four\u2029\u202eevil\u202c \u2066isolated\u2069\t"
+    token = client.post("/api/v1/corrections", json={**GOOD, "message": message, "proposed_answer": "\u2028A\r\nB\u2029"}).get_json()["token"]
+    with site.app_context():
+        report = session().scalar(select(Report).where(Report.token == token))
+        assert report.message == "Line one\nline two\nline three\nline four\nevil isolated"
+        assert report.proposed_answer == "A\nB"
+
+
+def test_a_message_of_nothing_visible_is_refused(site):
+    for message in ["\u202e\u202c", "\u2028 \u2029", "\r\n\t"]:
+        response = site.test_client().post("/api/v1/corrections", json={**GOOD, "message": message})
+        assert response.status_code == 400 and response.get_json()["error"].startswith("message:")
+    assert count(site) == 0
+
+
+@pytest.mark.parametrize("lang,said", [("de", "Steuerzeichen U+0085"), ("it", "carattere di controllo invisibile U+0085"), ("en", "control character U+0085")])
+def test_form_refuses_control_characters_in_readers_language(site, lang, said):
+    client = site.test_client()
+    url = f"/{lang}/ohne-furcht-und-adel/faq/tie-break/correction"
+    token = csrf_token(client.get(url).get_data(as_text=True))
+    for field in ("message", "proposed_answer", "page", "email"):
+        data = {"csrf_token": token, "message": "Falsche Seite", field: "x\x85"}
+        response = client.post(url, data=data)
+        assert response.status_code == 400, field
+        html = response.get_data(as_text=True)
+        assert said in html and f'<html lang="{lang}">' in html
+    assert count(site) == 0

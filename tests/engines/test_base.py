@@ -1,24 +1,18 @@
 """The shared engine vocabulary (rules_index/engines/base.py and the engine lookup in __init__.py).
 
-The require_* helpers validate calculator input; their InputError names the field and the problem,
-and both reach the user: the API answers ``"<field>: <message>"`` with status 400, the calculator
-page shows the message next to the form.
+Calculators validate their input with pydantic models (``calculator_models``); a problem becomes an
+InputError naming the field and the problem, and both reach the user: the API answers
+``"<field>: <message>"`` with status 400, the calculator page shows the message next to the form.
 """
 from __future__ import annotations
 
 import pytest
 
 from rules_index.engines import calculators_for, engine_module, probes_for
-from rules_index.engines.base import (
-    InputError,
-    ProbeRegistry,
-    Rule,
-    RuleViolation,
-    require_int,
-    require_list,
-    require_mapping,
-    require_text,
-)
+from pydantic import TypeAdapter, ValidationError
+
+from rules_index.engines.base import InputError, ProbeRegistry, Rule, RuleViolation
+from rules_index.engines.calculator_models import PlayerName, field_path, input_error as as_input_error, whole_number
 
 
 def input_error(fn, *args, **kw) -> InputError:
@@ -51,40 +45,52 @@ def test_probe_registry():
 
 
 # ------------------------------------------------------------------ input validation
-def test_require_mapping():
-    assert require_mapping({"a": 1}, "body") == {"a": 1}
-    err = input_error(require_mapping, [1], "body")
-    assert (err.field, err.message) == ("body", "must be an object")
-    assert str(err) == "body: must be an object"
+def refusal(adapter: TypeAdapter, value) -> InputError:
+    with pytest.raises(ValidationError) as info:
+        adapter.validate_python(value)
+    return as_input_error(info.value)
 
 
-def test_require_list():
-    assert require_list([1, 2], "players", min_items=1, max_items=2) == [1, 2]
-    assert input_error(require_list, "x", "players").message == "must be a list"
-    assert input_error(require_list, [], "players", min_items=1).message == "needs at least 1 item(s)"
-    assert input_error(require_list, [1, 2, 3], "players", max_items=2).message == "may hold at most 2 items"
+@pytest.mark.parametrize("loc,path", [
+    ((), "body"), (("players",), "players"), (("players", 0, "districts", 2, "cost"), "players[0].districts[2].cost"),
+    (("monasteries", "Anna"), "monasteries.Anna"),
+])
+def test_field_path(loc, path):
+    assert field_path(loc) == path
 
 
 @pytest.mark.parametrize("value,expected", [(1, 1), (6, 6), (3.0, 3)])
-def test_require_int_accepts_the_whole_range(value, expected):
-    assert require_int(value, "cost", 1, 6) == expected
+def test_whole_number_accepts_the_whole_range(value, expected):
+    assert TypeAdapter(whole_number(1, 6)).validate_python(value) == expected
 
 
 @pytest.mark.parametrize("value", [0, 7, 2.5, True, "3", None])
-def test_require_int_refuses(value):
-    err = input_error(require_int, value, "players[0].districts[2].cost", 1, 6)
-    assert err.field == "players[0].districts[2].cost"
+def test_whole_number_refuses(value):
+    err = refusal(TypeAdapter(whole_number(1, 6)), value)
     assert err.message == "must be a whole number from 1 to 6"
 
 
-def test_require_text():
-    assert require_text("  Anna ", "players[0].name") == "Anna"
-    assert require_text("x" * 40, "players[0].name", 40) == "x" * 40
-    for bad in ("", "   ", None, 3):
-        err = input_error(require_text, bad, "players[0].name", 40)
-        assert (err.field, err.message) == ("players[0].name", "must be a non-empty text")
-    err = input_error(require_text, "x" * 41, "players[0].name", 40)
-    assert (err.field, err.message) == ("players[0].name", "may be at most 40 characters long")
+@pytest.mark.parametrize("name", ["Anna", " Anna ", "Zoë", "a" * 40, "李", "A\u00a0B"])
+def test_player_names_accepted(name):
+    assert TypeAdapter(PlayerName).validate_python(name) == name
+
+
+@pytest.mark.parametrize("name,message", [
+    ("", "needs at least 1 character(s)"),
+    ("a" * 41, "may hold at most 40 characters"),
+    ("   ", "must hold a visible character, not only spaces"),
+    ("\u3000\ufeff", "must hold a visible character, not only spaces"),
+    ("\x1f", "may not hold the character U+001F"),
+    ("Anna\n", "may not hold the character U+000A"),
+    ("A\x85", "may not hold the character U+0085"),
+    ("A\u2028B", "may not hold the character U+2028"),
+    ("\u202eanna", "may not hold the character U+202E"),
+    ("A\tB", "may not hold the character U+0009"),
+    ("a\ud800", "is not valid Unicode text"),
+    (3, "must be a text"),
+])
+def test_player_names_refused(name, message):
+    assert refusal(TypeAdapter(PlayerName), name).message == message
 
 
 # ------------------------------------------------------------------ through the calculators
@@ -95,6 +101,8 @@ def test_monastery_calculator_bounds_are_inclusive():
     assert (err.field, err.message) == ("monasteries.A", "must be a whole number from 0 to 20")
     err = input_error(compute, ["A", 3])
     assert str(err) == "body: must be an object"
+    err = input_error(compute, {"monasteries": {"A\x1b": 1}})
+    assert str(err) == "monasteries: a name may not hold the character U+001B"
 
 
 def test_score_calculator_reports_the_field():
@@ -102,7 +110,7 @@ def test_score_calculator_reports_the_field():
     out = compute({"players": [{"name": "Anna", "districts": [{"color": "green", "cost": 1}]}]})
     assert out["winner"] == "Anna" and out["players"][0]["total"] == 1
     err = input_error(compute, {"players": [{"name": " ", "districts": []}]})
-    assert str(err) == "players[0].name: must be a non-empty text"
+    assert str(err) == "players[0].name: must hold a visible character, not only spaces"
     err = input_error(compute, {"players": [{"name": "Anna", "districts": [{"color": "green", "cost": 0}]}]})
     assert str(err) == "players[0].districts[0].cost: must be a whole number from 1 to 6"
     err = input_error(compute, {"players": [{"name": "Anna", "districts": ["green"]}]})

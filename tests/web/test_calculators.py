@@ -132,3 +132,42 @@ def test_exhibition_page(client):
 def test_whole_numbers_written_as_floats_count(client):
     body = client.post("/api/v1/games/kardinal-und-koenig/monastery-score", json={"monasteries": {"a": 2.0, "b": 1}}).get_json()
     assert body == {"points": {"a": 3, "b": 2}}
+
+
+@pytest.mark.parametrize("name", ["\x1f", "Anna\n", "A\x85", "A\u2028B", "\u202eanna", "\x1b[31mAnna"])
+def test_names_with_control_characters_are_refused(client, name):
+    response = client.post(SCORE, json={"players": [{"name": name}]})
+    assert response.status_code == 400 and response.get_json()["error"].startswith("players[0].name: may not hold")
+    response = client.post("/api/v1/games/kardinal-und-koenig/monastery-score", json={"monasteries": {name: 1}})
+    assert response.status_code == 400 and response.get_json()["error"].startswith("monasteries: a name may not hold")
+
+
+@pytest.mark.parametrize("lang,message", [("de", "keine Steuerzeichen"), ("it", "nessun carattere di controllo"), ("en", "no control characters")])
+def test_score_pad_refuses_control_characters_in_the_readers_language(client, lang, message):
+    for path in ("ohne-furcht-und-adel/calculators/score?red0=3", "kardinal-und-koenig/calculators/monastery-score?count0=3"):
+        response = client.get(f"/{lang}/{path}&name0=An%C2%85na&submit=1")
+        assert response.status_code == 200
+        page = response.get_data(as_text=True)
+        assert message in page and "may not hold" not in page
+
+
+# The pages take their limits from the request models: a page refuses exactly what the API refuses.
+@pytest.mark.parametrize("cost", ["0", "1", "6", "7", "12"])
+def test_score_pad_and_api_agree_on_costs(client, cost):
+    page = client.get(f"/en/ohne-furcht-und-adel/calculators/score?name0=A&red0={cost}&submit=1").get_data(as_text=True)
+    api = client.post(SCORE, json={"players": [{"name": "A", "districts": [{"color": "red", "cost": int(cost)}]}]})
+    assert ("Costs are whole numbers" not in page) == (api.status_code == 200)
+
+
+@pytest.mark.parametrize("count", ["0", "20", "21", "99"])
+def test_monastery_page_and_api_agree_on_counts(client, count):
+    page = client.get(f"/en/kardinal-und-koenig/calculators/monastery-score?name0=A&count0={count}&submit=1").get_data(as_text=True)
+    api = client.post("/api/v1/games/kardinal-und-koenig/monastery-score", json={"monasteries": {"A": int(count)}})
+    assert ("Enter a number of monasteries" not in page) == (api.status_code == 200)
+
+
+def test_monastery_page_offers_as_many_rows_as_the_model_allows(client):
+    from rules_index.engines.kardinal_und_koenig.calculators import MAX_PLAYERS
+
+    page = client.get("/en/kardinal-und-koenig/calculators/monastery-score").get_data(as_text=True)
+    assert f'name="name{MAX_PLAYERS - 1}"' in page and f'name="name{MAX_PLAYERS}"' not in page

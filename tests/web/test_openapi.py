@@ -1,6 +1,10 @@
 """The OpenAPI document describes the API truly: real responses validate against it."""
 from __future__ import annotations
 
+import json
+import re
+
+import jsonschema_rs
 import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
@@ -102,3 +106,76 @@ def test_change_answers_match_the_document(tmp_path, spec):
         response = client.post("/api/v1/changes", json=body, headers=headers)
         assert response.status_code == status, response.get_json()
         validate(spec, response.get_json(), response_ref(spec, "/api/v1/changes", "post", status))
+
+
+# ------------------------------------------------------------------ the schema and the server agree
+# Each value is judged by the document under both regex dialects (Python's, and the Rust validator
+# schemathesis generates with, which reads \s as ECMA-262 does) and by the server: all three agree.
+NAMES = [
+    "Anna", " Anna ", "Zoë", "李", "a" * 40, "a" * 41, "", " ", "\u3000", "\ufeff", "\x1f", "\x00", "\x1b[31m",
+    "Anna\n", "An\tna", "\x85", "A\x7f", "A\u2028B", "A\u2029", "\u202eanna", "A\u2066B", "\u00a0A\u00a0",
+]
+
+
+def judged(spec, ref, body) -> tuple[bool, bool]:
+    resource = Resource.from_contents({**spec, "$schema": "https://json-schema.org/draft/2020-12/schema"})
+    schema = {"$ref": f"urn:openapi#/components/schemas/{ref}"}
+    python = Draft202012Validator(schema, registry=Registry().with_resource("urn:openapi", resource)).is_valid(body)
+    rust = jsonschema_rs.validator_for({**spec["components"]["schemas"][ref], "components": spec["components"]}).is_valid(body)
+    return python, rust
+
+
+@pytest.mark.parametrize("name", NAMES, ids=[repr(n)[:20] for n in NAMES])
+def test_player_names_schema_and_server_agree(client, spec, name):
+    body = {"players": [{"name": name, "districts": [{"color": "red", "cost": 2}]}]}
+    accepted = client.post("/api/v1/games/ohne-furcht-und-adel/score", json=body).status_code == 200
+    assert judged(spec, "ScoreRequest", body) == (accepted, accepted)
+    body = {"monasteries": {name: 2}}
+    accepted = client.post("/api/v1/games/kardinal-und-koenig/monastery-score", json=body).status_code == 200
+    assert judged(spec, "MonasteryRequest", body) == (accepted, accepted)
+
+
+@pytest.mark.parametrize("cards", ["AAB", " a b ", "", " ", "AB\n", "ABG", "A\x00", "A" * 60, "A" * 61])
+def test_exhibition_cards_schema_and_server_agree(client, spec, cards):
+    accepted = client.post("/api/v1/games/adel-verpflichtet/exhibition", json={"cards": cards}).status_code == 200
+    assert judged(spec, "ExhibitionRequest", {"cards": cards}) == (accepted, accepted)
+
+
+@pytest.fixture(scope="module")
+def reports_client(tmp_path_factory):
+    from apptools import make_app
+    from app import ROOT
+
+    return make_app(tmp_path_factory.mktemp("reports"), ROOT / "content").test_client()
+
+
+TEXTS = ["It is page 3.", "  two\r\nlines  ", "\x1f", "\x00", "A\x1b", "A\x0b", "A\x85", "A\x7f", "A\u2028B", "\u202e", "\ufeff", " "]
+
+
+@pytest.mark.parametrize("field,value", [("message", t) for t in TEXTS] + [("proposed_answer", t) for t in TEXTS] + [
+    ("page", p) for p in ["2", " 5-6 ", "5–6\n", "\x1f", "2\x00", "\u20282", "two"]
+] + [("email", e) for e in ["a@b.cd", " a@b.cd\n", "a\x1f@b.cd", "a@b.cd\x85", "a b@c.de", "a@b"]])
+def test_correction_texts_schema_and_server_agree(reports_client, spec, field, value):
+    client = reports_client
+    body = {"game": GAME, "faq": "tie-break", "lang": "en", "message": "The page is wrong.", field: value}
+    accepted = client.post("/api/v1/corrections", json=body).status_code == 201
+    assert judged(spec, "CorrectionRequest", body) == (accepted, accepted)
+
+
+def test_calculator_schemas_come_from_the_models(spec):
+    from rules_index.engines.ohne_furcht_und_adel.calculators import MAX_COST, MAX_PLAYERS
+
+    schemas = spec["components"]["schemas"]
+    assert schemas["District"]["properties"]["cost"]["maximum"] == MAX_COST
+    assert schemas["ScoreRequest"]["properties"]["players"]["maxItems"] == MAX_PLAYERS
+    names = schemas["MonasteryRequest"]["properties"]["monasteries"]
+    assert "patternProperties" not in names and names["propertyNames"]["pattern"] and names["additionalProperties"]
+    refs = re.findall(r'"\$ref": "#/components/schemas/([^"]+)"', json.dumps(spec))
+    assert refs and set(refs) <= set(schemas)
+
+
+@pytest.mark.parametrize("query", ["Baumeister", " a ", "", " ", "\x1c", "\x1f", "\x85", "\u3000", "\u2028", "\ufeff", "\t\n"])
+def test_search_text_schema_and_server_agree(client, spec, query):
+    schema = next(p["schema"] for p in spec["paths"]["/api/v1/search"]["get"]["parameters"] if p["name"] == "q")
+    accepted = client.get("/api/v1/search", query_string={"q": query}).status_code == 200
+    assert (Draft202012Validator(schema).is_valid(query), jsonschema_rs.validator_for(schema).is_valid(query)) == (accepted, accepted)

@@ -1,29 +1,50 @@
-"""Rule calculators of Adel Verpflichtet: is a set of collection cards a valid exhibition?"""
+"""Rule calculators of Adel Verpflichtet: is a set of collection cards a valid exhibition?
+
+The request and result models are the one definition of the calculator's input and output (API
+validation, OpenAPI document, the limits of the calculator page).
+"""
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Literal
 
-from ..base import InputError, require_mapping
-from .exhibitions import exhibition_validity
+from pydantic import Field
 
-MAX_CARDS = 60
+from ..calculator_models import Calculator, CalculatorModel, Characters
+from .exhibitions import REASON_GAP, REASON_TOO_FEW, exhibition_validity
+
+MAX_CARDS = 60  # characters, spaces included
+CARD = "[A-Fa-f]"  # a collection card, by its letter (cards.LETTERS)
+NOT_A_CARD = "[^A-Fa-f ]"
+Cards = Annotated[
+    str,
+    Field(max_length=MAX_CARDS),
+    Characters(
+        needed=CARD,
+        refused=NOT_A_CARD,
+        needed_message="is empty: give at least one letter A to F",
+        refused_message="may only hold the letters A to F and spaces, not {char}",
+    ),
+]
 
 
-def exhibition(payload: Any) -> dict:
-    """``{"cards": "AABBC"}`` -> ``{"valid", "reason"}`` (reason codes: too-few-cards, gap)."""
-    body = require_mapping(payload, "body")
-    cards = body.get("cards")
-    if not isinstance(cards, str):
-        raise InputError("cards", "must be a text of letters A to F, like AABBC")
-    letters = cards.replace(" ", "")
-    if not letters:
-        raise InputError("cards", "is empty: give at least one letter A to F")
-    if len(letters) > MAX_CARDS:
-        raise InputError("cards", f"may hold at most {MAX_CARDS} letters")
-    if any(c.upper() not in "ABCDEF" for c in letters):
-        raise InputError("cards", "may only hold the letters A to F")
+class ExhibitionRequest(CalculatorModel):
+    """The collection cards as letters, like ``AABBC``; case and spaces do not matter."""
+
+    cards: Cards
+
+
+class ExhibitionResult(CalculatorModel):
+    cards: str
+    valid: bool
+    reason: Literal[REASON_TOO_FEW, REASON_GAP] | None
+
+
+def exhibition(request: ExhibitionRequest) -> ExhibitionResult:
+    letters = request.cards.replace(" ", "").upper()
     valid, reason = exhibition_validity(letters)
-    return {"cards": letters.upper(), "valid": valid, "reason": reason}
+    return ExhibitionResult(cards=letters, valid=valid, reason=reason)
 
 
-CALCULATORS = {"exhibition": exhibition}
+CALCULATORS = {
+    "exhibition": Calculator("Is a set of collection cards a valid exhibition?", ExhibitionRequest, ExhibitionResult, exhibition),
+}

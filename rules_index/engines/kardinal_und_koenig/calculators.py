@@ -1,24 +1,34 @@
-"""Rule calculators of Kardinal & König: the monastery scoring of one land (Regelheft S. 5–6)."""
+"""Rule calculators of Kardinal & König: the monastery scoring of one land (Regelheft S. 5–6).
+
+The request and result models are the one definition of the calculator's input and output (API
+validation, OpenAPI document, the limits of the calculator page).
+"""
 from __future__ import annotations
 
-from typing import Any
+from pydantic import Field
 
-from ..base import InputError, require_int, require_mapping
+from ..calculator_models import Calculator, CalculatorModel, PlayerName, whole_number
 from .scoring import monastery_points
 
-
-def monastery_score(payload: Any) -> dict:
-    """``{"monasteries": {"<player>": <count>}}`` for one land -> ``{"points": {"<player>": <points>}}``."""
-    body = require_mapping(payload, "body")
-    counts = require_mapping(body.get("monasteries"), "monasteries")
-    if not 1 <= len(counts) <= 5:
-        raise InputError("monasteries", "needs 1 to 5 players")
-    checked = {}
-    for name, count in counts.items():
-        if not str(name).strip() or len(str(name)) > 40:
-            raise InputError("monasteries", "player names must be 1 to 40 characters")
-        checked[str(name)] = require_int(count, f"monasteries.{name}", 0, 20)
-    return {"points": monastery_points(checked)}
+MIN_PLAYERS, MAX_PLAYERS = 1, 5
+MIN_MONASTERIES, MAX_MONASTERIES = 0, 20
+Monasteries = whole_number(MIN_MONASTERIES, MAX_MONASTERIES)
 
 
-CALCULATORS = {"monastery-score": monastery_score}
+class MonasteryRequest(CalculatorModel):
+    """Each player's number of monasteries in the land, by name."""
+
+    monasteries: dict[PlayerName, Monasteries] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
+
+
+class MonasteryResult(CalculatorModel):
+    points: dict[str, int]
+
+
+def monastery_score(request: MonasteryRequest) -> MonasteryResult:
+    return MonasteryResult(points=monastery_points(request.monasteries))
+
+
+CALCULATORS = {
+    "monastery-score": Calculator("Monastery scoring of one land", MonasteryRequest, MonasteryResult, monastery_score),
+}

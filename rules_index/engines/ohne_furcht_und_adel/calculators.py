@@ -1,49 +1,85 @@
-"""Rule calculators of Ohne Furcht und Adel: the final score pad (Regelheft S. 2 · Spielende & Sieger)."""
+"""Rule calculators of Ohne Furcht und Adel: the final score pad (Regelheft S. 2 · Spielende & Sieger).
+
+The request and result models are the one definition of the calculator's input and output: the
+API validates with them, the OpenAPI document is generated from them and the score pad page takes
+its limits from the constants below.
+"""
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
-from ..base import InputError, require_int, require_list, require_mapping, require_text
-from .cards import Color
+from pydantic import Field
+
+from ..base import InputError
+from ..calculator_models import Calculator, CalculatorModel, PlayerName, whole_number
+from .cards import COMPLETE_CITY, Color
 from .scoring import score
 
 COLOURS = tuple(c.value for c in Color)
+MIN_COST, MAX_COST = 1, 6
+MAX_PLAYERS = 7
+MAX_DISTRICTS = 30
+Colour = Literal[COLOURS]
+Cost = whole_number(MIN_COST, MAX_COST)
 
 
-def final_score(payload: Any) -> dict:
-    """``{"first_complete": name|null, "players": [{"name", "districts": [{"color", "cost"}]}]}``."""
-    body = require_mapping(payload, "body")
-    players = require_list(body.get("players"), "players", min_items=1, max_items=7)
-    entries, names = [], []
-    for i, raw in enumerate(players):
-        player = require_mapping(raw, f"players[{i}]")
-        name = require_text(player.get("name"), f"players[{i}].name", 40)
-        if name in names:
-            raise InputError(f"players[{i}].name", f"'{name}' appears twice")
-        names.append(name)
-        districts = require_list(player.get("districts", []), f"players[{i}].districts", max_items=30)
-        city = []
-        for j, raw_district in enumerate(districts):
-            where = f"players[{i}].districts[{j}]"
-            district = require_mapping(raw_district, where)
-            color = district.get("color")
-            if color not in COLOURS:
-                raise InputError(f"{where}.color", f"must be one of {', '.join(COLOURS)}")
-            city.append((color, require_int(district.get("cost"), f"{where}.cost", 1, 6)))
-        entries.append((name, city))
-    first = body.get("first_complete")
+class District(CalculatorModel):
+    color: Colour
+    cost: Cost
+
+
+class Player(CalculatorModel):
+    name: PlayerName
+    districts: list[District] = Field(default=[], max_length=MAX_DISTRICTS)
+
+
+class ScoreRequest(CalculatorModel):
+    """Every player's city; ``first_complete`` names the first player with 8 districts, or null."""
+
+    players: list[Player] = Field(min_length=1, max_length=MAX_PLAYERS)
+    first_complete: str | None = None
+
+
+class PlayerScore(CalculatorModel):
+    name: str
+    district_points: int
+    all_colours_bonus: int
+    complete_bonus: int
+    total: int
+
+
+class ScoreResult(CalculatorModel):
+    """Players ranked by total; ``winner`` is null when the tie-break leaves a shared victory."""
+
+    players: list[PlayerScore]
+    winner: str | None
+    winners: list[str]
+    tie_break_used: bool
+
+
+def final_score(request: ScoreRequest) -> ScoreResult:
+    # Rules a schema cannot state: names are unique, the first to complete has a complete city.
+    seen: set[str] = set()
+    for i, player in enumerate(request.players):
+        if player.name in seen:
+            raise InputError(f"players[{i}].name", f"'{player.name}' appears twice")
+        seen.add(player.name)
+    cities = {p.name: [(d.color, d.cost) for d in p.districts] for p in request.players}
+    first = request.first_complete
     if first is not None:
-        if first not in names:
+        if first not in cities:
             raise InputError("first_complete", "must be the name of one of the players, or null")
-        if len(dict(entries)[first]) < 8:
-            raise InputError("first_complete", f"'{first}' has fewer than 8 districts")
-    result = score(entries, first_complete=first)
-    return {
-        "players": [{"name": name, **result["scores"][name]} for name in result["ranking"]],
-        "winner": result["winner"],
-        "winners": result["winners"],
-        "tie_break_used": result["tie_break_used"],
-    }
+        if len(cities[first]) < COMPLETE_CITY:
+            raise InputError("first_complete", f"'{first}' has fewer than {COMPLETE_CITY} districts")
+    result = score(list(cities.items()), first_complete=first)
+    return ScoreResult(
+        players=[PlayerScore(name=name, **result["scores"][name]) for name in result["ranking"]],
+        winner=result["winner"],
+        winners=result["winners"],
+        tie_break_used=result["tie_break_used"],
+    )
 
 
-CALCULATORS = {"score": final_score}
+CALCULATORS = {
+    "score": Calculator("Final scoring of Ohne Furcht und Adel", ScoreRequest, ScoreResult, final_score),
+}

@@ -1,0 +1,47 @@
+"""Which characters readers' input may hold: one definition for the server's checks and the API's JSON Schema.
+
+Each set is a tuple of code point ranges, rendered either as the literal characters (for Python's
+``str`` methods) or as the body of a regex character class in ``\\uXXXX`` escapes, which ECMA-262
+(JSON Schema's regex dialect) and Python's ``re`` read alike. Schemas built from them only search
+for one character (``pattern`` for "holds one of", ``not``/``pattern`` for "holds none of") and
+never anchor with ``^…$``: Python lets ``$`` match before a final newline, ECMA-262 does not.
+"""
+from __future__ import annotations
+
+Ranges = tuple[tuple[int, int], ...]
+
+# C0 controls except tab, line feed and carriage return; DEL; C1 controls (U+0085 NEL among them).
+# Lone UTF-16 surrogates, which JSON can spell ("\ud800"), are no text either, but are left out of
+# the classes: regex engines that work on Unicode scalar values (Rust's, which schema tools use)
+# refuse a surrogate range. The server refuses them before any class is searched.
+CONTROLS: Ranges = ((0x00, 0x08), (0x0B, 0x0C), (0x0E, 0x1F), (0x7F, 0x9F))
+LINE_BREAKS: Ranges = ((0x09, 0x0A), (0x0D, 0x0D))  # tab, LF, CR
+SEPARATORS: Ranges = ((0x2028, 0x2029),)  # LINE SEPARATOR, PARAGRAPH SEPARATOR
+# Embeddings, overrides and isolates: they reorder what a reader sees without being seen.
+BIDI_CONTROLS: Ranges = ((0x202A, 0x202E), (0x2066, 0x2069))
+# Spaces that show nothing (Unicode Zs, plus the zero-width no-break space / byte order mark).
+SPACES: Ranges = (
+    (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A), (0x202F, 0x202F),
+    (0x205F, 0x205F), (0x3000, 0x3000), (0xFEFF, 0xFEFF),
+)
+
+# Everything Python's str.isspace() and str.strip() count as white space (all below U+3001): for
+# JSON Schema that states a check the server makes with strip().
+PYTHON_WHITESPACE: Ranges = tuple((c, c) for c in range(0x3001) if chr(c).isspace())
+
+
+def regex_class(*sets: Ranges) -> str:
+    """The body of a regex character class (no brackets) holding every given set."""
+    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for ranges in sets for a, b in ranges)
+
+
+def characters(*sets: Ranges) -> str:
+    """Every character of the given sets, as one string (for ``str.strip`` and membership)."""
+    return "".join(chr(c) for ranges in sets for a, b in ranges for c in range(a, b + 1))
+
+
+def describe(char: str) -> str:
+    """A character named so that a reader can find it: ``'G'`` if it shows, else ``U+0085``."""
+    if char.isprintable() and not char.isspace():
+        return f"'{char}'"
+    return f"U+{ord(char):04X}"

@@ -1,0 +1,44 @@
+"""YAML that an editor types into a form (a FAQ entry's citation and check): plain data only.
+
+Anchors and aliases are refused before anything is built: a few lines of aliases to aliases
+expand into gigabytes ("billion laughs"), and nothing in the content needs them. Nesting is
+bounded too, so a pasted ``[[[[…]]]]`` cannot exhaust the stack. Both are checked on the parser's
+events, which stream through the text without building it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, NodeEvent
+
+MAX_DEPTH = 20  # a check's "given" is a few levels deep; 20 leaves room and stops pathological input
+
+
+class SubmittedYamlError(ValueError):
+    """Why a submitted text is refused: ``reason`` is "alias", "depth" or "syntax"."""
+
+    def __init__(self, reason: str, detail: str = ""):
+        self.reason = reason
+        self.detail = detail
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+
+
+def parse_submitted_yaml(text: str) -> Any:
+    """The plain data of ``text``, or SubmittedYamlError (anchors, aliases, deep nesting, syntax)."""
+    yaml = YAML(typ="safe")
+    depth = 0
+    try:
+        for event in yaml.parse(text):
+            if isinstance(event, AliasEvent) or (isinstance(event, NodeEvent) and event.anchor is not None):
+                raise SubmittedYamlError("alias")
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise SubmittedYamlError("depth")
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+        return yaml.load(text)
+    except YAMLError as exc:
+        raise SubmittedYamlError("syntax", str(exc)) from None
