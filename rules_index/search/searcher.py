@@ -23,14 +23,15 @@ The bounds are ``CacheSizes``, from the app config:
 - ``SEARCH_MISSED_TERMS`` (4096): terms that no document has, kept apart (a few hundred bytes
   each) so that unknown words neither grow the postings cache nor push real postings out;
 - ``SEARCH_WORDS_CACHE_BYTES`` (8 MiB): each word's analysis, known words, corrections;
-- ``SEARCH_TEXTS_CACHE_BYTES`` (16 MiB): stored texts, their tokens, snippets, related entries,
-  the documents of a game filter;
-- ``SEARCH_DOCUMENTS_CACHE_BYTES`` (4 MiB): each document's kind, game, entry and language, and
-  the document number of each key (first in, first out: read many times per search);
+- ``SEARCH_DOCUMENTS_CACHE_BYTES`` (16 MiB): the stored title and text of each document a hit
+  shows, the text's tokens; first in, first out (a hit is one lookup; keyed by the index's own
+  documents);
+- ``SEARCH_TEXTS_CACHE_BYTES`` (8 MiB): snippets, related entries, the documents of a game filter;
 - ``SEARCH_RESULTS_CACHE_BYTES`` (4 MiB): whole results of the queries asked last.
 
-What else a generation keeps is bounded by the schema: the length byte of each field in every
-document, the length normalisation per field, the spelling words. The stem filters' own caches
+What else a generation keeps is bounded by the index: the length byte of each field in every
+document, what each document is (kind, game, entry, language: about 100 bytes a document), the
+length normalisation per field, the spelling words. The stem filters' own caches
 (Whoosh keeps up to 50,000 words per filter) are switched off in the searching process: each
 word's analysis is cached here, in bytes.
 """
@@ -59,7 +60,7 @@ from whoosh.reading import TermNotFound
 from whoosh.scoring import BM25F, WeightingModel
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
-from rules_index.caches import ENTRY_BYTES, MiB, ByteCache, entry_bytes
+from rules_index.caches import ENTRY_BYTES, MiB, ByteCache, payload_bytes
 
 from . import schema as f
 from .analysis import LANGS, TOKEN_PATTERN
@@ -74,6 +75,7 @@ PREFIX_WEIGHT = 0.6
 CORRECTED_WEIGHT = 0.8
 READER_LANG_BONUS = 1.15
 COORD_SCALE = 0.3  # Whoosh's Or(scale=...) coordination bonus for documents matching more terms
+HIT_BYTES = 700  # a Hit without its title, snippet and entry: the object, its dict, kind, game, score
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # Bidirectional marks, embeddings, overrides and isolates: invisible, they only reorder what is
 # shown (an echoed query could be made to read backwards or to spill into the page around it).
@@ -87,8 +89,8 @@ class CacheSizes:
     postings_bytes: int = 32 * MiB
     missed_terms: int = 4096
     words_bytes: int = 8 * MiB
-    texts_bytes: int = 16 * MiB
-    documents_bytes: int = 4 * MiB
+    texts_bytes: int = 8 * MiB
+    documents_bytes: int = 16 * MiB
     results_bytes: int = 4 * MiB
 
     CONFIG = {
@@ -134,35 +136,50 @@ def clean_query(text: str) -> str:
     return " ".join(words[:MAX_QUERY_WORDS])
 
 
+class _TextTokens:
+    """A text's (term, start, end) spans and the set of their terms."""
+
+    __slots__ = ("spans", "terms")
+    SPAN_BYTES = 120  # a (term, start, end) tuple and its two ints; the terms are counted once, in ``terms``
+
+    def __init__(self, spans: tuple[tuple[str, int, int], ...], terms: frozenset[str]):
+        self.spans = spans
+        self.terms = terms
+
+    def cache_bytes(self) -> int:
+        """Weighed without walking every span (a long text has thousands)."""
+        return sys.getsizeof(self.spans) + len(self.spans) * self.SPAN_BYTES + payload_bytes(self.terms)
+
+
 class _CachedTokens:
     """An analyzer for the highlighter that tokenizes each stored text once per generation.
 
     Every filter of the language analyzers works on one token at a time, so a text's tokens are
     the analysis of its words one by one (each word's analysis cached too, in ``words``); a
-    text's tokens come with the set of their terms (in ``texts``), so texts without any query
-    term skip the highlighter.
+    text's tokens come with the set of their terms (in ``documents``), so texts without any
+    query term skip the highlighter.
     """
 
-    def __init__(self, analyzer, lang: str, words: ByteCache, texts: ByteCache):
+    def __init__(self, analyzer, lang: str, words: ByteCache, documents: ByteCache):
         self._analyzer = analyzer
         self._word = words.memoize(key=lambda word: ("highlight", lang, word))(self._analyze_word)
-        self.spans = texts.memoize(key=lambda text: ("spans", lang, text))(self._analyze)
+        self.spans = documents.memoize(key=lambda text: ("spans", lang, text))(self._analyze)
 
     def _analyze_word(self, word: str) -> tuple[str, ...]:
         return tuple(t.text for t in self._analyzer(word, mode="query", removestops=False))
 
-    def _analyze(self, text: str) -> tuple[tuple[tuple[str, int, int], ...], frozenset[str]]:
+    def _analyze(self, text: str) -> _TextTokens:
         word_terms = self._word
         spans = tuple(
             (term, match.start(), match.end())
             for match in TOKEN_PATTERN.finditer(text)
             for term in word_terms(match.group())
         )
-        return spans, frozenset(term for term, _, _ in spans)
+        return _TextTokens(spans, frozenset(term for term, _, _ in spans))
 
     def __call__(self, text: str, **_ignored):
         token = Token(chars=True, boost=1.0)  # one token, refilled (as Whoosh's tokenizers do)
-        for term, start, end in self.spans(text)[0]:
+        for term, start, end in self.spans(text).spans:
             token.text, token.startchar, token.endchar = term, start, end
             yield token
 
@@ -303,6 +320,14 @@ class _Postings:
         return len(self.ids)
 
 
+def _result_bytes(result: SearchResult) -> int:
+    """A kept result's weight: its hits' strings and objects (weighed without walking each
+    object, which would cost a good part of a search)."""
+    hits = sum(HIT_BYTES + sys.getsizeof(hit.title) + sys.getsizeof(hit.snippet) + sys.getsizeof(hit.entry)
+               for hit in result.hits)
+    return ENTRY_BYTES + sys.getsizeof(result) + sys.getsizeof(result.query) + sys.getsizeof(result.hits) + hits
+
+
 def _postings_bytes(postings: _Postings) -> int:
     """One cached term's weight: its two arrays, the object and the entry's bookkeeping."""
     return sys.getsizeof(postings.ids) + sys.getsizeof(postings.scores) + sys.getsizeof(postings) + ENTRY_BYTES
@@ -353,16 +378,17 @@ class _Generation:
         self.texts = ByteCache(sizes.texts_bytes)
         self.documents = ByteCache(sizes.documents_bytes, "fifo")
         self.highlight_tokens = {
-            lang: _CachedTokens(self.schema[f.body_field(lang)].analyzer, lang, self.words, self.texts) for lang in LANGS
+            lang: _CachedTokens(self.schema[f.body_field(lang)].analyzer, lang, self.words, self.documents) for lang in LANGS
         }
         self._word_terms = self.words.memoize(key=lambda analyzer, word: ("terms", analyzer, word))(self._analyze_word)
         self._lengths: dict[tuple[int, str], bytes] = {}
         self._norms: dict[str, list[float]] = {}
+        self._docinfo: list[tuple[str, str, str, str] | None] = [None] * self.index.doc_count_all()
         self._spelling: _Spelling | None = None
         self.suggest = self.words.memoize(key=lambda word, maxdist: ("suggest", word, maxdist))(self._suggest_word)
         self.known_word = self.words.memoize(key=lambda word: ("known", word))(self._known_word)
         self.snippet = self.texts.memoize(key=lambda text, lang, matched: ("snippet", text, lang, matched))(self._snippet)
-        self.stored = self.texts.memoize(key=lambda docnum: ("stored", docnum))(self._stored)
+        self.hit_text = self.documents.memoize(key=lambda key: ("hit", key))(self._hit_text)
 
     def searcher(self):
         searcher = getattr(self._local, "searcher", None)
@@ -414,8 +440,10 @@ class _Generation:
     def postings(self, field_name: str, token: str, boost: float) -> _Postings | None:
         """(document numbers, boosted BM25F scores) of one term, or None if no document has it."""
         key = (field_name, token, boost)
+        if self.missed_terms.get(key):  # first: a query's words are missing from most fields
+            return None
         found = self.postings_cache.get(key)
-        if found is not None or self.missed_terms.get(key):
+        if found is not None:
             return found
         found = self._read_postings(field_name, token, boost)
         if found is None:
@@ -522,12 +550,14 @@ class _Generation:
         return alive
 
     def docinfo(self, docnum: int) -> tuple[str, str, str, str]:
-        """(kind, game, entry, lang) of a document, kept once read (keyed by its number)."""
-        info = self.documents.get(docnum)
+        """(kind, game, entry, lang) of a document, kept once read in a list by document number:
+        read for every document a search finds, so a list index, not a cache lookup. Its size is
+        the index's (about 100 bytes a document: the strings are interned, shared by all)."""
+        info = self._docinfo[docnum]
         if info is None:
             stored = self.searcher().stored_fields(docnum)
-            info = (stored[f.KIND], stored[f.GAME], stored[f.ENTRY], stored[f.LANG])
-            self.documents.put(docnum, info)
+            info = tuple(sys.intern(stored[name]) for name in (f.KIND, f.GAME, f.ENTRY, f.LANG))
+            self._docinfo[docnum] = info
         return info
 
     def _snippet(self, text: str, lang: str, matched: frozenset[str]) -> str:
@@ -540,7 +570,7 @@ class _Generation:
         """
         if matched:
             fragments = highlight.top_fragments(
-                _context_fragments(text, self.highlight_tokens[lang].spans(text)[0], matched),
+                _context_fragments(text, self.highlight_tokens[lang].spans(text).spans, matched),
                 2, highlight.BasicFragmentScorer(), highlight.FIRST, 1,
             )
             fragment = highlight.HtmlFormatter(tagname="mark", between=" … ")(text, fragments)
@@ -548,17 +578,16 @@ class _Generation:
                 return fragment
         return str(escape(text[:200] + ("…" if len(text) > 200 else "")))
 
-    def _stored(self, docnum: int) -> tuple[str, str]:
-        stored = self.searcher().stored_fields(docnum)
-        return stored[f.TITLE_TEXT], stored[f.BODY_TEXT]
-
-    def docnum(self, key: str) -> int | None:
-        """The document number of a KEY, kept once looked up (keyed by the KEY string)."""
-        found = self.documents.get(key, -1)
-        if found == -1:
-            found = self.searcher().document_number(**{f.KEY: key})
-            self.documents.put(key, found)
-        return found
+    def _hit_text(self, key: str) -> tuple[str, str, frozenset[str]] | None:
+        """The title, text and the text's terms of the document with this KEY (None if there
+        is none): what a hit shows, in one lookup."""
+        searcher = self.searcher()
+        docnum = searcher.document_number(**{f.KEY: key})
+        if docnum is None:
+            return None
+        stored = searcher.stored_fields(docnum)
+        title, body, lang = stored[f.TITLE_TEXT], stored[f.BODY_TEXT], stored[f.LANG]
+        return title, body, self.highlight_tokens[lang].spans(body).terms if body else frozenset()
 
     def _known_word(self, word: str) -> bool:
         """Whether the content has ``word`` (a word of the spelling field)."""
@@ -587,7 +616,7 @@ class SearchIndex:
         self._generation: _Generation | None = None
         self._target: str | None = None  # the link's text when the generation was resolved
         self._lock = threading.Lock()
-        self.results = ByteCache(self.sizes.results_bytes)  # whole results, emptied at a switch
+        self.results = ByteCache(self.sizes.results_bytes, sizeof=_result_bytes)  # emptied at a switch
 
     def generation(self) -> _Generation:
         """The generation the link points at: one ``readlink`` while it is unchanged (a rebuild
@@ -654,10 +683,11 @@ class SearchIndex:
                 best[key] = score
         return OrderedDict(sorted(best.items(), key=lambda kv: -kv[1]))
 
-    def _snippet(self, gen: _Generation, text: str, terms: frozenset[str], lang: str) -> str:
+    @staticmethod
+    def _snippet(gen: _Generation, text: str, text_terms: frozenset[str], terms: frozenset[str], lang: str) -> str:
         if not text:
             return ""
-        return gen.snippet(text, lang, terms.intersection(gen.highlight_tokens[lang].spans(text)[1]))
+        return gen.snippet(text, lang, terms.intersection(text_terms))
 
     def search(self, text: str, lang: str, game: str | None = None, limit: int = 10, kinds: tuple[str, ...] | None = None) -> SearchResult:
         gen = self.generation()
@@ -685,11 +715,11 @@ class SearchIndex:
         for (kind, game_slug, entry), score in collapsed.items():
             if kinds and kind not in kinds:
                 continue
-            docnum = gen.docnum(f"{kind}:{game_slug}:{entry}:{lang}")
-            if docnum is None:
+            found = gen.hit_text(f"{kind}:{game_slug}:{entry}:{lang}")
+            if found is None:
                 continue
-            title, body = gen.stored(docnum)
-            result.hits.append(Hit(kind, game_slug, entry, title, self._snippet(gen, body, snippet_terms, lang), round(score, 4)))
+            title, body, body_terms = found
+            result.hits.append(Hit(kind, game_slug, entry, title, self._snippet(gen, body, body_terms, snippet_terms, lang), round(score, 4)))
             if len(result.hits) >= limit:
                 break
         self.results.put(cache_key, result)
