@@ -169,12 +169,13 @@ class _CachedTokens:
         return tuple(t.text for t in self._analyzer(word, mode="query", removestops=False))
 
     def _analyze(self, text: str) -> _TextTokens:
-        word_terms = self._word
-        spans = tuple(
-            (term, match.start(), match.end())
-            for match in TOKEN_PATTERN.finditer(text)
-            for term in word_terms(match.group())
-        )
+        matches = list(TOKEN_PATTERN.finditer(text))
+        terms_of: dict[str, tuple[str, ...]] = {}
+        for match in matches:  # each distinct word once: a text repeats most of its words
+            word = match.group()
+            if word not in terms_of:
+                terms_of[word] = self._word(word)
+        spans = tuple((term, match.start(), match.end()) for match in matches for term in terms_of[match.group()])
         return _TextTokens(spans, frozenset(term for term, _, _ in spans))
 
     def __call__(self, text: str, **_ignored):
@@ -372,8 +373,8 @@ class _Generation:
         for analyzer in self._analyzers.values():
             _without_stem_caches(analyzer)
         self.postings_cache = ByteCache(sizes.postings_bytes, sizeof=_postings_bytes)
-        # Terms no document has: only their keys, a bounded number of them.
-        self.missed_terms = ByteCache(sizes.missed_terms * ENTRY_BYTES, sizeof=lambda _found: ENTRY_BYTES)
+        # Terms no document has: only their keys, a bounded number of them (the oldest go first).
+        self.missed_terms = ByteCache(sizes.missed_terms * ENTRY_BYTES, "fifo", sizeof=lambda _found: ENTRY_BYTES)
         self.words = ByteCache(sizes.words_bytes)
         self.texts = ByteCache(sizes.texts_bytes)
         self.documents = ByteCache(sizes.documents_bytes, "fifo")
@@ -440,7 +441,7 @@ class _Generation:
     def postings(self, field_name: str, token: str, boost: float) -> _Postings | None:
         """(document numbers, boosted BM25F scores) of one term, or None if no document has it."""
         key = (field_name, token, boost)
-        if self.missed_terms.get(key):  # first: a query's words are missing from most fields
+        if key in self.missed_terms:  # first: a query's words are missing from most fields
             return None
         found = self.postings_cache.get(key)
         if found is not None:
