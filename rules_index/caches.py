@@ -38,8 +38,10 @@ def payload_bytes(value) -> int:
     weigh = getattr(value, "cache_bytes", None)
     if weigh is not None:
         return weigh()
-    if isinstance(value, (tuple, list, set, frozenset)):
-        return size + sum(payload_bytes(item) for item in value)
+    if isinstance(value, (set, frozenset)):  # of strings or numbers (hashable, seldom nested)
+        return size + sum(map(sys.getsizeof, value))
+    if isinstance(value, (tuple, list)):
+        return size + sum(map(payload_bytes, value))
     if isinstance(value, dict):
         return size + sum(payload_bytes(k) + payload_bytes(v) for k, v in value.items())
     if hasattr(value, "__dict__"):

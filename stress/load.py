@@ -135,10 +135,11 @@ class RandomWords:
 
     LETTERS = "abcdefghijklmnopqrstuvwxyzäöüßàèéìòù"
 
-    def __init__(self, catalog: Catalog, made_up_share: float = 0.5, page_share: float = 0.2):
+    def __init__(self, catalog: Catalog, made_up_share: float = 0.7, page_share: float = 0.2, most_words: int = 4):
         self.words = sorted({w.strip("?.,!¿«»\"'():;").lower() for _, q in catalog.questions for w in q.split()} - {""})
         self.made_up_share = made_up_share
         self.page_share = page_share
+        self.most_words = most_words
 
     def word(self, rng: random.Random) -> str:
         if rng.random() < self.made_up_share:
@@ -146,7 +147,7 @@ class RandomWords:
         return rng.choice(self.words)
 
     def next(self, rng: random.Random, _tokens: list[str]) -> Request:
-        query = " ".join(self.word(rng) for _ in range(rng.randint(1, 3)))
+        query = " ".join(self.word(rng) for _ in range(rng.randint(1, self.most_words)))
         lang = rng.choice(LANGS)
         if rng.random() < self.page_share:
             return Request("page_search", "GET", f"/{lang}/search?" + urllib.parse.urlencode({"q": query}))

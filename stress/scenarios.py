@@ -583,7 +583,8 @@ def _memory_growth(opts: Options, code: Path, row_id: str, label: str | None) ->
         pids_before = server.worker_pids()
         before = server.memory()
         with MemorySampler(server, every=10) as sampler:
-            load = run_load(server.port, RandomWords(catalog), connections=opts.memory_connections,
+            words = RandomWords(catalog)
+            load = run_load(server.port, words, connections=opts.memory_connections,
                             total=opts.memory_searches, max_seconds=opts.memory_max_s, seed=5)
         after = server.memory()
         summary = load.summary()
@@ -604,7 +605,8 @@ def _memory_growth(opts: Options, code: Path, row_id: str, label: str | None) ->
         row.check("no traceback or worker timeout in the server log", not server.log_problems(), json.dumps(server.log_problems()))
         row.notes.append(f"{summary['requests']} searches ({summary['by_kind'].get('api_search', {}).get('requests', 0)} API, "
                          f"{summary['by_kind'].get('page_search', {}).get('requests', 0)} search pages) over "
-                         f"{summary['duration_s']} s at {opts.memory_connections} connections; half the words made up")
+                         f"{summary['duration_s']} s at {opts.memory_connections} connections; 1 to {words.most_words} words "
+                         f"a query, {words.made_up_share:.0%} of them made up, the others the content's own")
         row.notes.append(f"RSS per worker after warm-up -> after the searches: {per_worker}; growth "
                          + ", ".join(f"+{g:.1f} MiB" for g in growth.values()))
         if label:
