@@ -63,7 +63,7 @@ export: setup ## Write the static site into site/ (works from a USB stick)
 eval: setup index ## Search relevance on eval/search-queries.yaml (recall@3, MRR@10)
 	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml
 
-stress: setup ## Load and fault scenarios on loopback: prints a table, writes stress/RESULTS.md (~6 min)
+stress: setup ## Load and fault scenarios on loopback, memory under random searches: writes stress/RESULTS.md (~10 min)
 	$(BIN)/python -m stress.run
 
 bench: setup ## Benchmarks (HTTP, search vs SQLite FTS5, scale, engines, start-up): table + bench/results.json

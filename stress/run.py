@@ -81,8 +81,10 @@ def findings(rows: list[Row]) -> list[str]:
     loaded = [r for r in rows if r.requests is not None]
     total = sum(r.requests for r in loaded)
     errors = sum((r.errors or 0) + (r.unexpected or 0) for r in loaded)
+    faults = any(r.id[:1] in "234" for r in rows)
     lines.append(f"{total} requests in all, {errors} of them failed (5xx, connection error, timeout or an unexpected status)"
-                 + ("." if errors else ": none, also while the index was rebuilt and after every kill and restart."))
+                 + ("." if errors else ": none, also while the index was rebuilt and after every kill and restart."
+                    if faults else ": none."))
     acked = sum(r.acknowledged or 0 for r in rows)
     stored = sum(r.stored or 0 for r in rows)
     if acked:
@@ -117,7 +119,7 @@ def findings(rows: list[Row]) -> list[str]:
     for mem in (r for r in rows if r.id.startswith("5") and "growth_mib" in r.details):
         d = mem.details
         before, after = d["memory_before"], d["memory_after"]
-        lines.append(("Before this change, s" if mem.id != "5" else "S") + f"earches of random words ({mem.requests} in "
+        lines.append((f"Baseline ({d.get('commit') or d['code']}), s" if mem.id != "5" else "S") + f"earches of random words ({mem.requests} in "
                      f"{d['load']['duration_s']} s, p50 {mem.p50_ms} ms, p99 {mem.p99_ms} ms on 2 workers): worker RSS "
                      + ", ".join(f"{before['rss_kib'][pid] / 1024:.0f} -> {after['rss_kib'].get(pid, 0) / 1024:.0f} MiB"
                                  for pid in before["rss_kib"])
@@ -126,7 +128,8 @@ def findings(rows: list[Row]) -> list[str]:
     for row in rows:
         for check in row.checks:
             if not check["ok"]:
-                word = "Failed" if check["severity"] == "fail" else "Known defect (warning, does not fail the run)"
+                word = ("Failed" if check["severity"] == "fail" else "Baseline, reported and not enforced"
+                        if row.id.endswith("-before") else "Known defect (warning, does not fail the run)")
                 lines.append(f"{word} in {row.id}: {check['check']}: {check['detail']}")
     return lines
 
@@ -136,7 +139,9 @@ def markdown(rows: list[Row], meta: dict, section: str | None = None) -> str:
     instead of the whole file."""
     head = "##" if section is None else "###"
     title = "# Stress and fault results" if section is None else f"## Scenario {section}, run on its own"
-    command = "`make stress`" if section is None else f"`python -m stress.run {section.replace(', ', ' ')}`"
+    baseline = meta.get("options", {}).get("baseline")
+    command = "`make stress`" if section is None else f"`python -m stress.run {section.replace(', ', ' ')}" + (
+        f" --baseline {baseline}`" if baseline else "`")
     out = [
         title,
         "",

@@ -559,6 +559,15 @@ def kill_during_submissions(opts: Options) -> list[Row]:
 
 # -- 5. memory under searches of random words ----------------------------------------------
 
+def checkout_commit(path: Path) -> str:
+    """The short commit of a checkout, marked ``+changes`` if its tracked files differ from it."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=path, capture_output=True, text=True, check=False).stdout.strip()
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    return commit + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
 def memory_growth(opts: Options) -> list[Row]:
     rows = []
     if opts.baseline is not None:
@@ -609,14 +618,18 @@ def _memory_growth(opts: Options, code: Path, row_id: str, label: str | None) ->
                          f"a query, {words.made_up_share:.0%} of them made up, the others the content's own")
         row.notes.append(f"RSS per worker after warm-up -> after the searches: {per_worker}; growth "
                          + ", ".join(f"+{g:.1f} MiB" for g in growth.values()))
+        commit = checkout_commit(code)
         if label:
-            row.notes.append(f"served from {code}; its bound is reported as a warning, not enforced")
+            row.notes.append(f"served from {code} (commit {commit}); its bound is reported as a warning, not enforced")
+        else:
+            row.notes.append(f"served from this checkout (commit {commit})")
         if len(sampler.samples) >= 4:
             half = sampler.samples[len(sampler.samples) // 2]
             row.notes.append(f"RSS (both workers) {before['total_mib']} MiB after warm-up, {half['total_mib']} MiB at "
                              f"{half['t_s']:.0f} s, {after['total_mib']} MiB at the end")
         row.details = {"load": summary, "memory_before": before, "memory_after": after, "growth_mib": list(growth.values()),
-                       "bound_mib": round(bound_mib, 1), "memory_samples": sampler.samples, "code": str(code)}
+                       "bound_mib": round(bound_mib, 1), "memory_samples": sampler.samples, "code": str(code),
+                       "commit": commit}
     finally:
         sandbox.close()
     return row
