@@ -31,7 +31,8 @@ The bounds are ``CacheSizes``, from the app config:
 
 What else a generation keeps is bounded by the index: the length byte of each field in every
 document, what each document is (kind, game, entry, language: about 100 bytes a document), the
-length normalisation per field, the spelling words. The stem filters' own caches
+length normalisation per field, the spelling words, and the highlighter's analyses of the words
+of stored texts (at most ``HIGHLIGHT_WORDS`` per language, see ``_CachedTokens``). The stem filters' own caches
 (Whoosh keeps up to 50,000 words per filter) are switched off in the searching process: each
 word's analysis is cached here, in bytes.
 """
@@ -49,6 +50,7 @@ from array import array
 from bisect import bisect_left
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from markupsafe import escape
@@ -75,6 +77,7 @@ PREFIX_WEIGHT = 0.6
 CORRECTED_WEIGHT = 0.8
 READER_LANG_BONUS = 1.15
 COORD_SCALE = 0.3  # Whoosh's Or(scale=...) coordination bonus for documents matching more terms
+HIGHLIGHT_WORDS = 32768  # per language: the highlighter's word analyses (see _CachedTokens)
 HIT_BYTES = 700  # a Hit without its title, snippet and entry: the object, its dict, kind, game, score
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # Bidirectional marks, embeddings, overrides and isolates: invisible, they only reorder what is
@@ -155,27 +158,32 @@ class _CachedTokens:
     """An analyzer for the highlighter that tokenizes each stored text once per generation.
 
     Every filter of the language analyzers works on one token at a time, so a text's tokens are
-    the analysis of its words one by one (each word's analysis cached too, in ``words``); a
-    text's tokens come with the set of their terms (in ``documents``), so texts without any
-    query term skip the highlighter.
+    the analysis of its words one by one (each word's analysis cached too); a text's tokens come
+    with the set of their terms (in ``documents``), so texts without any query term skip the
+    highlighter.
+
+    The word cache is the one cache here counted in entries: it is asked for every token of every
+    text the highlighter meets (a cachetools lookup costs ten times ``functools.lru_cache``'s,
+    which made a search that highlights new texts half as slow again), and its keys are the words
+    of the index's stored texts, never a reader's: ``HIGHLIGHT_WORDS`` of them, about 270 bytes
+    each (a word, its terms and the cache's link), at most about 8.5 MiB per language.
     """
 
-    def __init__(self, analyzer, lang: str, words: ByteCache, documents: ByteCache):
+    def __init__(self, analyzer, lang: str, documents: ByteCache):
         self._analyzer = analyzer
-        self._word = words.memoize(key=lambda word: ("highlight", lang, word))(self._analyze_word)
+        self._word = lru_cache(maxsize=HIGHLIGHT_WORDS)(self._analyze_word)
         self.spans = documents.memoize(key=lambda text: ("spans", lang, text))(self._analyze)
 
     def _analyze_word(self, word: str) -> tuple[str, ...]:
         return tuple(t.text for t in self._analyzer(word, mode="query", removestops=False))
 
     def _analyze(self, text: str) -> _TextTokens:
-        matches = list(TOKEN_PATTERN.finditer(text))
-        terms_of: dict[str, tuple[str, ...]] = {}
-        for match in matches:  # each distinct word once: a text repeats most of its words
-            word = match.group()
-            if word not in terms_of:
-                terms_of[word] = self._word(word)
-        spans = tuple((term, match.start(), match.end()) for match in matches for term in terms_of[match.group()])
+        word_terms = self._word
+        spans = tuple(
+            (term, match.start(), match.end())
+            for match in TOKEN_PATTERN.finditer(text)
+            for term in word_terms(match.group())
+        )
         return _TextTokens(spans, frozenset(term for term, _, _ in spans))
 
     def __call__(self, text: str, **_ignored):
@@ -379,7 +387,7 @@ class _Generation:
         self.texts = ByteCache(sizes.texts_bytes)
         self.documents = ByteCache(sizes.documents_bytes, "fifo")
         self.highlight_tokens = {
-            lang: _CachedTokens(self.schema[f.body_field(lang)].analyzer, lang, self.words, self.documents) for lang in LANGS
+            lang: _CachedTokens(self.schema[f.body_field(lang)].analyzer, lang, self.documents) for lang in LANGS
         }
         self._word_terms = self.words.memoize(key=lambda analyzer, word: ("terms", analyzer, word))(self._analyze_word)
         self._lengths: dict[tuple[int, str], bytes] = {}
