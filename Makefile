@@ -86,7 +86,7 @@ export: setup index db ## Write the static site into site/ and say what to open 
 eval: setup ## Search relevance as the page shows it, on the tuning set and players' own questions
 	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml eval/player-questions.yaml
 
-stress: setup ## Load and fault scenarios on loopback: prints a table, writes stress/RESULTS.md (~6 min)
+stress: setup ## Load and fault scenarios on loopback, memory under random searches: writes stress/RESULTS.md (~10 min)
 	$(BIN)/python -m stress.run
 
 bench: setup ## Benchmarks (HTTP, search vs SQLite FTS5, scale, engines, start-up): table + bench/results.json

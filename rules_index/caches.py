@@ -31,15 +31,21 @@ _LEAVES = (str, bytes, bytearray, array, int, float, complex, bool, type(None))
 
 
 def payload_bytes(value) -> int:
-    """An estimate of the memory ``value`` holds: its size and that of everything inside it."""
+    """An estimate of the memory ``value`` holds: its size and that of everything inside it (or
+    what its ``cache_bytes()`` says, for values that would be slow to walk)."""
     size = sys.getsizeof(value)
     if isinstance(value, _LEAVES):
         return size
-    if isinstance(value, (tuple, list, set, frozenset)):
+    weigh = getattr(value, "cache_bytes", None)
+    if weigh is not None:
+        return weigh()
+    if isinstance(value, (set, frozenset)):  # of strings or numbers (hashable, seldom nested)
+        return size + sum(map(sys.getsizeof, value))
+    if isinstance(value, (tuple, list)):
         if len(value) > SAMPLE:  # long sequences: weigh a sample, scale it (each entry is weighed once, cheaply)
-            sample = list(value)[:: max(1, len(value) // SAMPLE)][:SAMPLE]
-            return size + sum(payload_bytes(item) for item in sample) * len(value) // len(sample)
-        return size + sum(payload_bytes(item) for item in value)
+            sample = value[:: max(1, len(value) // SAMPLE)][:SAMPLE]
+            return size + sum(map(payload_bytes, sample)) * len(value) // len(sample)
+        return size + sum(map(payload_bytes, value))
     if isinstance(value, dict):
         return size + sum(payload_bytes(k) + payload_bytes(v) for k, v in value.items())
     if hasattr(value, "__dict__"):
@@ -71,12 +77,17 @@ class ByteCache:
         self._locked_reads = policy == "lru"
 
     def get(self, key, default=None):
+        # A membership test first: a miss raising KeyError through the cache costs several times
+        # a hit, and the searcher asks for many terms that are not there.
+        cache = self.cache
+        if self._locked_reads:
+            with self.lock:
+                return cache[key] if key in cache else default
+        if key not in cache:
+            return default
         try:
-            if self._locked_reads:
-                with self.lock:
-                    return self.cache[key]
-            return self.cache[key]
-        except KeyError:
+            return cache[key]
+        except KeyError:  # evicted by another thread since the test
             return default
 
     def put(self, key, value) -> None:

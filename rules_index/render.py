@@ -1,26 +1,34 @@
-"""Markdown from content to safe HTML: rendered with Python-Markdown, then sanitised by nh3."""
+"""Markdown from content to safe HTML: rendered with Python-Markdown, then sanitised by nh3.
+
+Each text's HTML is kept per process, at most ``CACHE_BYTES`` of it (``rules_index.caches``);
+the texts are the content's, so after a publication the old ones age out.
+"""
 from __future__ import annotations
 
 import html
 import re
-from functools import lru_cache
 
 import markdown
 import nh3
 from markupsafe import Markup
 
+from .caches import ENTRY_BYTES, MiB, ByteCache, payload_bytes
+
 _BLOCK_TAGS = {"p", "ul", "ol", "li", "strong", "em", "code", "br", "a", "table", "thead", "tbody", "tr", "th", "td", "blockquote", "h3", "h4"}
 _INLINE_TAGS = {"strong", "em", "code", "a", "br"}
 _ATTRIBUTES = {"a": {"href", "title"}}
+CACHE_BYTES = 8 * MiB
+# The key holds the Markdown source, about as large as its HTML: each entry counts the HTML twice.
+_rendered = ByteCache(CACHE_BYTES, sizeof=lambda html: 2 * payload_bytes(html) + ENTRY_BYTES)
 
 
-@lru_cache(maxsize=4096)
+@_rendered.memoize(key=lambda text: ("block", text))
 def markdown_html(text: str) -> Markup:
     rendered = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
     return Markup(nh3.clean(rendered, tags=_BLOCK_TAGS, attributes=_ATTRIBUTES, link_rel="noopener"))
 
 
-@lru_cache(maxsize=4096)
+@_rendered.memoize(key=lambda text: ("inline", text))
 def inline_html(text: str) -> Markup:
     """Markdown for a single line (a heading, a list item): inline markup only, no paragraphs."""
     rendered = markdown.markdown(text, output_format="html")

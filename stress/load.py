@@ -129,6 +129,31 @@ class Mix:
         return Request("submit", "POST", "/api/v1/corrections", body, 201)
 
 
+class RandomWords:
+    """Searches of words the service has mostly never seen: made-up letter strings mixed with the
+    content's own words (seeded), so that every query brings new terms to analyse and look up."""
+
+    LETTERS = "abcdefghijklmnopqrstuvwxyzäöüßàèéìòù"
+
+    def __init__(self, catalog: Catalog, made_up_share: float = 0.7, page_share: float = 0.2, most_words: int = 4):
+        self.words = sorted({w.strip("?.,!¿«»\"'():;").lower() for _, q in catalog.questions for w in q.split()} - {""})
+        self.made_up_share = made_up_share
+        self.page_share = page_share
+        self.most_words = most_words
+
+    def word(self, rng: random.Random) -> str:
+        if rng.random() < self.made_up_share:
+            return "".join(rng.choice(self.LETTERS) for _ in range(rng.randint(4, 12)))
+        return rng.choice(self.words)
+
+    def next(self, rng: random.Random, _tokens: list[str]) -> Request:
+        query = " ".join(self.word(rng) for _ in range(rng.randint(1, self.most_words)))
+        lang = rng.choice(LANGS)
+        if rng.random() < self.page_share:
+            return Request("page_search", "GET", f"/{lang}/search?" + urllib.parse.urlencode({"q": query}))
+        return Request("api_search", "GET", "/api/v1/search?" + urllib.parse.urlencode({"q": query, "lang": lang}))
+
+
 def submit_only(catalog: Catalog) -> Mix:
     return Mix(catalog, {"submit": 1})
 

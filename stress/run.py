@@ -1,14 +1,18 @@
 """Load and fault scenarios against the service on loopback; prints a table, writes results.
 
-    python -m stress.run              # all four scenarios (make stress), about 5-7 minutes
+    python -m stress.run              # all five scenarios (make stress), about 8-10 minutes
     python -m stress.run --only 3,4   # some of them
+    python -m stress.run memory       # the same, by name (mixed, rebuild, kill-build, kill-submissions, memory)
+    python -m stress.run memory --baseline ../before   # scenario 5 on another checkout too, to compare
     python -m stress.run --quick      # small counts: a smoke run of the harness itself
 
 Scenarios: 1 mixed load (reads and submissions), 2 index rebuilds under load, 3 SIGKILL during an
-index build (of the build, of gunicorn, of both), 4 SIGKILL of gunicorn during submissions.
+index build (of the build, of gunicorn, of both), 4 SIGKILL of gunicorn during submissions,
+5 memory of 2 workers under 30,000 searches of random words.
 Each runs on its own temp instance folder (SQLite, index, a snapshot of content/) and a gunicorn
 on 127.0.0.1; everything it starts it also ends. Exit status 1 if any check failed.
-Writes stress/results.json and stress/RESULTS.md.
+Writes stress/results.json and stress/RESULTS.md; a run of some scenarios writes its own section
+of RESULTS.md (replacing that section of an earlier run of the same ones) and keeps the rest.
 """
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ import time
 import traceback
 from pathlib import Path
 
-from .scenarios import SCENARIOS, Options, Row
+from .scenarios import NAMES, SCENARIOS, Options, Row
 
 HERE = Path(__file__).resolve().parent
 
@@ -77,8 +81,10 @@ def findings(rows: list[Row]) -> list[str]:
     loaded = [r for r in rows if r.requests is not None]
     total = sum(r.requests for r in loaded)
     errors = sum((r.errors or 0) + (r.unexpected or 0) for r in loaded)
+    faults = any(r.id[:1] in "234" for r in rows)
     lines.append(f"{total} requests in all, {errors} of them failed (5xx, connection error, timeout or an unexpected status)"
-                 + ("." if errors else ": none, also while the index was rebuilt and after every kill and restart."))
+                 + ("." if errors else ": none, also while the index was rebuilt and after every kill and restart."
+                    if faults else ": none."))
     acked = sum(r.acknowledged or 0 for r in rows)
     stored = sum(r.stored or 0 for r in rows)
     if acked:
@@ -110,24 +116,42 @@ def findings(rows: list[Row]) -> list[str]:
         lines.append(f"SIGKILL of gunicorn mid-submissions ({len(four.details['rounds'])} rounds): integrity_check "
                      + ", ".join(r["integrity"] for r in four.details["rounds"])
                      + f"; {four.stored} of {four.acknowledged} acknowledged reports stored.")
+    for mem in (r for r in rows if r.id.startswith("5") and "growth_mib" in r.details):
+        d = mem.details
+        before, after = d["memory_before"], d["memory_after"]
+        lines.append((f"Baseline ({d.get('commit') or d['code']}), s" if mem.id != "5" else "S") + f"earches of random words ({mem.requests} in "
+                     f"{d['load']['duration_s']} s, p50 {mem.p50_ms} ms, p99 {mem.p99_ms} ms on 2 workers): worker RSS "
+                     + ", ".join(f"{before['rss_kib'][pid] / 1024:.0f} -> {after['rss_kib'].get(pid, 0) / 1024:.0f} MiB"
+                                 for pid in before["rss_kib"])
+                     + ", growth " + ", ".join(f"{g:+.1f} MiB" for g in d["growth_mib"])
+                     + f" (bound {d['bound_mib']} MiB per worker).")
     for row in rows:
         for check in row.checks:
             if not check["ok"]:
-                word = "Failed" if check["severity"] == "fail" else "Known defect (warning, does not fail the run)"
+                word = ("Failed" if check["severity"] == "fail" else "Baseline, reported and not enforced"
+                        if row.id.endswith("-before") else "Known defect (warning, does not fail the run)")
                 lines.append(f"{word} in {row.id}: {check['check']}: {check['detail']}")
     return lines
 
 
-def markdown(rows: list[Row], meta: dict) -> str:
+def markdown(rows: list[Row], meta: dict, section: str | None = None) -> str:
+    """The report of a run; with ``section`` (the scenarios of a partial run), a section of its own
+    instead of the whole file."""
+    head = "##" if section is None else "###"
+    title = "# Stress and fault results" if section is None else f"## Scenario {section}, run on its own"
+    baseline = meta.get("options", {}).get("baseline")
+    command = "`make stress`" if section is None else f"`python -m stress.run {section.replace(', ', ' ')}" + (
+        f" --baseline {baseline}`" if baseline else "`")
     out = [
-        "# Stress and fault results",
+        title,
         "",
-        (f"`make stress` on {meta['started']} ({meta['machine']}, {meta['cpus']} CPUs, Python {meta['python']}), "
+        (f"{command} on {meta['started']} ({meta['machine']}, {meta['cpus']} CPUs, Python {meta['python']}), "
         f"{meta['seconds']:.0f} s in all; 1-minute load average {meta['loadavg_start'][0]} at the start, "
-        f"{meta['loadavg_end'][0]} at the end (other work on the machine shares its CPUs). gunicorn with 4 sync workers on 127.0.0.1, SQLite in a temp instance folder, "
+        f"{meta['loadavg_end'][0]} at the end (other work on the machine shares its CPUs). gunicorn with sync workers "
+        "(4; 2 in scenario 5) on 127.0.0.1, SQLite in a temp instance folder, "
         "a snapshot of `content/`. Latency is measured by the client (threads with http.client; sync workers close "
         "each connection, so it includes the TCP connect) from send to the last byte. Errors: 5xx, connection errors "
-        "and timeouts (+ any unexpected status). RSS: sum over the 4 workers."),
+        "and timeouts (+ any unexpected status). RSS: sum over the workers."),
         "",
         "| # | scenario | requests | errors | p50 ms | p99 ms | RSS before | RSS after | acknowledged | stored | result |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
@@ -136,11 +160,11 @@ def markdown(rows: list[Row], meta: dict) -> str:
         c = cells(row)
         out.append(f"| {c[0]} | {row.name} | {' | '.join(c[1:])} |")
     out.append("")
-    out.append("## What it shows")
+    out.append(f"{head} What it shows")
     out.append("")
     out.extend(f"- {line}" for line in findings(rows))
     out.append("")
-    out.append("## What each row checked")
+    out.append(f"{head} What each row checked")
     out.append("")
     for row in rows:
         out.append(f"**{row.id}. {row.name}**")
@@ -155,6 +179,23 @@ def markdown(rows: list[Row], meta: dict) -> str:
     return "\n".join(out)
 
 
+def write_markdown(path: Path, rows: list[Row], meta: dict, selected: list[str]) -> None:
+    """A run of every scenario writes the whole file; a run of some of them replaces (or adds)
+    only their own section, between markers, and leaves the rest of the file as it was."""
+    if set(selected) == set(SCENARIOS) or not path.exists():
+        path.write_text(markdown(rows, meta) + "\n")
+        return
+    section = ", ".join(selected)
+    begin, end = f"<!-- scenario {section} -->", f"<!-- /scenario {section} -->"
+    block = f"{begin}\n{markdown(rows, meta, section)}\n{end}"
+    text = path.read_text()
+    if begin in text and end in text:
+        text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    path.write_text(text)
+
+
 def row_from_json(data: dict) -> Row:
     row = Row(data["id"], data["name"])
     for key, value in data.items():
@@ -165,7 +206,10 @@ def row_from_json(data: dict) -> Row:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="1,2,3,4", help="comma-separated scenario numbers (default: all)")
+    parser.add_argument("scenarios", nargs="*", help=f"scenario numbers or names ({', '.join(NAMES)}); default: all")
+    parser.add_argument("--only", default=",".join(SCENARIOS), help="comma-separated scenario numbers (default: all)")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="scenario 5 also serves this checkout (e.g. a worktree of the parent commit), for a before/after")
     parser.add_argument("--quick", action="store_true", help="small counts: checks the harness in about a minute")
     parser.add_argument("--requests", type=int, default=None, help="scenario 1: planned requests (default 20000)")
     parser.add_argument("--keep", action="store_true", help="keep the temp instance folders and server logs")
@@ -176,16 +220,19 @@ def main(argv: list[str] | None = None) -> int:
         saved = json.loads((args.out / "results.json").read_text())
         rows = [row_from_json(r) for r in saved["rows"]]
         print(text_table(rows))
-        (args.out / "RESULTS.md").write_text(markdown(rows, saved["meta"]) + "\n")
+        write_markdown(args.out / "RESULTS.md", rows, saved["meta"], saved["meta"].get("selected", list(SCENARIOS)))
         return 0 if all(r.passed for r in rows) else 1
 
     opts = Options(keep=args.keep)
     if args.quick:
         opts = Options(requests=1500, mixed_max_s=60, rebuilds=2, rebuild_min_s=10, rebuild_max_s=90,
-                       build_kills=("writing-postings",), kill_rounds=1, kill_after_acks=60, keep=args.keep)
+                       build_kills=("writing-postings",), kill_rounds=1, kill_after_acks=60, memory_searches=2000,
+                       keep=args.keep)
     if args.requests:
         opts.requests = args.requests
-    selected = [s.strip() for s in args.only.split(",") if s.strip()]
+    opts.baseline = args.baseline.resolve() if args.baseline else None
+    chosen = args.scenarios or args.only.split(",")
+    selected = [NAMES.get(s.strip(), s.strip()) for s in chosen if s.strip()]
     unknown = [s for s in selected if s not in SCENARIOS]
     if unknown:
         parser.error(f"unknown scenario(s) {unknown}; choose from {', '.join(SCENARIOS)}")
@@ -212,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         "started": time.strftime("%Y-%m-%d %H:%M", time.localtime(started)),
         "machine": platform.platform(terse=True), "cpus": os.cpu_count(), "python": platform.python_version(),
         "seconds": time.time() - started, "loadavg_start": [round(x, 2) for x in load_at_start],
-        "loadavg_end": [round(x, 2) for x in os.getloadavg()], "scenario_seconds": timings, "quick": args.quick,
+        "loadavg_end": [round(x, 2) for x in os.getloadavg()], "scenario_seconds": timings, "quick": args.quick, "selected": selected,
         "options": {k: v for k, v in opts.__dict__.items()},
     }
     table = text_table(rows)
@@ -220,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     print(table)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "results.json").write_text(json.dumps({"meta": meta, "rows": [r.as_json() for r in rows]}, indent=1, default=str) + "\n")
-    (args.out / "RESULTS.md").write_text(markdown(rows, meta) + "\n")
+    write_markdown(args.out / "RESULTS.md", rows, meta, selected)
     print(f"\nwrote {args.out / 'results.json'} and {args.out / 'RESULTS.md'} ({meta['seconds']:.0f} s)")
     return 0 if all(r.passed for r in rows) else 1
 

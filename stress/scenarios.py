@@ -1,4 +1,4 @@
-"""The four scenarios of ``make stress``; each returns table rows with the checks it made."""
+"""The scenarios of ``make stress``; each returns table rows with the checks it made."""
 from __future__ import annotations
 
 import json
@@ -14,8 +14,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .load import Catalog, LoadResult, Mix, run_load
-from .server import Sandbox, Server
+from .load import Catalog, LoadResult, Mix, RandomWords, run_load
+from .server import ROOT, Sandbox, Server
 
 
 @dataclass
@@ -29,6 +29,11 @@ class Options:
     build_kills: tuple[str, ...] = ("created", "index-open", "writing-postings")  # scenario 3: see BUILD_STAGES
     kill_rounds: int = 2            # scenario 4
     kill_after_acks: int = 300      # scenario 4: SIGKILL once this many submissions were acknowledged
+    memory_searches: int = 30_000   # scenario 5: searches of random words
+    memory_connections: int = 8
+    memory_max_s: float = 900.0     # scenario 5: wall-clock bound of the searches
+    memory_bound_mb: float = 100.0  # scenario 5: the most a worker may grow (MB, 10^6 bytes)
+    baseline: Path | None = None    # scenario 5 also runs on this checkout (e.g. the parent commit's worktree)
     keep: bool = False
 
 
@@ -552,9 +557,90 @@ def kill_during_submissions(opts: Options) -> list[Row]:
     return [row]
 
 
+# -- 5. memory under searches of random words ----------------------------------------------
+
+def checkout_commit(path: Path) -> str:
+    """The short commit of a checkout, marked ``+changes`` if its tracked files differ from it."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=path, capture_output=True, text=True, check=False).stdout.strip()
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    return commit + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def memory_growth(opts: Options) -> list[Row]:
+    rows = []
+    if opts.baseline is not None:
+        rows.append(_memory_growth(opts, opts.baseline, "5-before", "before this change (the baseline checkout)"))
+    rows.append(_memory_growth(opts, ROOT, "5", None))
+    return rows
+
+
+def _memory_growth(opts: Options, code: Path, row_id: str, label: str | None) -> Row:
+    """RSS of each of 2 workers after a warm-up and after ``memory_searches`` searches of mostly
+    new words: whatever the process keeps per word must stay within a bound."""
+    name = f"Memory: {opts.memory_searches} searches of random words, 2 workers"
+    row = Row(row_id, f"{name}, {label}" if label else name)
+    # The baseline is there to be compared with: its figures are reported, its bound is not enforced.
+    severity = "warn" if label else "fail"
+    sandbox = Sandbox("memory", opts.keep, code=code)
+    try:
+        sandbox.prepare()
+        server = sandbox.server(2, "memory").start()
+        catalog = Catalog.from_server(server.base)
+        warm_up(server, Mix(catalog, Mix.READS))
+        pids_before = server.worker_pids()
+        before = server.memory()
+        with MemorySampler(server, every=10) as sampler:
+            words = RandomWords(catalog)
+            load = run_load(server.port, words, connections=opts.memory_connections,
+                            total=opts.memory_searches, max_seconds=opts.memory_max_s, seed=5)
+        after = server.memory()
+        summary = load.summary()
+        row.take_load(summary)
+        row.rss_before_mib, row.rss_after_mib = before["total_mib"], after["total_mib"]
+        growth = {pid: (after["rss_kib"].get(pid, 0) - before["rss_kib"][pid]) / 1024 for pid in pids_before}
+        bound_mib = opts.memory_bound_mb * 1e6 / 2**20
+        worst = max(growth.values(), default=0.0)
+        per_worker = ", ".join(f"{before['rss_kib'][pid] / 1024:.1f} -> {after['rss_kib'].get(pid, 0) / 1024:.1f} MiB"
+                               for pid in pids_before)
+        row.check("no 5xx or connection errors", summary["errors"] == 0, json.dumps(summary["problems"]))
+        row.check("no unexpected status", summary["unexpected_status"] == 0, json.dumps(summary["problems"]))
+        row.check("every planned search was sent", summary["requests"] == opts.memory_searches,
+                  f"{summary['requests']} of {opts.memory_searches}")
+        row.check("no worker died or was replaced", server.worker_pids() == pids_before, f"{pids_before} -> {server.worker_pids()}")
+        row.check(f"each worker grew less than {opts.memory_bound_mb:.0f} MB ({bound_mib:.1f} MiB)", worst < bound_mib,
+                  f"most: +{worst:.1f} MiB", severity=severity)
+        row.check("no traceback or worker timeout in the server log", not server.log_problems(), json.dumps(server.log_problems()))
+        row.notes.append(f"{summary['requests']} searches ({summary['by_kind'].get('api_search', {}).get('requests', 0)} API, "
+                         f"{summary['by_kind'].get('page_search', {}).get('requests', 0)} search pages) over "
+                         f"{summary['duration_s']} s at {opts.memory_connections} connections; 1 to {words.most_words} words "
+                         f"a query, {words.made_up_share:.0%} of them made up, the others the content's own")
+        row.notes.append(f"RSS per worker after warm-up -> after the searches: {per_worker}; growth "
+                         + ", ".join(f"+{g:.1f} MiB" for g in growth.values()))
+        commit = checkout_commit(code)
+        if label:
+            row.notes.append(f"served from {code} (commit {commit}); its bound is reported as a warning, not enforced")
+        else:
+            row.notes.append(f"served from this checkout (commit {commit})")
+        if len(sampler.samples) >= 4:
+            half = sampler.samples[len(sampler.samples) // 2]
+            row.notes.append(f"RSS (both workers) {before['total_mib']} MiB after warm-up, {half['total_mib']} MiB at "
+                             f"{half['t_s']:.0f} s, {after['total_mib']} MiB at the end")
+        row.details = {"load": summary, "memory_before": before, "memory_after": after, "growth_mib": list(growth.values()),
+                       "bound_mib": round(bound_mib, 1), "memory_samples": sampler.samples, "code": str(code),
+                       "commit": commit}
+    finally:
+        sandbox.close()
+    return row
+
+
 SCENARIOS = {
     "1": mixed_load,
     "2": rebuild_under_load,
     "3": kill_during_rebuild,
     "4": kill_during_submissions,
+    "5": memory_growth,
 }
+# Names for the command line (``python -m stress.run memory``).
+NAMES = {"mixed": "1", "rebuild": "2", "kill-build": "3", "kill-submissions": "4", "memory": "5"}

@@ -66,11 +66,16 @@ def children(pid: int) -> list[int]:
 
 
 class Sandbox:
-    """A temp folder with a snapshot of the content, an instance folder and the env to run in."""
+    """A temp folder with a snapshot of the content, an instance folder and the env to run in.
 
-    def __init__(self, name: str, keep: bool = False):
+    ``code`` is the checkout whose app is served and built (this one unless a scenario compares
+    with another, e.g. a worktree of an earlier commit); the content always comes from this one.
+    """
+
+    def __init__(self, name: str, keep: bool = False, code: Path = ROOT):
         self.dir = Path(tempfile.mkdtemp(prefix=f"rules-stress-{name}-"))
         self.keep = keep
+        self.code = Path(code)
         self.content = self.dir / "content"
         # A snapshot: others may be editing the repository's content while this runs,
         # and the fault scenarios change their copy on purpose.
@@ -100,7 +105,7 @@ class Sandbox:
 
     def flask(self, *args: str, check: bool = True, timeout: float = 120) -> subprocess.CompletedProcess:
         result = subprocess.run(
-            [sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT, env=self.env,
+            [sys.executable, "-m", "flask", "--app", "app", *args], cwd=self.code, env=self.env,
             capture_output=True, text=True, timeout=timeout, check=False,
         )
         if check and result.returncode != 0:
@@ -114,7 +119,7 @@ class Sandbox:
     def start_build(self, *extra: str) -> subprocess.Popen:
         """``flask index build`` in its own process group (so that it can be killed alone)."""
         proc = subprocess.Popen(
-            [sys.executable, "-m", "flask", "--app", "app", "index", "build", *extra], cwd=ROOT, env=self.env,
+            [sys.executable, "-m", "flask", "--app", "app", "index", "build", *extra], cwd=self.code, env=self.env,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         )
         self.builds.append(proc)
@@ -182,7 +187,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-w", str(self.workers), "-b", f"{HOST}:{self.port}",
              "--graceful-timeout", "2", "app:create_app()"],
-            cwd=ROOT, env=self.sandbox.env, start_new_session=True, stdout=self._log, stderr=self._log,
+            cwd=self.sandbox.code, env=self.sandbox.env, start_new_session=True, stdout=self._log, stderr=self._log,
         )
         deadline = time.monotonic() + timeout
         while True:

@@ -8,6 +8,7 @@ where Whoosh's context fragmenter picks the passage.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from markupsafe import escape
 from whoosh import highlight
@@ -17,6 +18,7 @@ from rules_index.caches import ByteCache
 
 from .analysis import TOKEN_PATTERN
 
+HIGHLIGHT_WORDS = 32768  # per language: the highlighter's word analyses
 LEAD_CHARS = 240       # the longest verdict sentence shown whole
 START_CHARS = 220      # a text whose first match is near its start is shown from there
 NEAR_START = 150
@@ -36,7 +38,10 @@ class CachedTokens:
 
     def __init__(self, analyzer, lang: str, words: ByteCache, texts: ByteCache):
         self._analyzer = analyzer
-        self._word = words.memoize(key=lambda word: ("highlight", lang, word))(self._analyze_word)
+        # Asked for every word of every new text: functools' cache costs a tenth of a cachetools
+        # lookup. Its keys are words of the index's own stored texts, never a reader's, so a
+        # count bounds it (about 270 bytes each).
+        self._word = lru_cache(maxsize=HIGHLIGHT_WORDS)(self._analyze_word)
         self.spans = texts.memoize(key=lambda text: ("spans", lang, text))(self._analyze)
 
     def _analyze_word(self, word: str) -> tuple[str, ...]:
