@@ -5,6 +5,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .load import Catalog, LoadResult, Mix, RandomWords, run_load
-from .server import ROOT, Sandbox, Server
+from .server import HOST, ROOT, Sandbox, Server
 
 
 @dataclass
@@ -644,3 +645,89 @@ SCENARIOS = {
 }
 # Names for the command line (``python -m stress.run memory``).
 NAMES = {"mixed": "1", "rebuild": "2", "kill-build": "3", "kill-submissions": "4", "memory": "5"}
+
+
+# -- 6. hostile input against a live server -----------------------------------------------------
+
+HOSTILE_NAMES = ("lang", "slug", "faq_id", "section_id", "name", "token", "q", "game", "next", "limit",
+                 "_method", "_external", "_anchor", "_scheme")
+HOSTILE_VALUES = ("", "POST", "1\u202e\u0000../", "\u00b3")
+ODD_HOSTS = (b"a" * 300, b"exa mple.com", b"host:99999", b"[::1", b"..", b"ho;st", b"h\xc3\xb6st\x00")
+DEEP = 100_000
+
+
+def _raw(port: int, request: bytes, timeout: float = 30) -> int:
+    """Send ``request`` as it is on a new connection; the answer's status (0: no answer)."""
+    with socket.create_connection((HOST, port), timeout=timeout) as sock:
+        sock.sendall(request)
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    parts = answer.split(b" ", 2)
+    return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+
+
+def hostile_requests(catalog: Catalog) -> list[tuple[str, bytes]]:
+    """(what, raw request) for every kind of hostile input the site must answer without a 5xx."""
+    game = catalog.games[0]
+    faq = catalog.faq[game][0]
+    gets = ["/de/", f"/de/{game}/", f"/en/{game}/faq/{faq}", "/it/search", f"/de/{game}/coverage", f"/de/{game}/faq/{faq}/history",
+            f"/de/{game}/faq/{faq}/correction", "/api/v1/games", f"/api/v1/games/{game}", f"/api/v1/games/{game}/faq/{faq}",
+            "/api/v1/search", "/sitemap.xml", "/robots.txt", "/opensearch.xml", "/editor/login", "/editor/", "/nowhere"]
+    gets += [f"/de/{slug}/calculators/{name}" for slug, name in (("ohne-furcht-und-adel", "score"),
+             ("kardinal-und-koenig", "monastery-score"), ("adel-verpflichtet", "exhibition"))]
+    out = []
+    for path in gets:
+        for name in HOSTILE_NAMES:
+            for value in HOSTILE_VALUES:
+                query = urllib.parse.urlencode({name: value, "q": "dieb"} if name != "q" else {name: value})
+                out.append((f"GET {path}?{name}", f"GET {path}?{query} HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n".encode()))
+    for field_name, rest in (("yellow0", "name0=Ada&submit=1"), ("count0", "name0=Ada&submit=1")):
+        page = "/de/ohne-furcht-und-adel/calculators/score" if field_name == "yellow0" else "/de/kardinal-und-koenig/calculators/monastery-score"
+        for digit in ("\u00b3", "\u0663", "\uff15", "\u2464"):
+            query = f"{rest}&{field_name}={urllib.parse.quote(digit)}"
+            out.append((f"digits {page}", f"GET {page}?{query} HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n".encode()))
+    deep = ("[" * DEEP + "]" * DEEP).encode()
+    posts = ["/api/v1/corrections", f"/api/v1/games/{game}/score", "/api/v1/games/ohne-furcht-und-adel/score",
+             "/api/v1/changes", "/editor/login", f"/de/{game}/faq/{faq}/correction"]
+    for path in posts:
+        head = (f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(deep)}\r\nConnection: close\r\n\r\n").encode()
+        out.append((f"deep JSON {path}", head + deep))
+    for host in ODD_HOSTS:
+        for path in ("/de/", f"/de/{game}/faq/{faq}", "/api/v1/games", "/sitemap.xml"):
+            out.append((f"Host {host[:12]!r} {path}", f"GET {path} HTTP/1.1\r\n".encode() + b"Host: " + host + b"\r\nConnection: close\r\n\r\n"))
+    return out
+
+
+def hostile_input(opts: Options) -> list[Row]:
+    row = Row("6", "Hostile input: every page with odd parameters, 100,000-deep JSON, odd Host headers, non-ASCII digits")
+    sandbox = Sandbox("hostile", opts.keep)
+    try:
+        sandbox.prepare()
+        server = sandbox.server(2, "hostile").start()
+        requests = hostile_requests(Catalog.from_server(server.base))
+        statuses: dict[int, int] = {}
+        server_errors = []
+        started = time.monotonic()
+        for what, raw in requests:
+            status = _raw(server.port, raw)
+            statuses[status] = statuses.get(status, 0) + 1
+            if status >= 500 or status == 0:
+                server_errors.append(f"{what}: {status}")
+        row.requests, row.errors = len(requests), len(server_errors)
+        row.check("no answer of 500 or more, none missing", not server_errors, json.dumps(server_errors[:20]))
+        row.check("no traceback or worker timeout in the server log", not server.log_problems(), json.dumps(server.log_problems()))
+        row.notes.append(f"{len(requests)} requests in {time.monotonic() - started:.1f} s; statuses "
+                         + ", ".join(f"{s}: {n}" for s, n in sorted(statuses.items())))
+        row.details = {"statuses": statuses, "server_errors": server_errors}
+    finally:
+        sandbox.close()
+    return [row]
+
+
+SCENARIOS["6"] = hostile_input
+NAMES["hostile"] = "6"
