@@ -11,8 +11,8 @@ A query goes through these steps:
    answer) and the word prefixes, summed with Whoosh's coordination bonus; the fields of the
    reader's language weigh a little more, term by term. Each entry keeps its best language.
 3. Typo tolerance: unknown words are corrected from the index's words of the reader's language
-   (then the others; never a stop word), and the corrected query is searched too when it reaches
-   a better score than the words as typed.
+   (then the others; never a stop word) as Whoosh's suggester corrects them (``spelling``), and
+   the corrected query is searched too when it reaches a better score than the words as typed.
 4. The answer first: the hits are the best ``limit`` entries, shown answers first (FAQ entries
    and the game's facts), then rules sections, glossary terms and common mistakes; the first
    answer is flagged ``best``. Snippets keep a FAQ answer's verdict (``snippets``).
@@ -54,6 +54,7 @@ from .build import MARKER
 from .query import GameNames, all_stopwords, clean_query, content_words
 from .scoring import postings_bytes, read_postings, top
 from .snippets import CachedTokens, answer_snippet, text_snippet
+from .spelling import Spelling
 
 MAX_LIMIT = 50
 # Field weights: the question outranks players' words, which outrank the answer.
@@ -148,6 +149,7 @@ class _Generation:
         }
         self._word_terms = self.words.memoize(key=lambda analyzer, word: ("terms", analyzer, word))(self._analyze_word)
         self.suggest = self.words.memoize(key=lambda word, lang, maxdist: ("suggest", word, lang, maxdist))(self._suggest_word)
+        self._spellings: dict[str, Spelling] = {}
         self.known_word = self.words.memoize(key=lambda word: ("known", word))(self._known_word)
         self.snippet = self.texts.memoize(key=lambda kind, text, lang, matched: ("snippet", kind, text, lang, matched))(self._snippet)
         self.stored = self.texts.memoize(key=lambda docnum: ("stored", docnum))(self._stored)
@@ -231,15 +233,21 @@ class _Generation:
         reader = self.searcher().reader()
         return any((f.words_field(lang), word) in reader for lang in LANGS)
 
+    def spelling(self, lang: str) -> Spelling:
+        """The spelling words of a language, read once per generation."""
+        found = self._spellings.get(lang)
+        if found is None:
+            found = self._spellings[lang] = Spelling(self.searcher().reader(), f.words_field(lang))
+        return found
+
     def _suggest_word(self, word: str, lang: str, maxdist: int) -> str | None:
         """Whoosh's correction of ``word`` from the words of the reader's language, else of the
         other languages; never a stop word of any language ("abd" must not become "and")."""
-        searcher = self.searcher()
+        reader = self.searcher().reader()
         stops = all_stopwords()
-        # One edit first: Whoosh's automaton for two edits costs many times more.
         for distance in dict.fromkeys((1, maxdist)):
             for words_lang in (lang, *(other for other in LANGS if other != lang)):
-                for candidate in searcher.suggest(f.words_field(words_lang), word, limit=8, maxdist=distance, prefix=1):
+                for candidate in self.spelling(words_lang).suggestions(reader, word, distance):
                     if candidate not in stops and len(candidate) >= 3:
                         return candidate
         return None

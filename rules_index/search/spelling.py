@@ -1,0 +1,66 @@
+"""Corrections for unknown words: Whoosh's suggester's answer, found without an automaton.
+
+``searcher.suggest(field, word, limit, maxdist, prefix=1)`` builds a Levenshtein automaton per
+word and walks the field's term graph with it: tens of milliseconds per word. ``Spelling`` keeps
+the spelling words of one field in memory (read once per index generation through the public
+``reader.lexicon``) and returns the same words in the same order: those with the same first
+letter and the rest within ``maxdist`` edits, most frequent first (ties: the greater word), as
+Whoosh's ``ReaderCorrector`` ranks them. Candidates are narrowed by first letter, length and
+letter set before any edit distance is computed. ``tests/search/test_spelling.py`` holds the
+answers against Whoosh's own.
+"""
+from __future__ import annotations
+
+import heapq
+
+
+def letter_bits(word: str) -> int:
+    """The set of a word's characters as bits (hashed): one edit changes at most two bits."""
+    mask = 0
+    for ch in word:
+        mask |= 1 << (ord(ch) % 61)
+    return mask
+
+
+def within(a: str, b: str, limit: int) -> bool:
+    """Whether the Levenshtein distance of ``a`` and ``b`` is at most ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return False
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return False
+        previous = current
+    return previous[-1] <= limit
+
+
+class Spelling:
+    """The spelling words of one field, for Whoosh's correction rule."""
+
+    def __init__(self, reader, field_name: str):
+        self.field_name = field_name
+        spelling = reader.schema[field_name].spelling_fieldname(field_name)
+        self.by_start: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        for raw in reader.lexicon(spelling):
+            word = reader.schema[spelling].from_bytes(raw)
+            self.by_start.setdefault((word[:1], len(word)), []).append((word, letter_bits(word)))
+
+    def suggestions(self, reader, word: str, maxdist: int, limit: int = 8) -> list[str]:
+        """What ``searcher.suggest(field, word, limit, maxdist, prefix=1)`` returns."""
+        if not word:
+            return []
+        mask, found = letter_bits(word), []
+        for length in range(max(1, len(word) - maxdist), len(word) + maxdist + 1):
+            for candidate, letters in self.by_start.get((word[0], length), ()):
+                if candidate == word or (mask ^ letters).bit_count() > 2 * maxdist:
+                    continue
+                if within(word[1:], candidate[1:], maxdist):
+                    frequency = reader.frequency(self.field_name, candidate) or 1
+                    found.append((0 - (maxdist + (1.0 / frequency * 0.5)), candidate))
+        # Whoosh keeps the ``limit`` greatest (score, word) pairs, then lists them best score first.
+        kept = heapq.nlargest(limit, found)
+        kept.sort(key=lambda item: (-item[0], item[1]))
+        return [candidate for _, candidate in kept]
