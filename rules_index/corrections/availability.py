@@ -29,6 +29,7 @@ from . import db, migrate
 
 KEY = "rules_index.availability"
 DEFAULT_RETRY_SECONDS = 10.0
+FIRST_LOOK_WAIT = 15.0  # seconds a request waits for the process's first look at the database
 # Raised by the DB-API driver for a server that is down or a table that is missing
 # (SQLite: "no such table" is an OperationalError; PostgreSQL: an undefined table is a ProgrammingError).
 DATABASE_ERRORS = (OperationalError, ProgrammingError)
@@ -58,14 +59,17 @@ class Availability:
         self._usable: bool | None = None  # None: not looked at yet
         self._looked_at = -math.inf
         self._problem: str | None = None
+        self._passing: str | None = None  # the last failed query's error while the database answered
         self._lock = threading.Lock()
 
     def usable(self) -> bool:
         if self._usable:
             return True
-        # One look at a time, and nobody waits for it: a server that does not answer would
-        # otherwise hold every request up until its connect timeout.
-        if not self._lock.acquire(blocking=False):
+        # One look at a time. Before the first look of the process, wait for it (the first
+        # requests of a worker arrive together); after that nobody waits: a server that does not
+        # answer would otherwise hold every request up until its connect timeout.
+        acquired = self._lock.acquire(timeout=FIRST_LOOK_WAIT) if self._usable is None else self._lock.acquire(blocking=False)
+        if not acquired:
             return False
         try:
             if self._usable is None or self.clock() - self._looked_at >= self.retry_seconds:
@@ -80,11 +84,19 @@ class Availability:
             self.usable()
 
     def failed(self, exc: Exception) -> None:
-        """A query failed: not usable until the next look, one retry interval from now."""
+        """A query failed: look again now. A database that still does not answer (or is not
+        migrated) is not used until the next look, one retry interval from now; one that answers
+        had a passing problem (a lock held too long, a connection dropped) and stays in use."""
         if not self._lock.acquire(blocking=False):
-            return  # a look is under way (so nothing trusts the database now); it records what it finds
+            return  # a look is under way; it records what it finds
         try:
-            self._record(describe(exc))
+            problem = self._look()
+            if problem is None:
+                passing = describe(exc)
+                if passing != self._passing:  # said once, not per request
+                    log.warning(passing)
+                    self._passing = passing
+            self._record(problem)
         finally:
             self._lock.release()
 

@@ -85,6 +85,11 @@ def page(browser, request):
     yield from _page(browser, request, DESKTOP)
 
 
+@pytest.fixture()
+def phone(browser, request):
+    yield from _page(browser, request, MOBILE)
+
+
 @pytest.fixture(params=[DESKTOP, MOBILE], ids=["desktop", "mobile"])
 def any_page(browser, request):
     yield from _page(browser, request, request.param)

@@ -4,21 +4,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from conftest import MOBILE
-
 GAME = "ohne-furcht-und-adel"
 QUESTIONS = [
     ("de", "Darf der Söldner eine fertige Stadt angreifen?", "warlord-complete-city"),
     ("en", "can the thief rob the assassin?", "thief-forbidden-targets"),
     ("it", "il re assassinato prende la corona?", "assassinated-king-crown"),
 ]
-
-
-@pytest.fixture()
-def phone(browser, request):
-    from conftest import _page
-
-    yield from _page(browser, request, MOBILE)
+PHONE_HEIGHT = 740  # the phone viewport of tests/browser/conftest.py
 
 
 @pytest.mark.parametrize("lang,question,faq", QUESTIONS, ids=[q[0] for q in QUESTIONS])
@@ -28,7 +20,7 @@ def test_answer_card_above_the_fold_on_a_phone(phone, live_server, lang, questio
     expect(card).to_be_visible()
     expect(card.locator(f'a[href="/{lang}/{GAME}/faq/{faq}"]')).to_be_visible()
     box = card.bounding_box()
-    assert box["y"] + box["height"] <= MOBILE["height"], box  # the whole card without scrolling
+    assert box["y"] + box["height"] <= PHONE_HEIGHT, box  # the whole card without scrolling
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 

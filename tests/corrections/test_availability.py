@@ -38,20 +38,48 @@ def test_a_database_that_is_down_is_asked_again_only_after_the_retry_interval(mo
 
 
 def test_a_usable_database_is_trusted_until_a_query_fails(monkeypatch):
-    looks = []
-    monkeypatch.setattr(migrate, "current_revision", lambda engine: looks.append(engine) or migrate.head_revision())
+    looks, answers = [], []
+    monkeypatch.setattr(migrate, "current_revision", lambda engine: looks.append(engine) or (answers.pop(0) if answers else migrate.head_revision()))
     clock = Clock()
     state = Availability(None, retry_seconds=10, clock=clock)
     assert all(state.usable() for _ in range(5))
     assert len(looks) == 1  # no query per request while all is well
+    # A failed query makes it look again: a database that answers stays in use ...
+    state.failed(OperationalError("SELECT", {}, Exception("database is locked")))
+    assert state.usable() and len(looks) == 2
+    # ... one that does not is left alone until the retry interval has passed.
+    monkeypatch.setattr(migrate, "current_revision", refused)
     state.failed(OperationalError("SELECT", {}, Exception("server closed the connection unexpectedly")))
     assert not state.usable()
+    monkeypatch.setattr(migrate, "current_revision", lambda engine: looks.append(engine) or migrate.head_revision())
     clock.now = 10.0
     assert state.usable()
-    assert len(looks) == 2
 
 
-def test_nobody_waits_for_a_slow_look(monkeypatch):
+def test_nobody_waits_for_a_slow_look_once_the_first_look_is_done(monkeypatch):
+    started, answer = threading.Event(), threading.Event()
+    monkeypatch.setattr(migrate, "current_revision", refused)
+    state = Availability(None, retry_seconds=0)
+    assert state.usable() is False  # the first look: the database is down
+
+    def slow(_engine):
+        started.set()
+        answer.wait(10)
+        return migrate.head_revision()
+
+    monkeypatch.setattr(migrate, "current_revision", slow)
+    looker = threading.Thread(target=state.usable)
+    looker.start()
+    assert started.wait(5)
+    begin = time.monotonic()
+    assert state.usable() is False  # answered at once, without the database's extras
+    assert time.monotonic() - begin < 1
+    answer.set()
+    looker.join(5)
+    assert state.usable() is True
+
+
+def test_the_first_requests_wait_for_the_first_look(monkeypatch):
     started, answer = threading.Event(), threading.Event()
 
     def slow(_engine):
@@ -64,12 +92,9 @@ def test_nobody_waits_for_a_slow_look(monkeypatch):
     looker = threading.Thread(target=state.usable)
     looker.start()
     assert started.wait(5)
-    begin = time.monotonic()
-    assert state.usable() is False  # answered at once, without the database's extras
-    assert time.monotonic() - begin < 1
-    answer.set()
+    threading.Timer(0.3, answer.set).start()
+    assert state.usable() is True  # not a 503 for a database nobody has asked yet
     looker.join(5)
-    assert state.usable() is True
 
 
 def test_only_changes_are_logged(monkeypatch, caplog):

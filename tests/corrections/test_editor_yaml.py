@@ -11,7 +11,7 @@ from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, pa
 from formtools_shared import csrf_token, form_values, login
 
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
-FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "check"]
+FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "ruling", "check", "version"]
 LAUGHS = "\n".join(
     ["probe: play", "given:", "  a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
     + [f"  {chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]" for i in range(8)]
