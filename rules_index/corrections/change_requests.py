@@ -10,20 +10,16 @@ from dataclasses import dataclass
 
 from rules_index.content import LANGS, Library
 
+from .field_error import FieldError
+
 MAX_TEXT = 20000
 FIELDS = {"faq": ("question", "answer"), "section": ("body",)}
 # Line breaks and tabs are text; other control characters cannot be written into the content files.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
-class RequestError(ValueError):
+class RequestError(FieldError):
     """A request that cannot be a change: the field, what is wrong, and the HTTP status."""
-
-    def __init__(self, field: str, message: str, status: int = 400):
-        self.field = field
-        self.message = message
-        self.status = status
-        super().__init__(f"{field}: {message}")
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from rules_index import characters as chars
 from rules_index.content import LANGS, Library
 
+from .field_error import FieldError
 from .models import STATUSES, Report
 
 MAX_MESSAGE = 5000
@@ -33,14 +34,8 @@ _EMAIL = re.compile(f"^{EMAIL}$")
 _PAGE = re.compile(f"^{PAGE}$")
 
 
-class SubmissionError(ValueError):
+class SubmissionError(FieldError):
     """A submission that cannot be stored: the field, what is wrong, and the HTTP status."""
-
-    def __init__(self, field: str, message: str, status: int = 400):
-        self.field = field
-        self.message = message
-        self.status = status
-        super().__init__(f"{field}: {message}")
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ import threading
 import time
 import urllib.error
 import urllib.request
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
@@ -24,25 +23,15 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from app import ROOT
+from apptools import BACKENDS, scratch_database
 
-BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 PAYLOAD = {"game": "ohne-furcht-und-adel", "faq": "tie-break", "lang": "de", "message": "Bitte prüfen"}
 
 
 @pytest.fixture(params=BACKENDS)
 def database(request, tmp_path):
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'corrections.sqlite3'}"
-        return
-    import psycopg
-
-    admin = os.environ["TEST_DATABASE_URL"]
-    name = f"rules_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    yield admin.rsplit("/", 1)[0] + "/" + name
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scratch_database(request.param, tmp_path, "rules_test") as url:
+        yield url
 
 
 def free_port() -> int:

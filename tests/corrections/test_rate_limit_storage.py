@@ -5,8 +5,6 @@ On SQLite always, and on PostgreSQL when TEST_DATABASE_URL names a server.
 from __future__ import annotations
 
 import multiprocessing
-import os
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -16,27 +14,16 @@ from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from sqlalchemy import func, select
 
+from apptools import BACKENDS, scratch_database
 from rules_index.corrections import db, migrate, rate_limits
 from rules_index.corrections.rate_limits import DatabaseStorage, counters
 
-BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 
 
 @pytest.fixture(params=BACKENDS)
 def database_url(request, tmp_path):
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'corrections.sqlite3'}"
+    with scratch_database(request.param, tmp_path, "rules_counters") as url:
         yield url
-        return
-    import psycopg
-
-    admin = os.environ["TEST_DATABASE_URL"]
-    name = f"rules_counters_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    yield admin.rsplit("/", 1)[0] + "/" + name
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture()

@@ -16,7 +16,6 @@ import shutil
 import socket
 import subprocess
 import uuid
-from contextlib import contextmanager
 from itertools import product
 from pathlib import Path
 
@@ -27,7 +26,7 @@ from markupsafe import escape
 from sqlalchemy import text
 
 from app import ROOT
-from apptools import make_app, make_unmigrated_app
+from apptools import empty_postgres_database, make_app, make_unmigrated_app
 from rules_index.content import LANGS, load_library
 from rules_index.corrections import db, migrate
 from rules_index.corrections.availability import NOT_MIGRATED
@@ -168,20 +167,6 @@ def closed_port() -> int:
         return sock.getsockname()[1]  # nothing listens once the socket is closed
 
 
-@contextmanager
-def empty_postgres_database():
-    import psycopg
-
-    name = f"rules_down_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(POSTGRES, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with psycopg.connect(POSTGRES, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 class OwnPostgres:
     """A throw-away PostgreSQL server (scripts/postgres-test-server.sh) the test stops and starts."""
 
@@ -237,7 +222,7 @@ def down_app(request, tmp_path, index_dir):
     elif not POSTGRES:
         pytest.skip("TEST_DATABASE_URL names no PostgreSQL server")
     elif request.param == "postgres-unmigrated":
-        with empty_postgres_database() as url:
+        with empty_postgres_database(POSTGRES, "rules_down") as url:
             app = make_unmigrated_app(instance, ROOT / "content", DATABASE_URL=url, **config)
             yield app
             app.extensions[db.KEY]["engine"].dispose()
@@ -339,7 +324,7 @@ def migrated_app(request, tmp_path, index_dir):
     if request.param == "sqlite":
         yield make_app(tmp_path / "instance", ROOT / "content", INDEX_DIR=str(index_dir))
         return
-    with empty_postgres_database() as url:
+    with empty_postgres_database(POSTGRES, "rules_down") as url:
         app = make_app(tmp_path / "instance", ROOT / "content", INDEX_DIR=str(index_dir), DATABASE_URL=url)
         yield app
         app.extensions[db.KEY]["engine"].dispose()

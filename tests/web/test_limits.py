@@ -6,37 +6,25 @@ nginx would send it; each test uses its own accounts and addresses.
 """
 from __future__ import annotations
 
-import os
 import re
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlencode
 
 import pytest
 
+from apptools import BACKENDS, scratch_database
 from formtools_shared import EDITOR, PASSWORD, csrf_token
 from servertools import flask, server_env, serving
 
 LIMIT = 5
 ATTEMPTS = 12
 WORKERS = 4
-BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def database(request, tmp_path_factory):
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('limits-db') / 'corrections.sqlite3'}"
-        return
-    import psycopg
-
-    admin = os.environ["TEST_DATABASE_URL"]
-    name = f"rules_limits_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    yield admin.rsplit("/", 1)[0] + "/" + name
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scratch_database(request.param, tmp_path_factory.mktemp("limits-db"), "rules_limits") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
