@@ -1,4 +1,5 @@
-"""The corrections database: reports, editors and their API tokens, content changes, translation flags."""
+"""The corrections database: reports, editors with their sessions and API tokens, content changes
+with the intents that write them, translation flags."""
 from __future__ import annotations
 
 import datetime as dt
@@ -42,9 +43,26 @@ class Report(Base):
 class Editor(Base):
     __tablename__ = "editors"
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(80), unique=True)
+    name: Mapped[str] = mapped_column(String(80), unique=True)  # the login name: never shown publicly
     password_hash: Mapped[str] = mapped_column(String(255))
+    display_name: Mapped[str | None] = mapped_column(String(80), nullable=True)  # shown in public history
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class EditorSession(Base):
+    """A logged-in browser session, as the SHA-256 hash of the id its cookie carries.
+
+    Logout sets ``revoked_at``: a copy of the cookie stops working at once.
+    """
+
+    __tablename__ = "editor_sessions"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    editor_id: Mapped[int] = mapped_column(ForeignKey("editors.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    revoked_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
+
+    editor: Mapped[Editor] = relationship()
 
 
 class EditorToken(Base):
@@ -73,12 +91,42 @@ class Change(Base):
     before: Mapped[str] = mapped_column(Text)  # JSON of the entry's fields before
     after: Mapped[str] = mapped_column(Text)   # JSON of the entry's fields after
     patch: Mapped[str] = mapped_column(Text)   # unified diff of the content files
+    reverts_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"), nullable=True)
+    intent_id: Mapped[int | None] = mapped_column(ForeignKey("accept_intents.id"), nullable=True, unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     editor: Mapped[Editor] = relationship()
     report: Mapped[Report | None] = relationship()
+    reverts: Mapped[Change | None] = relationship(remote_side=[id])
 
     __table_args__ = (Index("ix_changes_entry", "game", "target_kind", "target_id"),)
+
+
+INTENT_STATES = ("open", "done", "rolled_back")
+
+
+class AcceptIntent(Base):
+    """What an accept is about to write, committed before the first file is touched.
+
+    ``files`` is JSON: ``[{"path": ..., "before": ..., "after": ...}]`` (paths relative to the
+    content root). An intent still ``open`` at start-up or before the next accept is completed
+    or rolled back, so that files, changes, report status and index agree again.
+    """
+
+    __tablename__ = "accept_intents"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(80))
+    target_kind: Mapped[str] = mapped_column(String(16))
+    target_id: Mapped[str] = mapped_column(String(120))
+    editor_id: Mapped[int] = mapped_column(ForeignKey("editors.id"))
+    report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"), nullable=True)
+    reverts_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"), nullable=True)
+    files: Mapped[str] = mapped_column(Text)
+    before: Mapped[str] = mapped_column(Text)  # JSON of the entry's fields before
+    after: Mapped[str] = mapped_column(Text)   # JSON of the entry's fields after
+    state: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
 
 
 class TranslationFlag(Base):
