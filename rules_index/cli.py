@@ -122,8 +122,12 @@ editors_cli = AppGroup("editors", help="Editor accounts.")
 @editors_cli.command("add")
 @click.argument("name")
 @click.option("--password-stdin", is_flag=True, help="Read the password from standard input.")
-def editors_add(name: str, password_stdin: bool) -> None:
-    """Create an editor; the password is asked twice (or read from stdin) and stored hashed."""
+@click.option("--display-name", default=None, help="The name the public history shows (never the login name).")
+def editors_add(name: str, password_stdin: bool, display_name: str | None) -> None:
+    """Create an editor; the password is asked twice (or read from stdin) and stored hashed.
+
+    Without --display-name the public history says "Editorial team" for this editor's changes.
+    """
     from .corrections.db import session
     from .corrections.editors import EditorError, add_editor
 
@@ -132,10 +136,41 @@ def editors_add(name: str, password_stdin: bool) -> None:
     else:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     try:
-        add_editor(session(), name, password)
+        add_editor(session(), name, password, display_name)
     except EditorError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"editor '{name}' added")
+
+
+@editors_cli.command("display-name")
+@click.argument("name")
+@click.argument("display_name")
+def editors_display_name(name: str, display_name: str) -> None:
+    """Set the name the public history shows for the editor NAME."""
+    from .corrections.db import session
+    from .corrections.editors import EditorError, set_display_name
+
+    try:
+        set_display_name(session(), name, display_name)
+    except EditorError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"'{name}' is shown as '{' '.join(display_name.split())}'")
+
+
+@editors_cli.command("logout-all")
+@click.argument("name")
+def editors_logout_all(name: str) -> None:
+    """End every browser session of the editor NAME (e.g. after a lost laptop)."""
+    from .corrections.db import session
+    from .corrections.editors import EditorError
+    from .corrections.sessions import revoke_all
+    from .corrections.tokens import editor_named
+
+    try:
+        count = revoke_all(session(), editor_named(session(), name))
+    except EditorError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"{count} session(s) of '{name}' ended")
 
 
 @editors_cli.command("token")

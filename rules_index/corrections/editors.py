@@ -18,16 +18,41 @@ class EditorError(ValueError):
     pass
 
 
-def add_editor(session: Session, name: str, password: str) -> Editor:
+def _display_name(value: str | None) -> str | None:
+    if value is None:
+        return None
+    value = " ".join(value.split())
+    if not value or len(value) > 80 or not value.isprintable():
+        raise EditorError("the display name must be 1 to 80 printable characters")
+    return value
+
+
+def add_editor(session: Session, name: str, password: str, display_name: str | None = None) -> Editor:
+    """A new editor. ``display_name`` is what the public history shows; the login name never is."""
     name = name.strip()
     if not name or len(name) > 80:
         raise EditorError("the name must be 1 to 80 characters")
+    shown = _display_name(display_name)
+    if shown is not None and shown.casefold() == name.casefold():
+        raise EditorError("the display name must differ from the login name (the public history shows it)")
     if len(password) < MIN_PASSWORD:
         raise EditorError(f"the password must have at least {MIN_PASSWORD} characters")
     if session.scalar(select(Editor).where(Editor.name == name)) is not None:
         raise EditorError(f"an editor named '{name}' exists already")
-    editor = Editor(name=name, password_hash=_hasher.hash(password))
+    editor = Editor(name=name, password_hash=_hasher.hash(password), display_name=shown)
     session.add(editor)
+    session.commit()
+    return editor
+
+
+def set_display_name(session: Session, name: str, display_name: str) -> Editor:
+    editor = session.scalar(select(Editor).where(Editor.name == name.strip()))
+    if editor is None:
+        raise EditorError(f"no editor named '{name.strip()}'")
+    shown = _display_name(display_name)
+    if shown.casefold() == editor.name.casefold():
+        raise EditorError("the display name must differ from the login name (the public history shows it)")
+    editor.display_name = shown
     session.commit()
     return editor
 

@@ -18,7 +18,8 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _editor(session: Session, name: str) -> Editor:
+def editor_named(session: Session, name: str) -> Editor:
+    """The editor with this login name; raises EditorError."""
     editor = session.scalar(select(Editor).where(Editor.name == name.strip()))
     if editor is None:
         raise EditorError(f"no editor named '{name.strip()}'")
@@ -31,7 +32,7 @@ def _live(session: Session, editor: Editor) -> list[EditorToken]:
 
 def issue_token(session: Session, name: str) -> str:
     """A new token for the editor (the previous one stops working); returned once, never stored."""
-    editor = _editor(session, name)
+    editor = editor_named(session, name)
     for old in _live(session, editor):
         old.revoked_at = utcnow()
     token = secrets.token_urlsafe(32)
@@ -42,7 +43,7 @@ def issue_token(session: Session, name: str) -> str:
 
 def revoke_tokens(session: Session, name: str) -> int:
     """End the editor's live token; returns how many were live."""
-    editor = _editor(session, name)
+    editor = editor_named(session, name)
     live = _live(session, editor)
     for token in live:
         token.revoked_at = utcnow()

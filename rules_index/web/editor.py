@@ -5,6 +5,7 @@ while the corrections database cannot be used.
 """
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import functools
 from pathlib import Path
@@ -19,7 +20,7 @@ from rules_index.content import LANGS
 from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, parse_submitted_yaml
 from rules_index.content.versions import stored_faq_data
 from rules_index.content.writer import read_section
-from rules_index.corrections import availability, changes, reports
+from rules_index.corrections import availability, changes, reports, sessions
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import authenticate
 from rules_index.corrections.models import Editor, Report, TranslationFlag
@@ -33,9 +34,16 @@ bp = Blueprint("editor", __name__, url_prefix="/editor")
 bp.before_request(availability.require)
 
 
+SESSION_KEY = "editor_session"
+
+
 def current_editor() -> Editor | None:
-    editor_id = cookie.get("editor_id")
-    return session().get(Editor, editor_id) if editor_id else None
+    """The editor of the cookie's session, if the server still holds it live (logout ends it)."""
+    session_id = cookie.get(SESSION_KEY)
+    if not session_id:
+        return None
+    lifetime = dt.timedelta(hours=float(current_app.config.get("EDITOR_SESSION_HOURS", 12)))
+    return sessions.editor_for_session(session(), session_id, lifetime)
 
 
 def login_required(view):
@@ -77,7 +85,7 @@ def login():
         editor = authenticate(session(), form.name.data, form.password.data)
         if editor is not None:
             cookie.clear()
-            cookie["editor_id"] = editor.id
+            cookie[SESSION_KEY] = sessions.open_session(session(), editor)
             return redirect(safe_next(form.next.data))
         form.password.errors = ["Name oder Passwort ist falsch."]
     return render_template("editor/login.html", lang="de", form=form), (401 if request.method == "POST" else 200)
@@ -86,6 +94,7 @@ def login():
 @bp.post("/logout")
 def logout():
     ActionForm()  # CSRF checked by CSRFProtect before we get here
+    sessions.revoke_session(session(), cookie.get(SESSION_KEY))
     cookie.clear()
     return redirect(url_for("editor.login"))
 

@@ -72,7 +72,7 @@ def test_whole_flow(site):
     assert "Translation under review" not in client.get(f"/en/{GAME}/faq/{FAQ}").get_data(as_text=True)
     # History and the patch for git.
     history = client.get(f"/de/{GAME}/faq/{FAQ}/history").get_data(as_text=True)
-    assert "Quetzalwort" in history and "anna" in history
+    assert "Quetzalwort" in history and "Redaktion" in history and "anna" not in history
     result = site.test_cli_runner().invoke(args=["corrections", "export"])
     assert result.exit_code == 0
     assert "+++ b/content/ohne-furcht-und-adel/faq.yaml" in result.output and "Quetzalwort" in result.output
