@@ -4,7 +4,7 @@ from __future__ import annotations
 from .content import Game
 from .content.citations import pages_value
 from .content.schema import Citation, Faq
-from .content.versions import faq_version
+from .content.versions import faq_version, rule_section_version
 from .render import markdown_html, plain_text
 
 
@@ -101,6 +101,19 @@ def faq_json(game: Game, faq: Faq, lang: str, results=(), facts=()) -> dict:
         "url": permalink(lang, game.slug, faq.id),
         "version": faq_version(faq),
         "verified": verified_json(faq, results, lang, facts),
+    }
+
+
+def section_json(game: Game, section, lang: str) -> dict:
+    """A rules section as the API gives it: its text, where it is read, its version for changes."""
+    return {
+        "game": game.slug,
+        "id": section.id,
+        "lang": lang,
+        "title": section.title(lang),
+        "body_html": str(markdown_html(section.body(lang))),
+        "url": entry_url("section", lang, game.slug, section.id),
+        "version": rule_section_version(section),
     }
 
 

@@ -45,6 +45,10 @@ def game(slug: str):
         {"id": f.id, "question": f.text(lang).question, "url": present.permalink(lang, slug, f.id)}
         for f in found.faq
     ]
+    body["sections"] = [
+        {"id": s.id, "title": s.title(lang), "url": present.entry_url("section", lang, slug, s.id)}
+        for s in found.sections
+    ]
     return jsonify(body)
 
 
@@ -62,6 +66,16 @@ def faq(slug: str, faq_id: str):
         for r in related_faq(found, entry, lang)
     ]
     return jsonify(body)
+
+
+@bp.get("/games/<slug>/sections/<section_id>")
+def section(slug: str, section_id: str):
+    lang = lang_param()
+    found = game_or_404(slug)
+    entry = found.section(section_id)
+    if entry is None:
+        raise ApiError(404, f"section: game '{slug}' has no rules section '{section_id}'")
+    return jsonify(present.section_json(found, entry, lang))
 
 
 @bp.get("/search")

@@ -60,8 +60,14 @@ SCHEMAS = {
     },
     "Game": {
         "allOf": [{"$ref": "#/components/schemas/GameSummary"}, {
-            "type": "object", "required": ["faq"],
-            "properties": {"faq": {"type": "array", "items": {"$ref": "#/components/schemas/FaqLink"}}},
+            "type": "object", "required": ["faq", "sections"],
+            "properties": {
+                "faq": {"type": "array", "items": {"$ref": "#/components/schemas/FaqLink"}},
+                "sections": {"type": "array", "items": {
+                    "type": "object", "required": ["id", "title", "url"],
+                    "properties": {"id": {"type": "string"}, "title": {"type": "string"}, "url": {"type": "string"}},
+                }},
+            },
         }],
     },
     "Citation": {
@@ -103,6 +109,15 @@ SCHEMAS = {
             "editions": {"type": "array", "items": {"type": "string"}}, "section": {"type": "string"}, "url": {"type": "string"},
             "verified": {"$ref": "#/components/schemas/Verified"},
             "related": {"type": "array", "items": {"$ref": "#/components/schemas/FaqLink"}},
+        },
+    },
+    "Section": {
+        "type": "object",
+        "required": ["game", "id", "lang", "title", "body_html", "url", "version"],
+        "properties": {
+            "game": {"type": "string"}, "id": {"type": "string"}, "lang": {"type": "string", "enum": ["de", "en", "it"]},
+            "title": {"type": "string"}, "body_html": {"type": "string"}, "url": {"type": "string"},
+            "version": {"type": "string", "description": "Hash of the section's stored text in every language: the base_version of a change."},
         },
     },
     "Hit": {
@@ -249,6 +264,11 @@ def openapi_document(base: str, slugs: list[str]) -> dict:
             "summary": "One FAQ answer with its citation and engine verification", "operationId": "faq",
             "parameters": [SLUG, {"name": "faq_id", "in": "path", "required": True, "schema": {"type": "string"}}, LANG],
             "responses": {"200": _ok("Faq"), "400": _error("Bad parameter"), "404": _error("Unknown game or entry")},
+        }},
+        "/api/v1/games/{slug}/sections/{section_id}": {"get": {
+            "summary": "One rules section with its version", "operationId": "section",
+            "parameters": [SLUG, {"name": "section_id", "in": "path", "required": True, "schema": {"type": "string"}}, LANG],
+            "responses": {"200": _ok("Section"), "400": _error("Bad parameter"), "404": _error("Unknown game or entry")},
         }},
         "/api/v1/search": {"get": {
             "summary": "Search the rules questions", "operationId": "search",

@@ -191,6 +191,20 @@ def test_a_section_change_goes_through_the_same_api(write_app):
     assert refused.status_code == 422 and refused.get_json()["problems"][0]["kind"] == "validation"
 
 
+def test_a_section_change_carries_the_version_the_api_shows(write_app):
+    client = write_app.test_client()
+    shown = client.get(f"/api/v1/games/{GAME}/sections/goal?lang=en").get_json()
+    assert shown["version"] == client.get(f"/api/v1/games/{GAME}/sections/goal?lang=de").get_json()["version"]
+    body = {"game": GAME, "kind": "section", "id": "goal", "text": {"en": {"body": "Build the most valuable city.\n\nZanzibarword."}},
+            "base_version": shown["version"], "dry_run": False}
+    written = post(write_app, body)
+    assert written.status_code == 201, written.get_json()
+    now = client.get(f"/api/v1/games/{GAME}/sections/goal?lang=en").get_json()
+    assert now["version"] == written.get_json()["version"] != shown["version"]
+    assert "Zanzibarword" in now["body_html"]
+    assert post(write_app, body).status_code == 409  # the same base again: the section changed since
+
+
 def library_entry(app, faq, game=GAME):
     with app.app_context():
         return library().game(game).faq_entry(faq)

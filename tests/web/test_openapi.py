@@ -35,6 +35,8 @@ CASES = [
     ("get", "/api/v1/games/{slug}", "/api/v1/games/nope", None, 404),
     ("get", "/api/v1/games/{slug}/faq/{faq_id}", f"/api/v1/games/{GAME}/faq/tie-break?lang=de", None, 200),
     ("get", "/api/v1/games/{slug}/faq/{faq_id}", f"/api/v1/games/{GAME}/faq/nope", None, 404),
+    ("get", "/api/v1/games/{slug}/sections/{section_id}", f"/api/v1/games/{GAME}/sections/goal?lang=it", None, 200),
+    ("get", "/api/v1/games/{slug}/sections/{section_id}", f"/api/v1/games/{GAME}/sections/nope", None, 404),
     ("get", "/api/v1/search", "/api/v1/search?q=Baumeister&lang=de&limit=5", None, 200),
     ("get", "/api/v1/search", "/api/v1/search?q=", None, 400),
     ("post", "/api/v1/games/ohne-furcht-und-adel/score", "/api/v1/games/ohne-furcht-und-adel/score", {"players": [{"name": "A", "districts": [{"color": "red", "cost": 2}]}]}, 200),
