@@ -22,7 +22,7 @@ def upgrade() -> None:
         sa.Column("target_id", sa.String(120), nullable=False),
         sa.Column("editor_id", sa.Integer(), sa.ForeignKey("editors.id"), nullable=False),
         sa.Column("report_id", sa.Integer(), sa.ForeignKey("reports.id"), nullable=True),
-        sa.Column("reverts_id", sa.Integer(), sa.ForeignKey("changes.id"), nullable=True),
+        sa.Column("reverts_id", sa.Integer(), nullable=True),
         sa.Column("files", sa.Text(), nullable=False),
         sa.Column("before", sa.Text(), nullable=False),
         sa.Column("after", sa.Text(), nullable=False),

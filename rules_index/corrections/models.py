@@ -70,12 +70,14 @@ class EditorToken(Base):
 
     __tablename__ = "editor_tokens"
     id: Mapped[int] = mapped_column(primary_key=True)
-    editor_id: Mapped[int] = mapped_column(ForeignKey("editors.id"), index=True)
+    editor_id: Mapped[int] = mapped_column(ForeignKey("editors.id"))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     revoked_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
 
     editor: Mapped[Editor] = relationship()
+
+    __table_args__ = (Index("ix_editor_tokens_editor", "editor_id"),)
 
 
 class Change(Base):
@@ -120,7 +122,9 @@ class AcceptIntent(Base):
     target_id: Mapped[str] = mapped_column(String(120))
     editor_id: Mapped[int] = mapped_column(ForeignKey("editors.id"))
     report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"), nullable=True)
-    reverts_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"), nullable=True)
+    # The change being reverted; no foreign key here, since changes already point at intents
+    # (the Change this intent writes carries the same id, with its key).
+    reverts_id: Mapped[int | None] = mapped_column(nullable=True)
     files: Mapped[str] = mapped_column(Text)
     before: Mapped[str] = mapped_column(Text)  # JSON of the entry's fields before
     after: Mapped[str] = mapped_column(Text)   # JSON of the entry's fields after
