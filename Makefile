@@ -37,9 +37,9 @@ node_modules/.installed: package.json package-lock.json
 
 browser-tools: node_modules/.installed
 
-editor: setup db ## Add an editor: make editor NAME=anna (asks for the password twice)
-	@test -n "$(NAME)" || { echo "usage: make editor NAME=<login name>"; exit 2; }
-	$(FLASK) editors add "$(NAME)"
+editor: setup db ## Add an editor: make editor NAME=anna DISPLAY="Anna R." (asks for the password twice)
+	@test -n "$(NAME)" || { echo "usage: make editor NAME=<login name> [DISPLAY=<name shown in the public history>]"; exit 2; }
+	$(FLASK) editors add "$(NAME)" $(if $(DISPLAY),--display-name "$(DISPLAY)")
 
 validate: setup ## Validate the content files (file:line: message for every problem)
 	$(FLASK) content validate
