@@ -13,6 +13,7 @@ answer (``game/facts``).
 """
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from collections import defaultdict
@@ -126,7 +127,15 @@ def report(scores: dict[str, Scores], outcomes: list[Outcome]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    paths = [Path(p) for p in argv[1:]] or [Path("eval/search-queries.yaml")]
+    parser = argparse.ArgumentParser(prog="python -m rules_index.search.evaluate", description=(
+        "Search relevance as the search page shows it: recall@3 and MRR@10 of the answer, the rank it is "
+        "shown at, and whether it is the answer card; misses are listed."))
+    parser.add_argument("sets", nargs="*", type=Path, default=[Path("eval/search-queries.yaml")],
+                        help="YAML files of questions (query, lang, game, entry)")
+    paths = parser.parse_args(argv[1:]).sets
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        parser.error(f"no such file: {', '.join(missing)}")
     with tempfile.TemporaryDirectory() as folder:
         index = index_of(CONTENT, Path(folder))
         for path in paths:
