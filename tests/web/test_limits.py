@@ -61,11 +61,20 @@ def attempt_all(browser: Browser, attempts: list[tuple[str, str]]) -> list[int]:
 
 
 def test_one_account_from_one_address_gets_exactly_the_limit_over_all_workers(server):
-    browser = Browser(server, "198.51.100.1")
-    before = server.logged_requests()
-    codes = attempt_all(browser, [("erika", "198.51.100.1")] * ATTEMPTS)
-    assert sorted(codes) == [401] * LIMIT + [429] * (ATTEMPTS - LIMIT)
-    assert len(server.worker_pids("POST", "/editor/login", after=before)) >= 2  # answered by several workers
+    # Which worker takes a request is the kernel's choice: on a busy machine one worker may take
+    # a whole burst. Each round is exact on its own (a fresh account and address); rounds go on
+    # until bursts were answered by more than one worker.
+    workers: set[int] = set()
+    for round_ in range(6):
+        address = f"198.51.100.{10 + round_}"
+        browser = Browser(server, address)
+        before = server.logged_requests()
+        codes = attempt_all(browser, [(f"erika{round_}", address)] * ATTEMPTS)
+        assert sorted(codes) == [401] * LIMIT + [429] * (ATTEMPTS - LIMIT)
+        workers |= server.worker_pids("POST", "/editor/login", after=before)
+        if len(workers) >= 2:
+            break
+    assert len(workers) >= 2  # answered by several workers
 
 
 def test_one_account_from_many_addresses_gets_exactly_the_limit(server):
