@@ -1,8 +1,9 @@
 """Calculator pages: the reader's form fields turned into a calculator's payload.
 
-Each form is a plain GET form (no script needed); problems are reported in the reader's
-language next to the field. Limits come from the calculators' request models, so a form never
-accepts what the calculator refuses.
+Each form is a plain GET form (no script needed), so a result's address holds the whole input
+and can be shared as a link; problems are reported in the reader's language next to the field.
+Limits come from the calculators' request models, so a form never accepts what the calculator
+refuses. Each form also says how many player cards the page shows (``rows``).
 """
 from __future__ import annotations
 
@@ -20,8 +21,15 @@ from rules_index.engines.calculator_models import MAX_NAME, PlayerName
 from rules_index.engines.kardinal_und_koenig import calculators as monasteries
 from rules_index.engines.ohne_furcht_und_adel import calculators as citadels
 
-OFUA_COLOURS = ("yellow", "blue", "green", "red", "purple")  # the order of the form's columns
-MAX_ROWS = {"ohne-furcht-und-adel/score": citadels.MAX_PLAYERS, "kardinal-und-koenig/monastery-score": monasteries.MAX_PLAYERS}
+OFUA_COLOURS = ("yellow", "blue", "green", "red", "purple")  # the order of the form's fields
+MAX_ROWS = {
+    "ohne-furcht-und-adel/score": citadels.MAX_PLAYERS,
+    "kardinal-und-koenig/monastery-score": monasteries.MAX_PLAYERS,
+    "kardinal-und-koenig/lands-score": monasteries.MAX_PLAYERS,
+    "adel-verpflichtet/exhibitions-ranking": exhibitions.MAX_EXHIBITORS,
+}
+# Player cards shown on an empty form; one more empty card follows the last filled one.
+MIN_ROWS = {"ohne-furcht-und-adel/score": 4, "adel-verpflichtet/exhibitions-ranking": 3}
 PLAYER_NAME = TypeAdapter(PlayerName)
 
 
@@ -30,10 +38,34 @@ class FormResult:
     payload: Any = None
     errors: dict[str, str] = field(default_factory=dict)
     submitted: bool = False
+    rows: int = 0  # player cards the page shows
+
+
+def shown_rows(args: MultiDict, key: str, fields: tuple[str, ...]) -> int:
+    """How many player cards to show: at least ``MIN_ROWS``, the last filled one and one empty card
+    after it, or what the reader asked for with "Add a player" (``rows``), never more than allowed."""
+    most = MAX_ROWS[key]
+    filled = [row for row in range(most) if any(args.get(f"{f}{row}", "").strip() for f in fields)]
+    wanted = MIN_ROWS.get(key, most)
+    if filled:
+        wanted = max(wanted, filled[-1] + 2)
+    asked = args.get("rows", "")
+    if re.fullmatch(r"[0-9]{1,2}", asked):
+        wanted = max(wanted, int(asked))
+    return min(wanted, most)
 
 
 def _numbers(text: str) -> list[str]:
     return [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+
+
+def _costs(text: str) -> list[str]:
+    """The district costs typed in one field: separated (``3 5 1``) or one digit each (``351``,
+    as a phone's number pad types them; every cost is a single digit)."""
+    tokens = []
+    for token in _numbers(text):
+        tokens.extend(token if re.fullmatch(r"[0-9]{2,}", token) else [token])
+    return tokens
 
 
 def _whole(token: str) -> int | None:
@@ -53,7 +85,8 @@ def _name_error(name: str) -> str | None:
 
 
 def citadels_score(args: MultiDict) -> FormResult:
-    result = FormResult(submitted="submit" in args)
+    result = FormResult(submitted="submit" in args,
+                        rows=shown_rows(args, "ohne-furcht-und-adel/score", ("name", *OFUA_COLOURS)))
     players = []
     first_row = args.get("first")
     first_name = None
@@ -68,7 +101,7 @@ def citadels_score(args: MultiDict) -> FormResult:
             continue
         districts = []
         for colour, text in costs.items():
-            for token in _numbers(text):
+            for token in _costs(text):
                 value = _whole(token)
                 if value is None or not citadels.MIN_COST <= value <= citadels.MAX_COST:
                     result.errors[f"{colour}{row}"] = _(
@@ -77,6 +110,9 @@ def citadels_score(args: MultiDict) -> FormResult:
                     )
                     break
                 districts.append({"color": colour, "cost": value})
+        if len(districts) > citadels.MAX_DISTRICTS:
+            result.errors[f"name{row}"] = _("A city has at most %(max)d districts.", max=citadels.MAX_DISTRICTS)
+            continue
         players.append({"name": name, "districts": districts})
         if first_row == str(row):
             first_name = name
@@ -112,6 +148,86 @@ def monastery_score(args: MultiDict) -> FormResult:
     return result
 
 
+# The lands in the rulebook's handy order for a scoring: the edge clockwise, then the middle.
+LANDS = ("England", "Franken", "Bayern", "Italien", "Aragon", "Frankreich", "Lothringen", "Schwaben", "Burgund")
+LAND_NAMES = {  # the lands as the rules summaries name them (the engine's names are the German ones)
+    "Franken": lazy_gettext("Franconia"), "Aragon": lazy_gettext("Aragon"), "Bayern": lazy_gettext("Bavaria"),
+    "Burgund": lazy_gettext("Burgundy"), "Lothringen": lazy_gettext("Lorraine"), "Italien": lazy_gettext("Italy"),
+    "England": lazy_gettext("England"), "Schwaben": lazy_gettext("Swabia"), "Frankreich": lazy_gettext("France"),
+}
+
+
+def lands_score(args: MultiDict) -> FormResult:
+    """Fields ``name0``..``name4`` and per land one count per player, ``Franken0``..``Franken4``."""
+    key = "kardinal-und-koenig/lands-score"
+    result = FormResult(submitted="submit" in args, rows=MAX_ROWS[key])
+    names: dict[int, str] = {}
+    for row in range(MAX_ROWS[key]):
+        name = args.get(f"name{row}", "").strip()
+        counted = any(args.get(f"{land}{row}", "").strip() for land in LANDS)
+        if not name and not counted:
+            continue
+        name_error = _name_error(name)
+        if name_error:
+            result.errors[f"name{row}"] = name_error
+        elif name in names.values():
+            result.errors[f"name{row}"] = _("Each name only once, please.")
+        else:
+            names[row] = name
+    lands: dict[str, dict[str, int]] = {}
+    for land in LANDS:
+        counts: dict[str, int] = {}
+        for row, name in names.items():
+            text = args.get(f"{land}{row}", "").strip()
+            if not text:
+                continue
+            number = _whole(text)
+            if number is None or not monasteries.MIN_MONASTERIES <= number <= monasteries.MAX_MONASTERIES:
+                result.errors[f"{land}{row}"] = _(
+                    "Enter a number of monasteries from %(low)d to %(high)d.",
+                    low=monasteries.MIN_MONASTERIES, high=monasteries.MAX_MONASTERIES,
+                )
+            elif number:
+                counts[name] = number
+        if counts:
+            lands[land] = counts
+    if result.submitted and not names and not result.errors:
+        result.errors["name0"] = _("Enter at least one player.")
+    result.payload = {"players": list(names.values()), "lands": lands}
+    return result
+
+
+def exhibitions_ranking(args: MultiDict) -> FormResult:
+    """Fields per player: ``name0``, ``cards0`` (letters) and ``age0`` (oldest object, optional)."""
+    key = "adel-verpflichtet/exhibitions-ranking"
+    result = FormResult(submitted="submit" in args, rows=shown_rows(args, key, ("name", "cards", "age")))
+    players: dict[str, dict] = {}
+    for row in range(MAX_ROWS[key]):
+        name = args.get(f"name{row}", "").strip()
+        cards = args.get(f"cards{row}", "").replace(" ", "")
+        age_text = args.get(f"age{row}", "").strip()
+        if not name and not cards and not age_text:
+            continue
+        name_error = _name_error(name)
+        if name_error:
+            result.errors[f"name{row}"] = name_error
+        elif name in players:
+            result.errors[f"name{row}"] = _("Each name only once, please.")
+        if not cards:
+            result.errors[f"cards{row}"] = _("Enter the letters of your cards, e.g. AABBC.")
+        elif len(cards) > exhibitions.MAX_CARDS or re.search(exhibitions.NOT_A_CARD, cards):
+            result.errors[f"cards{row}"] = _("Only the letters A to F are collection cards.")
+        age = int(age_text) if re.fullmatch(r"[0-9]{1,6}", age_text) else None
+        if age_text and (age is None or age > exhibitions.MAX_AGE):
+            result.errors[f"age{row}"] = _("The age is a whole number from 0 to %(high)d.", high=exhibitions.MAX_AGE)
+        if not any(k in result.errors for k in (f"name{row}", f"cards{row}", f"age{row}")):
+            players[name] = {"cards": cards, "oldest_age": age}
+    if result.submitted and not players and not result.errors:
+        result.errors["name0"] = _("Enter at least one player.")
+    result.payload = {"players": players}
+    return result
+
+
 def exhibition(args: MultiDict) -> FormResult:
     result = FormResult(submitted="cards" in args)
     cards = args.get("cards", "").replace(" ", "")
@@ -128,11 +244,27 @@ FORMS: dict[str, Callable[[MultiDict], FormResult]] = {
     "ohne-furcht-und-adel/score": citadels_score,
     "kardinal-und-koenig/monastery-score": monastery_score,
     "adel-verpflichtet/exhibition": exhibition,
+    "kardinal-und-koenig/lands-score": lands_score,
+    "adel-verpflichtet/exhibitions-ranking": exhibitions_ranking,
 }
+
+
+def context(key: str, args: MultiDict) -> dict[str, Any]:
+    """What a calculator's page needs besides the form and the answer."""
+    if key == "kardinal-und-koenig/lands-score":
+        # Once players are named, each land asks only for them; a count without a name still
+        # shows (with its error). Before any name, every row is there.
+        rows = range(MAX_ROWS[key])
+        named = [r for r in rows if args.get(f"name{r}", "").strip()
+                 or any(args.get(f"{land}{r}", "").strip() for land in LANDS)]
+        return {"lands": LANDS, "land_names": LAND_NAMES, "count_rows": named or list(rows)}
+    return {}
 
 
 TITLES = {
     "ohne-furcht-und-adel/score": lazy_gettext("Final score pad"),
     "kardinal-und-koenig/monastery-score": lazy_gettext("Monastery scoring of one land"),
     "adel-verpflichtet/exhibition": lazy_gettext("Is this a valid exhibition?"),
+    "kardinal-und-koenig/lands-score": lazy_gettext("Monastery scoring of all lands"),
+    "adel-verpflichtet/exhibitions-ranking": lazy_gettext("Which exhibition wins?"),
 }

@@ -18,6 +18,7 @@ from rules_index.search import clean_query
 
 from . import calculator_forms, page_cache
 from .search_state import related_faq, search_index
+from .seo import public_base
 from .state import library, verification
 
 bp = Blueprint("pages", __name__)
@@ -157,8 +158,21 @@ def calculator(lang: str, slug: str, name: str):
             filled.errors["form"] = exc.message
     return render_template(
         f"calculators/{slug}/{name}.html", lang=lang, game=found, form=filled, answer=answer,
-        args=request.args, rows=calculator_forms.MAX_ROWS.get(f"{slug}/{name}", 0),
+        args=request.args, rows=filled.rows or calculator_forms.MAX_ROWS.get(f"{slug}/{name}", 0),
+        max_rows=calculator_forms.MAX_ROWS.get(f"{slug}/{name}", 0),
+        share_url=_share_url() if answer is not None else None, **calculator_forms.context(f"{slug}/{name}", request.args),
     )
+
+
+def _share_url() -> str | None:
+    """The address of this result (its whole input is in the query), for the "link to this result"
+    field; without a public address (a static export) there is no link."""
+    base = public_base()
+    if base is None:
+        return None
+    # Empty fields mean the same as absent ones: left out, the link stays short enough to share.
+    query = urlencode([(k, v) for k, v in request.args.items(multi=True) if k != "rows" and v.strip()])
+    return f"{base}{request.path}?{query}"
 
 
 @bp.get("/<lang>/<slug>/coverage")

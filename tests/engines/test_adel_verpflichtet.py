@@ -533,3 +533,45 @@ def test_illegal_candidates_refused_without_change(seed, steps):
             with pytest.raises(RuleViolation):
                 state.apply(candidate)
             assert snapshot(state) == before
+
+
+# Phase 4 · Ausstellungen – Vergleichen: "Am wertvollsten ist die Ausstellung mit den meisten Karten.
+# Haben mehrere gleich viele Karten, gewinnt die Ausstellung mit dem ältesten Objekt. Stellt nur eine
+# Person aus, ist ihre Ausstellung automatisch die wertvollste."
+from rules_index.engines.adel_verpflichtet import exhibitions as X  # noqa: E402
+
+
+def places(ranked):
+    return [(r.player, r.place, r.decided_by) for r in ranked]
+
+
+def test_comparison_most_cards_first():
+    ranked, invalid = X.compare_exhibitions({"ann": ("ABC", None), "ben": ("CCDDE", None), "cem": ("DDEF", None)})
+    assert places(ranked) == [("ben", 1, X.DECIDED_FIRST), ("cem", 2, X.DECIDED_MORE_CARDS), ("ann", 3, X.DECIDED_MORE_CARDS)]
+    assert invalid == {}
+
+
+def test_comparison_equal_counts_oldest_object_wins():
+    ranked, _ = X.compare_exhibitions({"ann": ("ABC", 120), "ben": ("def", 300), "cem": ("AAAA", 5)})
+    assert places(ranked) == [("cem", 1, X.DECIDED_FIRST), ("ben", 2, X.DECIDED_MORE_CARDS), ("ann", 3, X.DECIDED_OLDER_OBJECT)]
+    assert ranked[1].cards == "DEF"
+
+
+def test_comparison_only_one_exhibitor_is_the_most_valuable():
+    ranked, invalid = X.compare_exhibitions({"ann": ("AAA", None), "ben": ("AB", None)})
+    assert places(ranked) == [("ann", 1, X.DECIDED_ONLY_ONE)]
+    assert invalid == {"ben": X.REASON_TOO_FEW}
+
+
+def test_comparison_names_invalid_exhibitions_with_the_reason():
+    _, invalid = X.compare_exhibitions({"ann": ("BCF", None), "ben": ("", None), "cem": ("ABG", None)})
+    assert invalid == {"ann": X.REASON_GAP, "ben": X.REASON_EMPTY, "cem": X.REASON_UNKNOWN_LETTER}
+
+
+def test_comparison_does_not_decide_what_the_rules_cannot():
+    # Equal counts without every age: the oldest object decides, so it stays open (shared place).
+    ranked, _ = X.compare_exhibitions({"ann": ("ABC", 50), "ben": ("BCD", None), "cem": ("AAAAB", None)})
+    assert places(ranked) == [("cem", 1, X.DECIDED_FIRST), ("ann", 2, X.DECIDED_MORE_CARDS), ("ben", 2, X.TIED_AGE_UNKNOWN)]
+    # Equally old objects: the source is silent; the two share the place and the next is third.
+    ranked, _ = X.compare_exhibitions({"ann": ("ABC", 50), "ben": ("BCD", 50), "cem": ("CDE", 10)})
+    assert places(ranked) == [("ann", 1, X.DECIDED_FIRST), ("ben", 1, X.TIED_SAME_AGE), ("cem", 3, X.DECIDED_OLDER_OBJECT)]

@@ -4,7 +4,8 @@ Source: "Was eine Ausstellung ist" and "Phase 4 · Ausstellungen" of the German 
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Hashable, Iterable, Mapping, Sequence, TypeVar
 
 from .cards import LETTERS, MIN_EXHIBITION, CollectionCard
 
@@ -16,6 +17,7 @@ REASON_GAP = "gap"                      # letters do not follow without a gap ("
 REASONS: tuple[str, ...] = (REASON_EMPTY, REASON_UNKNOWN_LETTER, REASON_TOO_FEW, REASON_GAP)
 
 _SEPARATORS = frozenset(" \t\r\n,;-/")
+P = TypeVar("P", bound=Hashable)
 
 
 def exhibition_validity(cards: str) -> tuple[bool, str | None]:
@@ -122,3 +124,86 @@ def rank_exhibitions(exhibitions: Mapping[int, Sequence[CollectionCard]]) -> lis
     """The exhibitors, most valuable exhibition first (see ``exhibition_key``)."""
     return sorted((p for p, cards in exhibitions.items() if cards),
                   key=lambda p: exhibition_key(exhibitions[p]))
+
+
+#: How an exhibition stands against the one ranked directly above it (``compare_exhibitions``).
+DECIDED_ONLY_ONE = "only-one"          # the only valid exhibition: automatically the most valuable
+DECIDED_FIRST = "first"                # ranked first against others
+DECIDED_MORE_CARDS = "more-cards"      # the one above has more cards
+DECIDED_OLDER_OBJECT = "older-object"  # same number of cards; the one above has the older object
+TIED_AGE_UNKNOWN = "age-unknown"       # same number of cards, the ages were not all given: undecided
+TIED_SAME_AGE = "same-age"             # same number of cards and equally old objects: the source is silent
+
+
+@dataclass(frozen=True)
+class RankedExhibition:
+    """One valid exhibition in the comparison of Phase 4 · Ausstellungen – Vergleichen.
+
+    ``place`` is 1 for the most valuable; exhibitions the rules cannot tell apart share a place and
+    the next one takes the place after all of them (1, 1, 3). ``decided_by`` says how it stands
+    against the exhibition ranked directly above it (one of the ``DECIDED_*``/``TIED_*`` values).
+    """
+
+    player: Hashable
+    cards: str
+    count: int
+    oldest_age: int | None
+    place: int
+    decided_by: str
+
+
+def compare_exhibitions(
+    shown: Mapping[P, tuple[str, int | None]],
+) -> tuple[list[RankedExhibition], dict[P, str]]:
+    """Rank the exhibitions shown in one round. Phase 4 · Ausstellungen – Vergleichen.
+
+    ``shown`` maps each exhibitor to (their collection card letters, the age of the exhibition's
+    oldest object or None). Returns (the valid exhibitions, most valuable first; each invalid
+    exhibitor with its reason from ``exhibition_validity``).
+
+    The source: "Am wertvollsten ist die Ausstellung mit den meisten Karten. Haben mehrere gleich
+    viele Karten, gewinnt die Ausstellung mit dem ältesten Objekt. Stellt nur eine Person aus, ist
+    ihre Ausstellung automatisch die wertvollste." An object's age is a number here (greater =
+    older), as the cards show it; the letters alone never decide a tie (the source does not tie age
+    to the series). Where the rules cannot decide, the exhibitions share a place:
+
+    * equal card counts and an age missing for one of them: undecided until the ages are known;
+    * equal card counts and equal ages: the source is silent ("gleich alte Objekte" are an open
+      question of the rules explanation); no order is invented.
+    """
+    invalid: dict[P, str] = {}
+    valid: list[tuple[P, str, int | None]] = []
+    for player, (cards, age) in shown.items():
+        ok, reason = exhibition_validity(cards)
+        if ok:
+            letters = "".join(sorted(c.upper() for c in cards if c not in _SEPARATORS))
+            valid.append((player, letters, age))
+        else:
+            invalid[player] = reason
+    by_count: dict[int, list[tuple[P, str, int | None]]] = {}
+    for entry in valid:
+        by_count.setdefault(len(entry[1]), []).append(entry)
+    ranked: list[RankedExhibition] = []
+    place = 1
+    for count in sorted(by_count, reverse=True):
+        group = by_count[count]
+        ages_known = all(age is not None for _, _, age in group)
+        if len(group) > 1 and not ages_known:
+            tiers = [group]  # the oldest object decides, but not every age is known
+        else:
+            tiers = []
+            for age in sorted({age for _, _, age in group}, key=lambda a: -(a or 0)):
+                tiers.append([e for e in group if e[2] == age])
+        for t, tier in enumerate(tiers):
+            for i, (player, letters, age) in enumerate(tier):
+                if i > 0:
+                    decided = TIED_SAME_AGE if ages_known else TIED_AGE_UNKNOWN
+                elif not ranked:
+                    decided = DECIDED_ONLY_ONE if len(valid) == 1 else DECIDED_FIRST
+                elif t == 0:
+                    decided = DECIDED_MORE_CARDS
+                else:
+                    decided = DECIDED_OLDER_OBJECT
+                ranked.append(RankedExhibition(player, letters, count, age, place, decided))
+            place += len(tier)
+    return ranked, invalid
