@@ -1,33 +1,43 @@
-"""Writing accepted changes back into content files, keeping comments, key order and formatting.
+"""Writing accepted changes back into content files as the smallest edit of the file's text.
 
 Changes are computed as new file texts first (``plan_*``), so they can be validated in a copy of
-the content before ``write_files`` replaces the real files atomically.
+the content before ``materialize`` replaces the real files atomically. A change rewrites only the
+text span of each value that differs; every other byte (key order, flow style, comments, blank
+lines) stays as it was, so an accepted change reads as a small patch in the history.
 """
 from __future__ import annotations
 
 import copy
 import datetime as dt
 import difflib
-import io
-import json
+import functools
+import math
 import os
 import re
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml.scalarstring import LiteralScalarString
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .rules_markdown import split_sections
 from .schema import LANGS
-from .yamlfile import round_trip_yaml
+from .yamlfile import fast_yaml
 
 FAQ_TEXT_FIELDS = ("question", "answer")
+STRUCTURED_FIELDS = ("citation", "ruling", "check")
 
 
 class EntryNotFound(KeyError):
     pass
+
+
+class WriteCheckFailed(ValueError):
+    """The planned text would not read back as the intended data; nothing is written."""
 
 
 @dataclass
@@ -45,50 +55,26 @@ class FilePlan:
         ))
 
 
-def _entry_yaml() -> Any:
-    yaml = round_trip_yaml()
-    yaml.width = 4096
-    yaml.representer.add_representer(
-        type(None), lambda rep, _data: rep.represent_scalar("tag:yaml.org,2002:null", "null")
-    )
-    return yaml
+def clean_text(text: str) -> str:
+    """Text as the content files store it: LF line ends only (browsers send CRLF), no outer blanks."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
-def _dump_entry(entry: Any) -> list[str]:
-    """One list entry as the content files write it: ``- id: …`` with its keys indented by 2."""
-    out = io.StringIO()
-    _entry_yaml().dump(entry, out)
-    # Blank lines and comments after the entry belong to the file's layout (they stay in place).
-    lines = out.getvalue().split("\n")
-    while lines and (not lines[-1].strip() or lines[-1].lstrip().startswith("#")):
-        lines.pop()
-    lines = [line + "\n" for line in lines]
-    return [("- " if i == 0 else "  ") + line if line.strip() else line for i, line in enumerate(lines)]
+def _clean_data(value: Any) -> Any:
+    """Structured data with LF line ends in every string."""
+    if isinstance(value, str):
+        return value.replace("\r\n", "\n").replace("\r", "\n")
+    if isinstance(value, dict):
+        return {_clean_data(k): _clean_data(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean_data(v) for v in value]
+    return value
 
 
-def _splice(text: str, data: Any, index: int, entry: Any) -> str:
-    """Replace the lines of top-level list item ``index`` with ``entry``; the rest stays byte for byte."""
-    lines = text.splitlines(keepends=True)
-    start = data.lc.item(index)[0]
-    stop = data.lc.item(index + 1)[0] if index + 1 < len(data) else len(lines)
-    end = start
-    for number in range(start, stop):
-        if lines[number].startswith(("  ", "- ")) or number == start:
-            end = number
-    return "".join(lines[:start] + _dump_entry(entry) + lines[end + 1:])
+# --- reading -----------------------------------------------------------------------------------
 
-
-def _plain(node: Any) -> Any:
-    return json.loads(json.dumps(node, default=str))
-
-
-def _scalar(text: str) -> Any:
-    text = text.strip()
-    return LiteralScalarString(text + "\n") if "\n" in text else text
-
-
-def _find(items: list, entry_id: str) -> Any:
-    return items[_index(items, entry_id)]
+def _load(text: str) -> Any:
+    return fast_yaml().load(text)
 
 
 def _index(items: list, entry_id: str) -> int:
@@ -100,8 +86,8 @@ def _index(items: list, entry_id: str) -> int:
 
 def read_faq(root: Path, slug: str, faq_id: str) -> dict:
     """The FAQ entry's fields as plain data."""
-    data = round_trip_yaml().load((Path(root) / slug / "faq.yaml").read_text(encoding="utf-8"))
-    return _plain(_find(data, faq_id))
+    data = _load((Path(root) / slug / "faq.yaml").read_text(encoding="utf-8"))
+    return data[_index(data, faq_id)]
 
 
 def read_section(root: Path, slug: str, section_id: str) -> dict:
@@ -116,6 +102,466 @@ def read_section(root: Path, slug: str, section_id: str) -> dict:
     return out
 
 
+# --- writing one YAML scalar -------------------------------------------------------------------
+
+def _printable(char: str) -> bool:
+    """YAML's printable set, without the characters YAML also reads as line breaks or a BOM."""
+    code = ord(char)
+    if char in "\x85\u2028\u2029\ufeff":
+        return False
+    return (code in (0x09, 0x0A) or 0x20 <= code <= 0x7E or 0xA0 <= code <= 0xD7FF
+            or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF)
+
+
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t"}
+
+
+def _double_quoted(value: str) -> str:
+    out = []
+    for char in value:
+        if char in _ESCAPES:
+            out.append(_ESCAPES[char])
+        elif _printable(char):
+            out.append(char)
+        elif ord(char) <= 0xFF:
+            out.append(f"\\x{ord(char):02x}")
+        elif ord(char) <= 0xFFFF:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(f"\\U{ord(char):08x}")
+    return '"' + "".join(out) + '"'
+
+
+def _reads_as(snippet: str, value: Any, flow: bool) -> bool:
+    """Whether ``snippet`` written as a value (in a block mapping or a flow list) reads as ``value``."""
+    try:
+        loaded = _load(f"[{snippet}]") if flow else _load(f"k: {snippet}")
+    except YAMLError:
+        return False
+    got = loaded[0] if flow else (loaded or {}).get("k")
+    return type(got) is type(value) and got == value
+
+
+def _plain_string(value: str, flow: bool) -> str | None:
+    if not value or "\n" in value or value != value.strip() or not all(_printable(c) for c in value):
+        return None
+    return value if _reads_as(value, value, flow) else None
+
+
+def _single_quoted(value: str) -> str | None:
+    if "\n" in value or not all(_printable(c) for c in value) or value != value.strip(" "):
+        return None
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _literal(value: str, indent: int) -> str | None:
+    """A literal block (``|``) for ``value``, its lines indented by ``indent``; None if it cannot hold it."""
+    if not value or value[0] in " \n" or not all(_printable(c) for c in value):
+        return None
+    body = value
+    if value.endswith("\n"):
+        header = "|"
+        body = value[:-1]
+        if body.endswith("\n") or not body:
+            return None  # more than one final line break: the quoted form says it plainly
+    else:
+        header = "|-"
+    pad = " " * indent
+    return header + "".join("\n" + (pad + line if line else "") for line in body.split("\n"))
+
+
+def _other_scalar(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ".nan"
+        if math.isinf(value):
+            return ".inf" if value > 0 else "-.inf"
+        return repr(value)
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    return str(value)
+
+
+def _scalar(value: Any, style: str | None, flow: bool, indent: int) -> str:
+    """``value`` written as a YAML scalar, in ``style`` ('', '"', "'", '|', '>') where it can hold it.
+
+    A string that the style cannot hold safely falls back to a literal block (several lines, in
+    block context) or double quotes (which hold anything).
+    """
+    if not isinstance(value, str):
+        return _other_scalar(value)
+    style = style or ""
+    candidates: list[str | None] = []
+    if style in ("|", ">") and not flow:
+        candidates.append(_literal(value, indent))
+    elif style == "'":
+        candidates.append(_single_quoted(value))
+    elif style == "":
+        candidates.append(_plain_string(value, flow))
+    if "\n" in value and not flow:
+        candidates.append(_literal(value, indent))
+    candidates.append(_double_quoted(value))
+    return next(c for c in candidates if c is not None)
+
+
+def _text_scalar(text: str, style: str | None, indent: int) -> tuple[str, str]:
+    """A FAQ question or answer (already cleaned) as a scalar; and the string it reads as.
+
+    Text kept in a literal block reads with one final line break, as the files store it.
+    """
+    if style in ("|", ">") or "\n" in text:
+        block = _literal(text + "\n", indent)
+        if block is not None:
+            return block, text + "\n"
+    return _scalar(text, style, False, indent), text
+
+
+# --- writing a structured value as a block -----------------------------------------------------
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal data of equal types all the way down (``1 == True`` in Python, not in YAML); the order
+    of a mapping's keys is no data (the editor's form sends them sorted)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _ordered_like(new: Any, old: Any) -> Any:
+    """``new`` with its mappings' keys in the order ``old`` has them (new keys last)."""
+    if isinstance(new, dict):
+        before = old if isinstance(old, dict) else {}
+        keys = [k for k in before if k in new] + [k for k in new if k not in before]
+        return {k: _ordered_like(new[k], before.get(k)) for k in keys}
+    if isinstance(new, list):
+        before = old if isinstance(old, list) else []
+        return [_ordered_like(v, before[i] if i < len(before) else None) for i, v in enumerate(new)]
+    return new
+
+
+def _is_scalar(value: Any) -> bool:
+    return not isinstance(value, (dict, list))
+
+
+def _written(value: Any, flow: bool, col: int) -> str:
+    """A scalar of a rewritten block: plain where the content files write plain, else double-quoted."""
+    if isinstance(value, str) and (_QUOTED_IN_FLOW if flow else _QUOTED).search(value):
+        return _scalar(value, '"', flow, col)
+    return _scalar(value, "", flow, col)
+
+
+# The content files quote text with commas or brackets (and apostrophes inside braces) even where
+# YAML would not need it.
+_QUOTED = re.compile(r"[,()\[\]{}]")
+_QUOTED_IN_FLOW = re.compile(r"[,'()\[\]{}]")
+
+
+def _one_line(value: Any) -> bool:
+    """Short text on one line: what the content files put into braces (sentences stand alone)."""
+    return not (isinstance(value, str) and ("\n" in value or len(value) > SHORT_TEXT))
+
+
+SHORT_TEXT = 40
+
+
+def _flow(value: Any, room: int) -> str | None:
+    """A collection written on one line (``{target: king, laid_out: [A, B]}``) as the content files
+    write them: short scalars only, and a nested one only within ``room`` characters; else None."""
+    nested = any(not _is_scalar(v) for v in (value.values() if isinstance(value, dict) else value))
+    if isinstance(value, list):
+        # A list of collections is a block list with one item a line.
+        items = [_written(v, True, 0) if _is_scalar(v) and _one_line(v) else None for v in value]
+        if any(i is None for i in items):
+            return None
+        text = "[" + ", ".join(items) + "]"
+    else:
+        parts = []
+        for k, v in value.items():
+            inner = _written(v, True, 0) if _is_scalar(v) and _one_line(v) else None if _is_scalar(v) else _flow(v, room)
+            if inner is None or not _is_scalar(k):
+                return None
+            parts.append(f"{_written(k, True, 0)}: {inner}")
+        text = "{" + ", ".join(parts) + "}"
+    return text if not nested or len(text) <= room else None
+
+
+# Nested collections go on one line only while the line stays this short.
+FLOW_WIDTH = 120
+
+
+def _emit_pair(key: Any, value: Any, col: int, top: int = -1) -> list[str]:
+    """``key: value`` with the key at column ``col`` (the first line without its indentation).
+
+    The value of a key at column ``top`` (an entry's own key) is always a block.
+    """
+    head = f"{_written(key, False, col)}:"
+    if _is_scalar(value):
+        return [f"{head} {_written(value, False, col + 2)}"]
+    if not value:
+        return [f"{head} {'{}' if isinstance(value, dict) else '[]'}"]
+    flow = _flow(value, FLOW_WIDTH - col - len(head) - 1) if col > top else None
+    if flow is not None:
+        return [f"{head} {flow}"]
+    lines = [head]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            sub = _emit_pair(k, v, col + 2)
+            lines += [" " * (col + 2) + sub[0]] + sub[1:]
+    else:
+        for item in value:
+            sub = _emit_item(item, col + 2)
+            lines += [" " * (col + 2) + sub[0]] + sub[1:]
+    return lines
+
+
+def _emit_item(item: Any, col: int) -> list[str]:
+    """``- item`` with the dash at column ``col`` (the first line without its indentation)."""
+    if _is_scalar(item):
+        return [f"- {_written(item, False, col + 2)}"]
+    flow = _flow(item, FLOW_WIDTH - col - 2) if item else ("{}" if isinstance(item, dict) else "[]")
+    if flow is not None:
+        return [f"- {flow}"]
+    lines: list[str] = []
+    if isinstance(item, dict):
+        for k, v in item.items():
+            sub = _emit_pair(k, v, col + 2)
+            lines += [(" " * (col + 2) if lines else "") + sub[0]] + sub[1:]
+    else:
+        for v in item:
+            sub = _emit_item(v, col + 2)
+            lines += [(" " * (col + 2) if lines else "") + sub[0]] + sub[1:]
+    return ["- " + lines[0]] + lines[1:]
+
+
+# --- edits of a text by node positions ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Edit:
+    start: int  # character offsets into the file's text
+    end: int
+    text: str
+
+
+class _Rebuild(Exception):
+    """The new value's shape differs from the stored one: the whole key is written anew."""
+
+
+# The line breaks YAML counts in its marks.
+_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+class _Positions:
+    """Character offsets of YAML marks, and where a value's own text ends."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.line_starts = [0]
+        self.line_ends = []
+        for match in _BREAK.finditer(text):
+            self.line_ends.append(match.start())
+            self.line_starts.append(match.end())
+        self.line_ends.append(len(text))
+
+    def offset(self, mark: Any) -> int:
+        return self.line_starts[mark.line] + mark.column
+
+    def line_end(self, line: int) -> int:
+        """Offset of the line break that ends ``line`` (or the end of the text)."""
+        return self.line_ends[line]
+
+    def content_end(self, node: Node) -> int:
+        """Where the node's own text ends: before blank lines and comments that follow it."""
+        if isinstance(node, ScalarNode):
+            if node.style in ("|", ">"):
+                # A block scalar's mark ends after its trailing blank lines; its text ends at its
+                # last line with text.
+                line = node.end_mark.line - (1 if node.end_mark.column == 0 else 0)
+                first = node.start_mark.line
+                while line > first and not self.text[self.line_starts[line]:self.line_end(line)].strip():
+                    line -= 1
+                return self.line_end(line)
+            return self.offset(node.end_mark)
+        if node.flow_style:
+            return self.offset(node.end_mark)
+        children = node.value if isinstance(node, SequenceNode) else [v for _k, v in node.value]
+        return max(self.content_end(child) for child in children) if children else self.offset(node.end_mark)
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed(text: str) -> tuple[Node, _Positions]:
+    """The file's node tree with the position of every value (read once per file text: the nodes
+    are only looked at, never changed)."""
+    return YAML(typ="safe", pure=False).compose(text), _Positions(text)
+
+
+def _pairs(node: MappingNode) -> dict[Any, tuple[Node, Node]]:
+    return {key.value: (key, value) for key, value in node.value}
+
+
+def _value_edits(pos: _Positions, node: Node, old: Any, new: Any, flow: bool, indent: int) -> list[_Edit]:
+    """Edits that turn ``node`` (read as ``old``) into ``new``, rewriting only the scalars that differ."""
+    if _same(old, new):
+        return []
+    if isinstance(node, ScalarNode) and _is_scalar(new):
+        start, end = pos.offset(node.start_mark), pos.content_end(node)
+        return [_Edit(start, end, _scalar(new, node.style, flow, indent))]
+    inner = flow or bool(node.flow_style)
+    if isinstance(node, MappingNode) and isinstance(new, dict) and isinstance(old, dict) and old.keys() == new.keys():
+        edits = []
+        for (key, value), name in zip(node.value, old):
+            edits += _value_edits(pos, value, old[name], new[name], inner, key.start_mark.column + 2)
+        return edits
+    if isinstance(node, SequenceNode) and isinstance(new, list) and isinstance(old, list) and len(old) == len(new):
+        edits = []
+        for child, a, b in zip(node.value, old, new):
+            edits += _value_edits(pos, child, a, b, inner, node.start_mark.column + 2)
+        return edits
+    raise _Rebuild
+
+
+def _apply(text: str, edits: list[_Edit]) -> str:
+    out, last = [], 0
+    for edit in sorted(edits, key=lambda e: e.start):
+        if edit.start < last:
+            raise WriteCheckFailed("internal: overlapping edits")
+        out += [text[last:edit.start], edit.text]
+        last = edit.end
+    return "".join(out + [text[last:]])
+
+
+def _key_block_edits(pos: _Positions, entry: MappingNode, stored: dict, key: str, new: Any) -> list[_Edit]:
+    """Edits that give the entry's ``key`` the value ``new`` (None: no such key)."""
+    pairs = _pairs(entry)
+    col = entry.start_mark.column
+    if key not in pairs:
+        if new is None:
+            return []
+        # A key the entry lacks goes after the entry's last line.
+        end = pos.content_end(entry)
+        lines = _emit_pair(key, new, col, top=col)
+        return [_Edit(end, end, "\n" + " " * col + "\n".join(lines))]
+    key_node, value_node = pairs[key]
+    start, end = pos.offset(key_node.start_mark), pos.content_end(value_node)
+    if new is None:
+        # The key's lines go, with the line break before them.
+        line_start = pos.line_starts[key_node.start_mark.line]
+        return [_Edit(line_start - 1, end, "")]
+    try:
+        return _value_edits(pos, value_node, stored.get(key), new, False, col + 2)
+    except _Rebuild:
+        lines = _emit_pair(key, _ordered_like(new, stored.get(key)), col, top=col)
+        return [_Edit(start, end, "\n".join(lines))]
+
+
+# --- FAQ entries ------------------------------------------------------------------------------
+
+def _node_index(tree: SequenceNode, entry_id: str) -> int:
+    for index, item in enumerate(tree.value):
+        if isinstance(item, MappingNode):
+            node = _pairs(item).get("id", (None, None))[1]
+            if isinstance(node, ScalarNode) and node.value == entry_id:
+                return index
+    raise EntryNotFound(entry_id)
+
+
+@functools.lru_cache(maxsize=64)
+def _entry_read(text: str) -> Any:
+    return _load(text)[0]
+
+
+def _entry_data(text: str) -> Any:
+    """An entry's lines read as data (a fresh copy: callers change it)."""
+    return copy.deepcopy(_entry_read(text))
+
+
+def _entry_span(pos: _Positions, root: SequenceNode, index: int) -> tuple[int, int]:
+    """The lines of list item ``index``: from its dash to the next item's line (or the end)."""
+    start = pos.line_starts[root.value[index].start_mark.line]
+    if index + 1 < len(root.value):
+        return start, pos.line_starts[root.value[index + 1].start_mark.line]
+    return start, len(pos.text)
+
+
+def _text_edits(pos: _Positions, entry: MappingNode, stored: dict, updates: dict, expected: dict) -> list[_Edit]:
+    edits = []
+    pairs = _pairs(entry)
+    for lang in LANGS:
+        for field in FAQ_TEXT_FIELDS:
+            value = (updates.get(lang) or {}).get(field)
+            if value is None:
+                continue
+            text = clean_text(value)
+            if text == str((stored.get(lang) or {}).get(field, "")).strip():
+                continue
+            if lang not in pairs or not isinstance(pairs[lang][1], MappingNode) or field not in _pairs(pairs[lang][1]):
+                raise WriteCheckFailed(f"faq entry '{stored.get('id')}' has no {lang}.{field} to replace")
+            key_node, node = _pairs(pairs[lang][1])[field]
+            snippet, reads_as = _text_scalar(text, node.style, key_node.start_mark.column + 2)
+            edits.append(_Edit(pos.offset(node.start_mark), pos.content_end(node), snippet))
+            expected[lang][field] = reads_as
+    return edits
+
+
+def plan_faq_change(root: Path, slug: str, faq_id: str, updates: dict, today: dt.date) -> list[FilePlan]:
+    """New texts of faq.yaml (and game.yaml's ``stand``) with ``updates`` merged into the entry.
+
+    ``updates`` may hold ``{lang: {question?, answer?}}``, ``citation``, ``ruling`` and ``check``
+    (None: the entry has no such key). Only values that differ from the stored ones are written.
+    Raises WriteCheckFailed when the new text would not read back as the intended entry.
+    """
+    path = Path(root) / slug / "faq.yaml"
+    before = path.read_text(encoding="utf-8")
+    tree, pos = _parsed(before)
+    if not isinstance(tree, SequenceNode):
+        raise WriteCheckFailed(f"{slug}/faq.yaml is not a list of entries")
+    index = _node_index(tree, faq_id)
+    entry = tree.value[index]
+    span = _entry_span(pos, tree, index)
+    # Read back per entry: an item of the top-level list begins at column 0 and ends where the
+    # next one begins, so its lines read alone exactly as they read in the file.
+    stored = _entry_data(before[span[0]:span[1]])
+    expected = _entry_data(before[span[0]:span[1]])
+    edits = _text_edits(pos, entry, stored, updates, expected)
+    for key in STRUCTURED_FIELDS:
+        if key not in updates:
+            continue
+        new = _clean_data(updates[key])
+        if _same(new, stored.get(key)):  # None and an absent key are the same: no such value
+            continue
+        edits += _key_block_edits(pos, entry, stored, key, new)
+        if new is None:
+            expected.pop(key, None)
+        else:
+            expected[key] = new
+    if any(not (span[0] <= e.start <= e.end <= span[1]) for e in edits):
+        raise WriteCheckFailed(f"{slug}/faq.yaml {faq_id}: an edit falls outside the entry")
+    after = _apply(before, edits)
+    if edits:
+        _check_entry(after, span[0], len(after) - (len(before) - span[1]), expected, f"{slug}/faq.yaml {faq_id}")
+    plans = [FilePlan(f"{slug}/faq.yaml", before, after)]
+    if after != before:
+        plans.append(_plan_stand(root, slug, today))
+    return plans
+
+
+def _check_entry(after: str, start: int, end: int, expected: dict, where: str) -> None:
+    try:
+        got = _load(after[start:end])
+    except YAMLError as exc:
+        raise WriteCheckFailed(f"{where}: the new text is not valid YAML ({exc})") from exc
+    if not isinstance(got, list) or len(got) != 1 or not _same(got[0], expected):
+        raise WriteCheckFailed(f"{where}: the new text does not read back as the intended entry")
+
+
+# --- game.yaml and rules sections --------------------------------------------------------------
+
 _STAND = re.compile(r"^stand:[^\n#]*", re.M)
 
 
@@ -128,29 +574,35 @@ def _plan_stand(root: Path, slug: str, today: dt.date) -> FilePlan:
     return FilePlan(f"{slug}/game.yaml", before, after)
 
 
-def plan_faq_change(root: Path, slug: str, faq_id: str, updates: dict, today: dt.date) -> list[FilePlan]:
-    """New texts of faq.yaml (and game.yaml's ``stand``) with ``updates`` merged into the entry.
-
-    ``updates`` may hold ``{lang: {question?, answer?}}``, ``citation``, ``ruling`` and ``check``.
-    """
-    path = Path(root) / slug / "faq.yaml"
-    before = path.read_text(encoding="utf-8")
-    data = round_trip_yaml().load(before)
-    index = _index(data, faq_id)
-    entry = data[index]
-    for lang in LANGS:
-        for field in FAQ_TEXT_FIELDS:
-            value = (updates.get(lang) or {}).get(field)
-            if value is not None:
-                entry[lang][field] = _scalar(value)
-    for key in ("citation", "ruling", "check"):
-        if key in updates:
-            entry[key] = copy.deepcopy(updates[key])
-    after = _splice(before, data, index, entry)
-    plans = [FilePlan(f"{slug}/faq.yaml", before, after)]
-    if after != before:
-        plans.append(_plan_stand(root, slug, today))
-    return plans
+def _section_text(before: str, section_id: str, body: str) -> str:
+    """``before`` with the section's body lines replaced; its heading and the blank lines around stay."""
+    sections, _ = split_sections(before, "")
+    target = next((s for s in sections if s.id == section_id), None)
+    if target is None:
+        raise EntryNotFound(section_id)
+    if body == target.body:
+        return before
+    lines = before.splitlines(keepends=True)
+    following = [s.line for s in sections if s.line > target.line]
+    stop = (min(following) - 1) if following else len(lines)
+    filled = [i for i in range(target.line, stop) if lines[i].strip()]
+    new = [line + "\n" for line in body.split("\n")]
+    if filled:
+        first, last = filled[0], filled[-1]
+        if not lines[last].endswith("\n"):
+            new[-1] = new[-1][:-1]
+        after = "".join(lines[:first] + new + lines[last + 1:])
+    else:
+        after = "".join(lines[:target.line] + ["\n"] + new + (["\n"] if following else []) + lines[stop:])
+    # Read back: the same sections, only this body changed. A body that is no plain section text
+    # (a heading, an open code fence) changes the sections on purpose: validation refuses it.
+    alone, problems = split_sections(f"## Section {{#{section_id}}}\n\n{body}\n", "")
+    if not problems and [s.body for s in alone] == [body]:
+        want = [(s.id, s.title, body if s.id == section_id else s.body) for s in sections]
+        got = [(s.id, s.title, s.body) for s in split_sections(after, "")[0]]
+        if got != want:
+            raise WriteCheckFailed(f"section '{section_id}': the new text does not read back as the intended sections")
+    return after
 
 
 def plan_section_change(root: Path, slug: str, section_id: str, bodies: dict[str, str], today: dt.date) -> list[FilePlan]:
@@ -159,20 +611,28 @@ def plan_section_change(root: Path, slug: str, section_id: str, bodies: dict[str
     for lang, body in bodies.items():
         path = Path(root) / slug / f"rules.{lang}.md"
         before = path.read_text(encoding="utf-8")
-        sections, _ = split_sections(before, "")
-        target = next((s for s in sections if s.id == section_id), None)
-        if target is None:
-            raise EntryNotFound(section_id)
-        lines = before.splitlines(keepends=True)
-        following = [s.line for s in sections if s.line > target.line]
-        end = (min(following) - 1) if following else len(lines)
-        new_lines = lines[: target.line] + ["\n", body.strip() + "\n"] + (["\n"] if following else [])
-        after = "".join(new_lines + lines[end:])
+        after = _section_text(before, section_id, clean_text(body))
         if after != before:
             plans.append(FilePlan(f"{slug}/rules.{lang}.md", before, after))
     if plans:
         plans.append(_plan_stand(root, slug, today))
     return plans
+
+
+# --- replacing files ---------------------------------------------------------------------------
+
+def _keep_owner_and_mode(tmp: str, target: Path) -> None:
+    """The new file gets the replaced file's mode (mkstemp makes it 0600) and, where allowed, owner."""
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        os.chmod(tmp, 0o644)  # a new content file: readable like the others
+        return
+    os.chmod(tmp, stat.S_IMODE(st.st_mode))
+    try:
+        os.chown(tmp, st.st_uid, st.st_gid)
+    except (OSError, AttributeError):
+        pass  # only root may give a file away; the content then belongs to the server's user
 
 
 def materialize(plans: list[FilePlan], root: Path) -> None:
@@ -181,10 +641,11 @@ def materialize(plans: list[FilePlan], root: Path) -> None:
         target = Path(root) / plan.path
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(plan.after)
                 fh.flush()
                 os.fsync(fh.fileno())
+            _keep_owner_and_mode(tmp, target)
             os.replace(tmp, target)
         except BaseException:
             if os.path.exists(tmp):
