@@ -116,6 +116,7 @@ def apply_change(
     dry_run: bool = False,
     base_version: str | None = None,
     context: Game | None = None,
+    reverts: Change | None = None,
 ) -> Outcome:
     """Gate, write and record one change; raises ChangeRefused (with the problems) or StaleVersion.
 
@@ -143,7 +144,7 @@ def apply_change(
             after = _snapshot(root, game, kind, target)
             change = Change(
                 game=game, target_kind=kind, target_id=target, editor_id=editor.id,
-                report_id=report.id if report else None,
+                report_id=report.id if report else None, reverts_id=reverts.id if reverts else None,
                 before=json.dumps(before, ensure_ascii=False), after=json.dumps(after, ensure_ascii=False),
                 patch="".join(p.diff() for p in plans),
             )

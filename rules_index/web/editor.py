@@ -1,20 +1,27 @@
-"""The editors' area: login, the queue, reviewing reports, editing entries, translation flags.
+"""The editors' area: login, the queue, reviewing reports, editing entries, the changes with their
+reverts, translation flags.
 
 Every page here refuses anyone not logged in (a redirect to the login page), and answers 503
-while the corrections database cannot be used.
+while the corrections database cannot be used. Every edit form carries the version of the entry
+it was made against: a save on an older version is answered 409 with the three texts of each
+changed field and a merge to submit instead of overwriting the other editor's change.
 """
 from __future__ import annotations
 
 import datetime as dt
 import difflib
 import functools
+import io
+import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session as cookie, url_for
-from markupsafe import Markup, escape
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from markupsafe import Markup, escape
 from ruamel.yaml import YAML
+from sqlalchemy import select
 
 from rules_index.content import LANGS
 from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, parse_submitted_yaml
@@ -23,9 +30,12 @@ from rules_index.content.writer import read_section
 from rules_index.corrections import availability, changes, reports, sessions
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import authenticate
-from rules_index.corrections.models import Editor, Report, TranslationFlag
+from rules_index.corrections.merge import FieldMerge, merge_fields
+from rules_index.corrections.models import Change, Editor, Report, TranslationFlag
+from rules_index.corrections.revert import NotRevertable, entry_version, revert_change, revertable_ids
 
-from .forms import ActionForm, EntryForm, LoginForm, RejectForm, SectionForm
+from . import editor_lang as interface
+from .forms import MAX_BASE_ENTRY, ActionForm, EntryForm, LoginForm, RejectForm, SectionForm
 from .publishing import publish
 from .security import limiter, login_account
 from .state import content_state, library
@@ -99,16 +109,59 @@ def logout():
     return redirect(url_for("editor.login"))
 
 
+# Report statuses as words (the stored values are English identifiers).
+STATUS_NAMES = {"pending": _l("Open"), "accepted": _l("Accepted"), "rejected": _l("Rejected"), "all": _l("All")}
+# Each language named in itself: the switch must be readable whatever language is on.
+LANGUAGE_NAMES = {"de": "Deutsch", "en": "English", "it": "Italiano"}
+RECENT_CHANGES = 100
+
+
+def entry_title(slug: str, kind: str, target: str) -> str:
+    """The entry as editors know it: the question (or section title) in the interface language."""
+    lang = interface.editor_lang()
+    game = library().game(slug)
+    if game is not None and kind == "faq" and game.faq_entry(target) is not None:
+        return game.faq_entry(target).text(lang).question
+    if game is not None and kind == "section" and game.section(target) is not None:
+        return game.section(target).title(lang)
+    return target
+
+
+def game_title(slug: str) -> str:
+    game = library().game(slug)
+    return game.title(interface.editor_lang()) if game is not None else slug
+
+
+@bp.context_processor
+def editor_helpers():
+    return {
+        "editor_lang": interface.editor_lang(), "language_names": LANGUAGE_NAMES,
+        "status_name": lambda status: STATUS_NAMES.get(status, status),
+        "entry_title": entry_title, "game_title": game_title,
+    }
+
+
+@bp.post("/language")
+def choose_language():
+    """The editor's interface language (any visitor of the area may choose it, the login page too)."""
+    ActionForm()  # CSRF checked by CSRFProtect before we get here
+    interface.choose(request.form.get("lang", ""))
+    return redirect(safe_next(request.form.get("next")))
+
+
 @bp.get("/")
 @login_required
 def queue(editor: Editor):
     game = request.args.get("game") or None
     lang = request.args.get("lang") or None
     status = request.args.get("status", "pending")
+    if status not in STATUS_NAMES:
+        status = "pending"
     items = reports.queue(session(), game=game, lang=lang if lang in LANGS else None, status=status)
     return render_template(
-        "editor/queue.html", lang="de", editor=editor, reports=items, flags=changes.open_flags(session(), game=game),
-        games=list(library()), filters={"game": game, "lang": lang, "status": status}, action=ActionForm(),
+        "editor/queue.html", editor=editor, reports=items, flags=changes.open_flags(session(), game=game),
+        games=list(library()), filters={"game": game, "lang": lang, "status": status}, statuses=STATUS_NAMES,
+        action=ActionForm(),
     )
 
 
@@ -118,14 +171,42 @@ def _entry_texts(slug: str, kind: str, target: str) -> dict:
 
 
 def _yaml_text(data) -> str:
-    import io
-
     yaml = YAML(typ="safe")
     yaml.default_flow_style = False
     yaml.allow_unicode = True
     out = io.StringIO()
     yaml.dump(data, out)
     return out.getvalue()
+
+
+def form_texts(kind: str, data: dict) -> dict[str, str]:
+    """An entry's stored data as the edit form shows it, by field name."""
+    if kind == "section":
+        return {f"body_{lang}": data[lang]["body"] for lang in LANGS}
+    texts = {}
+    for lang in LANGS:
+        texts[f"question_{lang}"] = data[lang]["question"]
+        texts[f"answer_{lang}"] = data[lang]["answer"]
+    texts["citation"] = _yaml_text(data["citation"])
+    texts["ruling"] = _yaml_text(data.get("ruling"))
+    texts["check"] = _yaml_text(data.get("check"))
+    return texts
+
+
+def base_texts(kind: str, form) -> dict[str, str] | None:
+    """The texts the editor started from, from the form's ``base_entry``; None unless it is the
+    entry at exactly the form's ``base_version`` (a value altered on the way, cut short or too
+    large is not trusted as the base)."""
+    raw, version = form.base_entry.data or "", form.base_version.data or ""
+    if not raw or not version or len(raw) > MAX_BASE_ENTRY:
+        return None
+    try:
+        data = json.loads(raw)
+        if not isinstance(data, dict) or entry_version(kind, data) != version:
+            return None
+        return form_texts(kind, data)
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return None
 
 
 def _parse_yaml(text: str, field) -> object:
@@ -157,24 +238,14 @@ def diff_html(before: str, after: str) -> Markup:
 
 
 def _entry_form(kind: str, current: dict, proposal: Report | None = None):
-    if kind == "faq":
-        form = EntryForm()
-        if request.method == "GET":
-            for lang in LANGS:
-                getattr(form, f"question_{lang}").data = current[lang]["question"]
-                getattr(form, f"answer_{lang}").data = current[lang]["answer"]
-            if proposal is not None and proposal.proposed_answer:
-                getattr(form, f"answer_{proposal.lang}").data = proposal.proposed_answer
-            form.citation.data = _yaml_text(current["citation"])
-            form.ruling.data = _yaml_text(current.get("ruling"))
-            form.check.data = _yaml_text(current.get("check"))
-        return form
-    form = SectionForm()
+    form = EntryForm() if kind == "faq" else SectionForm()
     if request.method == "GET":
-        for lang in LANGS:
-            getattr(form, f"body_{lang}").data = current[lang]["body"]
+        for name, text in form_texts(kind, current).items():
+            getattr(form, name).data = text
         if proposal is not None and proposal.proposed_answer:
-            getattr(form, f"body_{proposal.lang}").data = proposal.proposed_answer
+            getattr(form, f"{'answer' if kind == 'faq' else 'body'}_{proposal.lang}").data = proposal.proposed_answer
+        form.base_version.data = entry_version(kind, current)
+        form.base_entry.data = json.dumps(current, ensure_ascii=False)
     return form
 
 
@@ -189,18 +260,21 @@ def _updates(kind: str, form) -> dict | None:
     return updates
 
 
+def _lock_file() -> Path:
+    return Path(current_app.instance_path) / "content.lock"
+
+
 def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Report | None, dry_run: bool = False):
-    """Gate (and unless ``dry_run`` write) the change; returns the problems (empty when it passes)."""
+    """Gate (and unless ``dry_run`` write) the change against the form's base version; returns the
+    problems (empty when it passes). Raises StaleVersion when the entry changed since that version."""
     updates = _updates(kind, form)
     if updates is None:
         problems = [f"{field.name}: {error}" for field in (form.citation, form.ruling, form.check) for error in field.errors]
         return [changes.GateProblem("validation", message) for message in problems or ["citation/ruling/check: not valid YAML"]]
-    root = content_state().root
-    lock = Path(current_app.instance_path) / "content.lock"
     try:
         changes.apply_change(
-            session(), root, lock, editor, slug, kind, target, updates, report=report, dry_run=dry_run,
-            context=library().game(slug),
+            session(), content_state().root, _lock_file(), editor, slug, kind, target, updates, report=report,
+            dry_run=dry_run, base_version=form.base_version.data or None, context=library().game(slug),
         )
     except changes.ChangeRefused as exc:
         return exc.problems
@@ -209,10 +283,29 @@ def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Repo
     return []
 
 
+def _offer_merge(kind: str, slug: str, target: str, form) -> tuple[dict, list[FieldMerge]]:
+    """After a stale save: the entry as stored now, and the form turned into the merge of the
+    editor's texts with it, based on the current version (so that submitting it is not stale)."""
+    theirs = _entry_texts(slug, kind, target)
+    yours = {name: getattr(form, name).data or "" for name in form_texts(kind, theirs)}
+    merges = merge_fields(base_texts(kind, form), form_texts(kind, theirs), yours)
+    for merge in merges:
+        getattr(form, merge.name).data = merge.merged
+    form.base_version.data = entry_version(kind, theirs)
+    form.base_entry.data = json.dumps(theirs, ensure_ascii=False)
+    return theirs, [m for m in merges if m.changed]
+
+
 def _gate_result(problems: list) -> tuple[list, bool]:
     """(problems to show, whether the text differs from the entry's) after a dry run."""
     unchanged = [p for p in problems if p.message == changes.UNCHANGED]
     return [p for p in problems if p.message != changes.UNCHANGED], not unchanged
+
+
+def _locked(editor: Editor, report: Report, status: int):
+    """A decided report: what was decided, and for an accepted one the change it made."""
+    change = session().scalar(select(Change).where(Change.report_id == report.id).order_by(Change.id.desc()))
+    return render_template("editor/review.html", editor=editor, report=report, locked=True, change=change), status
 
 
 @bp.route("/reports/<int:report_id>", methods=["GET", "POST"])
@@ -221,45 +314,62 @@ def review(editor: Editor, report_id: int):
     report = session().get(Report, report_id)
     if report is None:
         abort(404)
-    current = _entry_texts(report.game, report.target_kind, report.target_id)
-    form = _entry_form(report.target_kind, current, report)
+    if report.status != "pending":
+        # Decided: nothing more to do here, and a POST (a second editor's accept, an old tab)
+        # changes nothing.
+        return _locked(editor, report, 409 if request.method == "POST" else 200)
+    kind, slug, target = report.target_kind, report.game, report.target_id
+    current = _entry_texts(slug, kind, target)
+    form = _entry_form(kind, current, report)
     reject_form = RejectForm(prefix="reject")
     problems: list = []
+    merges = None
     action = request.form.get("action")
     # The proposal is checked through the gate before "Accept" can be pressed: on opening the
     # page (the form holds the proposal) and on "Check" after editing.
     checked, changed = False, False
-    if request.method == "POST" and action == "reject":
-        if reject_form.validate():
-            changes.reject(session(), report, reject_form.reason.data)
-            flash("Meldung abgelehnt.")
-            return redirect(url_for("editor.queue"))
-    elif request.method == "POST" and action == "check" and form.validate():
-        problems, changed = _gate_result(_apply(editor, report.game, report.target_kind, report.target_id, form, report, dry_run=True))
-        checked = True
-    elif request.method == "POST" and form.validate():
-        problems = _apply(editor, report.game, report.target_kind, report.target_id, form, report)
-        if not problems:
-            flash("Änderung übernommen; Inhalt und Suchindex sind aktualisiert.")
-            return redirect(url_for("editor.queue"))
-    elif request.method == "GET" and report.status == "pending":
-        problems, changed = _gate_result(_apply(editor, report.game, report.target_kind, report.target_id, form, report, dry_run=True))
-        checked = True
-    field = "answer" if report.target_kind == "faq" else "body"
+    try:
+        if request.method == "POST" and action == "reject":
+            if reject_form.validate():
+                changes.reject(session(), report, reject_form.reason.data)
+                flash(_("Report rejected."))
+                return redirect(url_for("editor.queue"))
+        elif request.method == "POST" and action == "check" and form.validate():
+            problems, changed = _gate_result(_apply(editor, slug, kind, target, form, report, dry_run=True))
+            checked = True
+        elif request.method == "POST" and form.validate():
+            problems = _apply(editor, slug, kind, target, form, report)
+            if not problems:
+                flash(_("Change accepted; the content and the search index are up to date."))
+                return redirect(url_for("editor.queue"))
+        elif request.method == "GET":
+            problems, changed = _gate_result(_apply(editor, slug, kind, target, form, report, dry_run=True))
+            checked = True
+    except changes.StaleVersion:
+        session().refresh(report)
+        if report.status != "pending":
+            return _locked(editor, report, 409)
+        current, merges = _offer_merge(kind, slug, target, form)
+    field = "answer" if kind == "faq" else "body"
     before = current[report.lang][field]
     refused = bool(problems) and not checked
     return render_template(
-        "editor/review.html", lang="de", editor=editor, report=report, form=form, reject_form=reject_form,
-        problems=problems, checked=checked, changed=changed, refused=refused,
+        "editor/review.html", editor=editor, report=report, form=form, reject_form=reject_form, locked=False,
+        problems=problems, checked=checked, changed=changed, refused=refused, merges=merges, diff_html=diff_html,
         before=before, diff=diff_html(before, report.proposed_answer or before),
-    ), (400 if refused or form.errors else 200)
+    ), (409 if merges is not None else 400 if refused or form.errors else 200)
 
 
 @bp.get("/entries")
 @login_required
 def entries(editor: Editor):
     """Every FAQ entry and rules section, to open and change directly."""
-    return render_template("editor/entries.html", lang="de", editor=editor, games=list(library()), action=ActionForm())
+    return render_template("editor/entries.html", editor=editor, games=list(library()), action=ActionForm())
+
+
+def _history(slug: str, kind: str, target: str) -> tuple[list[Change], set[int]]:
+    items = changes.history(session(), slug, kind, target)
+    return items, revertable_ids(content_state().root, items)
 
 
 @bp.route("/entries/<slug>/<kind>/<target>", methods=["GET", "POST"])
@@ -273,21 +383,68 @@ def edit(editor: Editor, slug: str, kind: str, target: str):
     current = _entry_texts(slug, kind, target)
     form = _entry_form(kind, current)
     problems: list = []
+    merges = None
     checked, changed = False, False
-    if request.method == "POST" and request.form.get("action") == "check" and form.validate():
-        problems, changed = _gate_result(_apply(editor, slug, kind, target, form, None, dry_run=True))
-        checked = True
-    elif request.method == "POST" and form.validate():
-        problems = _apply(editor, slug, kind, target, form, None)
-        if not problems:
-            flash("Änderung übernommen; Inhalt und Suchindex sind aktualisiert.")
-            return redirect(url_for("editor.edit", slug=slug, kind=kind, target=target))
-    flags = [f for f in changes.open_flags(session(), game=slug, target=target)]
+    try:
+        if request.method == "POST" and request.form.get("action") == "check" and form.validate():
+            problems, changed = _gate_result(_apply(editor, slug, kind, target, form, None, dry_run=True))
+            checked = True
+        elif request.method == "POST" and form.validate():
+            problems = _apply(editor, slug, kind, target, form, None)
+            if not problems:
+                flash(_("Change accepted; the content and the search index are up to date."))
+                return redirect(url_for("editor.edit", slug=slug, kind=kind, target=target))
+    except changes.StaleVersion:
+        current, merges = _offer_merge(kind, slug, target, form)
+    flags = changes.open_flags(session(), game=slug, target=target)
+    history, revertable = _history(slug, kind, target)
     refused = bool(problems) and not checked
     return render_template(
-        "editor/edit.html", lang="de", editor=editor, game=game, kind=kind, target=target, form=form,
+        "editor/edit.html", editor=editor, game=game, kind=kind, target=target, form=form,
         problems=problems, checked=checked, changed=changed, refused=refused, flags=flags, action=ActionForm(),
-    ), (400 if refused or form.errors else 200)
+        merges=merges, diff_html=diff_html, history=history, revertable=revertable,
+    ), (409 if merges is not None else 400 if refused or form.errors else 200)
+
+
+@bp.get("/changes")
+@login_required
+def change_list(editor: Editor):
+    """The latest accepted changes, newest first, each with its revert while that is possible."""
+    return _change_list(editor)
+
+
+def _change_list(editor: Editor, refusal: str | None = None, problems: list | None = None, status: int = 200):
+    game = request.args.get("game") or None
+    query = select(Change).order_by(Change.created_at.desc(), Change.id.desc()).limit(RECENT_CHANGES)
+    if game:
+        query = query.where(Change.game == game)
+    items = list(session().scalars(query))
+    return render_template(
+        "editor/changes.html", editor=editor, changes=items, revertable=revertable_ids(content_state().root, items),
+        games=list(library()), game=game, refusal=refusal, problems=problems or [], refused=bool(problems),
+        checked=False, changed=False,
+    ), status
+
+
+@bp.post("/changes/<int:change_id>/revert")
+@login_required
+def revert(editor: Editor, change_id: int):
+    ActionForm()  # CSRF checked by CSRFProtect before we get here
+    change = session().get(Change, change_id)
+    if change is None:
+        abort(404)
+    try:
+        revert_change(session(), content_state().root, _lock_file(), editor, change_id)
+    except NotRevertable:
+        return _change_list(editor, refusal=_(
+            "Not reverted: the entry has changed since this change, and reverting it would undo the later "
+            "changes too. Please edit the entry by hand."), status=409)
+    except changes.ChangeRefused as exc:
+        return _change_list(editor, refusal=_("Not reverted: the earlier text does not pass the checks any more."),
+                            problems=exc.problems, status=400)
+    publish()
+    flash(_("Change reverted; the content and the search index are up to date."))
+    return redirect(safe_next(request.form.get("next")))
 
 
 @bp.post("/flags/<int:flag_id>/confirm")
@@ -298,15 +455,13 @@ def confirm_flag(editor: Editor, flag_id: int):
     if flag is None:
         abort(404)
     changes.confirm_translation(session(), flag, editor)
-    flash("Übersetzung bestätigt.")
+    flash(_("Translation confirmed."))
     return redirect(safe_next(request.form.get("next")))
 
 
 @bp.get("/changes/<int:change_id>.patch")
 @login_required
 def change_patch(editor: Editor, change_id: int):
-    from rules_index.corrections.models import Change
-
     change = session().get(Change, change_id)
     if change is None:
         abort(404)

@@ -51,21 +51,33 @@ class ActionForm(FlaskForm):
     """A form with nothing but its CSRF token (logout, confirm)."""
 
 
-class EntryForm(FlaskForm):
+# The entry as the editor loaded it, carried along for the three-way view after a stale save
+# (JSON; larger values are ignored, see editor.base_texts).
+MAX_BASE_ENTRY = 200_000
+
+
+class VersionedForm(FlaskForm):
+    """A form made against one version of an entry: the version, and the entry as it was then."""
+
+    base_version = HiddenField(validators=[Optional(), Length(max=64), Regexp(r"^[0-9a-f]+$")])
+    base_entry = HiddenField(validators=[Optional()])
+
+
+class EntryForm(VersionedForm):
     """An editor's version of a FAQ entry: question and answer per language, citation, ruling and check."""
 
-    question_de = StringField("Frage (de)", validators=[DataRequired(), Length(max=500)])
-    answer_de = TextAreaField("Antwort (de)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
-    question_en = StringField("Question (en)", validators=[DataRequired(), Length(max=500)])
-    answer_en = TextAreaField("Answer (en)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
-    question_it = StringField("Domanda (it)", validators=[DataRequired(), Length(max=500)])
-    answer_it = TextAreaField("Risposta (it)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    question_de = StringField(_l("Question (%(lang)s)", lang="de"), validators=[DataRequired(), Length(max=500)])
+    answer_de = TextAreaField(_l("Answer (%(lang)s)", lang="de"), validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    question_en = StringField(_l("Question (%(lang)s)", lang="en"), validators=[DataRequired(), Length(max=500)])
+    answer_en = TextAreaField(_l("Answer (%(lang)s)", lang="en"), validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    question_it = StringField(_l("Question (%(lang)s)", lang="it"), validators=[DataRequired(), Length(max=500)])
+    answer_it = TextAreaField(_l("Answer (%(lang)s)", lang="it"), validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
     citation = TextAreaField(_l("Citation (YAML)"), validators=[DataRequired(), Length(max=2000)])
     ruling = TextAreaField(_l("Ruling (YAML)"), validators=[DataRequired(), Length(max=5000)])
     check = TextAreaField(_l("Check (YAML)"), validators=[DataRequired(), Length(max=20000)])
 
 
-class SectionForm(FlaskForm):
-    body_de = TextAreaField("Text (de)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
-    body_en = TextAreaField("Text (en)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
-    body_it = TextAreaField("Testo (it)", validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+class SectionForm(VersionedForm):
+    body_de = TextAreaField(_l("Text (%(lang)s)", lang="de"), validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    body_en = TextAreaField(_l("Text (%(lang)s)", lang="en"), validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    body_it = TextAreaField(_l("Text (%(lang)s)", lang="it"), validators=[DataRequired(), Length(max=MAX_PROPOSAL)])

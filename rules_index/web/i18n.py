@@ -10,7 +10,12 @@ from rules_index.content import DEFAULT_LANG, LANGS
 
 
 def page_lang() -> str:
-    """The reader's language: the page's first path segment, or ?lang= on the API."""
+    """The reader's language: the page's first path segment, or ?lang= on the API; in the
+    editors' area the editor's own choice."""
+    if request.blueprint == "editor":
+        from .editor_lang import editor_lang
+
+        return editor_lang()
     first = request.path.strip("/").split("/", 1)[0]
     if first in LANGS:
         return first

@@ -1,0 +1,126 @@
+"""The editors' area in a real browser: two editors in two sessions on one entry (the second gets
+the merge page and saves the merge), reverting with the button, switching the interface language.
+
+Runs on its own server and content copy: the tests change content.
+"""
+from __future__ import annotations
+
+import shutil
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from app import ROOT
+from rules_index.content.versions import stored_faq_data
+from rules_index.content.writer import read_section
+
+GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
+EDITORS = {"anna": "a-long-editor-password", "bert": "another-long-editor-password"}
+NEW_DE = "Es gewinnt, wer mehr Punkte **allein aus Bauwerken** hat (Quetzalwort).\n\nWas bei erneutem Gleichstand gilt, sagt die Regel nicht."
+
+
+@pytest.fixture(scope="module")
+def editing_server(tmp_path_factory):
+    from apptools import make_app
+    from rules_index.corrections.db import session
+    from rules_index.corrections.editors import add_editor
+    from rules_index.web.search_state import search_index
+
+    base = tmp_path_factory.mktemp("editing")
+    content = base / "content"
+    shutil.copytree(ROOT / "content", content)
+    app = make_app(base / "instance", content)
+    app.config["TESTING"] = False
+    with app.app_context():
+        search_index()
+        for name, password in EDITORS.items():
+            add_editor(session(), name, password)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    server.url, server.content = f"http://127.0.0.1:{server.server_port}", content
+    yield server
+    server.shutdown()
+
+
+@pytest.fixture()
+def session_of(browser):
+    """A new browser session (its own cookies) of an editor, logged in, in German."""
+    contexts = []
+
+    def open_session(server, name: str):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="de-DE")
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(f"{server.url}/editor/login")
+        page.fill('input[name="name"]', name)
+        page.fill('input[name="password"]', EDITORS[name])
+        page.click('form.login button[type="submit"]')
+        page.wait_for_url(f"{server.url}/editor/")
+        return page
+
+    yield open_session
+    for context in contexts:
+        context.close()
+
+
+def submit(page, value: str):
+    # A save rebuilds the search index before it answers: allow it the time.
+    with page.expect_navigation(timeout=90_000) as navigation:
+        page.click(f'button[name="action"][value="{value}"]', timeout=90_000)
+    return navigation.value
+
+
+def test_second_editor_gets_the_merge_and_saves_it(editing_server, session_of):
+    url = f"{editing_server.url}/editor/entries/{GAME}/faq/{FAQ}"
+    anna, bert = session_of(editing_server, "anna"), session_of(editing_server, "bert")
+    anna.goto(url)
+    bert.goto(url)
+    anna.fill('textarea[name="answer_de"]', NEW_DE)
+    assert submit(anna, "save").status == 200  # after the redirect
+    assert anna.locator(".flash").inner_text().startswith("Änderung übernommen")
+    english = bert.locator('textarea[name="answer_en"]').input_value().rstrip() + "\n\nZanzibarword."
+    bert.fill('textarea[name="answer_en"]', english)
+    stale = submit(bert, "save")
+    assert stale.status == 409
+    assert bert.locator("#merge-title").is_visible()
+    assert bert.locator("#merge-answer_en ins").first.inner_text() == "Zanzibarword."
+    # The form holds the other editor's German and this editor's English.
+    assert "Quetzalwort" in bert.locator('textarea[name="answer_de"]').input_value()
+    assert submit(bert, "save").status == 200
+    assert bert.locator(".flash").is_visible()
+    entry = stored_faq_data(editing_server.content, GAME, FAQ)
+    assert "Quetzalwort" in entry["de"]["answer"] and entry["en"]["answer"].rstrip().endswith("Zanzibarword.")
+
+
+def test_revert_with_the_button(editing_server, session_of):
+    url = f"{editing_server.url}/editor/entries/{GAME}/section/goal"
+    original = read_section(editing_server.content, GAME, "goal")
+    anna = session_of(editing_server, "anna")
+    anna.goto(url)
+    body = anna.locator('textarea[name="body_en"]')
+    body.fill(body.input_value() + "\n\nZanzibarword.")
+    assert submit(anna, "save").status == 200
+    assert "Zanzibarword." in read_section(editing_server.content, GAME, "goal")["en"]["body"]
+    with anna.expect_navigation(timeout=90_000):
+        anna.get_by_role("button", name="Zurücknehmen").click(timeout=90_000)
+    assert anna.locator(".flash").inner_text().startswith("Änderung zurückgenommen")
+    assert read_section(editing_server.content, GAME, "goal") == original
+    # The history now lists the revert, and it is the one that could be reverted in turn.
+    assert anna.get_by_text("Nimmt die Änderung vom").count() == 1
+    assert anna.get_by_role("button", name="Zurücknehmen").count() == 1
+
+
+def test_switching_the_interface_to_italian(editing_server, session_of):
+    anna = session_of(editing_server, "anna")
+    assert anna.locator("html").get_attribute("lang") == "de"
+    assert anna.get_by_role("heading", level=1).inner_text() == "Meldungen"
+    with anna.expect_navigation():
+        anna.get_by_role("button", name="Italiano").click()
+    assert anna.locator("html").get_attribute("lang") == "it"
+    assert anna.get_by_role("heading", level=1).inner_text() == "Segnalazioni"
+    anna.goto(f"{editing_server.url}/editor/entries")
+    assert anna.get_by_role("heading", level=1).inner_text() == "Voci"
+    assert anna.get_by_role("link", name="Modifiche").is_visible()
