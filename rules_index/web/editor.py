@@ -94,18 +94,22 @@ def login():
     if form.validate_on_submit():
         editor = authenticate(session(), form.name.data, form.password.data)
         if editor is not None:
-            cookie.clear()
+            chosen = cookie.get(interface.COOKIE_KEY)
+            cookie.clear()  # a fresh cookie at login: nothing from before it is trusted
             cookie[SESSION_KEY] = sessions.open_session(session(), editor)
+            interface.choose(chosen)  # but the interface language chosen on the login page stays
             return redirect(safe_next(form.next.data))
-        form.password.errors = ["Name oder Passwort ist falsch."]
-    return render_template("editor/login.html", lang="de", form=form), (401 if request.method == "POST" else 200)
+        form.password.errors = [_("Name or password is wrong.")]
+    return render_template("editor/login.html", lang=interface.editor_lang(), form=form), (401 if request.method == "POST" else 200)
 
 
 @bp.post("/logout")
 def logout():
     ActionForm()  # CSRF checked by CSRFProtect before we get here
     sessions.revoke_session(session(), cookie.get(SESSION_KEY))
+    chosen = cookie.get(interface.COOKIE_KEY)
     cookie.clear()
+    interface.choose(chosen)
     return redirect(url_for("editor.login"))
 
 

@@ -358,3 +358,18 @@ def test_queue_and_review_show_titles_and_status_words(site):
     assert ">Open<" in queue and ">pending<" not in queue
     review = client.get(f"/editor/reports/{rid}").get_data(as_text=True)
     assert "faq:warlord-destroy-cost" not in review and '<div class="review-layout">' in review
+
+
+def test_the_language_chosen_on_the_login_page_survives_login_and_logout(site):
+    client = site.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de-DE"
+    page = client.get("/editor/login").get_data(as_text=True)
+    client.post("/editor/language", data={"csrf_token": csrf_token(page), "lang": "it", "next": "/editor/login"})
+    wrong = login(client, password="not-the-password")
+    assert wrong.status_code == 401
+    assert "Nome o password errati." in wrong.get_data(as_text=True)
+    assert login(client).status_code == 302
+    assert '<html lang="it">' in client.get("/editor/").get_data(as_text=True)
+    page = client.get("/editor/").get_data(as_text=True)
+    client.post("/editor/logout", data={"csrf_token": csrf_token(page)})
+    assert '<html lang="it">' in client.get("/editor/login").get_data(as_text=True)
