@@ -89,8 +89,8 @@ eval: setup ## Search relevance as the page shows it, on the tuning set and play
 stress: setup ## Load and fault scenarios on loopback, memory under random searches: writes stress/RESULTS.md (~10 min)
 	$(BIN)/python -m stress.run
 
-bench: setup ## Benchmarks (HTTP, search vs SQLite FTS5, scale, engines, start-up): table + bench/results.json
-	$(BIN)/python -m bench.run
+bench: setup ## Benchmarks (HTTP, search vs SQLite FTS5, scale, engines, start-up, accept-to-visible): table + bench/results.json
+	$(BIN)/python -m bench.run && $(BIN)/python -m bench.accept
 
 translations: setup ## Extract interface strings into translations/messages.pot and update the catalogs
 	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext -k _l --ignore-dirs=.venv -o translations/messages.pot .

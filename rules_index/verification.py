@@ -7,7 +7,11 @@ probe's real output there equals the fact's value.
 """
 from __future__ import annotations
 
+import hashlib
+import pickle
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from .content import Game, Library
@@ -170,4 +174,59 @@ def verify(library: Library) -> Report:
     report = Report([], [])
     for game in library:
         report.extend(verify_game(game))
+    return report
+
+
+# -- results kept with an index generation ---------------------------------------------------
+# A generation's check results hold for its content and for the engines' code they ran with:
+# ``code_version`` is a hash of that code, so a deploy that changes an engine runs them again.
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted([Path(__file__).resolve(), *(package / "engines").rglob("*.py")]):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def save_report(report: Report, path: Path) -> None:
+    """Write ``report`` with the code version it ran with (pickle: the results hold the content's
+    own check and fact models; only files this service wrote are ever read back)."""
+    Path(path).write_bytes(pickle.dumps({"code": code_version(), "report": report}, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def load_report(path: Path) -> Report | None:
+    """The report saved at ``path``, or None if missing, unreadable or from other engine code."""
+    try:
+        saved = pickle.loads(Path(path).read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        return None
+    if not isinstance(saved, dict) or saved.get("code") != code_version() or not isinstance(saved.get("report"), Report):
+        return None
+    return saved["report"]
+
+
+def reverify_entries(previous: Report, library: Library, entries: set[tuple[str, str, str]]) -> Report:
+    """``previous`` with the checks of ``entries`` ((game, kind, entry)) run again on ``library``,
+    in the order ``verify`` gives; every other entry keeps its results. Entries gone from the
+    library lose theirs."""
+    kept: dict[tuple[str, str, str], Report] = {}
+    for result in previous.results:
+        kept.setdefault((result.game, result.kind, result.entry), Report([], [])).results.append(result)
+    for missing in previous.missing:
+        kept.setdefault(missing, Report([], [])).missing.append(missing)
+    for fact in previous.facts:
+        kept.setdefault((fact.game, fact.kind, fact.entry), Report([], [])).facts.append(fact)
+    report = Report([], [])
+    for game in library:
+        for kind, items in (("faq", game.faq), ("mistake", game.mistakes)):
+            for entry in items:
+                key = (game.slug, kind, entry.id)
+                if key in entries or key not in kept:  # changed, or with no result kept (new, or nothing to check)
+                    report.extend(verify_entry(game, kind, entry))
+                else:
+                    report.extend(kept[key])
     return report

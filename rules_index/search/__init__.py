@@ -1,6 +1,7 @@
 """Full-text search over the content (Whoosh, de/en/it). Nothing else opens the index."""
-from .build import build, is_stale
+from .build import build, built_fingerprint, is_stale, stored_checks
 from .query import clean_query
 from .searcher import CacheSizes, Hit, IndexUnavailable, SearchIndex, SearchResult
 
-__all__ = ["CacheSizes", "Hit", "IndexUnavailable", "SearchIndex", "SearchResult", "build", "clean_query", "is_stale"]
+__all__ = ["CacheSizes", "Hit", "IndexUnavailable", "SearchIndex", "SearchResult", "build", "built_fingerprint",
+           "clean_query", "is_stale", "stored_checks"]

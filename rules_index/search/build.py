@@ -3,16 +3,29 @@
 Readers never see a half-built index: they follow ``<index>`` (a symlink) to a complete
 generation under ``<index>.generations/``. Each generation carries ``BUILD.json`` with the
 fingerprint of the content and schema it was built from; only directories with that marker,
-made by this code, are ever opened (index files hold pickles).
+made by this code, are ever opened (index files hold pickles). Next to it: ``FILES.json`` (the
+hash of each content file, so the next publication can tell what changed) and ``CHECKS.pickle``
+(the rule checks of that content, ``rules_index.verification``), so that serving processes
+switching to the generation load the results instead of running every check again.
+
+Builds are serialised across processes by a file lock next to the link (``build_lock``). The
+fingerprint is of exactly the bytes the library was loaded from (``snapshot``), and a build never
+switches the link to content read before the current generation's (``read_ns``): a build that
+started before an accepted change and ends after the change's publication leaves the link alone.
+
+``build(..., changed=[...])`` makes the new generation from the current one when it can
+(``incremental``): only the documents of the changed entries are written.
 """
 from __future__ import annotations
 
-import hashlib
+import fcntl
 import json
 import os
 import shutil
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterable, Iterator
 
 from whoosh import index as whoosh_index
 
@@ -21,32 +34,73 @@ from rules_index.content import LANGS, Library
 from . import schema as f
 from .analysis import german_vocabulary
 from .documents import Document, game_names, library_documents
+from .incremental import ENTRIES, library_entry_hashes, update_generation
+from .snapshot import Snapshot, content_fingerprint, read_content, snapshot_of
 
 MARKER = "BUILD.json"
+FILES = "FILES.json"
+CHECKS = "CHECKS.pickle"
 KEEP_GENERATIONS = 2
+# (game slug, "faq" | "section", entry id): an entry an accepted change wrote.
+Changed = tuple[str, str, str]
 
 
 def generations_dir(link: Path) -> Path:
     return link.parent / f"{link.name}.generations"
 
 
-def content_fingerprint(content_dir: Path) -> str:
-    digest = hashlib.sha256(f"schema:{f.SCHEMA_VERSION}".encode())
-    for path in sorted(p for p in Path(content_dir).rglob("*") if p.is_file()):
-        digest.update(str(path.relative_to(content_dir)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+def generation_info(generation: Path) -> dict | None:
+    """A generation's BUILD.json, or None if it has none (not complete, not ours)."""
+    try:
+        info = json.loads((Path(generation) / MARKER).read_text())
+    except (OSError, ValueError):
+        return None
+    return info if isinstance(info, dict) and "fingerprint" in info else None
+
+
+def current_generation(link: Path) -> tuple[Path, dict] | tuple[None, None]:
+    """The generation the link points at and its BUILD.json, or (None, None)."""
+    if not os.path.lexists(link):
+        return None, None
+    target = Path(os.path.realpath(link))
+    info = generation_info(target)
+    return (target, info) if info is not None else (None, None)
 
 
 def built_fingerprint(link: Path) -> str | None:
-    try:
-        return json.loads((Path(os.path.realpath(link)) / MARKER).read_text())["fingerprint"]
-    except (OSError, ValueError, KeyError):
-        return None
+    _target, info = current_generation(Path(link))
+    return info["fingerprint"] if info else None
 
 
 def is_stale(link: Path, content_dir: Path) -> bool:
-    return built_fingerprint(link) != content_fingerprint(content_dir)
+    """Whether the index is missing, of other content, or behind on the German compound words
+    (an incremental update keeps the vocabulary of the generation it started from)."""
+    _target, info = current_generation(Path(link))
+    return info is None or info.get("vocabulary_behind", False) or info["fingerprint"] != content_fingerprint(content_dir)
+
+
+def stored_checks(link: Path, fingerprint: str):
+    """The rule-check report kept with the current generation, if it was built from the content
+    with ``fingerprint`` (and by the current engine code); else None."""
+    from rules_index.verification import load_report
+
+    target, info = current_generation(Path(link))
+    if info is None or info["fingerprint"] != fingerprint:
+        return None
+    return load_report(target / CHECKS)
+
+
+@contextmanager
+def build_lock(link: Path) -> Iterator[None]:
+    """Serialise builds of ``link`` across threads and processes (an flock on a file beside it)."""
+    path = Path(link).parent / f".{Path(link).name}.lock"
+    fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
 
 
 def _german_texts(library: Library):
@@ -77,7 +131,18 @@ def document_fields(doc: Document) -> dict:
     }
 
 
-def write_generation(library: Library, target: Path, fingerprint: str) -> int:
+def write_marker(target: Path, library: Library, snapshot: Snapshot, documents: int, **extra) -> None:
+    """BUILD.json (written last: it makes the directory a complete generation) and FILES.json."""
+    (target / FILES).write_text(json.dumps(snapshot.files))
+    marker = {
+        "fingerprint": snapshot.fingerprint, "schema": f.SCHEMA_VERSION, "read_ns": snapshot.read_ns,
+        "documents": documents, "built": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "langs": list(LANGS), "games": {game.slug: game_names(game) for game in library}, **extra,
+    }
+    (target / MARKER).write_text(json.dumps(marker))
+
+
+def write_generation(library: Library, target: Path, snapshot: Snapshot) -> int:
     """Write a complete index into the new, empty directory ``target``; returns the doc count."""
     target.mkdir(parents=True)
     schema = f.build_schema(german_vocabulary(_german_texts(library)))
@@ -88,12 +153,20 @@ def write_generation(library: Library, target: Path, fingerprint: str) -> int:
             writer.add_document(**document_fields(doc))
             count += 1
     ix.close()
-    marker = {
-        "fingerprint": fingerprint, "documents": count, "built": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "langs": list(LANGS), "games": {game.slug: game_names(game) for game in library},
-    }
-    (target / MARKER).write_text(json.dumps(marker))
     return count
+
+
+def write_checks(library: Library, target: Path, base: Path | None = None, changed: Iterable[Changed] = ()) -> None:
+    """The rule checks of ``library`` into ``target``: those of ``base`` (the generation this one
+    was made from) with the changed FAQ entries' checks run again, or every check."""
+    from rules_index.verification import load_report, reverify_entries, save_report, verify
+
+    previous = load_report(base / CHECKS) if base is not None else None
+    if previous is None:
+        report = verify(library)
+    else:
+        report = reverify_entries(previous, library, {(g, k, e) for g, k, e in changed if k == "faq"})
+    save_report(report, target / CHECKS)
 
 
 def switch_link(link: Path, target: Path) -> None:
@@ -123,20 +196,58 @@ def prune(link: Path) -> None:
         shutil.rmtree(gen, ignore_errors=True)
 
 
-def build(library: Library, link: Path, content_dir: Path) -> Path:
-    """Build a new generation from ``library`` and switch ``link`` to it; returns the generation."""
+def new_generation_dir(link: Path) -> Path:
+    gens = generations_dir(link)
+    gens.mkdir(exist_ok=True)
+    return gens / f"{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}-{os.getpid()}"
+
+
+def build(library: Library, link: Path, content_dir: Path, changed: Iterable[Changed] | None = None) -> Path:
+    """Make a generation of ``library`` and switch ``link`` to it; returns the generation the
+    link points at afterwards.
+
+    ``changed``: the entries an accepted change wrote. The new generation is then made from the
+    current one when only FAQ entries and rules texts differ from it (``incremental``, which
+    finds every changed entry itself: ``changed`` says an update is wanted); otherwise, and
+    without ``changed``, everything is indexed. With ``changed``, content the current
+    generation already has is not built again.
+
+    Never backwards: if the current generation was built from content read after ``library``
+    was, nothing is switched and the current generation is returned. A library that did not come
+    from ``snapshot.read_content`` is read again here, so the fingerprint is of the bytes indexed.
+    """
     link = Path(link)
     link.parent.mkdir(parents=True, exist_ok=True)
     if link.exists() and not link.is_symlink():
         raise RuntimeError(f"{link} exists and is not an index link; remove it first")
-    gens = generations_dir(link)
-    gens.mkdir(exist_ok=True)
-    target = gens / f"{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}-{os.getpid()}"
-    try:
-        write_generation(library, target, content_fingerprint(content_dir))
-    except BaseException:
-        shutil.rmtree(target, ignore_errors=True)
-        raise
-    switch_link(link, target)
-    prune(link)
+    snapshot = snapshot_of(library)
+    if snapshot is None:
+        library, snapshot = read_content(content_dir)
+    changed = None if changed is None else list(changed)
+    with build_lock(link):
+        current, info = current_generation(link)
+        if info is not None and info.get("read_ns", 0) > snapshot.read_ns:
+            return current  # newer content is already published
+        if changed is not None and info is not None and info["fingerprint"] == snapshot.fingerprint:
+            return current  # this content is already published
+        target = new_generation_dir(link)
+        try:
+            done = None
+            if changed is not None and info is not None:
+                done = update_generation(library, snapshot, current, info, target)
+            if done is None:
+                shutil.rmtree(target, ignore_errors=True)
+                count = write_generation(library, target, snapshot)
+                write_checks(library, target)
+                (target / ENTRIES).write_text(json.dumps(library_entry_hashes(library)))
+                write_marker(target, library, snapshot, count)
+            else:
+                write_checks(library, target, current, done.changed)
+                (target / ENTRIES).write_text(json.dumps(done.entries))
+                write_marker(target, library, snapshot, done.documents, **done.marker)
+        except BaseException:
+            shutil.rmtree(target, ignore_errors=True)
+            raise
+        switch_link(link, target)
+        prune(link)
     return target

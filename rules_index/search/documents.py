@@ -9,6 +9,7 @@ words of the question (a query names the game to pick it; see ``query.GameNames`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterator
 
 from rules_index.content import LANGS, Game, Library
@@ -67,8 +68,13 @@ class Document:
         return f"{self.kind}:{self.game}:{self.entry}:{self.lang}"
 
 
+@lru_cache(maxsize=None)
+def _analyzer(lang: str):
+    return language_analyzer(lang)
+
+
 def _tokens(text: str, lang: str) -> set[str]:
-    return {t.text for t in language_analyzer(lang)(text)}
+    return {t.text for t in _analyzer(lang)(text)}
 
 
 class GlossaryMatcher:
@@ -123,28 +129,63 @@ def facts_documents(game: Game, lang: str) -> Iterator[Document]:
                        material, [*words["components_keywords"], *names])
 
 
+def faq_document(game: Game, faq, lang: str, glossary: GlossaryMatcher) -> Document:
+    text = faq.text(lang)
+    body = plain_text(text.answer)
+    words = [*faq.keywords.get(lang), *glossary.words_for(f"{text.question} {body}", lang)]
+    return Document("faq", game.slug, faq.id, lang, text.question, body, words)
+
+
+def section_document(game: Game, section, lang: str, glossary: GlossaryMatcher) -> Document:
+    title, body = section.title(lang), plain_text(section.body(lang))
+    words = [*glossary.words_for(title, lang)]
+    return Document("section", game.slug, section.id, lang, title, body, words)
+
+
+def mistake_document(game: Game, mistake, lang: str, glossary: GlossaryMatcher, faq_keywords: dict) -> Document:
+    text = mistake.text(lang)
+    linked = faq_keywords.get(mistake.faq) if mistake.faq else None
+    words = [*(linked.get(lang) if linked else []), *glossary.words_for(text.mistake, lang)]
+    return Document("mistake", game.slug, mistake.id, lang, plain_text(text.mistake), plain_text(text.correction), words)
+
+
+def glossary_document(game: Game, term, lang: str) -> Document:
+    text = term.text(lang)
+    return Document("glossary", game.slug, term.id, lang, text.term, plain_text(text.definition), [*text.aliases])
+
+
 def game_documents(game: Game) -> Iterator[Document]:
     glossary = GlossaryMatcher(game)
     faq_keywords = {f.id: f.keywords for f in game.faq}
     for lang in LANGS:
         yield from facts_documents(game, lang)
         for faq in game.faq:
-            text = faq.text(lang)
-            body = plain_text(text.answer)
-            words = [*faq.keywords.get(lang), *glossary.words_for(f"{text.question} {body}", lang)]
-            yield Document("faq", game.slug, faq.id, lang, text.question, body, words)
+            yield faq_document(game, faq, lang, glossary)
         for section in game.sections:
-            title, body = section.title(lang), plain_text(section.body(lang))
-            words = [*glossary.words_for(title, lang)]
-            yield Document("section", game.slug, section.id, lang, title, body, words)
+            yield section_document(game, section, lang, glossary)
         for mistake in game.mistakes:
-            text = mistake.text(lang)
-            linked = faq_keywords.get(mistake.faq) if mistake.faq else None
-            words = [*(linked.get(lang) if linked else []), *glossary.words_for(text.mistake, lang)]
-            yield Document("mistake", game.slug, mistake.id, lang, plain_text(text.mistake), plain_text(text.correction), words)
+            yield mistake_document(game, mistake, lang, glossary, faq_keywords)
         for term in game.glossary:
-            text = term.text(lang)
-            yield Document("glossary", game.slug, term.id, lang, text.term, plain_text(text.definition), [*text.aliases])
+            yield glossary_document(game, term, lang)
+
+
+def entry_documents(game: Game, kind: str, entry_id: str) -> list[Document]:
+    """The documents that change with one FAQ entry or rules section, in every language: its
+    own, the game's facts (components come from the material sections) and, for a FAQ entry,
+    the mistakes that borrow its keywords. Empty for an entry the game no longer has."""
+    glossary = GlossaryMatcher(game)
+    faq_keywords = {f.id: f.keywords for f in game.faq}
+    docs: list[Document] = []
+    for lang in LANGS:
+        docs.extend(facts_documents(game, lang))
+        if kind == "faq":
+            docs.extend(faq_document(game, faq, lang, glossary) for faq in game.faq if faq.id == entry_id)
+            docs.extend(mistake_document(game, m, lang, glossary, faq_keywords) for m in game.mistakes if m.faq == entry_id)
+        elif kind == "section":
+            docs.extend(section_document(game, s, lang, glossary) for s in game.sections if s.id == entry_id)
+        else:
+            raise ValueError(f"unknown entry kind {kind!r}")
+    return docs
 
 
 def library_documents(library: Library) -> Iterator[Document]:

@@ -230,8 +230,16 @@ class _Generation:
 
     def _known_word(self, word: str) -> bool:
         """Whether the content has ``word`` in any language."""
+        return any(self.live_word(f.words_field(lang), word) for lang in LANGS)
+
+    def live_word(self, field_name: str, word: str) -> bool:
+        """Whether a document of the content has ``word`` in the field. A generation updated in
+        place of a rebuild (``incremental``) keeps the replaced documents as deleted ones, and
+        their words in the lexicon: those words count only with a live document."""
         reader = self.searcher().reader()
-        return any((f.words_field(lang), word) in reader for lang in LANGS)
+        if (field_name, word) not in reader:
+            return False
+        return not reader.has_deletions() or reader.postings(field_name, word).is_active()
 
     def spelling(self, lang: str) -> Spelling:
         """The spelling words of a language, read once per generation."""
@@ -248,7 +256,7 @@ class _Generation:
         for distance in dict.fromkeys((1, maxdist)):
             for words_lang in (lang, *(other for other in LANGS if other != lang)):
                 for candidate in self.spelling(words_lang).suggestions(reader, word, distance):
-                    if candidate not in stops and len(candidate) >= 3:
+                    if candidate not in stops and len(candidate) >= 3 and self.live_word(f.words_field(words_lang), candidate):
                         return candidate
         return None
 

@@ -1,5 +1,12 @@
-"""After an accepted change: reload the content and switch the search index to a fresh build."""
+"""After an accepted change: reload the content and switch the search index to a generation of it.
+
+``changed`` names the entries the change wrote ((game slug, "faq" | "section", entry id)): the
+new generation is then made from the current one, with only their documents and checks done
+again (``rules_index.search.build``). Without it, everything is indexed and checked.
+"""
 from __future__ import annotations
+
+from typing import Iterable
 
 from rules_index.search import build
 
@@ -7,8 +14,8 @@ from .search_state import search_index
 from .state import content_state
 
 
-def publish() -> None:
+def publish(changed: Iterable[tuple[str, str, str]] | None = None) -> None:
     state = content_state()
     library = state.reload()
-    build(library, search_index().link, state.root)
+    build(library, search_index().link, state.root, changed=changed)
     state.mark_published()

@@ -4,6 +4,11 @@ Loaded on first use, so that commands such as ``content validate`` work on broke
 Every published change switches the search index to a new generation; each process notices the
 switch (one ``realpath`` per access) and reloads the content with it. A reload that fails keeps
 the last good library.
+
+A reload parses again only the games whose files changed (``GameCache``: the games kept by the
+identity of their files), so a process follows a publication in a fraction of a full load. The
+rule checks come with the generation (``search.stored_checks``) when it was built from exactly
+the loaded bytes; they are run here only when it was not.
 """
 from __future__ import annotations
 
@@ -15,8 +20,63 @@ from pathlib import Path
 from flask import Flask, current_app
 
 from rules_index.content import ContentError, Library, load_library
+from rules_index.content import checks as content_checks
+from rules_index.content.loader import game_folders, load_catalog, load_game
+from rules_index.search import built_fingerprint, stored_checks
+from rules_index.search.snapshot import read_content, snapshot_of
 
 KEY = "rules_index.content"
+
+
+def _files_identity(folder: Path) -> tuple:
+    """(name, inode, size, mtime) of a game folder's files: changes whenever a file is replaced
+    (accepted changes are written by rename) or rewritten."""
+    found = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_file():
+                st = entry.stat()
+                found.append((entry.name, st.st_ino, st.st_size, st.st_mtime_ns))
+    return tuple(sorted(found))
+
+
+class GameCache:
+    """Loads the content as ``load_library`` does, reusing the parsed games whose files (and
+    catalog entry) are unchanged since the last load. Any problem: the full load, which raises
+    ContentError with every problem and its line."""
+
+    def __init__(self):
+        self._games: dict[str, tuple[tuple, object]] = {}
+        self._lock = threading.Lock()
+
+    def load(self, root: Path) -> Library:
+        root = Path(root)
+        catalog, problems = load_catalog(root, lines=False)
+        if problems:
+            return load_library(root)
+        with self._lock:
+            kept = dict(self._games)
+        fresh: dict[str, tuple[tuple, object]] = {}
+        games = {}
+        for folder in game_folders(root):
+            ids = catalog.get(folder.name)
+            key = (_files_identity(folder), None if ids is None else tuple(ids))
+            hit = kept.get(folder.name)
+            if hit is not None and hit[0] == key:
+                game = hit[1]
+            else:
+                game, files, more = load_game(folder, root, lines=False)
+                if game is not None:
+                    more += content_checks.check_game(game, files, ids)
+                if game is None or more:
+                    return load_library(root)
+            fresh[folder.name] = (key, game)
+            games[game.slug] = game
+        if any(slug not in games and not (root / slug).is_dir() for slug in catalog):
+            return load_library(root)
+        with self._lock:
+            self._games = fresh
+        return Library(games=dict(sorted(games.items())), catalog=catalog)
 
 
 class ContentState:
@@ -26,6 +86,7 @@ class ContentState:
         self._library: Library | None = None
         self._stamp: str | None = None
         self._verification = None
+        self._games = GameCache()
         self._lock = threading.Lock()
 
     def _current_stamp(self) -> str | None:
@@ -33,46 +94,67 @@ class ContentState:
             return None
         return os.path.realpath(self.index_link)
 
+    def _load(self) -> Library:
+        library, _snapshot = read_content(self.root, self._games.load)
+        return library
+
     @property
     def library(self) -> Library:
         stamp = self._current_stamp()
-        if self._library is None or (stamp is not None and stamp != self._stamp):
+        if self._library is None:
             with self._lock:
                 if self._library is None:
-                    self._library = load_library(self.root)
+                    self._library = self._load()
                     self._stamp = stamp
-                elif stamp != self._stamp:
-                    try:
-                        self._library = load_library(self.root)
-                    except ContentError:
-                        logging.getLogger(__name__).exception("content changed but does not validate; keeping the last good content")
-                    self._stamp = stamp
+        elif stamp is not None and stamp != self._stamp:
+            # One thread loads the new content; the others answer from the last library meanwhile
+            # rather than queue behind the load.
+            if self._lock.acquire(blocking=False):
+                try:
+                    if stamp != self._stamp:
+                        try:
+                            self._library = self._load()
+                        except ContentError:
+                            logging.getLogger(__name__).exception("content changed but does not validate; keeping the last good content")
+                        self._stamp = stamp
+                finally:
+                    self._lock.release()
         return self._library
 
     @property
     def verification(self):
-        """The rule-engine checks of the current library, run once per library."""
+        """The rule-engine checks of the current library: those kept with the index generation
+        built from exactly this content, else run once per library."""
         from rules_index.verification import verify
 
         library = self.library
         cached = self._verification
         if cached is None or cached[0] is not library:
-            cached = (library, verify(library))
+            report = None
+            snapshot = snapshot_of(library)
+            if snapshot is not None and self.index_link is not None:
+                report = stored_checks(self.index_link, snapshot.fingerprint)
+            cached = (library, report if report is not None else verify(library))
             self._verification = cached
         return cached[1]
 
     def reload(self) -> Library:
         """Load the content again; raises ContentError (and keeps the old library) if invalid."""
-        fresh = load_library(self.root)
+        fresh = self._load()
         with self._lock:
             self._library = fresh
             self._stamp = self._current_stamp()
         return fresh
 
     def mark_published(self) -> None:
-        """The index now matches the loaded content: remember its generation."""
-        with self._lock:
-            self._stamp = self._current_stamp()
+        """The index now matches the loaded content: remember its generation. If another build
+        published newer content meanwhile, the stamp is left behind, so the next access loads it."""
+        snapshot = snapshot_of(self._library) if self._library is not None else None
+        if self.index_link is None or snapshot is None:
+            return
+        if built_fingerprint(self.index_link) == snapshot.fingerprint:
+            with self._lock:
+                self._stamp = self._current_stamp()
 
 
 def init_app(app: Flask) -> None:

@@ -1,0 +1,362 @@
+"""Accept-to-visible: how long after an accepted change a serving process shows it.
+
+    python -m bench.accept [--changes 20] [--skip-30k] [--cache DIR]
+
+For each change: one FAQ answer (English) gets a new, unique word in a copy of the content
+(``plan_faq_change`` + ``materialize``, as the editor's accept writes it), then the service's
+``publish(changed=[...])`` runs in this process (a Flask app on that content). A second process,
+a warm serving process (``ContentState`` + ``SearchIndex``, as a worker holds them), polls every
+``POLL_S`` until both its search and its library show the new word; the time from the call of
+``publish`` (the accept's files written) to that moment is the change's latency (the time of the
+write itself, ``write_p50_s``, is reported apart). p50 over the changes, on the real content and on a
+synthetic content of 30,000 FAQ entries (600 games of 50 entries, texts from ``bench.synthetic``;
+written once into the cache directory with its first full index, both reused by later runs).
+
+Switches: threads of the serving process search without pause (the result cache cleared before
+each search) while this process publishes a change every half second, each a switch to a new
+generation; their p99 over the p99 of the same searches while nothing is published is
+``switch_p99_ratio``. Writes ``publish`` into ``bench/results.json`` (merged).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = Path(__file__).with_name("results.json")
+DEFAULT_CACHE = ROOT / "instance" / "bench-cache"
+POLL_S = 0.01
+TODAY = dt.date(2026, 12, 1)
+REAL_GAME, REAL_FAQ = "ohne-furcht-und-adel", "tie-break"
+SYNTH_GAMES, SYNTH_ENTRIES = 600, 50
+TIMEOUT_S = 120.0
+TARGETS = {"visible_p50_s": 1.0, "visible_p50_s_30k": 3.0, "switch_p99_ratio": 3.0}
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def unique_word(i: int) -> str:
+    letters = "bcdfghjklmnpqrstvwxz"
+    n, word = i + 1234, ""
+    while n:
+        n, r = divmod(n, len(letters))
+        word += letters[r] + "aeiou"[r % 5]
+    return f"zq{word}"
+
+
+# -- the synthetic 30k content ---------------------------------------------------------------
+def _yaml_text(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar
+
+
+def plain_sentence(chain, rng: random.Random, lang: str, max_words: int = 40) -> str:
+    """A sentence of ``chain`` that states no number and opens with no yes/no word (either would be
+    a claim the entry's ruling must carry)."""
+    from rules_index.content.claims import verdict_word
+    from rules_index.content.numbers import stated_numbers
+
+    while True:
+        sentence = chain.sentence(rng, max_words)
+        if not stated_numbers(sentence, lang) and verdict_word(sentence, lang) is None:
+            return sentence
+
+
+def write_synthetic_content(target: Path, games: int = SYNTH_GAMES, entries: int = SYNTH_ENTRIES, seed: int = 3) -> None:
+    """``games`` games of ``entries`` FAQ entries each, after the fixture game's files, with
+    editorial answers (no rule checks) walked from the real content's words (``bench.synthetic``)."""
+    from rules_index.content import LANGS, load_library
+
+    from .synthetic import Generator
+
+    fixture = ROOT / "tests" / "fixtures" / "content" / "tiny-game"
+    generator = Generator(load_library(ROOT / "content"))
+    rng = random.Random(seed)
+    target.mkdir(parents=True)
+    for g in range(games):
+        slug = f"synth-{g:04d}"
+        folder = target / slug
+        shutil.copytree(fixture, folder)
+        name = generator.game_name(rng)
+        game_yaml = (fixture / "game.yaml").read_text(encoding="utf-8")
+        game_yaml = game_yaml.replace("slug: tiny-game", f"slug: {slug}").replace(
+            "title: {de: Kleines Spiel, en: Tiny Game, it: Piccolo gioco}", f"title: {{de: {name}, en: {name}, it: {name}}}"
+        ).replace("  de: [Tiny Game]\n  en: [Kleines Spiel]\n", "  de: []\n  en: []\n")
+        (folder / "game.yaml").write_text(game_yaml, encoding="utf-8")
+        (folder / "mistakes.yaml").write_text("[]\n", encoding="utf-8")
+        lines = []
+        for e in range(entries):
+            texts = {lang: (plain_sentence(generator.questions[lang], rng, lang, 24),
+                            " ".join(plain_sentence(generator.prose[lang], rng, lang) for _ in range(rng.randint(2, 5))))
+                     for lang in LANGS}
+            keywords = {lang: rng.sample(generator.keywords[lang], k=min(6, len(generator.keywords[lang]))) for lang in LANGS}
+            lines.append(f"- id: entry-{e:03d}")
+            lines.append("  editions: [test-2020]")
+            lines.append("  section: scoring")
+            lines.append("  citation: {source: review, section: {de: Wertung, en: Scoring, it: Punteggio}}")
+            lines.append("  basis: editorial")
+            lines.append("  keywords:")
+            for lang in LANGS:
+                lines.append(f"    {lang}: [{', '.join(_yaml_text(k) for k in keywords[lang])}]")
+            for lang in LANGS:
+                lines.append(f"  {lang}:")
+                lines.append(f"    question: {_yaml_text(texts[lang][0])}")
+                lines.append(f"    answer: {_yaml_text(texts[lang][1])}")
+            lines.append("  ruling: {verdict: none}")
+        (folder / "faq.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (target / "faq-catalog.yaml").write_text("{}\n", encoding="utf-8")
+
+
+def cached_synthetic(cache: Path) -> tuple[Path, Path]:
+    """The synthetic content and its index link in ``cache``, written and built on first use."""
+    from rules_index.search import build
+    from rules_index.search.snapshot import read_content
+
+    content, link = cache / "content-30k", cache / "index-30k"
+    if not (content / "faq-catalog.yaml").exists():
+        shutil.rmtree(content, ignore_errors=True)
+        log(f"writing the synthetic content into {content} (once)")
+        tmp = cache / "content-30k.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        write_synthetic_content(tmp)
+        os.replace(tmp, content)
+    if not os.path.lexists(link):
+        log("building its index (once; minutes)")
+        start = time.perf_counter()
+        library, _ = read_content(content)
+        build(library, link, content)
+        log(f"  full build at 30k: {time.perf_counter() - start:.0f} s")
+    return content, link
+
+
+def working_copy(content: Path, link: Path | None, into: Path) -> tuple[Path, Path]:
+    """A copy of ``content`` (and of the generation ``link`` points at, hard-linked: index files
+    are never written in place) that the changes may alter."""
+    work_content, work_link = into / "content", into / "index"
+    shutil.copytree(content, work_content)
+    if link is not None:
+        generation = Path(os.path.realpath(link))
+        gens = into / "index.generations"
+        gens.mkdir()
+        copy = gens / generation.name
+        copy.mkdir()
+        for item in generation.iterdir():
+            if item.name.startswith(("MAIN_", "_MAIN_")) and not item.name.endswith("WRITELOCK"):
+                os.link(item, copy / item.name)
+            else:
+                shutil.copy2(item, copy / item.name)
+        # The copy's files hash the same: the generation is current for the copied content.
+        os.symlink(os.path.relpath(copy, into), work_link)
+    return work_content, work_link
+
+
+# -- the serving process ---------------------------------------------------------------------
+def serve(content: Path, link: Path, game: str, faq: str, query_games: list[str]) -> None:
+    """A warm serving process (``ContentState`` and ``SearchIndex`` as a worker holds them),
+    driven by lines on stdin:
+
+    - a word: answers ``seen <time>`` once both its search and its library show the word in the
+      entry (polling every ``POLL_S``), with the wall-clock time;
+    - ``search <seconds>``: answers ``warm`` once it has searched each query on the current
+      generation, then threads search without pause for that long (each search also looks at
+      the library, as a request does); answers with the JSON list of their durations (s).
+    """
+    from rules_index.search import SearchIndex
+    from rules_index.search.documents import game_documents
+    from rules_index.web.state import ContentState
+
+    from .queries import make_queries
+
+    state, index = ContentState(content, link), SearchIndex(link)
+    library = state.library
+    state.verification
+    queries = make_queries([d for slug in query_games for d in game_documents(library.game(slug))], 400, seed=5)
+    for lang, text in queries:
+        index.search(text, lang)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        command = line.split()
+        if command[0] == "search":
+            for lang, text in queries:  # warm on the current generation (the last change's)
+                index.search(text, lang)
+            print("warm", flush=True)
+            print(json.dumps(search_for(state, index, queries, float(command[1]))), flush=True)
+            continue
+        word = command[0]
+        deadline = time.time() + TIMEOUT_S
+        while time.time() < deadline:
+            found = any(h.entry == faq for h in index.search(word, "en").hits)
+            if found and word in state.library.game(game).faq_entry(faq).en.answer:
+                state.verification  # what a page needs too: must not run the checks
+                print(f"seen {time.time()}", flush=True)
+                break
+            time.sleep(POLL_S)
+        else:
+            print("timeout", flush=True)
+
+
+def search_for(state, index, queries: list, seconds: float, threads: int = 2) -> list[float]:
+    """Durations of searches by ``threads`` threads without pause for ``seconds`` (the result
+    cache cleared before each, so every search is computed)."""
+    stop, times = threading.Event(), []
+
+    def run(seed: int) -> None:
+        rng = random.Random(seed)
+        while not stop.is_set():
+            lang, text = rng.choice(queries)
+            index.results.clear()
+            start = time.perf_counter()
+            state.library
+            index.search(text, lang)
+            times.append(time.perf_counter() - start)
+
+    workers = [threading.Thread(target=run, args=(n,)) for n in range(threads)]
+    for w in workers:
+        w.start()
+    time.sleep(seconds)
+    stop.set()
+    for w in workers:
+        w.join()
+    return times
+
+
+def _change(content: Path, game: str, faq: str, word: str) -> None:
+    """The entry's English answer with ``word`` at its end (the previous change's word replaced),
+    written as an accept writes it."""
+    from rules_index.content.writer import materialize, plan_faq_change
+    from rules_index.web.state import content_state
+
+    answer = content_state().library.game(game).faq_entry(faq).en.answer.rstrip().rsplit(" zq", 1)[0]
+    materialize(plan_faq_change(content, game, faq, {"en": {"answer": f"{answer} {word}"}}, TODAY), content)
+
+
+def accept_latencies(server, content: Path, game: str, faq: str, changes: int) -> dict:
+    """Latency (s) from each change's write until the serving process shows it."""
+    from rules_index.web.publishing import publish
+
+    latencies, publish_s, write_s = [], [], []
+    for i in range(changes):
+        word = unique_word(i)
+        server.stdin.write(word + "\n")
+        server.stdin.flush()
+        time.sleep(0.3)  # the server is polling the old state
+        written = time.time()
+        _change(content, game, faq, word)
+        start = time.time()
+        publish(changed=[(game, "faq", faq)])
+        publish_s.append(time.time() - start)
+        write_s.append(start - written)
+        reply = server.stdout.readline().split()
+        if not reply or reply[0] != "seen":
+            raise RuntimeError(f"change {i} not seen: {reply}")
+        latencies.append(float(reply[1]) - start)
+    return {"p50_s": statistics.median(latencies), "max_s": max(latencies), "publish_p50_s": statistics.median(publish_s),
+            "write_p50_s": statistics.median(write_s), "changes": changes}
+
+
+def switch_ratio(server, content: Path, game: str, faq: str, seconds: float = 10.0) -> dict:
+    """p99 of the serving process's searches while this process publishes a change every half
+    second (each a switch to a new generation), over their p99 while nothing is published."""
+    from rules_index.web.publishing import publish
+
+    def searches(publishing: bool) -> list[float]:
+        server.stdin.write(f"search {seconds}\n")
+        server.stdin.flush()
+        if server.stdout.readline().strip() != "warm":
+            raise RuntimeError("the serving process did not answer")
+        end, i = time.time() + seconds, 0
+        while publishing and time.time() < end - 0.5:
+            _change(content, game, faq, unique_word(500 + i))
+            publish(changed=[(game, "faq", faq)])
+            i += 1
+            time.sleep(0.5)
+        return json.loads(server.stdout.readline())
+
+    steady, switching = searches(False), searches(True)
+    p99_steady, p99_switch = percentile(steady, 0.99), percentile(switching, 0.99)
+    return {"p99_steady_ms": p99_steady * 1000, "p99_switch_ms": p99_switch * 1000, "ratio": p99_switch / p99_steady,
+            "p50_steady_ms": statistics.median(steady) * 1000, "p50_switch_ms": statistics.median(switching) * 1000,
+            "searches_steady": len(steady), "searches_switching": len(switching)}
+
+
+def measure(content: Path, link: Path | None, game: str, faq: str, changes: int, query_games: tuple[str, ...]) -> dict:
+    """Both measures on a working copy of ``content`` (and of its index, if given): this process
+    accepts and publishes, another one serves."""
+    from app import create_app
+    from rules_index.web.publishing import publish
+    from rules_index.web.state import content_state
+
+    with tempfile.TemporaryDirectory(prefix="bench-accept-") as tmp:
+        work_content, work_link = working_copy(content, link, Path(tmp))
+        app = create_app({"INSTANCE_PATH": str(Path(tmp) / "instance"), "CONTENT_DIR": str(work_content),
+                          "INDEX_DIR": str(work_link), "SECRET_KEY": "bench", "TESTING": True})
+        with app.app_context():
+            content_state().library  # the accepting process is warm too
+            if link is None:
+                publish()
+            server = subprocess.Popen(
+                [sys.executable, "-m", "bench.accept", "serve", str(work_content), str(work_link), game, faq, *query_games],
+                cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            try:
+                if server.stdout.readline().strip() != "ready":
+                    raise RuntimeError("the serving process did not start")
+                log("  accept-to-visible")
+                figures = {"accept": accept_latencies(server, work_content, game, faq, changes)}
+                log(f"    {figures['accept']}")
+                log("  searches while switching")
+                figures["switch"] = switch_ratio(server, work_content, game, faq)
+                log(f"    {figures['switch']}")
+            finally:
+                server.stdin.close()
+                server.wait(timeout=60)
+    return figures
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["serve"]:
+        serve(Path(argv[1]), Path(argv[2]), argv[3], argv[4], argv[5:])
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--changes", type=int, default=20)
+    parser.add_argument("--skip-30k", action="store_true")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    args = parser.parse_args(argv)
+    figures: dict = {}
+    log("real content")
+    real = measure(ROOT / "content", None, REAL_GAME, REAL_FAQ, args.changes, (REAL_GAME, "adel-verpflichtet"))
+    figures.update(visible_p50_s=real["accept"]["p50_s"], switch_p99_ratio=real["switch"]["ratio"], real=real)
+    if not args.skip_30k:
+        args.cache.mkdir(parents=True, exist_ok=True)
+        content, link = cached_synthetic(args.cache)
+        log("30k entries")
+        big = measure(content, link, "synth-0000", "entry-000", args.changes, ("synth-0000", "synth-0001", "synth-0002"))
+        figures.update(visible_p50_s_30k=big["accept"]["p50_s"], switch_p99_ratio_30k=big["switch"]["ratio"], entries_30k=big)
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results["publish"] = figures
+    RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    for key, bound in TARGETS.items():
+        if key in figures:
+            verdict = "ok" if figures[key] <= bound else "MISSED"
+            print(f"{key:<22} {figures[key]:8.3f}   target <= {bound}   {verdict}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,195 @@
+"""A new index generation made from the current one: only the documents of changed entries.
+
+The current generation's index files are hard-linked into the new directory, the index is
+opened there with Whoosh's public API, the changed entries' documents are deleted and added
+again, and the writer commits without merging segments. Whoosh never writes into an existing
+index file: a commit writes a new segment and a new TOC (under a temporary name, then renamed),
+records deletions in the TOC, and removes (unlinks) the files the new TOC no longer needs. So
+the linked files are only ever read, and unlinking a name in the new directory leaves the old
+generation's name in place. Only the segment and TOC files are linked (never the write lock).
+
+What to write again is found, not trusted: each generation keeps the hash of every FAQ entry
+and rules section it indexed (``ENTRIES.json``), and the entries whose hash differs in the
+content read now, in the games whose files differ from the ones the generation was built from,
+are the changed ones (so two accepts published by one build are both indexed, and an entry
+added or removed is added or removed). That works when only FAQ entries (``faq.yaml``), rules
+texts (``rules.<lang>.md``) and ``game.yaml`` (whose date of last change moves with every
+change) differ, in games the generation has, under the same schema version; otherwise ``None``
+is returned and the caller builds everything. A game whose files differ has its facts
+documents written again too (they come from ``game.yaml`` and the material sections).
+
+The German compound splitter's vocabulary is part of the schema, taken from the whole content at
+a full build. An update keeps the current generation's vocabulary: when the changed entries
+bring German words it does not have, the generation is marked ``vocabulary_behind`` (a compound
+of a new word is not split yet) and ``build.is_stale`` reports it, so the next ``index build
+--if-stale`` indexes everything again.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from whoosh import index as whoosh_index
+
+from rules_index.content import Game, Library
+
+from . import schema as f
+from .analysis import DecompoundFilter, german_vocabulary
+from .documents import COMPONENTS_ID, FACTS_ID, LANGS, entry_documents, facts_documents
+from .snapshot import Snapshot
+
+# The files of Whoosh's default index ("MAIN"): its TOCs and its segments' files.
+INDEX_FILE = re.compile(r"^(_MAIN_[0-9]+\.toc|MAIN_[0-9a-z]+\.[A-Za-z0-9_.]+)$")
+# Segments beyond this are merged (the small ones only: Whoosh's default merge policy), so that
+# a long run of updates does not leave a search reading dozens of segments.
+MAX_SEGMENTS = 8
+# The files of a game an update may find changed: its FAQ, its rules texts, its game.yaml.
+UPDATABLE_FILES = frozenset({"faq.yaml", "game.yaml", *(f"rules.{lang}.md" for lang in LANGS)})
+ENTRIES = "ENTRIES.json"
+
+
+@dataclass
+class Updated:
+    documents: int
+    changed: list[tuple[str, str, str]] = field(default_factory=list)
+    entries: dict = field(default_factory=dict)
+    marker: dict = field(default_factory=dict)
+
+
+def entry_hashes(game: Game) -> dict[str, str]:
+    """The hash of each FAQ entry ("faq:<id>") and rules section ("section:<id>") of a game."""
+    hashes = {}
+    for faq in game.faq:
+        hashes[f"faq:{faq.id}"] = hashlib.sha256(faq.model_dump_json().encode()).hexdigest()
+    for section in game.sections:
+        texts = {lang: (section.title(lang), section.body(lang)) for lang in LANGS}
+        data = json.dumps([section.meta.model_dump(mode="json"), texts], sort_keys=True, ensure_ascii=False)
+        hashes[f"section:{section.id}"] = hashlib.sha256(data.encode()).hexdigest()
+    return hashes
+
+
+def library_entry_hashes(library: Library) -> dict[str, dict[str, str]]:
+    return {game.slug: entry_hashes(game) for game in library}
+
+
+def differing_files(before: dict[str, str], after: dict[str, str]) -> set[str]:
+    return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
+
+
+def _read_json(path: Path):
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def changed_entries(library: Library, info: dict, base_files: dict, base_entries: dict,
+                    files: dict) -> tuple[set[str], list[tuple[str, str, str]], dict] | None:
+    """The games whose files differ from the base generation's, their entries that differ
+    ((game, kind, id)) and the entry hashes of the content now; None if more than that changed."""
+    games = set()
+    for name in differing_files(base_files, files):
+        slug, _, file_name = name.partition("/")
+        if file_name not in UPDATABLE_FILES or library.game(slug) is None or slug not in info.get("games", {}) \
+                or slug not in base_entries:
+            return None
+        games.add(slug)
+    entries = dict(base_entries)
+    changed = []
+    for slug in sorted(games):
+        now, before = entry_hashes(library.game(slug)), base_entries[slug]
+        for key in sorted(now.keys() | before.keys()):
+            if now.get(key) != before.get(key):
+                kind, _, entry_id = key.partition(":")
+                changed.append((slug, kind, entry_id))
+        entries[slug] = now
+    return games, changed, entries
+
+
+def link_index_files(source: Path, target: Path) -> None:
+    """Hard-link (copy, across file systems) the index files of ``source`` into new ``target``."""
+    target.mkdir(parents=True)
+    for name in os.listdir(source):
+        if not INDEX_FILE.match(name):
+            continue
+        try:
+            os.link(source / name, target / name)
+        except OSError:
+            shutil.copy2(source / name, target / name)
+
+
+def schema_vocabulary(schema) -> frozenset[str]:
+    """The compound splitter's vocabulary in the schema's German analyzer."""
+    analyzer = schema[f.body_field("de")].analyzer
+    for item in getattr(analyzer, "items", ()):
+        if isinstance(item, DecompoundFilter):
+            return item.vocabulary
+    return frozenset()
+
+
+def _german_texts(library: Library, changed: Iterable[tuple[str, str, str]]):
+    """The German texts of the changed entries, as ``build`` takes the vocabulary from them."""
+    for slug, kind, entry_id in changed:
+        game = library.game(slug)
+        for faq in game.faq if kind == "faq" else ():
+            if faq.id == entry_id:
+                yield from (faq.de.question, faq.de.answer, " ".join(faq.keywords.de))
+        for section in game.sections if kind == "section" else ():
+            if section.id == entry_id:
+                yield from (section.title("de"), section.body("de"))
+
+
+def update_generation(library: Library, snapshot: Snapshot, current: Path, info: dict, target: Path) -> Updated | None:
+    """Make ``target`` from ``current`` with the changed entries' documents written again, or
+    return None (nothing written) when the current generation cannot be the base."""
+    if info.get("schema") != f.SCHEMA_VERSION:
+        return None
+    base_files, base_entries = _read_json(current / "FILES.json"), _read_json(current / ENTRIES)
+    if not isinstance(base_files, dict) or not isinstance(base_entries, dict):
+        return None
+    found = changed_entries(library, info, base_files, base_entries, snapshot.files)
+    if found is None:
+        return None
+    games, changed, entries = found
+    link_index_files(current, target)
+    ix = whoosh_index.open_dir(str(target))
+    try:
+        vocabulary = schema_vocabulary(ix.schema)
+        behind = bool(german_vocabulary(_german_texts(library, changed)) - vocabulary)
+        with ix.reader() as reader:
+            segments = len(list(reader.leaf_readers()))
+        from .build import document_fields  # here: build imports this module
+
+
+        docs, keys = {}, set()
+        for slug in games:  # the facts of a game whose game.yaml may have changed
+            for lang in LANGS:
+                docs.update((doc.key, doc) for doc in facts_documents(library.game(slug), lang))
+                keys.update(f"fact:{slug}:{fact}:{lang}" for fact in (FACTS_ID, COMPONENTS_ID))
+        for slug, kind, entry_id in changed:
+            docs.update((doc.key, doc) for doc in entry_documents(library.game(slug), kind, entry_id))
+            keys.update(f"{kind}:{slug}:{entry_id}:{lang}" for lang in LANGS)
+        # Every key the entries and facts had or have is deleted first: an entry (or the
+        # components) gone from the content is gone from the index.
+        keys.update(docs)
+        writer = ix.writer(timeout=10.0)
+        try:
+            for key in sorted(keys):
+                writer.delete_by_term(f.KEY, key)
+            for doc in docs.values():
+                writer.add_document(**document_fields(doc))
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit(merge=segments >= MAX_SEGMENTS)
+        documents = ix.doc_count()
+    finally:
+        ix.close()
+    behind = behind or info.get("vocabulary_behind", False)
+    return Updated(documents, changed, entries, {"base": current.name, "vocabulary_behind": behind})

@@ -1,0 +1,103 @@
+"""Publishing an accepted change and following it: the checks come with the generation, a
+reload parses only the changed game, ``publish(changed=...)`` makes the change visible."""
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+
+import pytest
+
+import rules_index.verification as verification
+from apptools import make_app
+from rules_index.content.writer import materialize, plan_faq_change
+from rules_index.search import SearchIndex, build
+from rules_index.search.snapshot import read_content
+from rules_index.web.publishing import publish
+from rules_index.web.state import ContentState, GameCache, content_state
+
+ROOT = Path(__file__).resolve().parents[2]
+TODAY = dt.date(2026, 12, 1)
+GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
+
+
+@pytest.fixture()
+def counted(monkeypatch):
+    """Counts full check runs and single entries' runs."""
+    calls = {"verify": 0, "entries": []}
+    verify, verify_entry = verification.verify, verification.verify_entry
+
+    def counting_verify(library):
+        calls["verify"] += 1
+        return verify(library)
+
+    def counting_entry(game, kind, entry):
+        calls["entries"].append((game.slug, kind, entry.id))
+        return verify_entry(game, kind, entry)
+
+    monkeypatch.setattr(verification, "verify", counting_verify)
+    monkeypatch.setattr(verification, "verify_entry", counting_entry)
+    return calls
+
+
+def change_answer(content: Path, slug: str, faq_id: str, words: str) -> None:
+    entry = read_content(content)[0].game(slug).faq_entry(faq_id)
+    updates = {"en": {"answer": f"{entry.en.answer.rstrip()} {words}."}}
+    materialize(plan_faq_change(content, slug, faq_id, updates, TODAY), content)
+
+
+def test_workers_load_the_checks_of_the_generation(tiny_content, tmp_path, counted):
+    link = tmp_path / "index"
+    build(read_content(tiny_content)[0], link, tiny_content)
+    assert counted["verify"] == 1  # once, by the build
+    report = ContentState(tiny_content, link).verification
+    assert counted["verify"] == 1 and report.missing  # the tiny game has entries without checks
+    # Content the generation was not built from: the worker runs the checks itself.
+    change_answer(tiny_content, "tiny-game", "coin-count", "glimmer")
+    assert ContentState(tiny_content, link).verification.missing
+    assert counted["verify"] == 2
+
+
+def test_update_runs_only_the_changed_entrys_checks(tiny_content, tmp_path, counted):
+    link = tmp_path / "index"
+    build(read_content(tiny_content)[0], link, tiny_content)
+    change_answer(tiny_content, "tiny-game", "coin-count", "glimmer")
+    counted["entries"].clear()
+    build(read_content(tiny_content)[0], link, tiny_content, changed=[("tiny-game", "faq", "coin-count")])
+    assert counted["verify"] == 1 and counted["entries"] == [("tiny-game", "faq", "coin-count")]
+    ContentState(tiny_content, link).verification
+    assert counted["verify"] == 1
+
+
+def test_reload_parses_only_the_changed_game(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    cache = GameCache()
+    first = cache.load(content)
+    change_answer(content, GAME, FAQ, "flumph")
+    second = cache.load(content)
+    for slug, game in first.games.items():
+        assert (second.games[slug] is game) == (slug != GAME)
+    assert "flumph" in second.game(GAME).faq_entry(FAQ).en.answer
+
+
+def test_publish_with_the_changed_entry(tmp_path, counted):
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    app = make_app(tmp_path / "instance", content)
+    with app.app_context():
+        state = content_state()
+        state.library  # a serving process, warm
+        publish()  # the index built once
+        counted["verify"] = 0
+        change_answer(content, GAME, FAQ, "flumph")
+        publish(changed=[(GAME, "faq", FAQ)])
+        link = Path(app.config["INDEX_DIR"])
+        assert [h.entry for h in SearchIndex(link).search("flumph", "en").hits] == [FAQ]
+        assert "flumph" in state.library.game(GAME).faq_entry(FAQ).en.answer
+        state.verification
+    # Another process switching to the generation: the content and the checks, none run.
+    other = ContentState(content, link)
+    assert "flumph" in other.library.game(GAME).faq_entry(FAQ).en.answer
+    other.verification
+    assert counted["verify"] == 0
