@@ -127,7 +127,7 @@ def write_synthetic_content(target: Path, games: int = SYNTH_GAMES, entries: int
 def cached_synthetic(cache: Path) -> tuple[Path, Path]:
     """The synthetic content and its index link in ``cache``, written and built on first use."""
     from rules_index.search import build
-    from rules_index.search.snapshot import read_content
+    from rules_index.content.snapshot import read_content
 
     content, link = cache / "content-30k", cache / "index-30k"
     if not (content / "faq-catalog.yaml").exists():

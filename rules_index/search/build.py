@@ -35,7 +35,7 @@ from . import schema as f
 from .analysis import german_vocabulary
 from .documents import Document, game_names, library_documents
 from .incremental import ENTRIES, library_entry_hashes, update_generation
-from .snapshot import Snapshot, content_fingerprint, read_content, snapshot_of
+from rules_index.content.snapshot import Snapshot, content_fingerprint, read_content, snapshot_of
 
 MARKER = "BUILD.json"
 FILES = "FILES.json"
@@ -73,10 +73,13 @@ def built_fingerprint(link: Path) -> str | None:
 
 
 def is_stale(link: Path, content_dir: Path) -> bool:
-    """Whether the index is missing, of other content, or behind on the German compound words
-    (an incremental update keeps the vocabulary of the generation it started from)."""
+    """Whether the index is missing, of another schema, of other content, or behind on the German
+    compound words (an incremental update keeps the vocabulary of the generation it started from)."""
     _target, info = current_generation(Path(link))
-    return info is None or info.get("vocabulary_behind", False) or info["fingerprint"] != content_fingerprint(content_dir)
+    return (
+        info is None or info.get("schema") != f.SCHEMA_VERSION or info.get("vocabulary_behind", False)
+        or info["fingerprint"] != content_fingerprint(content_dir)
+    )
 
 
 def stored_checks(link: Path, fingerprint: str):

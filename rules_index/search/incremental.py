@@ -42,7 +42,7 @@ from rules_index.content import Game, Library
 from . import schema as f
 from .analysis import DecompoundFilter, german_vocabulary
 from .documents import COMPONENTS_ID, FACTS_ID, LANGS, entry_documents, facts_documents
-from .snapshot import Snapshot
+from rules_index.content.snapshot import Snapshot
 
 # The files of Whoosh's default index ("MAIN"): its TOCs and its segments' files.
 INDEX_FILE = re.compile(r"^(_MAIN_[0-9]+\.toc|MAIN_[0-9a-z]+\.[A-Za-z0-9_.]+)$")

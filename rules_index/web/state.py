@@ -23,7 +23,7 @@ from rules_index.content import ContentError, Library, load_library
 from rules_index.content import checks as content_checks
 from rules_index.content.loader import game_folders, load_catalog, load_game
 from rules_index.search import built_fingerprint, stored_checks
-from rules_index.search.snapshot import read_content, snapshot_of
+from rules_index.content.snapshot import read_content, snapshot_of
 
 KEY = "rules_index.content"
 

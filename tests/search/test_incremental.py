@@ -17,7 +17,7 @@ from rules_index.content import load_library
 from rules_index.content.writer import materialize, plan_faq_change, plan_section_change
 from rules_index.search import SearchIndex, build, is_stale, stored_checks
 from rules_index.search.build import MARKER, build_lock, current_generation
-from rules_index.search.snapshot import content_fingerprint, read_content
+from rules_index.content.snapshot import content_fingerprint, read_content
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"

@@ -12,7 +12,7 @@ import rules_index.verification as verification
 from apptools import make_app
 from rules_index.content.writer import materialize, plan_faq_change
 from rules_index.search import SearchIndex, build
-from rules_index.search.snapshot import read_content
+from rules_index.content.snapshot import read_content
 from rules_index.web.publishing import publish
 from rules_index.web.state import ContentState, GameCache, content_state
 

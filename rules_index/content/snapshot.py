@@ -21,9 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from rules_index.content import Library, load_library
-
-from . import schema as f
+from .loader import load_library
+from .model import Library
 
 READ_ATTEMPTS = 5
 
@@ -63,7 +62,7 @@ def file_hashes(content_dir: Path) -> dict[str, str]:
 
 
 def fingerprint_of(hashes: dict[str, str]) -> str:
-    digest = hashlib.sha256(f"schema:{f.SCHEMA_VERSION}".encode())
+    digest = hashlib.sha256(b"content")
     for name, value in sorted(hashes.items()):
         digest.update(f"{name}\0{value}\n".encode())
     return digest.hexdigest()
