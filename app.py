@@ -28,7 +28,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.json.sort_keys = False  # keep the documented field order in API answers
 
     from rules_index import cli, web
+    from rules_index.corrections import recovery
+    from rules_index.web.publishing import publish
 
     web.init_app(app)
     cli.init_app(app)
+    # Each process settles accepts a dead one left open, and brings a stale index in line, on its first request.
+    recovery.init_app(app, publish)
     return app

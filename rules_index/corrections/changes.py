@@ -1,45 +1,63 @@
-"""Accepting a change: the gate first, then the content, the history and the index.
+"""Accepting a change: the gate first, then the intent, the content, the history and the index.
 
-1. The change is planned as new file texts; a change made against an older version of the
+1. Inside the content lock, open accepts left by a dead process are settled first (recovery.py),
+   and a report that is no longer pending is refused (ReportDecided).
+2. The change is planned as new file texts; a change made against an older version of the
    entry is refused as stale.
-2. The gate (gate.py) checks the planned files in a copy of the game's folder: validation, the
+3. The gate (gate.py) checks the planned files in a copy of the game's folder: validation, the
    entry's ruling against its text in every language, the game's common mistakes, the entry's
    rule checks. Any problem raises ChangeRefused, and the real files stay untouched. A dry run
    stops here.
-3. The real files are replaced atomically, the change and its history are committed, other
-   languages whose text did not change are flagged "translation under review".
+4. The intent (what will be written) is committed before any file is touched; the real files are
+   replaced one by one, each atomically; then one transaction records the change and its
+   history, flags the other languages whose text did not change as "translation under review",
+   marks the report accepted and the intent done (intents.py). A process that dies on the way
+   leaves the intent open, and the recovery finishes it.
+
+The callers publish the index afterwards (web/publishing.publish).
 """
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
-import json
-import threading
-from contextlib import contextmanager
+import logging
+import os
+import signal
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from flask import current_app, has_app_context
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rules_index.content import LANGS, Game
 from rules_index.content.loader import load_game
-from rules_index.content.versions import faq_version, stored_faq, stored_faq_data, stored_version
+from rules_index.content.schema import Faq
+from rules_index.content.versions import faq_version, section_version, stored_faq, stored_version
 from rules_index.content.writer import (
     FAQ_TEXT_FIELDS,
     FilePlan,
     materialize,
     plan_faq_change,
     plan_section_change,
-    read_section,
 )
 
+from . import intents, recovery
+from .content_lock import content_lock, lock_file_in
 from .gate import UNCHANGED, ChangeRefused, GateProblem, review, review_faq
-from .models import Change, Editor, Report, TranslationFlag, utcnow
+from .intents import changed_langs, flagged_langs
+from .models import AcceptIntent, Change, Editor, Report, TranslationFlag, utcnow
 
-__all__ = ["UNCHANGED", "ChangeRefused", "GateProblem", "Outcome", "StaleVersion", "apply_change"]
+__all__ = [
+    "UNCHANGED", "ChangeRefused", "GateProblem", "Outcome", "ReportDecided", "StaleVersion",
+    "apply_change", "changed_langs", "content_lock", "flagged_langs", "reject",
+]
 
-_thread_lock = threading.Lock()
+# Crash tests name a point here (RULES_FAULT_POINT) at which the accepting process is killed.
+FAULT_ENV = "RULES_FAULT_POINT"
+FAULT_POINTS = ("intent-committed", "file-replaced:1", "file-replaced:2", "db-committed", "before-publish")
+
+log = logging.getLogger(__name__)
 
 
 class StaleVersion(Exception):
@@ -50,16 +68,16 @@ class StaleVersion(Exception):
         super().__init__(f"base_version: the entry has changed since; its current version is {current}")
 
 
-@contextmanager
-def content_lock(lock_file: Path):
-    """One writer at a time, across threads and processes."""
-    lock_file.parent.mkdir(parents=True, exist_ok=True)
-    with _thread_lock, open(lock_file, "a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+class ReportDecided(Exception):
+    """The report is no longer pending (accepted or rejected already, or its accept is unfinished)."""
+
+    def __init__(self, report_id: int, status: str, unfinished: bool = False):
+        self.report_id = report_id
+        self.status = status
+        self.unfinished = unfinished
+        message = (f"report {report_id}: an accept of it was cut off and is not settled yet" if unfinished
+                   else f"report {report_id} is already {status}")
+        super().__init__(message)
 
 
 @dataclass
@@ -68,10 +86,16 @@ class Outcome:
     plans: list[FilePlan]
     version: str = ""
     flags: list[str] = field(default_factory=list)  # languages put under translation review
+    recovered: list[recovery.Recovered] = field(default_factory=list)  # open accepts settled first
 
 
-def _snapshot(root: Path, game: str, kind: str, target: str) -> dict:
-    return stored_faq_data(root, game, target) if kind == "faq" else read_section(root, game, target)
+def _fault(name: str) -> None:
+    """Die here as a SIGKILL kills (no cleanup, no flush) when RULES_FAULT_POINT names this point.
+
+    Inert unless that variable is set: only the crash tests set it, for the process they kill.
+    """
+    if os.environ.get(FAULT_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _plans(root: Path, game: str, kind: str, target: str, updates: dict, today: dt.date) -> list[FilePlan]:
@@ -79,10 +103,6 @@ def _plans(root: Path, game: str, kind: str, target: str, updates: dict, today: 
         return plan_faq_change(root, game, target, updates, today)
     bodies = {lang: (updates.get(lang) or {}).get("body") for lang in LANGS}
     return plan_section_change(root, game, target, {k: v for k, v in bodies.items() if v}, today)
-
-
-def changed_langs(before: dict, after: dict) -> set[str]:
-    return {lang for lang in LANGS if before.get(lang) != after.get(lang)}
 
 
 def proposed_langs(before: dict, kind: str, updates: dict) -> set[str]:
@@ -97,9 +117,14 @@ def proposed_langs(before: dict, kind: str, updates: dict) -> set[str]:
     return touched
 
 
-def flagged_langs(touched: set[str]) -> list[str]:
-    """A change to some languages only puts the others under translation review."""
-    return sorted(set(LANGS) - touched) if touched and touched != set(LANGS) else []
+def _require_pending(session: Session, report: Report) -> None:
+    """Refuse a report that is not pending now, as the database says (another editor, another
+    process); the caller holds the content lock, so nobody decides it between this and the write."""
+    status = session.scalar(select(Report.status).where(Report.id == report.id))
+    if status != "pending":
+        raise ReportDecided(report.id, status)
+    if intents.open_intents(session, report.id):
+        raise ReportDecided(report.id, status, unfinished=True)
 
 
 def apply_change(
@@ -118,19 +143,28 @@ def apply_change(
     context: Game | None = None,
     reverts: Change | None = None,
 ) -> Outcome:
-    """Gate, write and record one change; raises ChangeRefused (with the problems) or StaleVersion.
+    """Gate, write and record one change; raises ChangeRefused (with the problems), StaleVersion,
+    or ReportDecided (``report`` is not pending).
 
     With ``dry_run`` nothing is written: the outcome says what would be accepted and flagged.
     ``context`` is the loaded game (a FAQ dry run checks the change against it in memory).
+    ``reverts`` is the change this one undoes (stored with the change).
     """
     today = today or dt.date.today()
     if dry_run and kind == "faq":
         return _dry_run_faq(root, game, target, updates, base_version, context)
     with content_lock(lock_file):
+        recovered: list[recovery.Recovered] = []
+        if not dry_run:
+            # Not in a dry run: it promises to write nothing, and its callers publish nothing.
+            recovered = recovery.recover_intents(session, root)
+            recovery.publish_if_needed(recovered)
+            if report is not None:
+                _require_pending(session, report)
         current = stored_version(root, game, kind, target)
         if base_version is not None and base_version != current:
             raise StaleVersion(current)
-        before = _snapshot(root, game, kind, target)
+        before = intents.snapshot(root, game, kind, target)
         plans = _plans(root, game, kind, target, updates, today)
         if not any(p.before != p.after for p in plans):
             raise ChangeRefused([GateProblem("validation", UNCHANGED)])
@@ -139,33 +173,45 @@ def apply_change(
             raise ChangeRefused(problems)
         if dry_run:
             return Outcome(None, plans, current, flagged_langs(proposed_langs(before, kind, updates)))
-        materialize(plans, root)
+        writes = [p for p in plans if p.before != p.after]
+        after = intents.planned_snapshot(root, game, kind, target, writes)
+        intent = intents.open_intent(
+            session, game=game, kind=kind, target=target, editor_id=editor.id,
+            report_id=report.id if report is not None else None,
+            reverts_id=reverts.id if reverts is not None else None,
+            plans=writes, before=before, after=after,
+        )
+        _fault("intent-committed")
         try:
-            after = _snapshot(root, game, kind, target)
-            change = Change(
-                game=game, target_kind=kind, target_id=target, editor_id=editor.id,
-                report_id=report.id if report else None, reverts_id=reverts.id if reverts else None,
-                before=json.dumps(before, ensure_ascii=False), after=json.dumps(after, ensure_ascii=False),
-                patch="".join(p.diff() for p in plans),
-            )
-            session.add(change)
-            session.flush()
-            touched = changed_langs(before, after)
-            flags = flagged_langs(touched)
-            for lang in flags:
-                session.add(TranslationFlag(game=game, target_id=target, lang=lang, change_id=change.id))
-            for lang in touched:
-                _resolve_flags(session, game, target, lang, editor)
-            if report is not None:
-                report.status = "accepted"
-                report.reason = None
-            session.commit()
+            intents.write(writes, root, after_each=lambda number: _fault(f"file-replaced:{number}"))
+            change, flags = intents.complete(session, intent)
         except BaseException:
-            session.rollback()
-            materialize([FilePlan(p.path, p.after, p.before) for p in plans], root)
+            _undo(session, root, intent, writes)
             raise
-        version = stored_version(root, game, kind, target)
-    return Outcome(change, plans, version, flags)
+        _fault("db-committed")
+    _fault("before-publish")
+    # The new version from the entry as written (reading the file back would parse it once more).
+    version = faq_version(Faq.model_validate(after)) if kind == "faq" else section_version(after)
+    return Outcome(change, plans, version, flags, recovered)
+
+
+def _undo(session: Session, root: Path, intent: AcceptIntent, writes: list[FilePlan]) -> None:
+    """After a failure in this process: put the files back and mark the intent rolled back, but
+    only once the database says no change was recorded (a commit whose answer was lost may have
+    gone through). If the database cannot say, everything stays as it is and the recovery settles
+    the open intent later (forward, as the gate passed)."""
+    try:
+        session.rollback()
+        if session.scalar(select(Change.id).where(Change.intent_id == intent.id)) is not None:
+            return
+        materialize([FilePlan(p.path, p.after, p.before) for p in writes], root)
+        intent = session.get(AcceptIntent, intent.id)
+        intent.state = "rolled_back"
+        intent.finished_at = utcnow()
+        session.commit()
+    except Exception:
+        log.exception("accept intent %s: undoing a failed accept failed too; it stays open for recovery", intent.id)
+        session.rollback()
 
 
 def _dry_run_faq(root: Path, game: str, target: str, updates: dict, base_version: str | None, context: Game | None) -> Outcome:
@@ -183,18 +229,9 @@ def _dry_run_faq(root: Path, game: str, target: str, updates: dict, base_version
     return Outcome(None, [], current, flagged_langs(proposed_langs(before, "faq", updates)))
 
 
-def _resolve_flags(session: Session, game: str, target: str, lang: str, editor: Editor) -> None:
-    for flag in session.scalars(select(TranslationFlag).where(
-        TranslationFlag.game == game, TranslationFlag.target_id == target,
-        TranslationFlag.lang == lang, TranslationFlag.resolved_at.is_(None),
-    )):
-        flag.resolved_at = utcnow()
-        flag.resolved_by = editor.id
-
-
 def confirm_translation(session: Session, flag: TranslationFlag, editor: Editor) -> None:
     """An editor confirms that a flagged language version still says the same as the changed one."""
-    _resolve_flags(session, flag.game, flag.target_id, flag.lang, editor)
+    intents.resolve_flags(session, flag.game, flag.target_id, flag.lang, editor.id)
     session.commit()
 
 
@@ -207,10 +244,19 @@ def open_flags(session: Session, game: str | None = None, target: str | None = N
     return list(session.scalars(query))
 
 
-def reject(session: Session, report: Report, reason: str) -> None:
-    report.status = "rejected"
-    report.reason = reason.strip()
-    session.commit()
+def reject(session: Session, report: Report, reason: str, lock_file: Path | None = None) -> None:
+    """Reject a pending report; raises ReportDecided if it is not pending (any more).
+
+    Under the content lock (``lock_file``, by default the current app's), so that an accept of the
+    same report in another process cannot get in between the check and the write.
+    """
+    if lock_file is None and has_app_context():
+        lock_file = lock_file_in(current_app.instance_path)
+    with content_lock(lock_file) if lock_file is not None else nullcontext():
+        _require_pending(session, report)
+        report.status = "rejected"
+        report.reason = reason.strip()
+        session.commit()
 
 
 def history(session: Session, game: str, kind: str, target: str) -> list[Change]:
