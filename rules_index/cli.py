@@ -35,7 +35,7 @@ index_cli = AppGroup("index", help="Build the search index.")
 @click.option("--if-stale", is_flag=True, help="Only build when the content changed since the last build.")
 def build_index(if_stale: bool) -> None:
     """Build the search index into a new directory and switch to it atomically."""
-    from .content import load_library
+    from .content.snapshot import read_content
     from .search import build, is_stale
 
     content_dir = Path(current_app.config["CONTENT_DIR"])
@@ -43,7 +43,8 @@ def build_index(if_stale: bool) -> None:
     if if_stale and not is_stale(link, content_dir):
         click.echo(f"index is up to date: {link}")
         return
-    generation = build(load_library(content_dir), link, content_dir)
+    library, _snapshot = read_content(content_dir)  # read once, with the fingerprint of the bytes read
+    generation = build(library, link, content_dir)
     click.echo(f"index built: {generation}")
 
 

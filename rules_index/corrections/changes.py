@@ -37,6 +37,8 @@ from rules_index.content.versions import faq_version, section_version, stored_fa
 from rules_index.content.writer import (
     FAQ_TEXT_FIELDS,
     FilePlan,
+    WriteCheckFailed,
+    clean_text,
     materialize,
     plan_faq_change,
     plan_section_change,
@@ -106,13 +108,13 @@ def _plans(root: Path, game: str, kind: str, target: str, updates: dict, today: 
 
 
 def proposed_langs(before: dict, kind: str, updates: dict) -> set[str]:
-    """The languages whose text ``updates`` would change (as the writer stores text: stripped)."""
+    """The languages whose text ``updates`` would change (as the writer stores text: LF, stripped)."""
     fields = FAQ_TEXT_FIELDS if kind == "faq" else ("body",)
     touched = set()
     for lang in LANGS:
         for name in fields:
             value = (updates.get(lang) or {}).get(name)
-            if value is not None and value.strip() != str(before[lang].get(name, "")).strip():
+            if value is not None and clean_text(value) != clean_text(str(before[lang].get(name, ""))):
                 touched.add(lang)
     return touched
 
@@ -165,7 +167,10 @@ def apply_change(
         if base_version is not None and base_version != current:
             raise StaleVersion(current)
         before = intents.snapshot(root, game, kind, target)
-        plans = _plans(root, game, kind, target, updates, today)
+        try:
+            plans = _plans(root, game, kind, target, updates, today)
+        except WriteCheckFailed as exc:  # the writer would not store what was meant: refuse, write nothing
+            raise ChangeRefused([GateProblem("validation", f"the change cannot be written as given: {exc}")]) from None
         if not any(p.before != p.after for p in plans):
             raise ChangeRefused([GateProblem("validation", UNCHANGED)])
         problems = review(root, game, kind, target, plans)

@@ -34,7 +34,7 @@ from rules_index.content.claims import ruling_shape_problems, swapped_numbers, t
 from rules_index.content.loader import load_catalog, load_game
 from rules_index.content.schema import Faq
 from rules_index.content.versions import stored_faq
-from rules_index.content.writer import FAQ_TEXT_FIELDS, EntryNotFound, FilePlan, materialize
+from rules_index.content.writer import FAQ_TEXT_FIELDS, EntryNotFound, FilePlan, clean_text, materialize
 from rules_index.restatements import comparer
 from rules_index.verification import Report, verify_entry
 
@@ -91,14 +91,14 @@ def review(root: Path, slug: str, kind: str, target: str, plans: list[FilePlan])
 
 
 def updated_faq(stored: Faq, updates: dict) -> Faq:
-    """The stored entry with ``updates`` merged in as the writer would store them (text stripped);
+    """The stored entry with ``updates`` merged in as the writer would store them (LF line ends, stripped);
     raises ValidationError."""
     raw = stored.model_dump(mode="json", exclude_unset=True)
     for lang in LANGS:
         for field in FAQ_TEXT_FIELDS:
             value = (updates.get(lang) or {}).get(field)
             if value is not None:
-                raw[lang][field] = value.strip()
+                raw[lang][field] = clean_text(value)
     for key in ("citation", "ruling", "check"):
         if key in updates:
             raw[key] = updates[key]

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-from rules_index.content import load_library
+from rules_index.content.snapshot import read_content
 
 from .build import build
 from .searcher import SearchIndex
@@ -111,7 +111,7 @@ def evaluate(index: SearchIndex, cases: list[Case]) -> tuple[dict[str, Scores], 
 def index_of(content: Path, folder: Path) -> SearchIndex:
     """A fresh index of ``content`` in ``folder``."""
     link = folder / "index"
-    build(load_library(content), link, content)
+    build(read_content(content)[0], link, content)
     return SearchIndex(link)
 
 

@@ -57,5 +57,5 @@ def submit_change():
         raise ApiError(404, f"id: game '{change.game}' has no entry '{change.target}'") from None
     if change.dry_run:
         return jsonify(accepted=True, change=None, version=outcome.version, flags=outcome.flags), 200
-    publish()
+    publish(changed=[(change.game, change.kind, change.target)])
     return jsonify(accepted=True, change=outcome.change.id, version=outcome.version, flags=outcome.flags), 201

@@ -283,7 +283,7 @@ def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Repo
     except changes.ChangeRefused as exc:
         return exc.problems
     if not dry_run:
-        publish()
+        publish(changed=[(slug, kind, target)])
     return []
 
 
@@ -349,6 +349,11 @@ def review(editor: Editor, report_id: int):
         elif request.method == "GET":
             problems, changed = _gate_result(_apply(editor, slug, kind, target, form, report, dry_run=True))
             checked = True
+    except changes.ReportDecided:
+        # Another editor decided it between this page's check and the lock (or its accept was cut
+        # off and waits to be settled): nothing was written.
+        session().refresh(report)
+        return _locked(editor, report, 409)
     except changes.StaleVersion:
         session().refresh(report)
         if report.status != "pending":
@@ -446,7 +451,7 @@ def revert(editor: Editor, change_id: int):
     except changes.ChangeRefused as exc:
         return _change_list(editor, refusal=_("Not reverted: the earlier text does not pass the checks any more."),
                             problems=exc.problems, status=400)
-    publish()
+    publish(changed=[(change.game, change.target_kind, change.target_id)])
     flash(_("Change reverted; the content and the search index are up to date."))
     return redirect(safe_next(request.form.get("next")))
 
