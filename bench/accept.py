@@ -184,7 +184,8 @@ def serve(content: Path, link: Path, game: str, faq: str, query_games: list[str]
 
     from .queries import make_queries
 
-    state, index = ContentState(content, link), SearchIndex(link)
+    # As a served worker holds them (SWITCH_WAIT_MS's default: readers never wait for a switch).
+    state, index = ContentState(content, link, switch_wait=0), SearchIndex(link, switch_wait=0)
     library = state.library
     state.verification
     queries = make_queries([d for slug in query_games for d in game_documents(library.game(slug))], 400, seed=5)

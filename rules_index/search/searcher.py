@@ -37,6 +37,7 @@ the searching process: each word's analysis is cached here, in bytes.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 from dataclasses import dataclass, field
@@ -154,6 +155,21 @@ class _Generation:
         self.snippet = self.texts.memoize(key=lambda kind, text, lang, matched: ("snippet", kind, text, lang, matched))(self._snippet)
         self.stored = self.texts.memoize(key=lambda docnum: ("stored", docnum))(self._stored)
 
+    def warm(self, terms) -> None:
+        """Read what the first searches would: every language's spelling words and the postings
+        of ``terms`` ((field, token, boost) keys of a previous generation's cache). Runs in a
+        thread of its own, with a searcher closed at the end."""
+        with self.index.searcher() as searcher:
+            self._local.searcher = searcher
+            try:
+                for lang in LANGS:
+                    self.spelling(lang)
+                for field_name, token, boost in terms:
+                    if field_name in self.schema.names():
+                        self.postings(field_name, token, boost)
+            finally:
+                del self._local.searcher
+
     def searcher(self):
         searcher = getattr(self._local, "searcher", None)
         if searcher is None:
@@ -270,12 +286,26 @@ class _Generation:
 
 
 class SearchIndex:
-    def __init__(self, link: Path, sizes: CacheSizes | None = None):
+    """The process's view of the index: the generation the link points at, opened and warm.
+
+    A switch of the link (a published change) is followed in the background: the new generation
+    is opened and warmed (spelling words, the postings searched last) in a thread, while readers
+    go on answering from the previous one; ``switch_wait`` is how long (s) a reader waits for it
+    first (``None``: until it is ready, so the next search sees the switch). The first generation
+    of a process is opened in the reader's own request.
+    """
+
+    WARM_TERMS = 2000  # postings of the last searched terms read into a new generation before it serves
+
+    def __init__(self, link: Path, sizes: CacheSizes | None = None, switch_wait: float | None = None):
         self.link = Path(link)
         self.sizes = sizes or CacheSizes()
+        self.switch_wait = switch_wait
         self._generation: _Generation | None = None
         self._target: str | None = None  # the link's text when the generation was resolved
         self._lock = threading.Lock()
+        self._next: tuple[str, threading.Event] | None = None  # the generation being prepared
+        self._failed: str | None = None  # a generation that could not be opened (not tried again)
         self.results = ByteCache(self.sizes.results_bytes)  # whole results, emptied at a switch
 
     def generation(self) -> _Generation:
@@ -289,14 +319,62 @@ class SearchIndex:
         if current is not None and target is not None and target == self._target:
             return current
         real = os.path.realpath(self.link)
+        if current is None or self.switch_wait is None:
+            return self.follow_now()
+        if current.path == real or real == self._failed:
+            self._target = target if current.path == real else self._target
+            return current
+        self._prepare(real, target).wait(self.switch_wait)
+        return self._generation
+
+    def follow_now(self) -> _Generation:
+        """Open the generation the link points at now, in this thread (the publishing process
+        does, so that its next search sees its own change)."""
+        try:
+            target = os.readlink(self.link)
+        except OSError:
+            target = None
+        real = os.path.realpath(self.link)
         with self._lock:
             if self._generation is None or self._generation.path != real:
                 if not os.path.isdir(real):
                     raise IndexUnavailable(f"no index at {self.link}")
-                self._generation = _Generation(real, self.sizes)
-                self.results.clear()
+                self._install(_Generation(real, self.sizes))
             self._target = target
             return self._generation
+
+    def _install(self, gen: _Generation) -> None:
+        """Make ``gen`` the one readers use (the caller holds the lock)."""
+        self._generation = gen
+        self.results.clear()
+
+    def _prepare(self, real: str, target: str | None) -> threading.Event:
+        with self._lock:
+            if self._next is not None and self._next[0] == real:
+                return self._next[1]
+            ready = threading.Event()
+            self._next = (real, ready)
+        threading.Thread(target=self._open_in_background, args=(real, target, ready), daemon=True,
+                         name="index-switch").start()
+        return ready
+
+    def _open_in_background(self, real: str, target: str | None, ready: threading.Event) -> None:
+        try:
+            gen = _Generation(real, self.sizes)
+            previous = self._generation
+            gen.warm(previous.postings_cache.last_keys(self.WARM_TERMS) if previous is not None else [])
+            with self._lock:
+                if os.path.realpath(self.link) == real or self._generation is previous:
+                    self._install(gen)
+                    self._target = target
+        except Exception:  # a generation pruned meanwhile, a broken one: keep the current one
+            logging.getLogger(__name__).exception("could not switch the index to %s; the previous generation serves", real)
+            self._failed = real
+        finally:
+            with self._lock:
+                if self._next is not None and self._next[0] == real:
+                    self._next = None
+            ready.set()
 
     # -- queries -------------------------------------------------------------------------
     def terms(self, gen: _Generation, text: str, lang: str, memo: dict | None = None) -> list[tuple[str, str, float]]:

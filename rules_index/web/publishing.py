@@ -17,5 +17,7 @@ from .state import content_state
 def publish(changed: Iterable[tuple[str, str, str]] | None = None) -> None:
     state = content_state()
     library = state.reload()
-    build(library, search_index().link, state.root, changed=changed)
+    index = search_index()
+    build(library, index.link, state.root, changed=changed)
+    index.follow_now()  # this process's next search sees its own change
     state.mark_published()

@@ -8,14 +8,16 @@ from flask import Flask, current_app
 
 from rules_index.search import CacheSizes, SearchIndex, build
 
-from .state import content_state
+from .state import content_state, switch_wait
 
 KEY = "rules_index.search"
 _build_lock = threading.Lock()
 
 
 def init_app(app: Flask) -> None:
-    app.extensions[KEY] = SearchIndex(Path(app.config["INDEX_DIR"]), CacheSizes.from_config(app.config))
+    app.extensions[KEY] = SearchIndex(
+        Path(app.config["INDEX_DIR"]), CacheSizes.from_config(app.config), switch_wait=switch_wait(app.config),
+    )
 
 
 def search_index() -> SearchIndex:

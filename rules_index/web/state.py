@@ -79,15 +79,31 @@ class GameCache:
         return Library(games=dict(sorted(games.items())), catalog=catalog)
 
 
+def switch_wait(config) -> float | None:
+    """``SWITCH_WAIT_MS`` (env ``RULES_SWITCH_WAIT_MS``): how long a request waits, after a change
+    was published, for the new content and index generation to be ready before it answers from
+    the previous ones (default 0: it never waits; ``None``: it always waits, so the next request
+    sees the change)."""
+    value = config.get("SWITCH_WAIT_MS", 0)
+    return None if value is None else max(0.0, float(value)) / 1000
+
+
 class ContentState:
-    def __init__(self, root: Path, index_link: Path | None = None):
+    """The content a process answers from. A switch of the index link (a published change) is
+    followed in the background: one thread loads the new content while requests go on answering
+    from the last library; ``switch_wait`` is how long (s) a request waits for it first (``None``:
+    until it is loaded)."""
+
+    def __init__(self, root: Path, index_link: Path | None = None, switch_wait: float | None = None):
         self.root = root
         self.index_link = index_link
+        self.switch_wait = switch_wait
         self._library: Library | None = None
         self._stamp: str | None = None
         self._verification = None
         self._games = GameCache()
         self._lock = threading.Lock()
+        self._next: tuple[str, threading.Event] | None = None  # the stamp being loaded
 
     def _current_stamp(self) -> str | None:
         if self.index_link is None or not os.path.lexists(self.index_link):
@@ -107,19 +123,32 @@ class ContentState:
                     self._library = self._load()
                     self._stamp = stamp
         elif stamp is not None and stamp != self._stamp:
-            # One thread loads the new content; the others answer from the last library meanwhile
-            # rather than queue behind the load.
-            if self._lock.acquire(blocking=False):
-                try:
-                    if stamp != self._stamp:
-                        try:
-                            self._library = self._load()
-                        except ContentError:
-                            logging.getLogger(__name__).exception("content changed but does not validate; keeping the last good content")
-                        self._stamp = stamp
-                finally:
-                    self._lock.release()
+            self._prepare(stamp).wait(self.switch_wait)
         return self._library
+
+    def _prepare(self, stamp: str) -> threading.Event:
+        """The event of the load of ``stamp``'s content, started in a thread unless running."""
+        with self._lock:
+            if self._next is not None and self._next[0] == stamp:
+                return self._next[1]
+            ready = threading.Event()
+            self._next = (stamp, ready)
+        threading.Thread(target=self._load_in_background, args=(stamp, ready), daemon=True, name="content-switch").start()
+        return ready
+
+    def _load_in_background(self, stamp: str, ready: threading.Event) -> None:
+        try:
+            fresh = self._load()
+        except Exception:  # ContentError, or files that kept changing: keep the last good content
+            logging.getLogger(__name__).exception("content changed but could not be loaded; keeping the last good content")
+            fresh = None
+        with self._lock:
+            if fresh is not None:
+                self._library = fresh
+            self._stamp = stamp
+            if self._next is not None and self._next[0] == stamp:
+                self._next = None
+        ready.set()
 
     @property
     def verification(self):
@@ -158,7 +187,9 @@ class ContentState:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions[KEY] = ContentState(Path(app.config["CONTENT_DIR"]), Path(app.config["INDEX_DIR"]))
+    app.extensions[KEY] = ContentState(
+        Path(app.config["CONTENT_DIR"]), Path(app.config["INDEX_DIR"]), switch_wait=switch_wait(app.config),
+    )
 
 
 def content_state() -> ContentState:

@@ -1,0 +1,139 @@
+"""A published change is followed in the background: readers answer from the previous index
+generation and content while the next one is opened and warmed, and switch once it is ready."""
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from rules_index.content.snapshot import read_content
+from rules_index.content.writer import materialize, plan_faq_change
+from rules_index.search import SearchIndex, build
+from rules_index.search import searcher as searcher_module
+from rules_index.web.state import ContentState
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
+WORD = "quorblax"
+
+
+@pytest.fixture()
+def site(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    link = tmp_path / "index"
+    build(read_content(content)[0], link, content)
+    return content, link
+
+
+def publish_change(content: Path, link: Path) -> None:
+    plans = plan_faq_change(content, GAME, FAQ, {"en": {"answer": f"The player with more points from districts alone; {WORD}."}},
+                            dt.date(2026, 12, 1))
+    materialize(plans, content)
+    build(read_content(content)[0], link, content, changed=[(GAME, "faq", FAQ)])
+
+
+def finds(index: SearchIndex) -> bool:
+    return any(h.entry == FAQ for h in index.search(WORD, "en").hits)
+
+
+class Gate:
+    """Holds a background step until the test lets it go."""
+
+    def __init__(self):
+        self.entered, self.go = threading.Event(), threading.Event()
+
+    def hold(self):
+        self.entered.set()
+        assert self.go.wait(20)
+
+
+def test_readers_answer_from_the_previous_generation_until_the_next_is_warm(site, monkeypatch):
+    content, link = site
+    index = SearchIndex(link, switch_wait=0)
+    old = index.generation()
+    index.search("Gleichstand", "de")  # a term the new generation is warmed with
+    gate = Gate()
+    warm = searcher_module._Generation.warm
+
+    def held_warm(self, terms):
+        gate.hold()
+        warm(self, terms)
+        held_warm.terms = list(terms)
+
+    monkeypatch.setattr(searcher_module._Generation, "warm", held_warm)
+    publish_change(content, link)
+    assert not finds(index)  # the new generation is being opened: the previous one answers
+    assert gate.entered.wait(20)
+    assert index.generation() is old and not finds(index)
+    gate.go.set()
+    deadline = threading.Event()
+    for _ in range(200):
+        if index.generation() is not old:
+            break
+        deadline.wait(0.05)
+    assert index.generation() is not old
+    assert finds(index)
+    assert held_warm.terms, "the new generation is warmed with the terms searched last"
+    assert all(key in index.generation().postings_cache or index.generation().missed_terms.get(key)
+               for key in held_warm.terms)
+
+
+def test_waiting_readers_see_the_switch_at_once(site):
+    content, link = site
+    index = SearchIndex(link, switch_wait=None)
+    old = index.generation()
+    publish_change(content, link)
+    assert index.generation() is not old and finds(index)
+
+
+def test_a_generation_that_cannot_be_opened_leaves_the_previous_one_serving(site, monkeypatch, caplog):
+    content, link = site
+    index = SearchIndex(link, switch_wait=None)
+    old = index.generation()
+    index.switch_wait = 5.0
+
+    def broken(self, terms):
+        raise OSError("files gone")
+
+    monkeypatch.setattr(searcher_module._Generation, "warm", broken)
+    publish_change(content, link)
+    assert index.generation() is old
+    assert "could not switch the index" in caplog.text
+    assert index.generation() is old  # not tried again for the same generation
+    assert caplog.text.count("could not switch the index") == 1
+
+
+def test_content_is_loaded_in_the_background_while_the_last_library_answers(site, monkeypatch):
+    content, link = site
+    state = ContentState(content, link, switch_wait=0)
+    old = state.library
+    gate = Gate()
+    load = ContentState._load
+
+    def held_load(self):
+        gate.hold()
+        return load(self)
+
+    monkeypatch.setattr(ContentState, "_load", held_load)
+    publish_change(content, link)
+    assert state.library is old
+    assert gate.entered.wait(20)
+    assert state.library is old and WORD not in old.game(GAME).faq_entry(FAQ).en.answer
+    gate.go.set()
+    for _ in range(200):
+        if state.library is not old:
+            break
+        threading.Event().wait(0.05)
+    assert WORD in state.library.game(GAME).faq_entry(FAQ).en.answer
+
+
+def test_content_waits_when_told_to(site):
+    content, link = site
+    state = ContentState(content, link, switch_wait=None)
+    old = state.library
+    publish_change(content, link)
+    assert state.library is not old and WORD in state.library.game(GAME).faq_entry(FAQ).en.answer
