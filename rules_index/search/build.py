@@ -41,6 +41,10 @@ MARKER = "BUILD.json"
 FILES = "FILES.json"
 CHECKS = "CHECKS.pickle"
 KEEP_GENERATIONS = 2
+RETIRED = "RETIRED"  # written into a generation when the link leaves it; its mtime is that moment
+# Worker processes follow a switch in the background and answer from the generation they hold
+# meanwhile: a generation stays on disk this long after the link left it, however many follow.
+PRUNE_GRACE_S = 120.0
 # (game slug, "faq" | "section", entry id): an entry an accepted change wrote.
 Changed = tuple[str, str, str]
 
@@ -177,12 +181,16 @@ def switch_link(link: Path, target: Path) -> None:
     tmp = link.parent / f".{link.name}.{os.getpid()}.tmp"
     if tmp.is_symlink() or tmp.exists():
         tmp.unlink()
+    previous = os.path.realpath(link) if os.path.lexists(link) else None
     os.symlink(os.path.relpath(target, link.parent), tmp)
     os.replace(tmp, link)
+    if previous is not None and previous != os.path.realpath(target) and os.path.isdir(previous):
+        Path(previous, RETIRED).touch()
 
 
 def prune(link: Path) -> None:
-    """Remove old generations: keep the current one and the newest complete ones.
+    """Remove old generations: keep the current one, the newest complete ones, and those the link
+    left less than ``PRUNE_GRACE_S`` ago (a worker may still be answering from them).
 
     A directory without BUILD.json is a build that died (or is still running): it never takes a
     complete generation's place. Incomplete ones older than the newest complete generation are
@@ -191,12 +199,19 @@ def prune(link: Path) -> None:
     current = Path(os.path.realpath(link))
     gens = sorted((p for p in generations_dir(link).iterdir() if p.is_dir()), key=lambda p: p.name)
     complete = [g for g in gens if (g / MARKER).exists()]
-    keep = {current, *complete[-KEEP_GENERATIONS:]}
+    keep = {current, *complete[-KEEP_GENERATIONS:], *(g for g in complete if _recently_retired(g))}
     newest = complete[-1].name if complete else ""
     for gen in gens:
         if gen in keep or (gen not in complete and gen.name > newest):
             continue
         shutil.rmtree(gen, ignore_errors=True)
+
+
+def _recently_retired(generation: Path) -> bool:
+    try:
+        return time.time() - (generation / RETIRED).stat().st_mtime < PRUNE_GRACE_S
+    except FileNotFoundError:
+        return False
 
 
 def new_generation_dir(link: Path) -> Path:

@@ -324,6 +324,8 @@ class SearchIndex:
         if current.path == real or real == self._failed:
             self._target = target if current.path == real else self._target
             return current
+        if not os.path.isdir(current.path):  # pruned while this process held it: no going on with it
+            return self.follow_now()
         self._prepare(real, target).wait(self.switch_wait)
         return self._generation
 

@@ -29,9 +29,9 @@ def site(tmp_path):
     return content, link
 
 
-def publish_change(content: Path, link: Path) -> None:
-    plans = plan_faq_change(content, GAME, FAQ, {"en": {"answer": f"The player with more points from districts alone; {WORD}."}},
-                            dt.date(2026, 12, 1))
+def publish_change(content: Path, link: Path, extra: str = "") -> None:
+    answer = f"The player with more points from districts alone; {WORD}.{extra}"
+    plans = plan_faq_change(content, GAME, FAQ, {"en": {"answer": answer}}, dt.date(2026, 12, 1))
     materialize(plans, content)
     build(read_content(content)[0], link, content, changed=[(GAME, "faq", FAQ)])
 
@@ -137,3 +137,31 @@ def test_content_waits_when_told_to(site):
     old = state.library
     publish_change(content, link)
     assert state.library is not old and WORD in state.library.game(GAME).faq_entry(FAQ).en.answer
+
+
+def test_a_generation_the_link_left_stays_on_disk_for_a_while(site, monkeypatch):
+    """Workers answer from the generation they hold until the next is warm: however many builds
+    follow, the generation the link left stays for PRUNE_GRACE_S, then goes."""
+    import importlib
+    import os
+
+    build_module = importlib.import_module("rules_index.search.build")
+    content, link = site
+    first = Path(os.path.realpath(link))
+    for number in range(4):
+        publish_change(content, link, f" Change {'abcd'[number]}.")
+    assert len(list(build_module.generations_dir(link).iterdir())) == 5
+    assert first.is_dir() and (first / build_module.RETIRED).exists()
+    monkeypatch.setattr(build_module, "PRUNE_GRACE_S", 0.0)
+    publish_change(content, link, " The last change.")
+    assert not first.exists()
+    assert len(list(build_module.generations_dir(link).iterdir())) == build_module.KEEP_GENERATIONS
+
+
+def test_a_reader_whose_generation_was_removed_switches_at_once(site):
+    content, link = site
+    index = SearchIndex(link, switch_wait=0)
+    old = index.generation()
+    publish_change(content, link)
+    shutil.rmtree(old.path)
+    assert index.generation() is not old and finds(index)
