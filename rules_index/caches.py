@@ -107,12 +107,6 @@ class ByteCache:
         with self.lock:
             self.cache.clear()
 
-    def last_keys(self, count: int) -> list:
-        """Up to ``count`` of the keys stored last (to warm a successor cache with)."""
-        with self.lock:
-            keys = list(self.cache)
-        return keys[-count:] if count > 0 else []
-
     def __len__(self) -> int:
         return len(self.cache)
 

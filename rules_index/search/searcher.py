@@ -155,18 +155,15 @@ class _Generation:
         self.snippet = self.texts.memoize(key=lambda kind, text, lang, matched: ("snippet", kind, text, lang, matched))(self._snippet)
         self.stored = self.texts.memoize(key=lambda docnum: ("stored", docnum))(self._stored)
 
-    def warm(self, terms) -> None:
-        """Read what the first searches would: every language's spelling words and the postings
-        of ``terms`` ((field, token, boost) keys of a previous generation's cache). Runs in a
-        thread of its own, with a searcher closed at the end."""
+    def warm(self) -> None:
+        """Read every language's spelling words (seconds at 30,000 entries: a reader must not wait
+        for them). Runs in a thread of its own, with a searcher closed at the end. Postings are
+        left to the readers: reading ahead the terms searched last cost more than it saved."""
         with self.index.searcher() as searcher:
             self._local.searcher = searcher
             try:
                 for lang in LANGS:
                     self.spelling(lang)
-                for field_name, token, boost in terms:
-                    if field_name in self.schema.names():
-                        self.postings(field_name, token, boost)
             finally:
                 del self._local.searcher
 
@@ -289,13 +286,11 @@ class SearchIndex:
     """The process's view of the index: the generation the link points at, opened and warm.
 
     A switch of the link (a published change) is followed in the background: the new generation
-    is opened and warmed (spelling words, the postings searched last) in a thread, while readers
+    is opened and its spelling words read in a thread, while readers
     go on answering from the previous one; ``switch_wait`` is how long (s) a reader waits for it
     first (``None``: until it is ready, so the next search sees the switch). The first generation
     of a process is opened in the reader's own request.
     """
-
-    WARM_TERMS = 2000  # postings of the last searched terms read into a new generation before it serves
 
     def __init__(self, link: Path, sizes: CacheSizes | None = None, switch_wait: float | None = None):
         self.link = Path(link)
@@ -364,7 +359,7 @@ class SearchIndex:
         try:
             gen = _Generation(real, self.sizes)
             previous = self._generation
-            gen.warm(previous.postings_cache.last_keys(self.WARM_TERMS) if previous is not None else [])
+            gen.warm()
             with self._lock:
                 if os.path.realpath(self.link) == real or self._generation is previous:
                     self._install(gen)
