@@ -92,7 +92,7 @@ def compare(expect: dict, output: dict) -> list[Mismatch]:
     mismatches = []
     for key, expected in expect.items():
         actual = plain.get(key, "<missing>") if isinstance(plain, dict) else "<missing>"
-        if _plain(expected) != actual:
+        if not same_value(expected, actual):
             mismatches.append(Mismatch(key, expected, actual))
     return mismatches
 
@@ -114,8 +114,21 @@ def output_at(output: Any, path: str) -> Any:
 
 
 def same_value(expected: Any, actual: Any) -> bool:
-    """Equal, and a boolean only equals a boolean (True is not 1)."""
-    return isinstance(expected, bool) == isinstance(actual, bool) and _plain(expected) == actual
+    """Equal at every depth, where a boolean only equals a boolean (True is not 1, [True] is not
+    [1]): an answer that says "yes" must not pass on an engine that counts one."""
+    return _strictly_equal(_plain(expected), _plain(actual))
+
+
+def _strictly_equal(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, dict) or isinstance(b, dict):
+        return (isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys()
+                and all(_strictly_equal(a[k], b[k]) for k in a))
+    if isinstance(a, list) or isinstance(b, list):
+        return (isinstance(a, list) and isinstance(b, list) and len(a) == len(b)
+                and all(_strictly_equal(x, y) for x, y in zip(a, b)))
+    return a == b
 
 
 def check_facts(game: str, kind: str, entry: str, facts: list[Fact], results: list[CheckResult]) -> list[FactResult]:
