@@ -15,12 +15,16 @@ import os
 import shutil
 from pathlib import Path
 
-import pytest
-from hypothesis import settings
+# Before the app is imported: editor passwords hashed at argon2's cheapest cost (about 1 s less per
+# login on the project's machine); servers the tests start inherit it.
+os.environ.setdefault("RULES_PASSWORD_HASH_PROFILE", "CHEAPEST")
 
-from apptools import make_app
-from app import ROOT
-from rules_index.web.search_state import search_index
+import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+from apptools import make_app  # noqa: E402
+from app import ROOT  # noqa: E402
+from rules_index.web.search_state import search_index  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

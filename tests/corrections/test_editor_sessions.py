@@ -125,3 +125,16 @@ def test_cli_sets_display_names_and_ends_sessions(site):
     with site.app_context():
         assert session().query(Editor).filter_by(name="carla").one().display_name == "Carla Verdi"
     assert runner.invoke(args=["editors", "display-name", "nobody", "X"]).exit_code != 0
+
+
+def test_passwords_are_hashed_at_the_production_cost_unless_told_otherwise():
+    """The suite hashes cheaply (tests/conftest.py); a served app without the setting must not."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "RULES_PASSWORD_HASH_PROFILE"}
+    code = ("from rules_index.corrections.editors import _hasher as h; "
+            "print(h.memory_cost, h.time_cost, h.parallelism)")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["65536", "3", "4"]
