@@ -2,17 +2,58 @@
 and the throw-away databases the storage tests run on."""
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
+import threading
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
-from app import create_app
+from app import ROOT, create_app
+from rules_index.content import load_library
+from rules_index.content.snapshot import content_fingerprint
 from rules_index.corrections import db, migrate
+from rules_index.search import build
+
+
+_template_lock = threading.Lock()
+_template: dict[str, object] = {}
+
+
+def real_content_index() -> tuple[Path, str]:
+    """A folder holding an index of the real content, built once per test process, and the
+    content's fingerprint. Apps on a copy of the real content start from a copy of it instead of
+    building their own (a build is seconds; the corrections tests make dozens of apps)."""
+    with _template_lock:
+        if not _template:
+            folder = Path(tempfile.mkdtemp(prefix="rules-index-template-"))
+            atexit.register(shutil.rmtree, folder, True)
+            build(load_library(ROOT / "content"), folder / "index", ROOT / "content")
+            _template.update(folder=folder, fingerprint=content_fingerprint(ROOT / "content"))
+        return _template["folder"], _template["fingerprint"]
+
+
+def seed_index(instance: Path, content: Path) -> bool:
+    """Copy the template index into ``instance`` if ``content`` holds the real content's bytes
+    and the instance has no index yet. The copy is what a build would make: its marker names the
+    same fingerprint, so the app takes it as fresh."""
+    if (instance / "index").exists() or (instance / "index").is_symlink():
+        return False
+    folder, fingerprint = real_content_index()
+    if content_fingerprint(content) != fingerprint:
+        return False
+    shutil.copytree(folder, instance, symlinks=True, dirs_exist_ok=True)
+    return True
 
 
 def make_unmigrated_app(instance: Path, content: Path, **config):
-    """Like ``make_app``, but the database is left as it is (a start before ``make db``)."""
+    """Like ``make_app``, but the database is left as it is (a start before ``make db``).
+    An app on the real content (or a copy) and its own index starts from the template index."""
+    if "INDEX_DIR" not in config:
+        instance.mkdir(parents=True, exist_ok=True)
+        seed_index(instance, content)
     return create_app({
         "TESTING": True,
         "INSTANCE_PATH": str(instance),

@@ -74,3 +74,13 @@ def site_client(tmp_path_factory):
     """A client of an app with its own database (real content, read only): for submissions."""
     application = make_app(tmp_path_factory.mktemp("site"), ROOT / "content")
     return application.test_client()
+
+
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every browser test is slow (a Chromium per session, real page loads): make test-all."""
+    for item in items:
+        if BROWSER_TESTS in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.slow)

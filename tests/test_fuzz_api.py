@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 from app import ROOT
 from apptools import make_app
 
+pytestmark = pytest.mark.slow  # make test-all: fuzzing
+
 APP = make_app(Path(tempfile.mkdtemp(prefix="fuzz-")), ROOT / "content")
 SCHEMA = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", APP)
 LOOSE = {"POST /api/v1/games/ohne-furcht-und-adel/score"}

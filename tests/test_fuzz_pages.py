@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from formtools_shared import csrf_token
+
+pytestmark = pytest.mark.slow  # make test-all: fuzzing
 
 ANY_TEXT = st.text(st.characters(blacklist_categories=["Cs"]), max_size=300)
 SEGMENT = st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters="/?#"), min_size=1, max_size=40)

@@ -86,6 +86,7 @@ class SlowClient(threading.Thread):
             self.sock.close()
 
 
+@pytest.mark.slow  # a gunicorn server
 def test_slow_clients_do_not_block_readers(server):
     # Every worker has loaded the content before the slow clients come.
     threads = [threading.Thread(target=server.request, args=("GET", "/en/")) for _ in range(8)]
@@ -118,6 +119,7 @@ def test_slow_clients_do_not_block_readers(server):
     assert [client.answer.split(b" ", 2)[1] for client in slow] == [b"400"] * SLOW_CLIENTS
 
 
+@pytest.mark.slow  # a gunicorn server
 def test_without_proxy_hops_forwarded_headers_are_ignored(server):
     _status, headers, _body = server.request("GET", "/en/", headers={"X-Forwarded-Proto": "https"})
     assert "Strict-Transport-Security" not in headers

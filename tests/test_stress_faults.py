@@ -10,10 +10,14 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from apptools import make_app
 from app import ROOT
 from rules_index.search import build
 from rules_index.web.state import content_state
+
+pytestmark = pytest.mark.slow  # make test-all: fault scenarios with servers
 
 QUERY = "/api/v1/search?q=Dieb+Meuchler+bestehlen&lang=de"
 

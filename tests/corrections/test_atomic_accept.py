@@ -35,6 +35,8 @@ from rules_index.search.build import build, built_fingerprint, content_fingerpri
 
 from formtools_shared import EDITOR, PASSWORD
 
+pytestmark = pytest.mark.slow  # make test-all: kills accepts at each step and restarts gunicorn
+
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 WORD = "Quetzalwort"
 NEW_DE = f"Es gewinnt, wer mehr Punkte **allein aus Bauwerken** hat ({WORD}).\n\nWas bei erneutem Gleichstand gilt, sagt die Regel nicht."

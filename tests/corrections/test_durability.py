@@ -25,6 +25,8 @@ from sqlalchemy import create_engine, text
 from app import ROOT
 from apptools import BACKENDS, scratch_database
 
+pytestmark = pytest.mark.slow  # make test-all: kills servers mid-write
+
 PAYLOAD = {"game": "ohne-furcht-und-adel", "faq": "tie-break", "lang": "de", "message": "Bitte prüfen"}
 
 

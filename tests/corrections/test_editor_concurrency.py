@@ -21,6 +21,8 @@ from apptools import BACKENDS, scratch_database
 from rules_index.content.versions import stored_faq_data
 from servertools import flask, server_env, serving
 
+pytestmark = pytest.mark.slow  # make test-all: two editors against gunicorn
+
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "ruling", "check",
           "base_version", "base_entry"]

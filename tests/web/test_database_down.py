@@ -204,7 +204,9 @@ def own_postgres():
     server.remove()
 
 
-BACKENDS = ["sqlite-unmigrated", "closed-port", "postgres-unmigrated", "postgres-stopped"]
+# A stopped server means starting and stopping one of our own: left to make test-all.
+BACKENDS = ["sqlite-unmigrated", "closed-port", "postgres-unmigrated",
+            pytest.param("postgres-stopped", marks=pytest.mark.slow)]
 
 
 @pytest.fixture(params=BACKENDS)
@@ -357,6 +359,7 @@ def test_a_failing_query_costs_the_page_only_its_extras(migrated_app, caplog):
     assert not [r for r in caplog.records if r.exc_info]  # no traceback
 
 
+@pytest.mark.slow  # starts and stops its own PostgreSQL server
 @needs_postgres
 def test_a_stopped_server_and_its_return(own_postgres, tmp_path, index_dir):
     app = make_app(tmp_path / "instance", ROOT / "content", INDEX_DIR=str(index_dir),

@@ -16,6 +16,8 @@ from apptools import BACKENDS, scratch_database
 from formtools_shared import EDITOR, PASSWORD, csrf_token
 from servertools import flask, server_env, serving
 
+pytestmark = pytest.mark.slow  # make test-all: rate limits across gunicorn workers
+
 LIMIT = 5
 ATTEMPTS = 12
 WORKERS = 4
