@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup dev-setup editor browser-tools run serve test fuzz validate check index db eval translations mutation mutation-all export stress bench clean
+.PHONY: help setup dev-setup editor browser-tools run serve test test-slow test-all fuzz validate check index db eval translations mutation mutation-all export stress bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -59,8 +59,18 @@ serve: setup index db ## Serve for production: gunicorn with gunicorn.conf.py (R
 check: setup ## Run every FAQ entry's and mistake's check through the rule engines
 	$(FLASK) rules check
 
-test: dev-setup browser-tools validate check ## Validate content, run the rule checks and the whole test suite
-	$(BIN)/python -m pytest -q
+# Both suites run on every CPU (pytest-xdist) in a random order (pytest-randomly prints its seed
+# at the top): PYTEST_ARGS="--randomly-seed=…" repeats an order, PYTEST_ARGS="-p no:randomly" keeps
+# the files' order.
+PYTEST := $(BIN)/python -m pytest -q -n auto $(PYTEST_ARGS)
+
+test: dev-setup validate check ## Validate content, run the rule checks and the fast test suite (what a change needs)
+	$(PYTEST) -m "not slow"
+
+test-slow: dev-setup browser-tools ## The slow tests only: browser, kill, durability, server-process and fuzz tests
+	$(PYTEST) -m slow
+
+test-all: test test-slow ## Everything: make test, then the slow tests (CI runs this)
 
 # make test draws the same fuzz examples every run; make fuzz explores new ones (Hypothesis
 # profile "explore", tests/conftest.py). A failure prints its seed: SEED=… repeats that run;

@@ -3,6 +3,7 @@ and the throw-away databases the storage tests run on."""
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import shutil
 import tempfile
@@ -16,6 +17,12 @@ from rules_index.content import load_library
 from rules_index.content.snapshot import content_fingerprint
 from rules_index.corrections import db, migrate
 from rules_index.search import build
+
+
+@functools.lru_cache(maxsize=None)
+def real_library():
+    """The real content, loaded once per test process for the modules that only read it."""
+    return load_library(ROOT / "content")
 
 
 _template_lock = threading.Lock()

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from app import ROOT
-from rules_index.content import LANGS, load_library
+from apptools import real_library
+from rules_index.content import LANGS
 from rules_index.restatements import THRESHOLD, Comparer, comparer, negated, sentences
 
-LIBRARY = load_library(ROOT / "content")
+LIBRARY = real_library()
 VERDICT = {"de": "Ja", "en": "Yes", "it": "Sì"}
 DENY = {
     "de": ("Nein, er zahlt nicht den vollen Preis.", "Der Söldner zahlt nicht den vollen Preis des Bauwerks, das er zerstört."),

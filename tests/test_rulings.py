@@ -8,11 +8,12 @@ import shutil
 import pytest
 
 from app import ROOT
-from rules_index.content import LANGS, load, load_library
+from apptools import real_library
+from rules_index.content import LANGS, load
 from rules_index.content.claims import text_problems
 from rules_index.verification import check_facts, run_check, verify
 
-LIBRARY = load_library(ROOT / "content")
+LIBRARY = real_library()
 FACTS = [(g.slug, f.id, i) for g in LIBRARY for f in g.faq for i, _ in enumerate(f.ruling.facts)]
 YES_NO = [(g.slug, f.id) for g in LIBRARY for f in g.faq if f.ruling.verdict in ("yes", "no")]
 

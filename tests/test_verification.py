@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given, strategies as st
 
 from app import ROOT
+from apptools import real_library
 from rules_index.content import load_library
 from rules_index.content.schema import Check
 from rules_index.verification import compare, run_check, verify
 
-LIBRARY = load_library(ROOT / "content")
+LIBRARY = real_library()
 # The list of checks is read at collection; every test runs the engines again when it runs
 # (so a mutated engine is what the test sees).
 CHECKS = [(r.game, r.kind, r.entry, i, r.check) for i, r in enumerate(verify(LIBRARY).results)]

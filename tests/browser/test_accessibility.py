@@ -26,7 +26,7 @@ PAGES = [
 ]
 
 if not AXE.exists():
-    pytest.skip("axe-core is not installed (make test runs npm ci)", allow_module_level=True)
+    pytest.skip("axe-core is not installed (make test-slow runs npm ci)", allow_module_level=True)
 
 
 @pytest.fixture(params=[(DESKTOP, "light"), (MOBILE, "light"), (DESKTOP, "dark"), (MOBILE, "dark")],

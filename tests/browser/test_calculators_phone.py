@@ -170,7 +170,7 @@ NEW_PAGES = [
 ]
 
 
-@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (make test runs npm ci)")
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (make test-slow runs npm ci)")
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("path", NEW_PAGES)
 def test_calculator_pages_pass_axe_on_a_phone(browser, live_server, path, scheme):

@@ -140,7 +140,7 @@ def test_export_styles_apply(page, exported):
     assert re.search(r"Cittadelle", page.title())
 
 
-@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (make test runs npm ci)")
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (make test-slow runs npm ci)")
 @pytest.mark.parametrize("path", ["index.html", "it/search/index.html?q=ladro+assassino"])
 def test_export_front_door_and_offline_results_pass_axe(any_page, exported, path):
     file, _, query = path.partition("?")

@@ -10,12 +10,11 @@ import re
 
 import pytest
 
-from app import ROOT
-from rules_index.content import load_library
+from apptools import real_library
 from rules_index.content.schema import LANGS
 from rules_index.engines.kardinal_und_koenig.sample_board import SAMPLE_BOARD
 
-LIBRARY = load_library(ROOT / "content")
+LIBRARY = real_library()
 
 LABEL = {
     "de": "Angenommene Werte, die Quelle nennt keine: ",

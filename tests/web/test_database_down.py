@@ -26,8 +26,8 @@ from markupsafe import escape
 from sqlalchemy import text
 
 from app import ROOT
-from apptools import empty_postgres_database, make_app, make_unmigrated_app
-from rules_index.content import LANGS, load_library
+from apptools import empty_postgres_database, make_app, make_unmigrated_app, real_library
+from rules_index.content import LANGS
 from rules_index.corrections import db, migrate
 from rules_index.corrections.availability import NOT_MIGRATED
 from rules_index.corrections.editors import add_editor
@@ -57,7 +57,7 @@ CALCULATOR_PAYLOADS = {
     "adel-verpflichtet/exhibition": {"cards": "AAA"},
 }
 UNAVAILABLE_HEADING = {"de": "Vorübergehend nicht verfügbar", "en": "Temporarily unavailable", "it": "Temporaneamente non disponibile"}
-LIBRARY = load_library(ROOT / "content")
+LIBRARY = real_library()
 
 
 # --- the routes, with real values from the content ---------------------------------------
