@@ -132,6 +132,10 @@ _MESSAGES = {
     "string_type": "must be a text",
     "string_unicode": "is not valid Unicode text",
     "literal_error": "must be one of {expected}",
+    "int_parsing": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "greater_than_equal": "must be at least {ge}",
+    "less_than_equal": "must be at most {le}",
 }
 
 

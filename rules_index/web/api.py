@@ -1,13 +1,21 @@
-"""JSON API v1: games, FAQ entries (and search, once the index exists)."""
+"""JSON API v1: games, FAQ entries, rules sections, search and the engines' calculators.
+
+Query parameters are validated with the models the OpenAPI document states them with
+(``api_models``); a calculator validates its body with its own request model.
+"""
 from __future__ import annotations
 
+from typing import TypeVar
+
 from flask import Blueprint, jsonify, request
+from pydantic import ValidationError
 
 from rules_index import present
-from rules_index.content import DEFAULT_LANG, LANGS, Game
+from rules_index.content import Game
 from rules_index.engines import InputError, calculators_for
-from rules_index.search import clean_query
+from rules_index.engines.calculator_models import input_error
 
+from .api_models import ApiModel, LangQuery, SearchQuery
 from .bodies import json_object
 from .errors import ApiError
 from .search_state import related_faq, search_index
@@ -16,11 +24,19 @@ from .state import library, verification
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
+Query = TypeVar("Query", bound=ApiModel)
+
+
+def query_params(model: type[Query]) -> Query:
+    """The request's query parameters as ``model``, or ApiError 400 naming the first bad one."""
+    try:
+        return model.model_validate(request.args.to_dict())
+    except ValidationError as exc:
+        raise ApiError(400, str(input_error(exc))) from None
+
+
 def lang_param() -> str:
-    lang = request.args.get("lang", DEFAULT_LANG)
-    if lang not in LANGS:
-        raise ApiError(400, f"lang: unknown language '{lang}', use one of {', '.join(LANGS)}")
-    return lang
+    return query_params(LangQuery).lang
 
 
 def game_or_404(slug: str) -> Game:
@@ -80,21 +96,11 @@ def section(slug: str, section_id: str):
 
 @bp.get("/search")
 def search():
-    lang = lang_param()
-    query = request.args.get("q")
-    if query is None or not clean_query(query):  # nothing left once control and bidirectional characters are out
-        raise ApiError(400, "q: a search text is required")
-    game_filter = request.args.get("game") or None
+    params = query_params(SearchQuery)
+    lang, game_filter = params.lang, params.game or None
     if game_filter is not None and library().game(game_filter) is None:
-        raise ApiError(400, f"game: no game '{game_filter}'")
-    raw_limit = request.args.get("limit", "10")
-    try:
-        limit = int(raw_limit)
-    except ValueError:
-        raise ApiError(400, f"limit: '{raw_limit[:20]}' is not a whole number") from None
-    if not 1 <= limit <= 50:
-        raise ApiError(400, "limit: must be between 1 and 50")
-    result = search_index().search(query, lang, game=game_filter, limit=limit)
+        raise ApiError(400, f"game: no game '{game_filter[:80]}'")
+    result = search_index().search(params.q, lang, game=game_filter, limit=params.limit)
     return jsonify(
         query=result.query, lang=lang, hits=[present.hit_json(h, lang, library().game(h.game)) for h in result.hits], suggestion=result.suggestion,
     )

@@ -2,8 +2,10 @@
 
 Each form is a plain GET form (no script needed), so a result's address holds the whole input
 and can be shared as a link; problems are reported in the reader's language next to the field.
-Limits come from the calculators' request models, so a form never accepts what the calculator
-refuses. Each form also says how many player cards the page shows (``rows``).
+Limits (ranges, lengths, choices, how many players) are read from the calculators' request
+models through the schemas the API's OpenAPI document states (``openapi.schema_at``), so a form
+never accepts what the calculator refuses. Each form also says how many player cards the page
+shows (``rows``).
 """
 from __future__ import annotations
 
@@ -16,17 +18,42 @@ from flask_babel import lazy_gettext
 from pydantic import TypeAdapter, ValidationError
 from werkzeug.datastructures import MultiDict
 
-from rules_index.engines.adel_verpflichtet import calculators as exhibitions
-from rules_index.engines.calculator_models import MAX_NAME, PlayerName
-from rules_index.engines.kardinal_und_koenig import calculators as monasteries
-from rules_index.engines.ohne_furcht_und_adel import calculators as citadels
+from rules_index.engines.adel_verpflichtet.calculators import ExhibitionRequest, RankingRequest
+from rules_index.engines.calculator_models import PlayerName
+from rules_index.engines.kardinal_und_koenig.calculators import LandsRequest, MonasteryRequest
+from rules_index.engines.ohne_furcht_und_adel.calculators import ScoreRequest
 
-OFUA_COLOURS = ("yellow", "blue", "green", "red", "purple")  # the order of the form's fields
+from .openapi import schema_at
+
+
+def _bounds(model, path: str) -> tuple[int, int]:
+    field_schema = schema_at(model, path)
+    return field_schema["minimum"], field_schema["maximum"]
+
+
+def _in_order(order: tuple[str, ...], model, path: str) -> tuple[str, ...]:
+    """The field's choices in the order the form shows them; a choice the form has no place for
+    stops the import rather than going missing from the page."""
+    return tuple(sorted(schema_at(model, path)["enum"], key=order.index))
+
+
+# The order of the score pad's colour fields.
+OFUA_COLOURS = _in_order(("yellow", "blue", "green", "red", "purple"), ScoreRequest, "players[].districts[].color")
+MIN_COST, MAX_COST = _bounds(ScoreRequest, "players[].districts[].cost")
+MAX_DISTRICTS = schema_at(ScoreRequest, "players[].districts")["maxItems"]
+MAX_NAME = schema_at(ScoreRequest, "players[].name")["maxLength"]
+MIN_MONASTERIES, MAX_MONASTERIES = _bounds(MonasteryRequest, "monasteries{}")
+MIN_LAND_MONASTERIES, MAX_LAND_MONASTERIES = _bounds(LandsRequest, "lands{}{}")
+MAX_CARDS = schema_at(ExhibitionRequest, "cards")["maxLength"]
+NOT_A_CARD = schema_at(ExhibitionRequest, "cards")["not"]["pattern"]
+MAX_SHOWN_CARDS = schema_at(RankingRequest, "players{}.cards")["maxLength"]
+NOT_A_SHOWN_CARD = schema_at(RankingRequest, "players{}.cards")["not"]["pattern"]
+MIN_AGE, MAX_AGE = _bounds(RankingRequest, "players{}.oldest_age")
 MAX_ROWS = {
-    "ohne-furcht-und-adel/score": citadels.MAX_PLAYERS,
-    "kardinal-und-koenig/monastery-score": monasteries.MAX_PLAYERS,
-    "kardinal-und-koenig/lands-score": monasteries.MAX_PLAYERS,
-    "adel-verpflichtet/exhibitions-ranking": exhibitions.MAX_EXHIBITORS,
+    "ohne-furcht-und-adel/score": schema_at(ScoreRequest, "players")["maxItems"],
+    "kardinal-und-koenig/monastery-score": schema_at(MonasteryRequest, "monasteries")["maxProperties"],
+    "kardinal-und-koenig/lands-score": schema_at(LandsRequest, "players")["maxItems"],
+    "adel-verpflichtet/exhibitions-ranking": schema_at(RankingRequest, "players")["maxProperties"],
 }
 # Player cards shown on an empty form; one more empty card follows the last filled one.
 MIN_ROWS = {"ohne-furcht-und-adel/score": 4, "adel-verpflichtet/exhibitions-ranking": 3}
@@ -60,17 +87,18 @@ def _numbers(text: str) -> list[str]:
 
 
 def _costs(text: str) -> list[str]:
-    """The district costs typed in one field: separated (``3 5 1``) or one digit each (``351``,
-    as a phone's number pad types them; every cost is a single digit)."""
+    """The district costs typed in one field: separated (``3 5 1``) or, while every cost is a
+    single digit, also one digit each (``351``, as a phone's number pad types them)."""
     tokens = []
     for token in _numbers(text):
-        tokens.extend(token if re.fullmatch(r"[0-9]{2,}", token) else [token])
+        single_digits = MAX_COST < 10 and re.fullmatch(r"[0-9]{2,}", token)
+        tokens.extend(token if single_digits else [token])
     return tokens
 
 
 def _whole(token: str) -> int | None:
     """A whole number in ASCII digits, else None (str.isdigit also accepts '³' and '٣')."""
-    return int(token) if re.fullmatch(r"[0-9]{1,4}", token) else None
+    return int(token) if re.fullmatch(r"[0-9]{1,9}", token) else None
 
 
 def _name_error(name: str) -> str | None:
@@ -103,15 +131,14 @@ def citadels_score(args: MultiDict) -> FormResult:
         for colour, text in costs.items():
             for token in _costs(text):
                 value = _whole(token)
-                if value is None or not citadels.MIN_COST <= value <= citadels.MAX_COST:
+                if value is None or not MIN_COST <= value <= MAX_COST:
                     result.errors[f"{colour}{row}"] = _(
-                        "Costs are whole numbers from %(low)d to %(high)d, separated by spaces.",
-                        low=citadels.MIN_COST, high=citadels.MAX_COST,
+                        "Costs are whole numbers from %(low)d to %(high)d, separated by spaces.", low=MIN_COST, high=MAX_COST,
                     )
                     break
                 districts.append({"color": colour, "cost": value})
-        if len(districts) > citadels.MAX_DISTRICTS:
-            result.errors[f"name{row}"] = _("A city has at most %(max)d districts.", max=citadels.MAX_DISTRICTS)
+        if len(districts) > MAX_DISTRICTS:
+            result.errors[f"name{row}"] = _("A city has at most %(max)d districts.", max=MAX_DISTRICTS)
             continue
         players.append({"name": name, "districts": districts})
         if first_row == str(row):
@@ -135,10 +162,9 @@ def monastery_score(args: MultiDict) -> FormResult:
             result.errors[f"name{row}"] = name_error
         elif name in counts:
             result.errors[f"name{row}"] = _("Each name only once, please.")
-        elif number is None or not monasteries.MIN_MONASTERIES <= number <= monasteries.MAX_MONASTERIES:
+        elif number is None or not MIN_MONASTERIES <= number <= MAX_MONASTERIES:
             result.errors[f"count{row}"] = _(
-                "Enter a number of monasteries from %(low)d to %(high)d.",
-                low=monasteries.MIN_MONASTERIES, high=monasteries.MAX_MONASTERIES,
+                "Enter a number of monasteries from %(low)d to %(high)d.", low=MIN_MONASTERIES, high=MAX_MONASTERIES,
             )
         else:
             counts[name] = number
@@ -149,7 +175,9 @@ def monastery_score(args: MultiDict) -> FormResult:
 
 
 # The lands in the rulebook's handy order for a scoring: the edge clockwise, then the middle.
-LANDS = ("England", "Franken", "Bayern", "Italien", "Aragon", "Frankreich", "Lothringen", "Schwaben", "Burgund")
+LANDS = _in_order(
+    ("England", "Franken", "Bayern", "Italien", "Aragon", "Frankreich", "Lothringen", "Schwaben", "Burgund"), LandsRequest, "lands{key}",
+)
 LAND_NAMES = {  # the lands as the rules summaries name them (the engine's names are the German ones)
     "Franken": lazy_gettext("Franconia"), "Aragon": lazy_gettext("Aragon"), "Bayern": lazy_gettext("Bavaria"),
     "Burgund": lazy_gettext("Burgundy"), "Lothringen": lazy_gettext("Lorraine"), "Italien": lazy_gettext("Italy"),
@@ -182,10 +210,9 @@ def lands_score(args: MultiDict) -> FormResult:
             if not text:
                 continue
             number = _whole(text)
-            if number is None or not monasteries.MIN_MONASTERIES <= number <= monasteries.MAX_MONASTERIES:
+            if number is None or not MIN_LAND_MONASTERIES <= number <= MAX_LAND_MONASTERIES:
                 result.errors[f"{land}{row}"] = _(
-                    "Enter a number of monasteries from %(low)d to %(high)d.",
-                    low=monasteries.MIN_MONASTERIES, high=monasteries.MAX_MONASTERIES,
+                    "Enter a number of monasteries from %(low)d to %(high)d.", low=MIN_LAND_MONASTERIES, high=MAX_LAND_MONASTERIES,
                 )
             elif number:
                 counts[name] = number
@@ -215,11 +242,12 @@ def exhibitions_ranking(args: MultiDict) -> FormResult:
             result.errors[f"name{row}"] = _("Each name only once, please.")
         if not cards:
             result.errors[f"cards{row}"] = _("Enter the letters of your cards, e.g. AABBC.")
-        elif len(cards) > exhibitions.MAX_CARDS or re.search(exhibitions.NOT_A_CARD, cards):
+        elif len(cards) > MAX_SHOWN_CARDS or re.search(NOT_A_SHOWN_CARD, cards):
             result.errors[f"cards{row}"] = _("Only the letters A to F are collection cards.")
-        age = int(age_text) if re.fullmatch(r"[0-9]{1,6}", age_text) else None
-        if age_text and (age is None or age > exhibitions.MAX_AGE):
-            result.errors[f"age{row}"] = _("The age is a whole number from 0 to %(high)d.", high=exhibitions.MAX_AGE)
+        age = _whole(age_text)
+        if age_text and (age is None or not MIN_AGE <= age <= MAX_AGE):
+            # An age is never below 0, so the message (in every catalog) names only the top.
+            result.errors[f"age{row}"] = _("The age is a whole number from 0 to %(high)d.", high=MAX_AGE)
         if not any(k in result.errors for k in (f"name{row}", f"cards{row}", f"age{row}")):
             players[name] = {"cards": cards, "oldest_age": age}
     if result.submitted and not players and not result.errors:
@@ -234,7 +262,7 @@ def exhibition(args: MultiDict) -> FormResult:
     if result.submitted:
         if not cards:
             result.errors["cards"] = _("Enter the letters of your cards, e.g. AABBC.")
-        elif len(cards) > exhibitions.MAX_CARDS or re.search(exhibitions.NOT_A_CARD, cards):
+        elif len(cards) > MAX_CARDS or re.search(NOT_A_CARD, cards):
             result.errors["cards"] = _("Only the letters A to F are collection cards.")
     result.payload = {"cards": cards}
     return result

@@ -181,3 +181,32 @@ def test_search_text_schema_and_server_agree(client, spec, query):
     schema = next(p["schema"] for p in spec["paths"]["/api/v1/search"]["get"]["parameters"] if p["name"] == "q")
     accepted = client.get("/api/v1/search", query_string={"q": query}).status_code == 200
     assert (Draft202012Validator(schema).is_valid(query), jsonschema_rs.validator_for(schema).is_valid(query)) == (accepted, accepted)
+
+
+def test_search_text_pattern_is_what_the_server_searches(spec):
+    # Every character alone (those below U+3001 and the invisible ones above): the document's
+    # pattern finds it exactly when the server's cleaning leaves a search text.
+    from rules_index.search import clean_query
+
+    schema = next(p["schema"] for p in spec["paths"]["/api/v1/search"]["get"]["parameters"] if p["name"] == "q")
+    rust = jsonschema_rs.validator_for(schema)
+    python = re.compile(schema["pattern"])
+    chars = [chr(c) for c in range(0x3001) if not 0xD800 <= c <= 0xDFFF] + ["\u3000", "\ufeff", "\u2066", "\u2069", "\uffff"]
+    disagree = [f"U+{ord(c):04X}" for c in chars if bool(clean_query(c)) != bool(python.search(c)) or rust.is_valid(c) != bool(clean_query(c))]
+    assert disagree == []
+
+
+def test_every_api_shape_is_generated_from_its_model(client, spec):
+    from rules_index.web import api_models
+    from rules_index.web.openapi import ApiJsonSchema, REF
+
+    schemas = spec["components"]["schemas"]
+    for model in api_models.COMPONENTS:
+        for mode in ("validation", "serialization"):
+            generated = model.model_json_schema(ref_template=REF + "{model}", schema_generator=ApiJsonSchema, mode=mode)
+            for name, schema in generated.pop("$defs", {}).items():
+                assert schemas[name] == schema, name
+            if model is not api_models.CorrectionRequest:  # its game is an enum of the served games
+                assert schemas[model.__name__] == generated, model.__name__
+    served = [g["slug"] for g in client.get("/api/v1/games").get_json()["games"]]
+    assert schemas["CorrectionRequest"]["properties"]["game"]["enum"] == served

@@ -1,8 +1,7 @@
 """Rule calculators of Ohne Furcht und Adel: the final score pad (Regelheft S. 2 · Spielende & Sieger).
 
-The request and result models are the one definition of the calculator's input and output: the
-API validates with them, the OpenAPI document is generated from them and the score pad page takes
-its limits from the constants below.
+The request and result models are the one definition of the calculator's input and output (API
+validation, OpenAPI document, the limits of the score pad page).
 """
 from __future__ import annotations
 

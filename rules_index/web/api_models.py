@@ -1,0 +1,309 @@
+"""The JSON API's requests and answers as pydantic models: the one definition the OpenAPI document
+is generated from (``openapi.py``), and, for query parameters, what the API validates with.
+
+Calculator models live with their engines (``engines/*/calculators.py``). The correction and
+change requests are checked field by field in ``rules_index.corrections`` (which also normalises
+the texts and answers 404 and 413 for some fields); their models state those checks with the
+same constants and character classes.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
+
+from rules_index import characters as chars
+from rules_index.content import DEFAULT_LANG, LANGS
+from rules_index.corrections import change_requests, reports
+from rules_index.search import clean_query
+
+Lang = Literal[LANGS]
+
+
+def left_out(**details: Any) -> Any:
+    """The default of a key that may be left out but is never null (the document states no default)."""
+    return Field(default=None, **details)
+
+
+class ApiModel(BaseModel):
+    """Base of the API's models: unknown keys are ignored, as the API always did."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+# ------------------------------------------------------------------ query parameters
+# What clean_query removes or folds away (rules_index.search.query): Python's white space, every
+# C0 and C1 control character, bidirectional marks, embeddings, overrides and isolates. A search
+# text needs one character outside them.
+_NOT_SEARCHED = chars.regex_class(
+    chars.PYTHON_WHITESPACE, ((0x00, 0x1F), (0x7F, 0x9F)), ((0x200E, 0x200F), (0x061C, 0x061C)), chars.BIDI_CONTROLS,
+)
+SEARCHED = f"[^{_NOT_SEARCHED}]"
+MIN_LIMIT, MAX_LIMIT, DEFAULT_LIMIT = 1, 50, 10
+
+
+def _searchable(text: str) -> str:
+    # The server's own cleaning judges; the document states it as SEARCHED (a test compares them
+    # character by character).
+    if not clean_query(text):
+        raise PydanticCustomError("search_text", "a search text is required")
+    return text
+
+
+class LangQuery(ApiModel):
+    lang: Lang = DEFAULT_LANG
+
+
+class SearchQuery(LangQuery):
+    q: Annotated[str, Field(json_schema_extra={"pattern": SEARCHED}), AfterValidator(_searchable)]
+    game: str | None = Field(default=None, description="A game's slug: only its hits.")
+    limit: Annotated[int, Field(ge=MIN_LIMIT, le=MAX_LIMIT)] = DEFAULT_LIMIT
+
+
+# ------------------------------------------------------------------ path parameters
+class GamePath(ApiModel):
+    slug: str
+
+
+class FaqPath(GamePath):
+    faq_id: str
+
+
+class SectionPath(GamePath):
+    section_id: str
+
+
+class TokenPath(ApiModel):
+    token: str
+
+
+# ------------------------------------------------------------------ games, entries, sections
+class Error(ApiModel):
+    error: Annotated[str, Field(min_length=1)]
+
+
+class GameSummary(ApiModel):
+    slug: str
+    title: str
+    url: str
+
+
+class Games(ApiModel):
+    games: list[GameSummary]
+
+
+class FaqLink(ApiModel):
+    id: str
+    question: str
+    url: str
+
+
+class SectionLink(ApiModel):
+    id: str
+    title: str
+    url: str
+
+
+class Game(GameSummary):
+    faq: list[FaqLink]
+    sections: list[SectionLink]
+
+
+class Citation(ApiModel):
+    source: str
+    pages: Annotated[str, Field(pattern="^[0-9]+(-[0-9]+)?$")] | None
+    section: str
+    label: str
+
+
+class Check(ApiModel):
+    probe: str
+    scenario: str | None
+    given: dict[str, Any]
+    expect: dict[str, Any]
+    ok: bool
+
+
+class Fact(ApiModel):
+    value: int | bool | str
+    check: Annotated[int, Field(ge=1)]
+    where: str
+    ok: bool
+
+
+class Verified(ApiModel):
+    status: Literal["verified", "partial", "assumption", "editorial", "failed"] = Field(
+        description="verified: every claim of the answer is checked by the rules engine; partial: the claims in "
+                    "'unchecked' are not; assumption: the sources are silent and the engine follows a stated reading; "
+                    "editorial: no rule claim (editions, history, questions the sources leave open).",
+    )
+    basis: Literal["rule", "assumption", "editorial"]
+    unchecked: list[str] = Field(description="Claims of the answer no check tests.")
+    checks: list[Check]
+    facts: list[Fact] = Field(description="The values the answer states, each tied to a check's output.")
+
+
+class Faq(ApiModel):
+    game: str
+    id: str
+    lang: Lang
+    question: str
+    answer_html: str
+    citation: Citation
+    editions: list[str]
+    section: str
+    url: str
+    version: str = Field(description="Hash of the entry's stored form: the base_version of a change.")
+    verified: Verified
+    related: list[FaqLink]
+
+
+class Section(ApiModel):
+    game: str
+    id: str
+    lang: Lang
+    title: str
+    body_html: str
+    url: str
+    version: str = Field(description="Hash of the section's stored text in every language: the base_version of a change.")
+
+
+# ------------------------------------------------------------------ search
+class Hit(ApiModel):
+    """Hits come answers first (FAQ entries and the game's facts), then rules sections, glossary
+    terms and common mistakes; the first answer has best: true. A mistake's title states it
+    refuted and its url leads to the answer that settles it."""
+
+    type: Literal["faq", "fact", "section", "mistake", "glossary"]
+    game: str
+    id: str
+    title: str
+    snippet: str
+    url: str
+    score: float
+    best: bool
+
+
+class SearchResult(ApiModel):
+    query: str
+    lang: str
+    hits: list[Hit]
+    suggestion: str | None
+
+
+# ------------------------------------------------------------------ readers' reports
+def _plain(**constraints: Any) -> Any:
+    """A report's text: ``constraints`` and no control character (``reports.REFUSED``)."""
+    return Annotated[str, Field(**constraints, json_schema_extra={"not": {"pattern": reports.REFUSED}})]
+
+
+def _around(pattern: str) -> str:
+    """The whole text is ``pattern`` or nothing, with blanks (which the server strips) around it.
+
+    Anchored, unlike the character classes: safe here because a final newline is a blank, so
+    Python's ``$`` (which also matches before one) and ECMA-262's agree.
+    """
+    return f"^[{reports.BLANK}]*({pattern})?[{reports.BLANK}]*$"
+
+
+class CorrectionRequest(ApiModel):
+    """A reader's report on one FAQ entry (``faq``) or one rules section (``section``)."""
+
+    model_config = ConfigDict(json_schema_extra={"oneOf": [
+        {"required": ["faq"], "not": {"required": ["section"]}},
+        {"required": ["section"], "not": {"required": ["faq"]}},
+    ]})
+
+    game: Annotated[str, Field(min_length=1)]
+    faq: str = left_out()
+    section: str = left_out()
+    lang: Lang
+    message: _plain(max_length=reports.MAX_MESSAGE, pattern=reports.VISIBLE)
+    proposed_answer: _plain(max_length=reports.MAX_PROPOSAL) | None = None
+    page: _plain(pattern=_around(reports.PAGE)) | None = None
+    email: _plain(max_length=reports.MAX_EMAIL, pattern=_around(reports.EMAIL)) | None = None
+
+
+class CorrectionCreated(ApiModel):
+    id: int
+    token: str
+    status: Literal["pending"]
+
+
+class CorrectionStatus(ApiModel):
+    """A report's status for its tracking link: never the message or the e-mail address."""
+
+    model_config = ConfigDict(json_schema_extra={"not": {"anyOf": [{"required": ["email"]}, {"required": ["message"]}]}})
+
+    token: str
+    status: Literal["pending", "accepted", "rejected"]
+    game: str
+    faq: str = left_out()
+    section: str = left_out()
+    lang: str
+    reason: str | None
+    created_at: str
+    updated_at: str
+
+
+# ------------------------------------------------------------------ editors' changes
+EntryText = Annotated[str, Field(max_length=change_requests.MAX_TEXT)]
+
+
+class LangText(ApiModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
+
+    question: EntryText = left_out()
+    answer: EntryText = left_out()
+    body: EntryText = left_out()
+
+
+class ChangeText(ApiModel):
+    """New text per language; languages left out stay as they are. FAQ entries: question and/or
+    answer; sections: body."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
+
+    de: LangText = left_out()
+    en: LangText = left_out()
+    it: LangText = left_out()
+
+
+class ChangeRequest(ApiModel):
+    game: Annotated[str, Field(min_length=1)]
+    kind: Literal["faq", "section"]
+    id: Annotated[str, Field(min_length=1)]
+    text: ChangeText
+    base_version: str = left_out(
+        description="The entry's version when it was read (GET .../faq/{id} returns it); 409 if it changed since.",
+    )
+    dry_run: bool = Field(default=False, description="Only check the change: 200 if it would be accepted, nothing is written.")
+
+
+class ChangeAccepted(ApiModel):
+    accepted: Literal[True]
+    change: int | None = Field(description="The stored change's id; null for a dry run.")
+    version: str = Field(description="The entry's version: the new one when written, the current one for a dry run.")
+    flags: list[Lang] = Field(description="Languages put under translation review.")
+
+
+class Problem(ApiModel):
+    kind: Literal["check", "claim", "mistake", "validation"]
+    message: str
+    lang: Lang = left_out()
+    mistake: str = left_out()
+    check: str = left_out()
+    scenario: str = left_out()
+
+
+class ChangeRefused(ApiModel):
+    error: Annotated[str, Field(min_length=1)]
+    problems: Annotated[list[Problem], Field(min_length=1)]
+
+
+# Every model that is a component of the document, by its name there.
+COMPONENTS: tuple[type[ApiModel], ...] = (
+    Error, Games, Game, Faq, Section, SearchResult, CorrectionRequest, CorrectionCreated, CorrectionStatus,
+    ChangeRequest, ChangeAccepted, ChangeRefused,
+)
