@@ -59,10 +59,11 @@ serve: setup index db ## Serve for production: gunicorn with gunicorn.conf.py (R
 check: setup ## Run every FAQ entry's and mistake's check through the rule engines
 	$(FLASK) rules check
 
-# Both suites run on every CPU (pytest-xdist) in a random order (pytest-randomly prints its seed
+# Both suites run on every CPU (pytest-xdist; a module stays on one worker, so its fixtures are
+# made once) in a random order (pytest-randomly prints its seed
 # at the top): PYTEST_ARGS="--randomly-seed=…" repeats an order, PYTEST_ARGS="-p no:randomly" keeps
 # the files' order.
-PYTEST := $(BIN)/python -m pytest -q -n auto $(PYTEST_ARGS)
+PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadscope $(PYTEST_ARGS)
 
 test: dev-setup validate check ## Validate content, run the rule checks and the fast test suite (what a change needs)
 	$(PYTEST) -m "not slow"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from apptools import seed_index
 from rules_index.content.snapshot import read_content
 from rules_index.content.writer import materialize, plan_faq_change
 from rules_index.search import SearchIndex, build
@@ -25,7 +26,7 @@ def site(tmp_path):
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     link = tmp_path / "index"
-    build(read_content(content)[0], link, content)
+    assert seed_index(tmp_path, content)  # as build() would make it, from the per-process template
     return content, link
 
 
