@@ -60,9 +60,8 @@ check: setup ## Run every FAQ entry's and mistake's check through the rule engin
 	$(FLASK) rules check
 
 # Both suites run on every CPU (pytest-xdist; a module stays on one worker, so its fixtures are
-# made once) in a random order (pytest-randomly prints its seed
-# at the top): PYTEST_ARGS="--randomly-seed=…" repeats an order, PYTEST_ARGS="-p no:randomly" keeps
-# the files' order.
+# made once) in a random order, whose seed pytest-randomly prints at the top:
+# PYTEST_ARGS="--randomly-seed=…" repeats an order, PYTEST_ARGS="-p no:randomly" keeps the files'.
 PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadscope $(PYTEST_ARGS)
 
 test: dev-setup validate check ## Validate content, run the rule checks and the fast test suite (what a change needs)
