@@ -163,22 +163,13 @@ def game_folders(root: Path) -> list[Path]:
 
 
 def load(root: Path) -> tuple[Library, list[Problem]]:
-    """Load and validate everything under ``root``; returns what loaded and every problem.
-
-    The fast parser is tried first; only when something is wrong is the content read again
-    with line numbers, so that every problem names its line.
-    """
-    library, problems = _load(Path(root), lines=False)
-    if problems:
-        library, problems = _load(Path(root), lines=True)
-    return library, problems
-
-
-def _load(root: Path, lines: bool) -> tuple[Library, list[Problem]]:
-    catalog, problems = load_catalog(root, lines)
+    """Load and validate everything under ``root``; returns what loaded and every problem, each
+    with the line its file's node tree names."""
+    root = Path(root)
+    catalog, problems = load_catalog(root)
     games: dict[str, Game] = {}
     for folder in game_folders(root):
-        game, files, more = load_game(folder, root, lines)
+        game, files, more = load_game(folder, root)
         problems += more
         if game is None:
             continue

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, NodeEvent
+from yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, NodeEvent
+
+from .yaml12 import YAMLError, load_text, parse_events
 
 MAX_DEPTH = 20  # a check's "given" is a few levels deep; 20 leaves room and stops pathological input
 
@@ -27,10 +27,9 @@ class SubmittedYamlError(ValueError):
 
 def parse_submitted_yaml(text: str) -> Any:
     """The plain data of ``text``, or SubmittedYamlError (anchors, aliases, deep nesting, syntax)."""
-    yaml = YAML(typ="safe")
     depth = 0
     try:
-        for event in yaml.parse(text):
+        for event in parse_events(text):
             if isinstance(event, AliasEvent) or (isinstance(event, NodeEvent) and event.anchor is not None):
                 raise SubmittedYamlError("alias")
             if isinstance(event, CollectionStartEvent):
@@ -39,6 +38,10 @@ def parse_submitted_yaml(text: str) -> Any:
                     raise SubmittedYamlError("depth")
             elif isinstance(event, CollectionEndEvent):
                 depth -= 1
-        return yaml.load(text)
+        return load_text(text)
     except YAMLError as exc:
+        # libyaml scans a run of "[" or "{" ahead of its events and stops at its own limit (1000)
+        # before the count above sees depth MAX_DEPTH: that refusal is the same one.
+        if "maximum nesting depth" in str(getattr(exc, "problem", "")):
+            raise SubmittedYamlError("depth") from None
         raise SubmittedYamlError("syntax", str(exc)) from None

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from .model import RuleSection
 from .schema import LANGS, Faq
-from .writer import EntryNotFound, read_section
-from .yamlfile import fast_yaml
+from .writer import EntryNotFound, FilePlan, read_section, section_in
+from .yaml12 import load_text
 
 
 def _digest(data) -> str:
@@ -45,7 +45,7 @@ def _raw_entries(path: Path) -> dict:
         cached = _PARSED.get(path)
     if cached is not None and cached[0] == identity:
         return cached[1]
-    entries = fast_yaml().load(path.read_text(encoding="utf-8")) or []
+    entries = load_text(path.read_text(encoding="utf-8")) or []
     by_id = {e["id"]: e for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)}
     with _PARSED_LOCK:
         _PARSED[path] = (identity, by_id)
@@ -70,3 +70,25 @@ def stored_version(root: Path, slug: str, kind: str, target: str) -> str:
     if kind == "faq":
         return faq_version(stored_faq(root, slug, target))
     return section_version(read_section(root, slug, target))
+
+
+def entry_data(root: Path, slug: str, kind: str, target: str) -> dict:
+    """The entry's fields ("faq" or "section") as the files under ``root`` hold them now."""
+    return stored_faq_data(root, slug, target) if kind == "faq" else read_section(root, slug, target)
+
+
+def planned_entry_data(root: Path, slug: str, kind: str, target: str, plans: list[FilePlan]) -> dict:
+    """The entry's fields as the files will hold them once ``plans`` are written, read the way
+    ``entry_data`` reads the real files afterwards."""
+    planned = {plan.path: plan.after for plan in plans}
+
+    def text(path: str) -> str:
+        found = planned.get(path)
+        return found if found is not None else (Path(root) / path).read_text(encoding="utf-8")
+
+    if kind == "section":
+        return section_in({lang: text(f"{slug}/rules.{lang}.md") for lang in LANGS}, target)
+    for entry in load_text(text(f"{slug}/faq.yaml")) or []:
+        if isinstance(entry, dict) and entry.get("id") == target:
+            return entry
+    raise EntryNotFound(target)

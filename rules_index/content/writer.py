@@ -11,22 +11,23 @@ import copy
 import datetime as dt
 import difflib
 import functools
+import glob
 import math
 import os
 import re
+import shutil
 import stat
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .rules_markdown import split_sections
 from .schema import LANGS
-from .yamlfile import fast_yaml
+from .yaml12 import YAMLError, compose_text, load_text
 
 FAQ_TEXT_FIELDS = ("question", "answer")
 STRUCTURED_FIELDS = ("citation", "ruling", "check")
@@ -73,10 +74,6 @@ def _clean_data(value: Any) -> Any:
 
 # --- reading -----------------------------------------------------------------------------------
 
-def _load(text: str) -> Any:
-    return fast_yaml().load(text)
-
-
 def _index(items: list, entry_id: str) -> int:
     for index, item in enumerate(items or []):
         if isinstance(item, dict) and item.get("id") == entry_id:
@@ -86,15 +83,21 @@ def _index(items: list, entry_id: str) -> int:
 
 def read_faq(root: Path, slug: str, faq_id: str) -> dict:
     """The FAQ entry's fields as plain data."""
-    data = _load((Path(root) / slug / "faq.yaml").read_text(encoding="utf-8"))
+    data = load_text((Path(root) / slug / "faq.yaml").read_text(encoding="utf-8"))
     return data[_index(data, faq_id)]
 
 
 def read_section(root: Path, slug: str, section_id: str) -> dict:
     """A rules section's text per language as plain data."""
+    texts = {lang: (Path(root) / slug / f"rules.{lang}.md").read_text(encoding="utf-8") for lang in LANGS}
+    return section_in(texts, section_id)
+
+
+def section_in(texts: dict[str, str], section_id: str) -> dict:
+    """A rules section's text per language as plain data, from each language's rules text."""
     out = {}
     for lang in LANGS:
-        sections, _ = split_sections((Path(root) / slug / f"rules.{lang}.md").read_text(encoding="utf-8"), "")
+        sections, _ = split_sections(texts[lang], "")
         match = next((s for s in sections if s.id == section_id), None)
         if match is None:
             raise EntryNotFound(section_id)
@@ -135,7 +138,7 @@ def _double_quoted(value: str) -> str:
 def _reads_as(snippet: str, value: Any, flow: bool) -> bool:
     """Whether ``snippet`` written as a value (in a block mapping or a flow list) reads as ``value``."""
     try:
-        loaded = _load(f"[{snippet}]") if flow else _load(f"k: {snippet}")
+        loaded = load_text(f"[{snippet}]") if flow else load_text(f"k: {snippet}")
     except YAMLError:
         return False
     got = loaded[0] if flow else (loaded or {}).get("k")
@@ -398,7 +401,7 @@ class _Positions:
 def _parsed(text: str) -> tuple[Node, _Positions]:
     """The file's node tree with the position of every value (read once per file text: the nodes
     are only looked at, never changed)."""
-    return YAML(typ="safe", pure=False).compose(text), _Positions(text)
+    return compose_text(text), _Positions(text)
 
 
 def _pairs(node: MappingNode) -> dict[Any, tuple[Node, Node]]:
@@ -473,7 +476,7 @@ def _node_index(tree: SequenceNode, entry_id: str) -> int:
 
 @functools.lru_cache(maxsize=64)
 def _entry_read(text: str) -> Any:
-    return _load(text)[0]
+    return load_text(text)[0]
 
 
 def _entry_data(text: str) -> Any:
@@ -553,7 +556,7 @@ def plan_faq_change(root: Path, slug: str, faq_id: str, updates: dict, today: dt
 
 def _check_entry(after: str, start: int, end: int, expected: dict, where: str) -> None:
     try:
-        got = _load(after[start:end])
+        got = load_text(after[start:end])
     except YAMLError as exc:
         raise WriteCheckFailed(f"{where}: the new text is not valid YAML ({exc})") from exc
     if not isinstance(got, list) or len(got) != 1 or not _same(got[0], expected):
@@ -651,3 +654,46 @@ def materialize(plans: list[FilePlan], root: Path) -> None:
             if os.path.exists(tmp):
                 os.unlink(tmp)
             raise
+
+
+@contextmanager
+def planned_copy(root: Path, slug: str, plans: list[FilePlan]) -> Iterator[Path]:
+    """A temporary content root holding a copy of the game's folder with ``plans`` written into
+    it (removed on exit), so a change can be validated before the real files are touched."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "content"
+        shutil.copytree(Path(root) / slug, copy / slug)
+        materialize(plans, copy)
+        yield copy
+
+
+def plan_state(root: Path, plan: FilePlan) -> str:
+    """Which text of ``plan`` the file under ``root`` holds: "before", "after" or "other"."""
+    try:
+        text = (Path(root) / plan.path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return "other"
+    if text == plan.after:
+        return "after"
+    return "before" if text == plan.before else "other"
+
+
+def leftover_tmp(root: Path) -> list[Path]:
+    """``materialize``'s temp files (``.<name>.<random>.tmp`` next to ``<name>``) in the content
+    folder and its game folders."""
+    root = Path(root)
+    found = []
+    for folder in [root, *(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))]:
+        for target in folder.iterdir():
+            if not target.name.startswith(".") and target.is_file():
+                found.extend(folder.glob(f".{glob.escape(target.name)}.*.tmp"))
+    return found
+
+
+def remove_leftover_tmp(root: Path) -> list[Path]:
+    """Remove the temp files of cut-off writes; returns them. Only safe while no write is under
+    way (the caller holds the content lock)."""
+    removed = leftover_tmp(root)
+    for leftover in removed:
+        leftover.unlink(missing_ok=True)
+    return removed

@@ -1,23 +1,18 @@
-"""Reading content YAML with line numbers, so every problem can name its file and line."""
+"""Reading content YAML with line numbers, so every problem can name its file and line.
+
+A file is parsed once into its node tree and the data is built from that tree; the line of a
+value comes from its node's start mark.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from yaml.nodes import MappingNode, Node, SequenceNode
 
 from .problems import Problem
-
-
-def round_trip_yaml() -> YAML:
-    """The one YAML configuration used to read and write content (comments and order kept)."""
-    yaml = YAML(typ="rt")
-    yaml.preserve_quotes = True
-    yaml.indent(mapping=2, sequence=4, offset=2)
-    yaml.width = 100
-    return yaml
+from .yaml12 import MarkedYAMLError, YAMLError, load_text, load_with_nodes
 
 
 @dataclass
@@ -27,39 +22,51 @@ class YamlFile:
     path: Path
     display: str
     data: Any
+    node: Node | None = None  # None: read without line numbers (``line`` answers 1)
+    _lines: dict[tuple, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def line(self, *keys: Any) -> int:
         """1-based line of the deepest node reachable along ``keys`` (best effort)."""
-        node = self.data
-        line = 1
-        for key in keys:
-            lc = getattr(node, "lc", None)
-            try:
-                if isinstance(node, dict) and key in node:
-                    if lc is not None:
-                        line = lc.key(key)[0] + 1
-                    node = node[key]
-                elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
-                    if lc is not None:
-                        line = lc.item(key)[0] + 1
-                    node = node[key]
-                else:
-                    break
-            except (KeyError, IndexError, TypeError):
-                break
-        return line
+        if self._lines is None:
+            self._lines = path_lines(self.data, self.node)
+        for end in range(len(keys), 0, -1):
+            found = self._lines.get(tuple(keys[:end]))
+            if found is not None:
+                return found
+        return 1
 
 
-def fast_yaml() -> YAML:
-    """The C-based safe loader: plain data, no line numbers, several times faster."""
-    yaml = YAML(typ="safe", pure=False)
-    return yaml
+def path_lines(data: Any, node: Node | None) -> dict[tuple, int]:
+    """1-based line of every path into ``data``: a key's path maps to the key's line, a list
+    item's to the item's. ``data`` must be what ``node`` was constructed into."""
+    lines: dict[tuple, int] = {}
+    stack: list[tuple[tuple, Any, Node | None]] = [((), data, node)]
+    while stack:
+        path, value, at = stack.pop()
+        if isinstance(at, MappingNode) and isinstance(value, dict):
+            # A constructed dict has the nodes' keys in their order; only a merge (``<<``) that
+            # an explicit key overrides leaves fewer keys than pairs: those are matched by text.
+            if len(at.value) == len(value):
+                pairs = zip(value, at.value)
+            else:
+                by_text = {str(key): key for key in value}
+                pairs = ((by_text.get(str(key_node.value)), (key_node, value_node)) for key_node, value_node in at.value)
+            for key, (key_node, value_node) in pairs:
+                if key is None or key not in value:
+                    continue
+                lines[(*path, key)] = key_node.start_mark.line + 1
+                stack.append(((*path, key), value[key], value_node))
+        elif isinstance(at, SequenceNode) and isinstance(value, list):
+            for index, (item, item_node) in enumerate(zip(value, at.value)):
+                lines[(*path, index)] = item_node.start_mark.line + 1
+                stack.append(((*path, index), item, item_node))
+    return lines
 
 
 def read_yaml(path: Path, display: str, lines: bool = True) -> tuple[YamlFile | None, list[Problem]]:
     """Parse one file; a syntax error becomes a Problem at the line the parser names.
 
-    With ``lines=False`` the fast loader is used and ``YamlFile.line`` answers 1.
+    With ``lines=False`` the node tree is not kept and ``YamlFile.line`` answers 1.
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -68,11 +75,11 @@ def read_yaml(path: Path, display: str, lines: bool = True) -> tuple[YamlFile | 
     except UnicodeDecodeError as exc:
         return None, [Problem(display, 1, f"not valid UTF-8: {exc.reason}")]
     try:
-        data = (round_trip_yaml() if lines else fast_yaml()).load(text)
+        data, node = load_with_nodes(text) if lines else (load_text(text), None)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
         return None, [Problem(display, line, f"YAML syntax error: {exc.problem or exc.context}")]
     except YAMLError as exc:
         return None, [Problem(display, 1, f"YAML error: {exc}")]
-    return YamlFile(path, display, data), []
+    return YamlFile(path, display, data, node), []

@@ -270,6 +270,19 @@ def history(session: Session, game: str, kind: str, target: str) -> list[Change]
     ).order_by(Change.created_at.desc(), Change.id.desc())))
 
 
+def recent(session: Session, game: str | None = None, limit: int = 100) -> list[Change]:
+    """The latest accepted changes (of ``game``, or of every game), newest first."""
+    query = select(Change).order_by(Change.created_at.desc(), Change.id.desc()).limit(limit)
+    if game:
+        query = query.where(Change.game == game)
+    return list(session.scalars(query))
+
+
+def change_of_report(session: Session, report_id: int) -> Change | None:
+    """The latest change made from the report, if any."""
+    return session.scalar(select(Change).where(Change.report_id == report_id).order_by(Change.id.desc()))
+
+
 def export_patch(session: Session, since: dt.datetime | None = None) -> str:
     """Accepted changes as one patch for review in git (oldest first)."""
     query = select(Change).order_by(Change.created_at, Change.id)

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
-import tempfile
 import threading
 from collections import OrderedDict
 from dataclasses import asdict, dataclass
@@ -34,7 +32,7 @@ from rules_index.content.claims import ruling_shape_problems, swapped_numbers, t
 from rules_index.content.loader import load_catalog, load_game
 from rules_index.content.schema import Faq
 from rules_index.content.versions import stored_faq
-from rules_index.content.writer import FAQ_TEXT_FIELDS, EntryNotFound, FilePlan, clean_text, materialize
+from rules_index.content.writer import FAQ_TEXT_FIELDS, EntryNotFound, FilePlan, clean_text, planned_copy
 from rules_index.restatements import comparer
 from rules_index.verification import Report, verify_entry
 
@@ -75,10 +73,7 @@ def review(root: Path, slug: str, kind: str, target: str, plans: list[FilePlan])
         stored = stored_faq(root, slug, target) if kind == "faq" else None
     except EntryNotFound:
         stored = None
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / "content"
-        shutil.copytree(Path(root) / slug, copy / slug)
-        materialize(plans, copy)
+    with planned_copy(root, slug, plans) as copy:
         game, problems = _load(copy / slug, copy, catalog.get(slug))
     if game is None or problems:
         return [GateProblem("validation", str(p)) for p in problems] or [GateProblem("validation", f"game '{slug}' does not load")]

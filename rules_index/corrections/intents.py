@@ -14,17 +14,14 @@ the intent holds, with the same ``complete`` a live accept uses, so both leave t
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rules_index.content import LANGS
-from rules_index.content.versions import stored_faq_data
-from rules_index.content.writer import EntryNotFound, FilePlan, materialize, read_section
-from rules_index.content.yamlfile import fast_yaml
+from rules_index.content.versions import entry_data, planned_entry_data
+from rules_index.content.writer import FilePlan, materialize
 
 from .models import AcceptIntent, Change, Report, TranslationFlag, utcnow
 
@@ -40,32 +37,12 @@ def flagged_langs(touched: set[str]) -> list[str]:
 
 def snapshot(root: Path, game: str, kind: str, target: str) -> dict:
     """The entry's fields as the files under ``root`` hold them now."""
-    return stored_faq_data(root, game, target) if kind == "faq" else read_section(root, game, target)
+    return entry_data(root, game, kind, target)
 
 
 def planned_snapshot(root: Path, game: str, kind: str, target: str, plans: list[FilePlan]) -> dict:
-    """The entry's fields as the files will hold them once ``plans`` are written, read the way
-    ``snapshot`` reads the real files afterwards."""
-    texts = {plan.path: plan.after for plan in plans}
-    if kind == "faq":
-        path = f"{game}/faq.yaml"
-        text = texts.get(path)
-        if text is None:
-            text = (Path(root) / path).read_text(encoding="utf-8")
-        for entry in fast_yaml().load(text) or []:
-            if isinstance(entry, dict) and entry.get("id") == target:
-                return entry
-        raise EntryNotFound(target)
-    with tempfile.TemporaryDirectory() as tmp:
-        for lang in LANGS:
-            path = f"{game}/rules.{lang}.md"
-            copy = Path(tmp) / path
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            if path in texts:
-                copy.write_text(texts[path], encoding="utf-8")
-            else:
-                shutil.copyfile(Path(root) / path, copy)
-        return read_section(Path(tmp), game, target)
+    """The entry's fields as the files will hold them once ``plans`` are written."""
+    return planned_entry_data(root, game, kind, target, plans)
 
 
 def open_intent(

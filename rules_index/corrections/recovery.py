@@ -25,7 +25,6 @@ replaces a killed one settles what the dead one left, and brings the search inde
 """
 from __future__ import annotations
 
-import glob
 import logging
 import threading
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rules_index.content import ContentError
-from rules_index.content.writer import FilePlan
+from rules_index.content.writer import leftover_tmp, plan_state, remove_leftover_tmp
 from rules_index.search.build import is_stale
 
 from . import availability, db
@@ -69,16 +68,6 @@ def needs_publish(results: list[Recovered]) -> bool:
     return any(result.content_changed for result in results)
 
 
-def _file_state(root: Path, plan: FilePlan) -> str:
-    try:
-        text = (Path(root) / plan.path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return "other"
-    if text == plan.after:
-        return "after"
-    return "before" if text == plan.before else "other"
-
-
 def _finish(session: Session, intent: AcceptIntent, state: str) -> None:
     intent.state = state
     intent.finished_at = utcnow()
@@ -88,7 +77,7 @@ def _finish(session: Session, intent: AcceptIntent, state: str) -> None:
 def settle(session: Session, root: Path, intent: AcceptIntent) -> Recovered:
     """Settle one open intent (see the module's docstring)."""
     plans = file_plans(intent)
-    states = [_file_state(root, plan) for plan in plans]
+    states = [plan_state(root, plan) for plan in plans]
     where = f"accept intent {intent.id} ({intent.game} {intent.target_kind}:{intent.target_id}, report {intent.report_id})"
     if "other" in states:
         edited = [plan.path for plan, state in zip(plans, states) if state == "other"]
@@ -118,24 +107,10 @@ def recover_intents(session: Session, root: Path) -> list[Recovered]:
     return results
 
 
-def leftover_tmp(root: Path) -> list[Path]:
-    """The writer's temp files (``.<name>.<random>.tmp`` next to ``<name>``) in the content folder
-    and its game folders."""
-    root = Path(root)
-    found = []
-    for folder in [root, *(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))]:
-        for target in folder.iterdir():
-            if not target.name.startswith(".") and target.is_file():
-                found.extend(folder.glob(f".{glob.escape(target.name)}.*.tmp"))
-    return found
-
-
 def sweep_tmp(root: Path) -> list[Path]:
     """Remove the temp files of cut-off writes; returns them. Only safe while holding the content
     lock (outside it, one may belong to a write under way)."""
-    removed = leftover_tmp(root)
-    for leftover in removed:
-        leftover.unlink(missing_ok=True)
+    removed = remove_leftover_tmp(root)
     if removed:
         log.warning("removed %d temp file(s) of cut-off writes: %s", len(removed), ", ".join(str(p) for p in removed))
     return removed

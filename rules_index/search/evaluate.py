@@ -20,9 +20,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ruamel.yaml import YAML
-
 from rules_index.content.snapshot import read_content
+from rules_index.content.yaml12 import load_text
 
 from .build import build
 from .searcher import SearchIndex
@@ -78,7 +77,7 @@ class Outcome:
 
 
 def load_cases(path: Path) -> list[Case]:
-    rows = YAML(typ="safe").load(Path(path).read_text(encoding="utf-8")) or []
+    rows = load_text(Path(path).read_text(encoding="utf-8")) or []
     cases = []
     for row in rows:
         game, entry = row["expect"].split("/", 1)

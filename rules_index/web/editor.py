@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import functools
-import io
 import json
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -20,13 +19,11 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
-from ruamel.yaml import YAML
-from sqlalchemy import select
 
 from rules_index.content import LANGS
 from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, parse_submitted_yaml
-from rules_index.content.versions import stored_faq_data
-from rules_index.content.writer import read_section
+from rules_index.content.versions import entry_data
+from rules_index.content.yaml12 import dump_text
 from rules_index.corrections import availability, changes, reports, sessions
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import authenticate
@@ -170,17 +167,7 @@ def queue(editor: Editor):
 
 
 def _entry_texts(slug: str, kind: str, target: str) -> dict:
-    root = content_state().root
-    return stored_faq_data(root, slug, target) if kind == "faq" else read_section(root, slug, target)
-
-
-def _yaml_text(data) -> str:
-    yaml = YAML(typ="safe")
-    yaml.default_flow_style = False
-    yaml.allow_unicode = True
-    out = io.StringIO()
-    yaml.dump(data, out)
-    return out.getvalue()
+    return entry_data(content_state().root, slug, kind, target)
 
 
 def form_texts(kind: str, data: dict) -> dict[str, str]:
@@ -191,9 +178,9 @@ def form_texts(kind: str, data: dict) -> dict[str, str]:
     for lang in LANGS:
         texts[f"question_{lang}"] = data[lang]["question"]
         texts[f"answer_{lang}"] = data[lang]["answer"]
-    texts["citation"] = _yaml_text(data["citation"])
-    texts["ruling"] = _yaml_text(data.get("ruling"))
-    texts["check"] = _yaml_text(data.get("check"))
+    texts["citation"] = dump_text(data["citation"])
+    texts["ruling"] = dump_text(data.get("ruling"))
+    texts["check"] = dump_text(data.get("check"))
     return texts
 
 
@@ -308,7 +295,7 @@ def _gate_result(problems: list) -> tuple[list, bool]:
 
 def _locked(editor: Editor, report: Report, status: int):
     """A decided report: what was decided, and for an accepted one the change it made."""
-    change = session().scalar(select(Change).where(Change.report_id == report.id).order_by(Change.id.desc()))
+    change = changes.change_of_report(session(), report.id)
     return render_template("editor/review.html", editor=editor, report=report, locked=True, change=change), status
 
 
@@ -424,10 +411,7 @@ def change_list(editor: Editor):
 
 def _change_list(editor: Editor, refusal: str | None = None, problems: list | None = None, status: int = 200):
     game = request.args.get("game") or None
-    query = select(Change).order_by(Change.created_at.desc(), Change.id.desc()).limit(RECENT_CHANGES)
-    if game:
-        query = query.where(Change.game == game)
-    items = list(session().scalars(query))
+    items = changes.recent(session(), game, RECENT_CHANGES)
     return render_template(
         "editor/changes.html", editor=editor, changes=items, revertable=revertable_ids(content_state().root, items),
         games=list(library()), game=game, refusal=refusal, problems=problems or [], refused=bool(problems),

@@ -17,7 +17,6 @@ import stat
 from pathlib import Path
 
 import pytest
-from ruamel.yaml import YAML
 
 from rules_index.content import writer
 from rules_index.content.rules_markdown import split_sections
@@ -28,7 +27,7 @@ from rules_index.content.writer import (
     plan_faq_change,
     plan_section_change,
 )
-from rules_index.content.yamlfile import fast_yaml
+from rules_index.content.yaml12 import compose_text, load_text
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 GAMES = sorted(p.parent.name for p in CONTENT.glob("*/faq.yaml"))
@@ -87,8 +86,8 @@ def sorted_keys(value):
 
 @functools.lru_cache(maxsize=8)
 def _entries(text: str):
-    tree = YAML(typ="safe").compose(text)
-    return list(zip(fast_yaml().load(text), tree.value))
+    tree = compose_text(text)
+    return list(zip(load_text(text), tree.value))
 
 
 def entries(text: str):
@@ -151,13 +150,13 @@ def test_every_faq_text_change_touches_only_its_lines(root, slug):
                 # Read back: the entry is the same but for the changed value.
                 expected = {**data, lang: {**data[lang], field: new + ("\n" if scalar.style in ("|", ">") else "")}}
                 shift = len(added) - len(removed)
-                got = fast_yaml().load(entry_text(after, nodes, index, shift))
+                got = load_text(entry_text(after, nodes, index, shift))
                 assert got == [expected], where
                 if index in (0, len(pairs) - 1) and lang == "de" and full_checks < 2:
                     full_checks += 1
-                    whole = fast_yaml().load(before)
+                    whole = load_text(before)
                     whole[index] = expected
-                    assert fast_yaml().load(after) == whole, where
+                    assert load_text(after) == whole, where
 
 
 def sections(text: str) -> list[tuple[str, str, str]]:
@@ -213,7 +212,7 @@ def test_one_value_of_check_rewrites_one_line(root):
     scenario = value_node(line, "scenario")
     assert (len(removed), len(added)) == (1, 1)
     assert first == value_node(scenario, "en").start_mark.line
-    assert fast_yaml().load(added[0].replace("en:", "x:", 1).strip()) == {"x": check[1]["scenario"]["en"]}
+    assert load_text(added[0].replace("en:", "x:", 1).strip()) == {"x": check[1]["scenario"]["en"]}
 
 
 def test_a_new_shape_of_check_rewrites_only_that_keys_block(root):
@@ -228,7 +227,7 @@ def test_a_new_shape_of_check_rewrites_only_that_keys_block(root):
     key_line = next(k for k, _v in node.value if k.value == "check").start_mark.line
     last_line = max(n.end_mark.line for n in block.value)
     assert key_line <= first and first + len(removed) - 1 <= last_line
-    got = fast_yaml().load(entry_text(after, [n for _d, n in pairs], index, len(added) - len(removed)))
+    got = load_text(entry_text(after, [n for _d, n in pairs], index, len(added) - len(removed)))
     assert got == [{**data, "check": check}]
 
 
@@ -238,7 +237,7 @@ def test_a_key_given_as_none_goes_and_an_absent_one_stays_absent(root):
     after = plan_faq_change(root, slug, data["id"], {"check": None}, TODAY)[0].after
     first, removed, added = changed_region(text, after)
     assert added == [] and removed[0].strip() == "check:"
-    assert "check" not in next(d for d in fast_yaml().load(after) if d["id"] == data["id"])
+    assert "check" not in next(d for d in load_text(after) if d["id"] == data["id"])
     lacking = next((s, d) for s in GAMES for d, _n in entries((root / s / "faq.yaml").read_text(encoding="utf-8")) if "check" not in d)
     plans = plan_faq_change(root, lacking[0], lacking[1]["id"], {"check": None}, TODAY)
     assert [p.before == p.after for p in plans] == [True]
@@ -250,10 +249,10 @@ def test_a_key_given_as_none_goes_and_an_absent_one_stays_absent(root):
 ])
 def test_browser_line_ends_are_written_as_lf(root, text):
     slug = GAMES[0]
-    data = fast_yaml().load((root / slug / "faq.yaml").read_text(encoding="utf-8"))[0]
+    data = load_text((root / slug / "faq.yaml").read_text(encoding="utf-8"))[0]
     plans = plan_faq_change(root, slug, data["id"], {"en": {"answer": text, "question": "Q?\r\nReally?"}}, TODAY)
     assert "\r" not in plans[0].after
-    entry = next(d for d in fast_yaml().load(plans[0].after) if d["id"] == data["id"])
+    entry = next(d for d in load_text(plans[0].after) if d["id"] == data["id"])
     assert entry["en"]["answer"] == "Line one.\nLine two.\n\nLine three.\n"
     assert entry["en"]["question"] == "Q?\nReally?\n"
     section = split_sections((root / slug / "rules.en.md").read_text(encoding="utf-8"), "")[0][0]
@@ -287,7 +286,7 @@ def test_text_that_plain_yaml_cannot_hold_is_quoted(root, question):
     plans = plan_faq_change(root, slug, data["id"], {"en": {"question": question}}, TODAY)
     first, removed, added = changed_region(text, plans[0].after)
     assert (len(removed), len(added)) == (1, 1)
-    assert next(d for d in fast_yaml().load(plans[0].after) if d["id"] == data["id"])["en"]["question"] == question
+    assert next(d for d in load_text(plans[0].after) if d["id"] == data["id"])["en"]["question"] == question
 
 
 def test_several_lines_into_a_one_line_question_become_a_literal_block(root):
@@ -301,7 +300,7 @@ def test_several_lines_into_a_one_line_question_become_a_literal_block(root):
 
 def test_a_wrong_text_is_refused_not_planned(root, monkeypatch):
     slug = GAMES[0]
-    data = fast_yaml().load((root / slug / "faq.yaml").read_text(encoding="utf-8"))[0]
+    data = load_text((root / slug / "faq.yaml").read_text(encoding="utf-8"))[0]
     monkeypatch.setattr(writer, "_text_scalar", lambda text, style, indent: (text, text))
     with pytest.raises(WriteCheckFailed):
         plan_faq_change(root, slug, data["id"], {"en": {"question": "Broken: on purpose"}}, TODAY)
@@ -316,7 +315,7 @@ def test_materialize_keeps_the_files_mode(tmp_path, mode):
     shutil.copytree(CONTENT / GAMES[0], game)
     for name in ("faq.yaml", "game.yaml"):
         os.chmod(game / name, mode)
-    data = fast_yaml().load((game / "faq.yaml").read_text(encoding="utf-8"))[0]
+    data = load_text((game / "faq.yaml").read_text(encoding="utf-8"))[0]
     plans = plan_faq_change(tmp_path / "content", GAMES[0], data["id"], {"en": {"question": "A new question?"}}, TODAY)
     materialize(plans, tmp_path / "content")
     for name in ("faq.yaml", "game.yaml"):
@@ -353,5 +352,5 @@ def test_a_key_the_entry_lacks_is_added_after_its_last_line(root):
     after = plan_faq_change(root, slug, data["id"], {"check": check}, TODAY)[0].after
     first, removed, added = changed_region(text, after)
     assert removed == [] and added[0] == "  check:\n"
-    entry = next(d for d in fast_yaml().load(after) if d["id"] == data["id"])
+    entry = next(d for d in load_text(after) if d["id"] == data["id"])
     assert entry == {**data, "check": [{**check[0], "scenario": {"en": "Line one,\nline two."}}]}

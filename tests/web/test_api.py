@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import pytest
-from ruamel.yaml import YAML
-
 from app import ROOT
+from rules_index.content.yaml12 import load_text
 
-CATALOG = YAML(typ="safe").load((ROOT / "content" / "faq-catalog.yaml").read_text(encoding="utf-8"))
+CATALOG = load_text((ROOT / "content" / "faq-catalog.yaml").read_text(encoding="utf-8"))
 CATALOG_ENTRIES = [(slug, faq_id) for slug, game in CATALOG.items() for faq_id in game["faq"]]
 LABEL_PREFIX = {"de": "Regelheft: S. ", "en": "Rulebook: p", "it": "Regolamento: p"}
 
