@@ -70,17 +70,17 @@ def search_vs_fts5(workdir: Path, real: bool, entries: int = 0) -> dict:
 
 # -- 4: engines and checks -------------------------------------------------------------------
 def engines(library) -> dict:
-    from rules_index.engines import engine_module
+    from rules_index.engines import state_class
 
     figures = {}
     for game in library:
-        module = engine_module(game.slug)
-        if module is None or not hasattr(module, "play_random_game"):
+        state = state_class(game.slug)
+        if state is None:
             continue
-        module.play_random_game(0)  # imports and caches outside the clock
+        state.play_random(0)  # imports and caches outside the clock
         seed, start = 0, time.perf_counter()
         while True:
-            module.play_random_game(seed)
+            state.play_random(seed)
             seed += 1
             elapsed = time.perf_counter() - start
             if elapsed >= ENGINE_SECONDS and seed >= 10:

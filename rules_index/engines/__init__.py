@@ -7,9 +7,12 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from .base import InputError, ProbeRegistry, Rule, RuleViolation
+from .base import InputError, ProbeRegistry, Rule, RuleViolation, State
 
-__all__ = ["InputError", "ProbeRegistry", "Rule", "RuleViolation", "calculators_for", "engine_module", "probes_for"]
+__all__ = [
+    "InputError", "ProbeRegistry", "Rule", "RuleViolation", "State", "calculators_for", "engine_module",
+    "probes_for", "state_class",
+]
 
 
 def _module_name(slug: str) -> str:
@@ -24,6 +27,12 @@ def engine_module(slug: str) -> ModuleType | None:
         if exc.name == _module_name(slug):
             return None
         raise
+
+
+def state_class(slug: str) -> type[State] | None:
+    """The state class of a game's engine (``<package>.STATE``), or None."""
+    module = engine_module(slug)
+    return None if module is None else module.STATE
 
 
 def probes_for(slug: str) -> ProbeRegistry | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_index.engines import calculators_for, engine_module, probes_for
+from rules_index.engines import calculators_for, engine_module, probes_for, state_class
 from pydantic import TypeAdapter, ValidationError
 
 from rules_index.engines.base import InputError, ProbeRegistry, Rule, RuleViolation
@@ -120,7 +120,8 @@ def test_score_calculator_reports_the_field():
 # ------------------------------------------------------------------ engine lookup by slug
 def test_engines_are_found_by_slug():
     assert engine_module("kardinal-und-koenig").__name__ == "rules_index.engines.kardinal_und_koenig"
-    assert "play" in probes_for("kardinal-und-koenig").names()
+    assert "steps" in probes_for("kardinal-und-koenig").names()
+    assert state_class("kardinal-und-koenig").__name__ == "KardinalState" and state_class("no-such-game") is None
     assert set(calculators_for("ohne-furcht-und-adel")) == {"score"}
     assert engine_module("no-such-game") is None
     assert probes_for("no-such-game") is None and calculators_for("no-such-game") == {}

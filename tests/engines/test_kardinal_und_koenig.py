@@ -18,8 +18,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from rules_index.engines import probes_for
 from rules_index.engines.base import RuleViolation
 from rules_index.engines.kardinal_und_koenig import (
-    COLOURS, SAMPLE_BOARD, Board, Colour, Config, Draw, Pass, Placement, Play, State, Swap,
-    alliance_points, chain_points, chains, colour_of, monastery_points, play_random_game, winners,
+    COLOURS, SAMPLE_BOARD, Board, Colour, Config, Draw, KardinalState, Pass, Placement, Play, Swap,
+    alliance_points, chain_points, chains, colour_of, monastery_points, winners,
 )
 from rules_index.engines.kardinal_und_koenig.cards import COUNCILLOR, MONASTERY, TOTAL_CARDS
 from rules_index.engines.kardinal_und_koenig.scoring import alliance_scoring
@@ -41,23 +41,20 @@ def play(*placements: Placement) -> Play:
     return Play(tuple(placements))
 
 
-def scenario(hand=(), players=4, **kw) -> State:
-    kw.setdefault("current", A)
-    hands = kw.pop("hands", {})
-    if hand:
-        hands = {**hands, kw["current"]: list(hand)}
-    cfg = kw.pop("config", None) or Config(num_players=players)
-    return State.from_scenario(cfg, hands=hands, **kw)
+def scenario(hand=(), players=4, **kw) -> KardinalState:
+    """A scenario with Python values: ``open_cards`` for ``open``, ``current`` for ``player``."""
+    data = {"config": kw.pop("config", None) or Config(num_players=players), "hand": list(hand) or None,
+            "player": kw.pop("current", A), **kw}
+    if "open_cards" in data:
+        data["open"] = data.pop("open_cards")
+    return KardinalState.from_scenario(data)
 
 
-def refused(state: State, action, rule_name: str) -> RuleViolation:
-    before = state.snapshot()
-    with pytest.raises(RuleViolation) as info:
-        state.apply(action)
-    assert info.value.rule.name == rule_name, info.value
-    assert state.snapshot() == before, "a refused action changed the state"
-    assert not state.is_legal(action)
-    return info.value
+def refused(state: KardinalState, action, rule_name: str) -> RuleViolation:
+    outcome = state.attempt(action)  # asserts that a refusal changes nothing
+    assert isinstance(outcome, RuleViolation) and outcome.rule.name == rule_name, outcome
+    assert state.check(action) is not None
+    return outcome
 
 
 # ------------------------------------------------------------------ material and setup (S. 2)
@@ -69,7 +66,7 @@ def test_material_55_cards_by_colour():
 
 @pytest.mark.parametrize("players,in_play", [(3, 45), (4, 50), (5, 55)], ids=["3p", "4p", "5p"])
 def test_setup_removes_cards_and_deals(players, in_play):
-    s = State(Config(num_players=players), seed=1)
+    s = KardinalState(Config(num_players=players), seed=1)
     per_colour = Counter(s.removed)
     assert all(per_colour[c] == {3: 2, 4: 1, 5: 0}[players] for c in COLOURS)
     assert [len(h) for h in s.hands] == [3] * players and len(s.open) == 2
@@ -98,7 +95,7 @@ def test_game_on_a_custom_board():
     assert board.roads == tuple(tuple(r) for r in line)
     assert board.neighbours("Bayern-2") == {"Bayern-1", "Bayern-3"} and board.neighbours("Franken-1") == set()
     own = ["Bayern-1", "Bayern-2", "Bayern-3", "Bayern-4", "Franken-1", "Franken-2", "Franken-3", "Franken-4"]
-    s = State.from_scenario(Config(board=board), monasteries={f: A for f in own})
+    s = KardinalState.from_scenario({"config": Config(board=board), "monasteries": {f: A for f in own}})
     assert s.final_scoring()["chains"][A] == 4  # the Franken fields have no road on this board
 
 
@@ -260,9 +257,10 @@ def test_swap_ends_turn_and_passing_is_refused():
     s.apply(Swap(FR, "open", ES))
     assert s.current == B and Counter(s.hands[A]) == Counter([BB, LI, ES])
     assert len(s.open) == 2 and s.discard[-1] == FR
-    assert s.history[-1] == "R1 A: tauscht Frankreich gegen offen England/Schwaben"
+    assert s.history[-1] == "R1 A: swaps Frankreich for open England/Schwaben"
     s.apply(Swap(s.hands[B][0], "deck"))
-    assert s.history[-1].startswith(f"R1 B: tauscht {s.discard[-1]} gegen verdeckt ")
+    assert s.history[-2] == f"R1 B: swaps {s.discard[-1]} for the deck's top card"
+    assert s.history[-1] == f"  took {s.hands[B][-1]}"
 
 
 def test_no_play_possible_must_swap_not_pass():
@@ -341,8 +339,8 @@ def test_game_ends_when_nobody_can_place():
     s.apply(play(M("Frankreich", 2, FR)))
     s.apply(Draw("deck"))
     assert s.is_terminal() and s.end_code == "blocked"
-    assert s.end_reason == "niemand kann mehr einen Stein setzen"
-    assert "Spielende: niemand kann mehr einen Stein setzen" in s.history
+    assert s.end_reason == "nobody can place a stone any more"
+    assert "Game over: nobody can place a stone any more" in s.history
 
 
 # ------------------------------------------------------------------ scoring (S. 5–7)
@@ -430,7 +428,7 @@ def test_colour_names():
 
 
 # ------------------------------------------------------------------ single source of truth
-def _brute_force_plays(s: State) -> set:
+def _brute_force_plays(s: KardinalState) -> set:
     """Every syntactically possible play from the hand, checked by apply()'s rules."""
     hand = s.hands[s.current]
     pays = sorted({(c,) for c in hand} | {(c, c) for c in hand if hand.count(c) >= 2}, key=repr)
@@ -442,14 +440,14 @@ def _brute_force_plays(s: State) -> set:
             for combo in combinations(options, n) if n == 1 else (
                     (a, b) for i, a in enumerate(options) for b in options[i:]):
                 action = Play(tuple(Placement(land, k, f, p) for (k, f), p in combo))
-                if s.is_legal(action):
+                if s.check(action) is None:
                     found.add(action.key())
     return found
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_legal_actions_agree_with_checks(seed):
-    s = State(Config(num_players=3 + seed % 3), seed=seed)
+    s = KardinalState(Config(num_players=3 + seed % 3), seed=seed)
     chooser = random.Random(seed)
     steps = 0
     while not s.is_terminal() and steps < 400:
@@ -458,7 +456,7 @@ def test_legal_actions_agree_with_checks(seed):
             assert len(listed) == len(set(listed)), "duplicate plays"
             assert set(listed) == _brute_force_plays(s)
             for a in s.legal_actions():
-                assert s.is_legal(a)
+                assert s.check(a) is None
         s.apply(chooser.choice(s.legal_actions()))
         steps += 1
 
@@ -466,38 +464,38 @@ def test_legal_actions_agree_with_checks(seed):
 # ------------------------------------------------------------------ golden playthrough
 GOLDEN_SEED = 2024
 GOLDEN_FIRST_LINES = [
-    "R1 A: setzt Kloster Bayern-2 [Bayern/Burgund]",
-    "R1 A: zieht verdeckt Bayern/Burgund",
-    "R1 B: setzt Kloster Franken-4 [Bayern/Burgund+Bayern/Burgund]",
-    "R1 B: zieht offen Frankreich",
-    "R1 B: zieht verdeckt Frankreich",
-    "R1 C: setzt Kloster Franken-7 [Lothringen/Italien+Lothringen/Italien]",
-    "R1 C: zieht offen England/Schwaben",
-    "R1 C: zieht offen Bayern/Burgund",
-    "R1 D: setzt Kloster Schwaben-5 [England/Schwaben]",
-    "R1 D: zieht verdeckt England/Schwaben",
+    "R1 A: places Kloster Burgund-5 [Bayern/Burgund]",
+    "R1 A: draws open England/Schwaben",
+    "R1 B: places Kloster Franken-7 [Bayern/Burgund+Bayern/Burgund]",
+    "R1 B: draws from the deck",
+    "  drew Frankreich",
+    "R1 B: draws open Bayern/Burgund",
+    "R1 C: places Kloster Italien-5 [Lothringen/Italien]",
+    "R1 C: draws from the deck",
+    "  drew Franken/Aragon",
+    "R1 D: swaps England/Schwaben for the deck's top card",
 ]
 GOLDEN_TAIL = [
-    "Spielende: Runde nach dem zweiten Aufbrauchen des Stapels beendet",
-    "Schlusswertung: Klöster A18 B24 C20 D17; Räte A0 B0 C0 D13; Ketten A0 B0 C0 D0",
-    "Ergebnis: A28 B34 C27 D41; Sieg: D",
+    "Game over: the round after the deck ran out a second time is over",
+    "Final scoring: monasteries A22 B32 C19 D20; councillors A2 B0 C0 D3; chains A0 B0 C0 D0",
+    "Result: A38 B49 C33 D32; winner: B",
 ]
 
 
 def test_golden_playthrough():
-    s = play_random_game(GOLDEN_SEED, num_players=4)
+    s = KardinalState.play_random(GOLDEN_SEED, num_players=4)
     assert s.history[: len(GOLDEN_FIRST_LINES)] == GOLDEN_FIRST_LINES
     assert s.history[-len(GOLDEN_TAIL):] == GOLDEN_TAIL
-    assert "Zwischenwertung: A10 B10 C7 D11" in s.history
-    assert s.end_code == "round_finished" and s.end_reason == "Runde nach dem zweiten Aufbrauchen des Stapels beendet"
-    assert "R2 C: tauscht Frankreich gegen offen England/Schwaben" in s.history
-    assert "R4 A: tauscht Bayern/Burgund gegen verdeckt Lothringen/Italien" in s.history
-    assert s.returns() == [28, 34, 27, 41] and s.winners() == [D]
-    assert play_random_game(GOLDEN_SEED, num_players=4).trace() == s.trace()
+    assert "Interim scoring: A14 B17 C14 D9" in s.history
+    assert s.end_code == "round_finished" and s.end_reason == "the round after the deck ran out a second time is over"
+    assert "R1 D: swaps England/Schwaben for the deck's top card" in s.history
+    assert "R3 D: swaps England/Schwaben for open Frankreich" in s.history
+    assert s.returns() == {"A": 38, "B": 49, "C": 33, "D": 32} and s.winners() == ["B"]
+    assert KardinalState.play_random(GOLDEN_SEED, num_players=4).trace() == s.trace()
 
 
 # ------------------------------------------------------------------ properties of random games
-def check_invariants(s: State) -> None:
+def check_invariants(s: KardinalState) -> None:
     cfg = s.config
     assert s.card_count() == TOTAL_CARDS
     everything = Counter(s.deck) + Counter(s.open) + Counter(s.discard) + Counter(s.removed)
@@ -524,7 +522,7 @@ MAX_ACTIONS = 4 * (2 * TOTAL_CARDS + 5) + 10
 @settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(3, 5))
 def test_random_games_keep_invariants_and_end(seed, players):
-    s = State(Config(num_players=players), seed=seed)
+    s = KardinalState(Config(num_players=players), seed=seed)
     chooser = random.Random(seed)
     turns = 0
     for _ in range(MAX_ACTIONS):
@@ -537,14 +535,14 @@ def test_random_games_keep_invariants_and_end(seed, players):
     assert s.is_terminal(), "game did not end"
     assert turns <= 2 * TOTAL_CARDS + players
     assert s.final is not None and s.exhaustions <= 2
-    assert sum(s.returns()) >= 0 and s.winners()
+    assert sum(s.returns().values()) >= 0 and s.winners()
 
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(3, 5))
-def test_play_random_game_replays(seed, players):
-    a = play_random_game(seed, num_players=players)
-    b = play_random_game(seed, num_players=players)
+def test_play_random_replays(seed, players):
+    a = KardinalState.play_random(seed, num_players=players)
+    b = KardinalState.play_random(seed, num_players=players)
     assert a.trace() == b.trace() and a.is_terminal()
     assert a.num_players == players and len(a.returns()) == players
 
@@ -554,7 +552,7 @@ class RandomPlay(RuleBasedStateMachine):
 
     @initialize(seed=st.integers(0, 10**6), players=st.integers(3, 5))
     def setup(self, seed, players):
-        self.state = State(Config(num_players=players), seed=seed)
+        self.state = KardinalState(Config(num_players=players), seed=seed)
 
     @precondition(lambda self: not self.state.is_terminal())
     @rule(data=st.data())
@@ -580,12 +578,13 @@ TestRandomPlay.settings = settings(max_examples=12, stateful_step_count=150, dea
 # ------------------------------------------------------------------ probes
 def test_every_probe_answers_through_the_engine():
     probes = probes_for("kardinal-und-koenig")
-    assert set(probes.names()) >= {"play", "land_options", "turn_options", "monastery_points",
+    assert set(probes.names()) >= {"steps", "land_options", "turn_options", "monastery_points",
                                    "interim_scoring", "alliance_points", "final_scoring", "chains",
                                    "game_end", "winner"}
-    out = probes.run("play", {"stones": [{"land": "Frankreich", "kind": "Kloster",
-                                          "field": "Frankreich-1", "cards": ["Frankreich"]}]})
-    assert out["legal"] and out["stones_placed"] == 1 and out["in_legal_actions"]
+    out = probes.run("steps", {"hand": ["Frankreich"], "steps": [{"stones": [
+        {"land": "Frankreich", "kind": "Kloster", "field": "Frankreich-1", "cards": ["Frankreich"]}]}, "draw:deck"]})
+    assert out["legal"] == [True, True] and out["stones_placed"] == 1 and out["cards_played"] == 1
+    assert out["monasteries_in_land"] == {"Frankreich": {"A": 1}} and out["phase"] == "draw"
     out = probes.run("monastery_points", {"counts": {"A": 4, "B": 2, "C": 1}})
     assert out["points"] == out["via_state"] == {"A": 7, "B": 4, "C": 2}
 
@@ -625,10 +624,15 @@ def test_probe_play_config_and_stone_names():
     probes = probes_for("kardinal-und-koenig")
     pair = [{"land": "Franken", "kind": "monastery", "field": "Franken-1",
              "cards": ["Franken/Aragon", "Franken/Aragon"]}]
-    out = probes.run("play", {"stones": pair})
-    assert not out["legal"] and out["rule"] == "Joker" and out["unchanged"]
-    out = probes.run("play", {"stones": pair, "joker_for_shown_land": True})
-    assert out["legal"] and out["stones_placed"] == 1 and out["monasteries_in_land"] == {"A": 1}
+    hand = ["Franken/Aragon", "Franken/Aragon"]
+    out = probes.run("steps", {"hand": hand, "steps": [{"stones": pair}]})
+    assert out["legal"] == [False] and out["rules"] == ["Joker"] and out["stones_placed"] == 0
+    out = probes.run("steps", {"hand": hand, "steps": [{"play": pair}], "joker_for_shown_land": True})
+    assert out["legal"] == [True] and out["stones_placed"] == 1 and out["monasteries_in_land"] == {"Franken": {"A": 1}}
+    out = probes.run("steps", {"hand": hand, "open": ["Frankreich", "Frankreich"],
+                               "steps": ["pass", "swap:Franken/Aragon:Frankreich", "draw:deck"]})
+    assert out["legal"] == [False, True, False] and out["rules"] == ["Kein Passen", None, "Ablauf eines Zuges"]
+    assert out["player"] == "B" and out["hands"]["A"] == 2 and out["open"] == 2
 
 
 def test_probe_state_scores_and_exhaustions():

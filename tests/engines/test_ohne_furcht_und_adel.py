@@ -35,9 +35,7 @@ from rules_index.engines.ohne_furcht_und_adel import (
     TakeGold,
     advance_passively,
     build_deck,
-    new_game,
     parse_character,
-    play_random_game,
     score,
 )
 from rules_index.engines.ohne_furcht_und_adel.cards import color_counts
@@ -49,6 +47,10 @@ B1, B2, B5 = (District(Color.BLUE, c) for c in (1, 2, 5))
 P2, P6 = District(Color.PURPLE, 2), District(Color.PURPLE, 6)
 
 A_, T_, M_, K_, BI, ME, AR, WA = list(Character)
+
+
+def scenario(players, holders, **data) -> GameState:
+    return GameState.from_scenario({"players": players, "holders": holders, **data})
 
 
 def fingerprint(s: GameState) -> tuple:
@@ -93,7 +95,7 @@ def test_material_matches_source():
 
 @pytest.mark.parametrize("n", range(2, 8))
 def test_setup(n):
-    s = new_game(5, players=n)
+    s = GameState.new_game(5, players=n)
     assert all(len(s.hands[p]) == 4 for p in s.players)
     assert all(s.gold[p] == 2 for p in s.players)
     assert s.bank == 30 - 2 * n
@@ -104,7 +106,7 @@ def test_setup(n):
 def test_district_table_rows_are_validated():
     # a card may be listed zero times (a variant leaving it out); costs 1..6, counts never negative
     assert build_deck(DEFAULT_DISTRICT_TABLE + ((Color.PURPLE, 6, 0),)) == build_deck()
-    s = new_game(3, players=4, district_table=DEFAULT_DISTRICT_TABLE + (("purple", 5, 0),))
+    s = GameState.new_game(3, players=4, district_table=DEFAULT_DISTRICT_TABLE + (("purple", 5, 0),))
     invariants(s)
     for row in (("green", 1, -1), ("green", 0, 1), ("green", 7, 1)):
         with pytest.raises(ValueError):
@@ -129,9 +131,9 @@ def test_config_players_are_a_tuple_of_names():
 
 def test_player_count_limits():
     with pytest.raises(ValueError):
-        new_game(0, players=1)
+        GameState.new_game(0, players=1)
     with pytest.raises(ValueError):
-        new_game(0, players=8)
+        GameState.new_game(0, players=8)
 
 
 # --------------------------------------------------------------------------- draft
@@ -141,7 +143,7 @@ def test_player_count_limits():
 def test_face_up_and_king_never_face_up(n, face_up):
     replaced = 0
     for seed in range(80):
-        s = new_game(seed, players=n)
+        s = GameState.new_game(seed, players=n)
         assert len(s.face_up) == face_up
         assert Character.KING not in s.face_up
         replaced += sum(1 for e in s.events if e[0] == "king_face_up_replaced")
@@ -195,7 +197,7 @@ def test_face_up_probe_king_never_face_up_at_any_position(players, count):
 
 
 def test_draft_four_players_last_gets_two_cards():
-    s = new_game(3, players=4)
+    s = GameState.new_game(3, players=4)
     for expected in "ABC":
         assert s.current_player() == expected
         s.apply(s.legal_actions()[0])
@@ -206,7 +208,7 @@ def test_draft_four_players_last_gets_two_cards():
 
 
 def test_draft_seven_players_last_takes_set_aside_card():
-    s = new_game(3, players=7)
+    s = GameState.new_game(3, players=7)
     aside = s.set_aside
     for _ in range(6):
         assert aside not in {a.character for a in s.legal_actions()}
@@ -219,7 +221,7 @@ def test_draft_seven_players_last_takes_set_aside_card():
 
 
 def test_draft_two_players_order_and_refusals():
-    s = new_game(11, players=2)
+    s = GameState.new_game(11, players=2)
     assert s.face_up == []
     kinds = []
     while s.phase == "draft":
@@ -236,7 +238,7 @@ def test_draft_two_players_order_and_refusals():
 
 
 def test_draft_three_players_two_each():
-    s = new_game(2, players=3)
+    s = GameState.new_game(2, players=3)
     while s.phase == "draft":
         s.apply(s.legal_actions()[-1])
     assert [len(s.characters_of(p)) for p in "ABC"] == [2, 2, 2]
@@ -244,13 +246,13 @@ def test_draft_three_players_two_each():
 
 
 def test_draft_refuses_unavailable_character():
-    s = new_game(4, players=4)
+    s = GameState.new_game(4, players=4)
     gone = s.face_up[0]
     refused(s, ChooseCharacter(gone), "Charaktere verteilen")
 
 
 def test_next_round_draft_starts_with_crown():
-    s = GameState.scenario("ABCD", {K_: "C", ME: "D"}, crown="A")
+    s = scenario("ABCD", {K_: "C", ME: "D"}, crown="A")
     advance_passively(s, lambda x: x.round > 1)
     assert s.crown == "C" and s.current_player() == "C"
 
@@ -259,7 +261,7 @@ def test_next_round_draft_starts_with_crown():
 
 
 def test_resource_step_first_and_once():
-    s = GameState.scenario("ABCD", {ME: "A"}, gold={"A": 5}, hands={"A": [G3]})
+    s = scenario("ABCD", {ME: "A"}, gold={"A": 5}, hands={"A": [G3]})
     refused(s, Build(G3), "Ein Zug")
     refused(s, EndTurn(), "Ein Zug")
     s.apply(TakeGold())
@@ -269,11 +271,11 @@ def test_resource_step_first_and_once():
 
 
 def test_draw_two_keep_one_discard_one():
-    s = GameState.scenario("ABCD", {K_: "A"})
+    s = scenario("ABCD", {K_: "A"})
     deck = len(s.deck)
     s.apply(DrawCards())
     assert s.step == "keep" and len(s.drawn) == 2
-    assert s.history[-1] == "R1 A König: zieht 2 Karten"
+    assert s.history[-1] == "R1 A king: draws 2 cards"
     refused(s, CollectIncome(), "Ein Zug")
     kept, other = s.drawn
     s.apply(KeepCard(kept))
@@ -281,12 +283,12 @@ def test_draw_two_keep_one_discard_one():
 
 
 def test_unknown_action_is_refused():
-    s = GameState.scenario("ABCD", {K_: "A"})
+    s = scenario("ABCD", {K_: "A"})
     refused(s, "build a castle", "Ein Zug")
 
 
 def test_copy_is_independent():
-    s = GameState.scenario("ABCD", {K_: "A"}, gold={"A": 1}, hands={"A": [G1]})
+    s = scenario("ABCD", {K_: "A"}, gold={"A": 1}, hands={"A": [G1]})
     before = fingerprint(s)
     c = s.copy()
     c.apply(TakeGold())
@@ -298,18 +300,18 @@ def test_copy_is_independent():
 
 
 def test_one_build_per_turn_and_cost():
-    s = GameState.scenario("ABCD", {K_: "A"}, gold={"A": 4}, hands={"A": [Y5, G1, R1]})
+    s = scenario("ABCD", {K_: "A"}, gold={"A": 4}, hands={"A": [Y5, G1, R1]})
     s.apply(TakeGold())
     s.apply(Build(G1))
     refused(s, Build(R1), "Bauen")
-    s2 = GameState.scenario("ABCD", {K_: "A"}, gold={"A": 2}, hands={"A": [Y5]})
+    s2 = scenario("ABCD", {K_: "A"}, gold={"A": 2}, hands={"A": [Y5]})
     s2.apply(TakeGold())
     refused(s2, Build(Y5), "Bauen")
     refused(s2, Build(G1), "Bauen")  # not in hand
 
 
 def test_architect_three_builds_and_two_extra_cards():
-    s = GameState.scenario("ABCD", {AR: "A"}, gold={"A": 10},
+    s = scenario("ABCD", {AR: "A"}, gold={"A": 10},
                            hands={"A": [G1, R1, B1, G2]}, cities={"A": [Y3] * 5 + [P6] * 2})
     s.apply(TakeGold())
     assert len(s.hands["A"]) == 6
@@ -323,7 +325,7 @@ def test_architect_three_builds_and_two_extra_cards():
 
 
 def test_merchant_collects_once():
-    s = GameState.scenario("ABCD", {ME: "A"}, cities={"A": [G1, G2]})
+    s = scenario("ABCD", {ME: "A"}, cities={"A": [G1, G2]})
     s.apply(CollectIncome())
     assert s.gold["A"] == 2
     s.apply(TakeGold())
@@ -331,7 +333,7 @@ def test_merchant_collects_once():
 
 
 def test_income_only_for_income_characters():
-    s = GameState.scenario("ABCD", {T_: "A"}, cities={"A": [G1]})
+    s = scenario("ABCD", {T_: "A"}, cities={"A": [G1]})
     refused(s, CollectIncome(), "Einnahmen")
 
 
@@ -342,7 +344,7 @@ def test_income_only_for_income_characters():
     (["cards", "build"], 1, 0),  # 1 gold only: cannot build
 ])
 def test_merchant_worked_example(steps, gold, built):
-    s = GameState.scenario("ABCD", {ME: "A"}, hands={"A": [G3]}, cities={"A": [G1, G2]})
+    s = scenario("ABCD", {ME: "A"}, hands={"A": [G3]}, cities={"A": [G1, G2]})
     for step in steps:
         if step == "cards":
             s.apply(DrawCards())
@@ -358,13 +360,13 @@ def test_merchant_worked_example(steps, gold, built):
 
 def test_king_bishop_warlord_income():
     for char, city, due in ((K_, [Y3, Y4, G1], 2), (BI, [B1, B2, R1], 2), (WA, [R1, R2, R3, B1], 3)):
-        s = GameState.scenario("ABCD", {char: "A"}, cities={"A": city})
+        s = scenario("ABCD", {char: "A"}, cities={"A": city})
         s.apply(CollectIncome())
         assert s.gold["A"] == due
 
 
 def test_empty_bank_pays_what_it_has():
-    s = GameState.scenario("ABCD", {K_: "A"}, gold={"B": 29}, cities={"A": [Y3, Y4, Y5]})
+    s = scenario("ABCD", {K_: "A"}, gold={"B": 29}, cities={"A": [Y3, Y4, Y5]})
     assert s.bank == 1
     s.apply(CollectIncome())
     assert s.gold["A"] == 1 and s.bank == 0
@@ -377,7 +379,7 @@ def test_empty_bank_pays_what_it_has():
 
 
 def test_assassin_victim_skips_and_once():
-    s = GameState.scenario("ABCD", {A_: "A", ME: "B", WA: "C"})
+    s = scenario("ABCD", {A_: "A", ME: "B", WA: "C"})
     refused(s, Assassinate(A_), "Meuchler")
     s.apply(Assassinate(ME))
     refused(s, Assassinate(WA), "Fähigkeit einmal je Zug")
@@ -387,7 +389,7 @@ def test_assassin_victim_skips_and_once():
 
 
 def test_thief_forbidden_targets():
-    s = GameState.scenario("ABCD", {A_: "A", T_: "B", K_: "C"}, gold={"C": 3})
+    s = scenario("ABCD", {A_: "A", T_: "B", K_: "C"}, gold={"C": 3})
     refused(s, Rob(ME), "Dieb")  # only the thief robs
     s.apply(Assassinate(K_))
     s.apply(TakeGold())
@@ -401,7 +403,7 @@ def test_thief_forbidden_targets():
 
 def test_thief_takes_gold_at_call_including_later_gains():
     # 2 players: A thief + warlord, B magician + king. B gains gold as magician before the king is called.
-    s = GameState.scenario("AB", {T_: "A", WA: "A", M_: "B", K_: "B"}, gold={"A": 0, "B": 1})
+    s = scenario("AB", {T_: "A", WA: "A", M_: "B", K_: "B"}, gold={"A": 0, "B": 1})
     s.apply(Rob(K_))
     s.apply(TakeGold())
     s.apply(EndTurn())
@@ -413,7 +415,7 @@ def test_thief_takes_gold_at_call_including_later_gains():
 
 
 def test_thief_names_unchosen_character_gets_nothing():
-    s = GameState.scenario("ABCD", {T_: "A", WA: "B"}, gold={"B": 4})
+    s = scenario("ABCD", {T_: "A", WA: "B"}, gold={"B": 4})
     s.apply(Rob(K_))
     advance_passively(s, lambda x: x.round > 1)
     assert s.gold["A"] == 2 and ("rob", T_, None, 0) in s.events
@@ -423,7 +425,7 @@ def test_thief_names_unchosen_character_gets_nothing():
 
 
 def test_magician_swaps_unequal_hands():
-    s = GameState.scenario("ABCD", {M_: "A"}, hands={"A": [G1], "B": [Y3, Y4, B5]})
+    s = scenario("ABCD", {M_: "A"}, hands={"A": [G1], "B": [Y3, Y4, B5]})
     refused(s, SwapHands("A"), "Magier")
     s.apply(SwapHands("B"))
     assert s.hands["A"] == [Y3, Y4, B5] and s.hands["B"] == [G1]
@@ -431,7 +433,7 @@ def test_magician_swaps_unequal_hands():
 
 
 def test_magician_discards_and_draws_as_many():
-    s = GameState.scenario("ABCD", {M_: "A"}, hands={"A": [G1, R1, B5]})
+    s = scenario("ABCD", {M_: "A"}, hands={"A": [G1, R1, B5]})
     s.apply(MagicianDiscard(G1))
     refused(s, TakeGold(), "Magier")
     s.apply(MagicianDiscard(R1))
@@ -449,7 +451,7 @@ def test_crown(mode, during, after):
     holders = {A_: "B", ME: "D"}
     if mode != "not_chosen":
         holders[K_] = "C"
-    s = GameState.scenario("ABCD", holders, crown="A")
+    s = scenario("ABCD", holders, crown="A")
     if mode == "assassinated":
         s.apply(Assassinate(K_))
     advance_passively(s, lambda x: x.active == ME)
@@ -465,7 +467,7 @@ def warlord_at(holders, cities, gold=5, murder=None):
     holders = {WA: "A", **holders}
     if murder is not None:
         holders[A_] = "C"
-    s = GameState.scenario("ABCD", holders, gold={"A": gold}, cities=cities)
+    s = scenario("ABCD", holders, gold={"A": gold}, cities=cities)
     if murder is not None:
         s.apply(Assassinate(murder))
     advance_passively(s, lambda x: x.active == WA)
@@ -517,7 +519,7 @@ def test_warlord_destroys_once():
 
 def test_game_ends_after_the_round():
     city = [G1] * 5 + [R1] * 2
-    s = GameState.scenario("ABCD", {K_: "A", BI: "B", WA: "C"}, gold={"A": 3},
+    s = scenario("ABCD", {K_: "A", BI: "B", WA: "C"}, gold={"A": 3},
                            hands={"A": [G2]}, cities={"A": city}, start_at=4)
     s.apply(TakeGold())
     s.apply(Build(G2))
@@ -565,13 +567,13 @@ def test_tie_break_district_points_then_shared():
 
 
 def test_scoring_in_engine_ignores_gold():
-    s = GameState.scenario(["A", "B"], {}, gold={"A": 25}, cities={"A": [G1, Y3], "B": [B5]},
+    s = scenario(["A", "B"], {}, gold={"A": 25}, cities={"A": [G1, Y3], "B": [B5]},
                            first_complete=None, start_at=9)
     assert s.returns() == {"A": 4, "B": 5} and s.final_scores()["winner"] == "B"
 
 
 def test_empty_draw_pile_reshuffles_discard_pile():
-    s = GameState.scenario(["A", "B"], {K_: "A"}, hands={"A": build_deck()[:64]})
+    s = scenario(["A", "B"], {K_: "A"}, hands={"A": build_deck()[:64]})
     last = s.deck[0]
     moved = s.hands["A"].pop()
     s.discard.append(moved)  # one card left to draw, one on the discard pile
@@ -579,7 +581,7 @@ def test_empty_draw_pile_reshuffles_discard_pile():
     assert s.step == "keep" and sorted(s.drawn) == sorted([last, moved])
     assert s.discard == [] and ("reshuffle", 1) in s.events
     invariants(s)
-    empty = GameState.scenario(["A", "B"], {K_: "A"}, hands={"A": build_deck()})
+    empty = scenario(["A", "B"], {K_: "A"}, hands={"A": build_deck()})
     refused(empty, DrawCards(), "Nachziehstapel leer")
     assert empty.legal_actions() == [CollectIncome(), TakeGold()]
 
@@ -587,30 +589,34 @@ def test_empty_draw_pile_reshuffles_discard_pile():
 # --------------------------------------------------------------------------- golden playthroughs
 
 GOLDEN = {
-    (1, 4): (366, 14, {"A": 28, "B": 19, "C": 11, "D": 12}, [
-        "Aufbau: je 2 Gold, 4 Karten; Krone A",
-        "R1 Krone A; offen: Prediger, Magier; verdeckt beiseite: Söldner",
-        "R1 A: wählt Meuchler",
-        "R1 B: wählt König",
-        "R1 C: wählt Händler",
-        "R1 D: wählt Dieb",
-        "R1 Aufruf Meuchler: A",
-        "R1 A Meuchler: nimmt 2 Gold",
-        "R1 A Meuchler: baut grün-2",
-        "R1 A Meuchler: beendet den Zug",
-        "R1 Aufruf Dieb: D",
-        "R1 D Dieb: bestiehlt Baumeister",
+    (1, 4): (313, 13, {"A": 9, "B": 26, "C": 7, "D": 21}, [
+        "Setup: 2 gold and 4 cards each; crown A",
+        "R1 crown A; face up: bishop, magician; set aside face down: warlord",
+        "R1 A: chooses king",
+        "R1 B: chooses assassin",
+        "R1 C: chooses thief",
+        "R1 D: chooses architect",
+        "R1 call assassin: B",
+        "R1 B assassin: assassinates warlord",
+        "R1 B assassin: draws 2 cards",
+        "R1 B assassin: keeps blue-3",
+        "R1 B assassin: builds red-2",
+        "R1 B assassin: ends the turn",
+        "R1 call thief: C",
+        "R1 C thief: draws 2 cards",
+        "R1 C thief: keeps red-1",
+        "R1 C thief: robs bishop",
     ]),
-    (7, 2): (170, 6, {"A": 16, "B": 24}, [
-        "Aufbau: je 2 Gold, 4 Karten; Krone A",
-        "R1 Krone A; offen: keine; verdeckt beiseite: Händler",
-        "R1 A: wählt Magier",
-        "R1 B: wählt Söldner",
-        "R1 B: legt Meuchler ab",
-        "R1 A: wählt König",
-        "R1 A: legt Dieb ab",
-        "R1 B: wählt Baumeister",
-        "R1 Aufruf Magier: A",
+    (7, 2): (188, 7, {"A": 27, "B": 28}, [
+        "Setup: 2 gold and 4 cards each; crown A",
+        "R1 crown A; face up: none; set aside face down: merchant",
+        "R1 A: chooses warlord",
+        "R1 B: chooses assassin",
+        "R1 B: discards architect",
+        "R1 A: chooses king",
+        "R1 A: discards bishop",
+        "R1 B: chooses thief",
+        "R1 call assassin: B",
     ]),
 }
 
@@ -618,10 +624,10 @@ GOLDEN = {
 @pytest.mark.parametrize("seed,players", sorted(GOLDEN))
 def test_golden_playthrough(seed, players):
     length, rounds, totals, head = GOLDEN[(seed, players)]
-    s = play_random_game(seed, players=players)
+    s = GameState.play_random(seed, players=players)
     assert s.history[: len(head)] == head
     assert (len(s.history), s.round, s.returns()) == (length, rounds, totals)
-    again = play_random_game(seed, players=players)
+    again = GameState.play_random(seed, players=players)
     assert again.trace() == s.trace()
 
 
@@ -630,7 +636,7 @@ def test_golden_playthrough(seed, players):
 
 def test_probes_registered_and_compute():
     probes = probes_for("ohne-furcht-und-adel")
-    assert set(probes.names()) >= {"thief_target", "crown", "warlord_destroy", "turn", "game_end",
+    assert set(probes.names()) >= {"thief_target", "crown", "warlord_destroy", "steps", "game_end",
                                    "final_score", "draft", "assassinate"}
     assert probes.run("thief_target", {"target": "Meuchler"})["legal"] is False
     assert probes.run("thief_target", {"target": "Händler", "victim_gold": 6})["stolen"] == 6
@@ -638,12 +644,11 @@ def test_probes_registered_and_compute():
     assert probes.run("crown", {"king": "assassinated"})["crown_next_round"] == "C"
     assert probes.run("game_end", {})["turns_after_eighth"] == ["bishop", "warlord"]
     assert probes.run("draft", {"players": 7, "games": 10})["set_aside_to_last"] is True
-    out = probes.run("turn", {"character": "merchant", "hand": [["green", 3]], "city": [["green", 1], ["green", 2]],
+    out = probes.run("steps", {"character": "merchant", "hand": [["green", 3]], "city": [["green", 1], ["green", 2]],
                               "steps": ["gold", "build", "income", "income"]})
     assert out["legal"] == [True, True, True, False] and out["gold"] == 3
-    assert out["refusals_left_state_unchanged"] is True
     # districts as {color, cost} objects; a build step naming the district
-    out = probes.run("turn", {"character": "king", "gold": 1, "hand": [{"color": "yellow", "cost": 3}],
+    out = probes.run("steps", {"character": "king", "gold": 1, "hand": [{"color": "yellow", "cost": 3}],
                               "city": [{"color": "gelb", "cost": 4}], "steps": ["gold", "build:yellow:3", "income"]})
     assert out["legal"] == [True, True, True] and out["built"] == 1 and out["city_size"] == 2
     assert out["gold"] == 0 + 2 and out["income"] == 2
@@ -657,7 +662,7 @@ def test_probes_registered_and_compute():
 @settings(max_examples=120, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 7))
 def test_random_games_conserve_and_end(seed, players):
-    s = new_game(seed, players=players)
+    s = GameState.new_game(seed, players=players)
     chooser = random.Random(seed)
     probe_rng = random.Random(seed + 1)
     for steps in range(20_000):
@@ -683,8 +688,8 @@ def test_random_games_conserve_and_end(seed, players):
 
 @settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 7), unique=st.booleans())
-def test_play_random_game_terminates(seed, players, unique):
-    s = play_random_game(seed, players=players, unique_districts=unique)
+def test_play_random_terminates(seed, players, unique):
+    s = GameState.play_random(seed, players=players, unique_districts=unique)
     assert s.is_terminal() and s.total_gold() == 30 and sum(s.all_cards().values()) == 65
     assert s.round <= 60
 

@@ -45,12 +45,14 @@ from .cards import CollectionCard, Cheque, Location, Thief
 from .exhibitions import REASONS, can_form_exhibition, exhibition_validity, rank_exhibitions
 from .game import (
     AdelGame, AdelState, ChooseBoth, ChooseLocation, ExhibitCard, ExhibitionViolation,
-    FinishExhibition, Pass, PlayCard, Steal, TakeCard, check_invariants, play_random_game,
+    FinishExhibition, Pass, PlayCard, Steal, TakeCard, check_invariants,
 )
 
 __all__ = [
     "AdelGame", "AdelState", "ChooseBoth", "ChooseLocation", "Cheque", "CollectionCard",
     "ExhibitCard", "ExhibitionViolation", "FinishExhibition", "Location", "Pass", "PlayCard",
     "REASONS", "Steal", "TakeCard", "Thief", "can_form_exhibition", "check_invariants",
-    "exhibition_validity", "play_random_game", "rank_exhibitions",
+    "exhibition_validity", "rank_exhibitions", "STATE",
 ]
+
+STATE = AdelState

@@ -1,4 +1,4 @@
-"""Adel Verpflichtet: game parameters, actions and the game state (OpenSpiel-style).
+"""Adel Verpflichtet: game parameters, actions and the game state (a kernel State).
 
 One round has four phases in fixed order (Regelerklärung · Der Rundenaufbau):
 1. choose location (secret, simultaneous), 2. choose action card (secret, simultaneous),
@@ -10,17 +10,17 @@ resolution (which stack the buyer takes, which cards an exhibitor lays out, whic
 are actions of the deciding player; everything else resolves automatically.
 
 ``legal_actions()`` is the single source of truth: it lists the candidate actions that pass the same
-rule checks ``apply`` runs. ``apply`` validates before mutating, so a refused action leaves the state
-unchanged.
+rule checks ``apply`` runs (``check`` returns the first broken rule, changing nothing). Players are
+named by their seat: "0", "1", ...
 """
 from __future__ import annotations
 
-import copy
 import random
+from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Mapping
 
-from ..base import Rule, RuleViolation
+from ..base import Rule, RuleViolation, State
 from . import rules as R
 from .cards import (
     ALLOWED_KINDS, CARD_KINDS, CHEQUE, DETECTIVE, EXHIBITION, LETTERS, NUM_STACKS, THIEF,
@@ -159,98 +159,90 @@ class AdelGame:
     def all_thieves(self) -> tuple[Thief, ...]:
         return tuple(t for p in range(self.num_players) for t in self.thieves_of(p))
 
-    def new_initial_state(self, seed: int = 0) -> "AdelState":
-        """Setup: the collection cards shuffled (with ``random.Random(seed)``) into the two auction
-        stacks; every player holds both location cards, their cheques, thieves, detective and
-        exhibition card; all pawns in the clubroom (position 0). The source gives no setup details
-        beyond "Zu Beginn zählt das Wertungsfeld im Clubraum"; starting without collection cards is
-        the engine's assumption."""
-        return AdelState(self, random.Random(seed))
-
 
 # ------------------------------------------------------------------------------------ actions ---
 
 @dataclass(frozen=True)
 class ChooseLocation:
     """Phase 1: lay a location card face down."""
-    player: int
+    player: str
     location: Location
 
     def __str__(self) -> str:
-        return f"P{self.player} chooses {Location(self.location).value}"
+        return f"{self.player} chooses {Location(self.location).value}"
 
 
 @dataclass(frozen=True)
 class PlayCard:
     """Phase 2: lay an action card face down. ``value`` is the cheque value or thief number."""
-    player: int
+    player: str
     kind: str
     value: int | None = None
 
     def __str__(self) -> str:
-        return f"P{self.player} plays {_card_label(self.kind, self.value)}"
+        return f"{self.player} plays {_card_label(self.kind, self.value)}"
 
 
 @dataclass(frozen=True)
 class ChooseBoth:
     """Surprise variant: location and action card laid face down together."""
-    player: int
+    player: str
     location: Location
     kind: str
     value: int | None = None
 
     def __str__(self) -> str:
-        return f"P{self.player} lays {Location(self.location).value} + {_card_label(self.kind, self.value)}"
+        return f"{self.player} lays {Location(self.location).value} + {_card_label(self.kind, self.value)}"
 
 
 @dataclass(frozen=True)
 class Pass:
     """Confrontation variant only: a player with no card allowed at the announced place lays none
     (the source is silent on this case; the engine lets the player sit the round out)."""
-    player: int
+    player: str
 
     def __str__(self) -> str:
-        return f"P{self.player} passes"
+        return f"{self.player} passes"
 
 
 @dataclass(frozen=True)
 class TakeCard:
     """Phase 3: the highest cheque takes the top card of one of the two stacks."""
-    player: int
+    player: str
     stack: int
 
     def __str__(self) -> str:
-        return f"P{self.player} takes from stack {self.stack}"
+        return f"{self.player} takes from stack {self.stack}"
 
 
 @dataclass(frozen=True)
 class ExhibitCard:
     """Phase 4: add one card of one's collection to the exhibition being put together (hidden)."""
-    player: int
+    player: str
     card: CollectionCard
 
     def __str__(self) -> str:
-        return f"P{self.player} adds {self.card}"
+        return f"{self.player} adds {self.card}"
 
 
 @dataclass(frozen=True)
 class FinishExhibition:
     """Phase 4: the exhibition is complete and laid face down."""
-    player: int
+    player: str
 
     def __str__(self) -> str:
-        return f"P{self.player} finishes exhibition"
+        return f"{self.player} finishes exhibition"
 
 
 @dataclass(frozen=True)
 class Steal:
     """Phase 4: a castle thief takes 1 card of their choice from the exhibition of ``victim``."""
-    player: int
-    victim: int
+    player: str
+    victim: str
     card: CollectionCard
 
     def __str__(self) -> str:
-        return f"P{self.player} steals {self.card} from P{self.victim}"
+        return f"{self.player} steals {self.card} from {self.victim}"
 
 
 Action = ChooseLocation | PlayCard | ChooseBoth | Pass | TakeCard | ExhibitCard | FinishExhibition | Steal
@@ -272,8 +264,8 @@ def _card_label(kind: str, value: int | None) -> str:
 
 # -------------------------------------------------------------------------------------- state ---
 
-class AdelState:
-    """The full (omniscient) state of one game. Owned by its user: ``clone()`` before branching.
+class AdelState(State):
+    """The full (omniscient) state of one game.
 
     Zones (every card is in exactly one): collection cards in ``stacks`` (top = last), player
     ``collections`` (bought or stolen, face down between rounds) or ``exhibitions`` (on display this
@@ -282,6 +274,11 @@ class AdelState:
     """
 
     def __init__(self, game: AdelGame, rng: random.Random):
+        """Setup: the collection cards shuffled (with ``rng``) into the two auction stacks; every
+        player holds both location cards, their cheques, thieves, detective and exhibition card; all
+        pawns in the clubroom (position 0). The source gives no setup details beyond "Zu Beginn
+        zählt das Wertungsfeld im Clubraum"; starting without collection cards is the engine's
+        assumption."""
         n = game.num_players
         self.game = game
         self.rng = rng
@@ -309,14 +306,149 @@ class AdelState:
     def num_players(self) -> int:
         return self.game.num_players
 
-    def clone(self) -> "AdelState":
-        return copy.deepcopy(self)
+    @classmethod
+    def new_game(cls, seed: int = 0, **params: Any) -> "AdelState":
+        """``params`` are :class:`AdelGame` parameters."""
+        return cls(AdelGame(**params), random.Random(seed))
+
+    @classmethod
+    def from_scenario(cls, data: Mapping[str, Any]) -> "AdelState":
+        """A fresh game (round 1) with material placed as given; every card stays accounted for.
+
+        ``game`` (an AdelGame) or its parameters (``players`` for ``num_players``, ``variant``, ...;
+        ``cards_per_letter`` defaults to what the letters below need, at least 4); ``seed``.
+        ``collections``: player -> letters (each letter takes the oldest free card of that series);
+        ``stacks``: two letter strings, top card FIRST; ``leftovers``: where the other collection
+        cards go ("stacks": shuffled under the given stacks, or a player: into that collection);
+        ``positions``: pawn positions; ``prison``: thief numbers, cell 1 first; ``cash_box``: cheque
+        values paid in earlier rounds; ``give``: player -> cheque values moved into that hand.
+        """
+        data = dict(data)
+        collections = {int(p): str(v) for p, v in (data.pop("collections", None) or {}).items()}
+        stacks = data.pop("stacks", None)
+        game = data.pop("game", None)
+        if game is None:
+            letters = Counter(c.upper() for s in [*collections.values(), *(stacks or [])] for c in s if c.isalpha())
+            params = {k: data[k] for k in AdelGame.__dataclass_fields__ if k in data}
+            params.setdefault("cards_per_letter", max([4, *letters.values()]))
+            game = AdelGame(num_players=int(data.get("players", 2)), **params)
+        state = cls(game, random.Random(int(data.get("seed", 0))))
+        pool = sorted(game.all_cards())
+
+        def take(letter: str) -> CollectionCard:
+            card = next((c for c in pool if c.letter == letter.upper()), None)
+            if card is None:
+                raise ValueError(f"no collection card {letter} left (cards_per_letter={game.cards_per_letter})")
+            pool.remove(card)
+            return card
+
+        state.collections = [[take(c) for c in collections.get(p, "") if c.isalpha()] for p in range(game.num_players)]
+        if stacks is not None:
+            new_stacks = [list(reversed([take(c) for c in s if c.isalpha()])) for s in stacks] + [[], []]
+            leftovers = data.get("leftovers", "stacks")
+            if leftovers == "stacks":
+                state.rng.shuffle(pool)
+                for i, card in enumerate(pool):
+                    new_stacks[i % 2].insert(0, card)
+            else:
+                state.collections[int(leftovers)].extend(pool)
+            state.stacks = new_stacks[:2]
+        else:
+            state.rng.shuffle(pool)
+            state.stacks = [pool[:(len(pool) + 1) // 2], pool[(len(pool) + 1) // 2:]]
+        state.auction_closed = not any(state.stacks)
+        if data.get("positions") is not None:
+            state.positions = [int(x) for x in data["positions"]]
+        for number in data.get("prison") or []:
+            thief = next(t for hand in state.thieves for t in hand if t.number == int(number))
+            state.thieves[thief.owner].remove(thief)
+            state.prison.append(thief)
+        for value in data.get("cash_box") or []:
+            state._move_cheque(int(value), None)
+        for p, values in (data.get("give") or {}).items():
+            for value in values:
+                state._move_cheque(int(value), int(p))
+        problems = check_invariants(state)
+        if problems:
+            raise ValueError("; ".join(problems))
+        return state
+
+    def _move_cheque(self, value: int, to: int | None) -> None:
+        hand = next((h for h in self.hands if any(c.value == value for c in h)), None)
+        if hand is None:
+            raise ValueError(f"no cheque of value {value} in any hand")
+        cheque = next(c for c in hand if c.value == value)
+        hand.remove(cheque)
+        (self.cash_box if to is None else self.hands[to]).append(cheque)
+        if to is not None:
+            self.hands[to].sort()
+
+    # ------------------------------------------------------------------------- the generic probe ---
+
+    def parse_action(self, step: str) -> Action:
+        """A scenario's step, by the player to act unless it starts with one ("1:castle"):
+        "auction" | "castle" (a place), "cheque [value]" (default the highest) | "thief [number]"
+        (default the lowest in hand) | "detective" | "exhibition", "auction cheque 13" (place and
+        card together: the surprise variant), "pass", "take <stack>", "exhibit <letter>" (the
+        oldest such card of one's collection), "finish", "steal <victim> <letter>"."""
+        text = str(step)
+        player = self.current_player()
+        if ":" in text:
+            player, text = text.split(":", 1)
+        seat, words = int(player), text.lower().split()
+        place = Location(words.pop(0)) if words and words[0] in ("auction", "castle") else None
+        if not words:
+            return ChooseLocation(player, place)
+        kind, value = words[0], int(words[1]) if len(words) > 1 and words[1].isdigit() else None
+        if kind in (CHEQUE, THIEF) and value is None:
+            values = [c.value for c in self.hands[seat]] if kind == CHEQUE else [t.number for t in self.thieves[seat]]
+            value = (max if kind == CHEQUE else min)(values, default=None)
+        if kind in CARD_KINDS:
+            return PlayCard(player, kind, value) if place is None else ChooseBoth(player, place, kind, value)
+        if kind == "pass":
+            return Pass(player)
+        if kind == "take":
+            return TakeCard(player, value or 0)
+        if kind == "finish":
+            return FinishExhibition(player)
+        letter = words[-1].upper()
+        if kind == "exhibit":
+            cards = [c for c in sorted(self.collections[seat]) if c.letter == letter and c not in self.selection.get(seat, [])]
+            return ExhibitCard(player, cards[0] if cards else CollectionCard(0, letter))
+        if kind == "steal":
+            cards = [c for c in sorted(self.exhibitions.get(int(words[1]), [])) if c.letter == letter]
+            return Steal(player, words[1], cards[0] if cards else CollectionCard(0, letter))
+        raise ValueError(f"unknown step {step!r}")
+
+    def observe(self) -> dict[str, Any]:
+        """``round``, ``phase``, ``player`` (to act), ``positions``, ``collections`` (letters),
+        ``cheques`` (values in hand), ``thieves`` (numbers in hand), by player; ``cash_box``,
+        ``prison`` (cell 1 first), ``auction_closed``, ``allowed_cards`` (kinds of action card the
+        player to act may lay now)."""
+        names = [str(p) for p in range(self.num_players)]
+        return {
+            "round": self.round,
+            "phase": self.phase,
+            "player": self.current_player(),
+            "positions": dict(zip(names, self.positions)),
+            "collections": {p: letters_of(c) for p, c in zip(names, self.collections)},
+            "cheques": {p: [c.value for c in h] for p, h in zip(names, self.hands)},
+            "thieves": {p: [t.number for t in h] for p, h in zip(names, self.thieves)},
+            "cash_box": sorted(c.value for c in self.cash_box),
+            "prison": [t.number for t in self.prison],
+            "auction_closed": self.auction_closed,
+            "allowed_cards": sorted({a.kind for a in self.legal_actions() if isinstance(a, (PlayCard, ChooseBoth))}),
+        }
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    def current_player(self) -> int | None:
+    def current_player(self) -> str | None:
         """Who must act now (None at the end). In the secret phases players submit in seat order."""
+        seat = self.seat_to_act()
+        return None if seat is None else str(seat)
+
+    def seat_to_act(self) -> int | None:
         if self.phase == LOCATION:
             return next(p for p in range(self.num_players) if self.locations[p] is None)
         if self.phase == ACTION:
@@ -336,16 +468,9 @@ class AdelState:
     def winners(self) -> list[int]:
         return winners(self.positions) if self.is_terminal() else []
 
-    def returns(self) -> list[float]:
-        """1.0 for each winner, 0.0 otherwise (all 0.0 before the end)."""
-        won = set(self.winners())
-        return [1.0 if p in won else 0.0 for p in range(self.num_players)]
-
-    def trace(self) -> str:
-        return "\n".join(self.history)
-
-    def place_of(self, player: int) -> Location | None:
-        return self.locations[player]
+    def returns(self) -> dict[str, int]:
+        """Pawn positions on the scoring track by player (final once the game is over)."""
+        return {str(p): v for p, v in enumerate(self.positions)}
 
     def __str__(self) -> str:
         return (f"round {self.round} phase {self.phase} positions {self.positions} "
@@ -360,32 +485,25 @@ class AdelState:
 
     def legal_actions(self) -> list[Action]:
         """All actions the current player may take now (empty only at the end of the game)."""
-        return [a for a in self._candidates() if self._is_legal(a)]
-
-    def _is_legal(self, action: Action) -> bool:
-        try:
-            self._validate(action)
-        except RuleViolation:
-            return False
-        return True
+        return [a for a in self._candidates() if self.check(a) is None]
 
     def _candidates(self) -> list[Action]:
-        p = self.current_player()
+        p, seat = self.current_player(), self.seat_to_act()
         if p is None:
             return []
         if self.phase == LOCATION and self.game.variant == SURPRISE:
             return [ChooseBoth(p, loc, kind, value)
-                    for loc in Location for kind, value in self._card_candidates(p)]
+                    for loc in Location for kind, value in self._card_candidates(seat)]
         if self.phase == LOCATION:
             return [ChooseLocation(p, loc) for loc in Location]
         if self.phase == ACTION:
-            return [PlayCard(p, kind, value) for kind, value in self._card_candidates(p)] + [Pass(p)]
+            return [PlayCard(p, kind, value) for kind, value in self._card_candidates(seat)] + [Pass(p)]
         if self.phase == AUCTION_TAKE:
             return [TakeCard(p, s) for s in range(NUM_STACKS)]
         if self.phase == EXHIBIT:
-            return [ExhibitCard(p, c) for c in sorted(self.collections[p])] + [FinishExhibition(p)]
+            return [ExhibitCard(p, c) for c in sorted(self.collections[seat])] + [FinishExhibition(p)]
         if self.phase == STEAL:
-            return [Steal(p, v, c) for v in sorted(self.exhibitions) for c in sorted(self.exhibitions[v])]
+            return [Steal(p, str(v), c) for v in sorted(self.exhibitions) for c in sorted(self.exhibitions[v])]
         return []
 
     def _card_candidates(self, p: int) -> list[tuple[str, int | None]]:
@@ -395,48 +513,48 @@ class AdelState:
 
     # ------------------------------------------------------------------------- validation ---
 
-    def _validate(self, a: Action) -> None:
-        """Raise RuleViolation if ``a`` is not allowed now. Never mutates."""
+    def check(self, a: Action) -> RuleViolation | None:
         if self.phase == OVER:
-            raise RuleViolation(R.GAME_OVER, "the game is over")
-        if isinstance(a, ExhibitCard) and a.player in self.finished_exhibitors:
-            raise ExhibitionViolation(R.ONE_EXHIBITION, f"P{a.player} has already laid out "
-                                      "this round's exhibition; one exhibition per player and round", None)
-        self._check_action_type(a)
+            return RuleViolation(R.GAME_OVER, "the game is over")
+        if isinstance(a, ExhibitCard) and a.player in map(str, self.finished_exhibitors):
+            return ExhibitionViolation(R.ONE_EXHIBITION, f"P{a.player} has already laid out "
+                                       "this round's exhibition; one exhibition per player and round", None)
+        if violation := self._check_action_type(a):
+            return violation
         p = self.current_player()
         if a.player != p:
             rule = R.SIMULTANEOUS_CHOICE if self.phase in (LOCATION, ACTION) else R.ROUND_STRUCTURE
-            raise RuleViolation(rule, f"it is P{p}'s turn to act, not P{a.player}'s")
+            return RuleViolation(rule, f"it is P{p}'s turn to act, not P{a.player}'s")
+        seat = int(p)
         if isinstance(a, ChooseLocation):
-            self.check_location(a.player, a.location)
-        elif isinstance(a, ChooseBoth):
-            self.check_location(a.player, a.location)
-            self.check_action_card(a.player, Location(a.location), a.kind, a.value)
-        elif isinstance(a, PlayCard):
-            self.check_action_card(a.player, self.locations[a.player], a.kind, a.value)
-        elif isinstance(a, Pass):
-            self.check_pass(a.player)
-        elif isinstance(a, TakeCard):
-            self.check_take(a.player, a.stack)
-        elif isinstance(a, ExhibitCard):
-            self.check_exhibit_card(a.player, a.card)
-        elif isinstance(a, FinishExhibition):
-            self.check_finish_exhibition(a.player)
-        elif isinstance(a, Steal):
-            self.check_steal(a.player, a.victim, a.card)
+            return self.check_location(seat, a.location)
+        if isinstance(a, ChooseBoth):
+            return (self.check_location(seat, a.location)
+                    or self.check_action_card(seat, Location(a.location), a.kind, a.value))
+        if isinstance(a, PlayCard):
+            return self.check_action_card(seat, self.locations[seat], a.kind, a.value)
+        if isinstance(a, Pass):
+            return self.check_pass(seat)
+        if isinstance(a, TakeCard):
+            return self.check_take(seat, a.stack)
+        if isinstance(a, ExhibitCard):
+            return self.check_exhibit_card(seat, a.card)
+        if isinstance(a, FinishExhibition):
+            return self.check_finish_exhibition(seat)
+        return self.check_steal(seat, a.victim, a.card)
 
-    def _check_action_type(self, a: Action) -> None:
+    def _check_action_type(self, a: Action) -> RuleViolation | None:
         """Regelerklärung · Der Rundenaufbau: the four phases in fixed order; variants (Spiel zu
         zweit) replace how places and cards are chosen."""
         variant = self.game.variant
         if variant == CONFRONTATION and isinstance(a, (ChooseLocation, ChooseBoth)):
-            raise RuleViolation(R.CONFRONTATION, "confrontation variant: no free choice of place; "
+            return RuleViolation(R.CONFRONTATION, "confrontation variant: no free choice of place; "
                                 "both play at the announced place, only the action card is chosen")
         if variant == SURPRISE and isinstance(a, (ChooseLocation, PlayCard)):
-            raise RuleViolation(R.SURPRISE, "surprise variant: location and action card are laid "
+            return RuleViolation(R.SURPRISE, "surprise variant: location and action card are laid "
                                 "together and revealed together")
         if variant != SURPRISE and isinstance(a, ChooseBoth):
-            raise RuleViolation(R.CHOOSE_LOCATION, "location and action card are chosen in separate "
+            return RuleViolation(R.CHOOSE_LOCATION, "location and action card are chosen in separate "
                                 "phases (only the two-player surprise variant lays them together)")
         allowed = {
             LOCATION: (ChooseLocation, ChooseBoth),
@@ -446,9 +564,10 @@ class AdelState:
             STEAL: (Steal,),
         }[self.phase]
         if not isinstance(a, allowed):
-            raise RuleViolation(R.ROUND_STRUCTURE, f"{type(a).__name__} is not possible in phase {self.phase}")
+            return RuleViolation(R.ROUND_STRUCTURE, f"{type(a).__name__} is not possible in phase {self.phase}")
+        return None
 
-    def check_location(self, p: int, location: Location | str) -> None:
+    def check_location(self, p: int, location: Location | str) -> RuleViolation | None:
         """Phase 1 (Ort wählen): auction house or castle.
 
         Rundenende: once no collection cards remain in the auction house it is closed and only the
@@ -459,63 +578,64 @@ class AdelState:
         try:
             loc = Location(location)
         except ValueError:
-            raise RuleViolation(R.CHOOSE_LOCATION, f"unknown location {location!r}") from None
+            return RuleViolation(R.CHOOSE_LOCATION, f"unknown location {location!r}")
         if loc == Location.AUCTION and self.auction_closed:
-            raise RuleViolation(R.AUCTION_CLOSED, "the auction house is closed (no collection cards "
+            return RuleViolation(R.AUCTION_CLOSED, "the auction house is closed (no collection cards "
                                 "left); only the castle is played")
         if loc == Location.AUCTION and not self.hands[p] and not self.thieves[p]:
-            raise RuleViolation(R.CHOOSE_ACTION, f"P{p} holds no cheque and no thief, so no card "
-                                "allowed in the auction house")
+            return RuleViolation(R.CHOOSE_ACTION, f"P{p} holds no cheque and no thief, so no card "
+                                 "allowed in the auction house")
+        return None
 
-    def check_action_card(self, p: int, loc: Location | None, kind: str, value: int | None) -> None:
+    def check_action_card(self, p: int, loc: Location | None, kind: str, value: int | None) -> RuleViolation | None:
         """Phase 2 (Handlung wählen): auction house: a cheque or a thief, the detective is forbidden;
         castle: the exhibition card, a thief or the detective. The exhibition card only if the player
         can really form a valid exhibition. Only cards in hand can be laid (a thief in prison is not)."""
         if loc is None:
-            raise RuleViolation(R.CHOOSE_ACTION, f"P{p} has no location this round")
+            return RuleViolation(R.CHOOSE_ACTION, f"P{p} has no location this round")
         loc = Location(loc)
         if kind not in CARD_KINDS:
-            raise RuleViolation(R.CHOOSE_ACTION, f"unknown action card {kind!r}")
+            return RuleViolation(R.CHOOSE_ACTION, f"unknown action card {kind!r}")
         if kind == DETECTIVE and loc == Location.AUCTION:
-            raise RuleViolation(R.DETECTIVE_CASTLE_ONLY, "the detective may never be played in the "
+            return RuleViolation(R.DETECTIVE_CASTLE_ONLY, "the detective may never be played in the "
                                 "auction house, only in the castle")
         if kind not in ALLOWED_KINDS[loc]:
             allowed = "a cheque or a thief" if loc == Location.AUCTION else \
                 "the exhibition card, a thief or the detective"
-            raise RuleViolation(R.CHOOSE_ACTION, f"{kind} is not allowed in the {loc.value}; "
+            return RuleViolation(R.CHOOSE_ACTION, f"{kind} is not allowed in the {loc.value}; "
                                 f"allowed there: {allowed}")
         if kind in (DETECTIVE, EXHIBITION) and value is not None:
-            raise RuleViolation(R.CHOOSE_ACTION, f"the {kind} card has no value")
+            return RuleViolation(R.CHOOSE_ACTION, f"the {kind} card has no value")
         if kind == CHEQUE and self._cheque_in_hand(p, value) is None:
-            raise RuleViolation(R.CHOOSE_ACTION, f"P{p} holds no cheque of value {value}")
+            return RuleViolation(R.CHOOSE_ACTION, f"P{p} holds no cheque of value {value}")
         if kind == THIEF and self._thief_in_hand(p, value) is None:
             if any(t.number == value for t in self.prison):
-                raise RuleViolation(R.PRISON, f"thief {value} sits in prison and cannot be played")
-            raise RuleViolation(R.CHOOSE_ACTION, f"P{p} holds no thief {value}")
+                return RuleViolation(R.PRISON, f"thief {value} sits in prison and cannot be played")
+            return RuleViolation(R.CHOOSE_ACTION, f"P{p} holds no thief {value}")
         if kind == EXHIBITION and not can_form_exhibition(self.collections[p]):
-            raise RuleViolation(R.EXHIBITION_CARD, f"P{p} cannot form a valid exhibition "
-                                f"(collection {letters_of(self.collections[p]) or '-'})")
+            return RuleViolation(R.EXHIBITION_CARD, f"P{p} cannot form a valid exhibition "
+                                 f"(collection {letters_of(self.collections[p]) or '-'})")
+        return None
 
-    def check_pass(self, p: int) -> None:
+    def check_pass(self, p: int) -> RuleViolation | None:
         """Passing is possible only when no action card is allowed (confrontation variant only; the
         source is silent: see ``Pass``)."""
         loc = self.locations[p]
         for kind, value in self._card_candidates(p):
-            try:
-                self.check_action_card(p, loc, kind, value)
-            except RuleViolation:
-                continue
-            raise RuleViolation(R.CHOOSE_ACTION, f"P{p} can lay {_card_label(kind, value)}; an "
-                                "action card must be laid")
+            if self.check_action_card(p, loc, kind, value) is None:
+                return RuleViolation(R.CHOOSE_ACTION, f"P{p} can lay {_card_label(kind, value)}; an "
+                                     "action card must be laid")
+        return None
 
-    def check_take(self, p: int, stack: int) -> None:
+    def check_take(self, p: int, stack: int) -> RuleViolation | None:
         """Phase 3 · Schecks: the highest cheque takes the TOP card of one of the two stacks."""
         if not 0 <= stack < NUM_STACKS:
-            raise RuleViolation(R.AUCTION_CHEQUES, f"there are {NUM_STACKS} stacks, not {stack}")
+            return RuleViolation(R.AUCTION_CHEQUES, f"there are {NUM_STACKS} stacks, not {stack}")
         if not self.stacks[stack]:
-            raise RuleViolation(R.AUCTION_CHEQUES, f"stack {stack} is empty")
+            return RuleViolation(R.AUCTION_CHEQUES, f"stack {stack} is empty")
+        return None
 
-    def check_exhibit_card(self, p: int, card: CollectionCard) -> None:
+    def check_exhibit_card(self, p: int, card: CollectionCard) -> RuleViolation | None:
         """Phase 4 · Ausstellungen / Was eine Ausstellung ist: an exhibition is >= 3 of the player's
         collection cards with letters following without a gap. A card may be added only if the
         exhibition can still be completed; a card from a separate run is a second exhibition, which
@@ -523,36 +643,39 @@ class AdelState:
         selection = self.selection[p]
         collection = self.collections[p]
         if card not in collection:
-            raise ExhibitionViolation(R.EXHIBITION, f"{card} is not in P{p}'s collection", None)
+            return ExhibitionViolation(R.EXHIBITION, f"{card} is not in P{p}'s collection", None)
         if card in selection:
-            raise ExhibitionViolation(R.EXHIBITION, f"{card} is already in the exhibition", None)
+            return ExhibitionViolation(R.EXHIBITION, f"{card} is already in the exhibition", None)
         if completable(selection + [card], collection):
-            return
+            return None
         other = run_containing(card.letter, collection)
         if selection and other is not None and len(other[1]) >= 3:
-            raise ExhibitionViolation(R.ONE_EXHIBITION, f"{card} belongs to a separate exhibition "
+            return ExhibitionViolation(R.ONE_EXHIBITION, f"{card} belongs to a separate exhibition "
                                       f"({other[0]}); one exhibition per player and round", REASON_GAP)
         reason = REASON_GAP if selection else REASON_TOO_FEW
-        raise ExhibitionViolation(R.EXHIBITION, f"{card} cannot be part of a valid exhibition with "
+        return ExhibitionViolation(R.EXHIBITION, f"{card} cannot be part of a valid exhibition with "
                                   f"{letters_of(selection) or 'nothing'} ({reason})", reason)
 
-    def check_finish_exhibition(self, p: int) -> None:
+    def check_finish_exhibition(self, p: int) -> RuleViolation | None:
         """Was eine Ausstellung ist: the laid-out cards must form a valid exhibition."""
         valid, reason = exhibition_validity(letters_of(self.selection[p]))
         if not valid:
-            raise ExhibitionViolation(R.EXHIBITION, f"{letters_of(self.selection[p]) or 'nothing'} "
-                                      f"is no valid exhibition ({reason})", reason)
+            return ExhibitionViolation(R.EXHIBITION, f"{letters_of(self.selection[p]) or 'nothing'} "
+                                       f"is no valid exhibition ({reason})", reason)
+        return None
 
-    def check_steal(self, p: int, victim: int, card: CollectionCard) -> None:
+    def check_steal(self, p: int, victim: str, card: CollectionCard) -> RuleViolation | None:
         """Phase 4 · Diebe im Schloss: each castle thief takes 1 card of their choice from EVERY
         exhibition on display, no more than 1 from each."""
+        victim = int(victim) if str(victim).isdigit() else -1
         if victim not in self.exhibitions or not self.exhibitions[victim]:
-            raise RuleViolation(R.CASTLE_THIEVES, f"P{victim} has no exhibition on display")
+            return RuleViolation(R.CASTLE_THIEVES, f"P{victim} has no exhibition on display")
         if victim in self.robbed:
-            raise RuleViolation(R.CASTLE_THIEVES, f"this thief already took 1 card from P{victim}'s "
+            return RuleViolation(R.CASTLE_THIEVES, f"this thief already took 1 card from P{victim}'s "
                                 "exhibition; only 1 card from each exhibition")
         if card not in self.exhibitions[victim]:
-            raise RuleViolation(R.CASTLE_THIEVES, f"{card} is not in P{victim}'s exhibition")
+            return RuleViolation(R.CASTLE_THIEVES, f"{card} is not in P{victim}'s exhibition")
+        return None
 
     def _cheque_in_hand(self, p: int, value: int | None) -> Cheque | None:
         return next((c for c in sorted(self.hands[p]) if c.value == value), None)
@@ -562,28 +685,33 @@ class AdelState:
 
     # ------------------------------------------------------------------------------ apply ---
 
-    def apply(self, action: Action) -> None:
-        """Perform a legal action and resolve everything that follows automatically.
-        Raises RuleViolation (state unchanged) for an illegal one."""
-        self._validate(action)
+    def describe(self, action: Action) -> str:
+        """The table's view: places, action cards and exhibited cards are laid face down."""
+        hidden = {ChooseLocation: "a place", ChooseBoth: "a place and an action card", PlayCard: "an action card",
+                  ExhibitCard: "a card of the exhibition"}.get(type(action))
+        return f"R{self.round} {action.player} lays {hidden} face down" if hidden else f"R{self.round} {action}"
+
+    def perform(self, action: Action) -> None:
+        """Carry out the action and resolve everything that follows automatically."""
+        p = int(action.player)
         if isinstance(action, ChooseLocation):
-            self._do_location(action.player, Location(action.location))
+            self._do_location(p, Location(action.location))
         elif isinstance(action, ChooseBoth):
-            self._do_location(action.player, Location(action.location), reveal=False)
-            self._do_card(action.player, action.kind, action.value)
+            self._do_location(p, Location(action.location), reveal=False)
+            self._do_card(p, action.kind, action.value)
         elif isinstance(action, PlayCard):
-            self._do_card(action.player, action.kind, action.value)
+            self._do_card(p, action.kind, action.value)
         elif isinstance(action, Pass):
-            self.played[action.player] = Played("pass")
+            self.played[p] = Played("pass")
             self._after_card()
         elif isinstance(action, TakeCard):
-            self._do_take(action.player, action.stack)
+            self._do_take(p, action.stack)
         elif isinstance(action, ExhibitCard):
-            self.selection[action.player].append(action.card)
+            self.selection[p].append(action.card)
         elif isinstance(action, FinishExhibition):
-            self._do_finish_exhibition(action.player)
+            self._do_finish_exhibition(p)
         elif isinstance(action, Steal):
-            self._do_steal(action.player, action.victim, action.card)
+            self._do_steal(p, int(action.victim), action.card)
 
     # -------------------------------------------------------------------------- round flow ---
 
@@ -873,26 +1001,3 @@ def check_invariants(state: AdelState) -> list[str]:
     if state.auction_closed and any(state.stacks):
         problems.append("auction house closed with cards left")
     return problems
-
-
-def play_random_game(seed: int, **params: Any) -> AdelState:
-    """Play a whole game with uniformly random legal actions (``random.Random(seed)``) and return
-    the final state. ``params`` are ``AdelGame`` parameters."""
-    game = AdelGame(**params)
-    state = game.new_initial_state(seed)
-    chooser = random.Random(seed)
-    bound = game.max_rounds * (4 * game.num_players + 2 * len(game.all_cards()) + 8)
-    for _ in range(bound):
-        if state.is_terminal():
-            return state
-        state.apply(chooser.choice(state.legal_actions()))
-    if not state.is_terminal():
-        raise RuntimeError("random game did not end within its bound")
-    return state
-
-
-def apply_all(state: AdelState, actions: Iterable[Action]) -> AdelState:
-    """Apply actions in order (convenience for tests and probes)."""
-    for a in actions:
-        state.apply(a)
-    return state

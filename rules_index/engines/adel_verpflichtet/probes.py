@@ -4,13 +4,14 @@
 Players are seat numbers 0..n-1 (JSON keys may be strings: {"0": ...}). A play is a string
 "<place> <card> [value]": "auction cheque 13", "auction thief", "castle thief 6", "castle detective",
 "castle exhibition". Collection letters take the oldest free card of their series (lower number =
-older). Returned dicts use string player keys.
+older). Returned dicts use string player keys. A place and an action card tried step by step are
+the generic probe ``steps`` (:meth:`.game.AdelState.parse_action`).
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import ProbeRegistry, RuleViolation
+from ..base import ProbeRegistry, RuleViolation, broken_rule
 from .cards import CHEQUE, THIEF, CollectionCard, Location
 from .exhibitions import exhibition_validity, letters_of, possible_exhibitions
 from .game import (
@@ -18,10 +19,14 @@ from .game import (
     FinishExhibition, Pass, PlayCard, Steal,
 )
 from .scenario import (
-    drive_round, letter_capacity, next_action, parse_play, players_map, round_log, setup_state,
+    drive_round, letter_capacity, next_action, parse_play, players_map, round_log,
 )
 
-PROBES = ProbeRegistry()
+PROBES = ProbeRegistry(AdelState)
+
+
+def _setup(game: AdelGame, seed: int, give_cheques: Mapping | None = None, **data: Any) -> AdelState:
+    return AdelState.from_scenario({"game": game, "seed": seed, "give": give_cheques, **data})
 
 
 def _refused(exc: RuleViolation) -> dict[str, Any]:
@@ -87,26 +92,26 @@ def probe_exhibit(given: Mapping[str, Any]) -> dict[str, Any]:
     shows = given.get("show", "")
     shows = [shows] if isinstance(shows, str) else [str(s) for s in shows]
     game = _game(given, 2, collection)
-    state = setup_state(game, int(given.get("seed", 0)), collections={0: collection})
+    state = _setup(game, int(given.get("seed", 0)), collections={0: collection})
     out: dict[str, Any] = {"exhibition_card_legal": True, "legal": True, "rule": None, "reason": None,
                            "refused_card": None, "laid_out": [],
                            "possible": possible_exhibitions(state.collections[0])}
     try:
-        state.apply(ChooseLocation(0, Location.CASTLE))
-        state.apply(ChooseLocation(1, Location.CASTLE))
-        state.apply(PlayCard(0, "exhibition"))
+        state.apply(ChooseLocation("0", Location.CASTLE))
+        state.apply(ChooseLocation("1", Location.CASTLE))
+        state.apply(PlayCard("0", "exhibition"))
     except RuleViolation as exc:
         out.update(_refused(exc), exhibition_card_legal=False)
         out.pop("citation")
         return out
-    state.apply(PlayCard(1, THIEF, min(t.number for t in state.thieves[1])))
+    state.apply(PlayCard("1", THIEF, min(t.number for t in state.thieves[1])))
     for show in shows:
         letter = None
         try:
             for letter in (c for c in show.upper() if c.isalpha()):
-                state.apply(ExhibitCard(0, _pick_card(state, 0, letter)))
+                state.apply(ExhibitCard("0", _pick_card(state, 0, letter)))
             letter = None
-            state.apply(FinishExhibition(0))
+            state.apply(FinishExhibition("0"))
             out["laid_out"].append(_letters(state.exhibitions.get(0, [])))
         except RuleViolation as exc:
             out.update(legal=False, rule=exc.rule.name, reason=getattr(exc, "reason", None),
@@ -126,49 +131,6 @@ def _pick_card(state: AdelState, p: int, letter: str) -> CollectionCard:
     return CollectionCard(0, letter)  # a card P0 does not own: the engine refuses it
 
 
-# ------------------------------------------------------------------------------ action cards ---
-
-@PROBES("action_card")
-def probe_action_card(given: Mapping[str, Any]) -> dict[str, Any]:
-    """Player 0 chooses a place (Phase 1) and tries to lay an action card there (Phase 2).
-
-    given: location ("auction"/"castle"), card ("cheque"/"thief"/"detective"/"exhibition"),
-    value (optional cheque value / thief number), collection (optional letters P0 owns),
-    auction_closed (optional bool: no collection card left in the auction house),
-    thieves_in_prison (optional bool: all of P0's thieves sit in prison).
-    returns: location_legal, legal, rule (None if legal), allowed_cards (kinds of card the engine
-    offers P0 at that place, sorted).
-    """
-    collection = str(given.get("collection", ""))
-    game = _game(given, 2, collection)
-    kwargs: dict[str, Any] = {"collections": {0: collection}}
-    if given.get("auction_closed"):
-        kwargs.update(stacks=["", ""], leftovers=1)
-    if given.get("thieves_in_prison"):
-        kwargs["prison"] = [t.number for t in game.thieves_of(0)]
-    state = setup_state(game, int(given.get("seed", 0)), **kwargs)
-    loc = Location(str(given.get("location", "castle")))
-    out: dict[str, Any] = {"location_legal": True, "legal": True, "rule": None, "allowed_cards": []}
-    try:
-        state.apply(ChooseLocation(0, loc))
-    except RuleViolation as exc:
-        out.update(location_legal=False, legal=False, rule=exc.rule.name)
-        return out
-    state.apply(ChooseLocation(1, Location.CASTLE))
-    out["allowed_cards"] = sorted({a.kind for a in state.legal_actions() if isinstance(a, PlayCard)})
-    kind = str(given["card"])
-    value = given.get("value")
-    if value is None and kind == CHEQUE:
-        value = max((c.value for c in state.hands[0]), default=None)
-    if value is None and kind == THIEF:
-        value = min((t.number for t in game.thieves_of(0)), default=None)
-    try:
-        state.apply(PlayCard(0, kind, None if value is None else int(value)))
-    except RuleViolation as exc:
-        out.update(legal=False, rule=exc.rule.name)
-    return out
-
-
 # ------------------------------------------------------------------------------- auction house ---
 
 @PROBES("auction")
@@ -186,7 +148,7 @@ def probe_auction(given: Mapping[str, Any]) -> dict[str, Any]:
     """
     plays = _plays(given)
     game = _game(given, max(plays) + 1)
-    state = setup_state(game, int(given.get("seed", 0)), cash_box=given.get("cash_box"),
+    state = _setup(game, int(given.get("seed", 0)), cash_box=given.get("cash_box"),
                         give_cheques=players_map(given.get("give")))
     round_no = state.round
     drive_round(state, plays, take_stack=int(given.get("take_stack", 0)))
@@ -215,17 +177,17 @@ def probe_auction(given: Mapping[str, Any]) -> dict[str, Any]:
 def _playable_cheques(state: AdelState) -> dict[int, list[int]]:
     """Walk the next round's Phase 1/2 on a copy: everyone who can goes to the auction house; record
     the cheque values ``legal_actions`` offers each player there."""
-    sim = state.clone()
+    sim = state.copy()
     result: dict[int, list[int]] = {p: [] for p in range(sim.num_players)}
     if sim.is_terminal():
         return result
     while sim.phase == LOCATION:
-        p = sim.current_player()
+        p = sim.seat_to_act()
         options = sim.legal_actions()
         auction = [a for a in options if isinstance(a, ChooseLocation) and a.location == Location.AUCTION]
         sim.apply(auction[0] if auction else options[0])
     while sim.phase == ACTION:
-        p = sim.current_player()
+        p = sim.seat_to_act()
         options = sim.legal_actions()
         result[p] = sorted(a.value for a in options if isinstance(a, PlayCard) and a.kind == CHEQUE)
         sim.apply(options[0])
@@ -243,7 +205,7 @@ def probe_auction_closes(given: Mapping[str, Any]) -> dict[str, Any]:
     stack = str(given.get("stack", "A"))
     n = int(given.get("players", 2))
     game = AdelGame(num_players=n)
-    state = setup_state(game, int(given.get("seed", 0)), stacks=[stack, ""], leftovers=n - 1)
+    state = _setup(game, int(given.get("seed", 0)), stacks=[stack, ""], leftovers=n - 1)
     closed_before = state.auction_closed
     plays = {0: "auction cheque"} | {p: "castle detective" for p in range(1, n)}
     drive_round(state, plays)
@@ -251,10 +213,7 @@ def probe_auction_closes(given: Mapping[str, Any]) -> dict[str, Any]:
            "legal_locations": sorted(a.location.value for a in state.legal_actions()
                                      if isinstance(a, ChooseLocation)),
            "auction_rule": None}
-    try:
-        state.clone().apply(ChooseLocation(0, Location.AUCTION))
-    except RuleViolation as exc:
-        out["auction_rule"] = exc.rule.name
+    out["auction_rule"] = broken_rule(state.copy(), ChooseLocation("0", Location.AUCTION))
     return out
 
 
@@ -283,7 +242,7 @@ def probe_castle(given: Mapping[str, Any]) -> dict[str, Any]:
         if parse_play(spec)[1] == "exhibition" and p not in collections:
             collections[p] = shows.get(p, "")
     game = _game(given, max(plays) + 1, *collections.values())
-    state = setup_state(game, int(given.get("seed", 0)), collections=collections,
+    state = _setup(game, int(given.get("seed", 0)), collections=collections,
                         positions=given.get("positions"), prison=given.get("prison"))
     round_no = state.round
     steal = str(given.get("steal", "oldest"))
@@ -293,13 +252,11 @@ def probe_castle(given: Mapping[str, Any]) -> dict[str, Any]:
         if state.phase == STEAL and state.round == round_no:
             first = next_action(state, plays, shows, steal=steal)
             state.apply(first)
-            second_card = sorted(state.exhibitions[first.victim])
+            second_card = sorted(state.exhibitions[int(first.victim)])
             out["second_steal"] = {"legal": True, "rule": None}
             if state.phase == STEAL and second_card:
-                try:
-                    state.clone().apply(Steal(first.player, first.victim, second_card[0]))
-                except RuleViolation as exc:
-                    out["second_steal"] = {"legal": False, "rule": exc.rule.name}
+                rule = broken_rule(state.copy(), Steal(first.player, first.victim, second_card[0]))
+                out["second_steal"] = {"legal": rule is None, "rule": rule}
     drive_round(state, plays, shows, steal=steal)
     events = round_log(state, round_no)
     score = next((d for k, d in events if k == "score"), None)
@@ -356,7 +313,7 @@ def probe_prison(given: Mapping[str, Any]) -> dict[str, Any]:
         plays[owner[number]] = f"castle thief {number}"
     for p in range(n):
         plays.setdefault(p, "castle detective")
-    state = setup_state(game, int(given.get("seed", 0)), prison=given.get("prison"))
+    state = _setup(game, int(given.get("seed", 0)), prison=given.get("prison"))
     round_no = state.round
     drive_round(state, plays)
     events = round_log(state, round_no)
@@ -389,16 +346,12 @@ def probe_variant(given: Mapping[str, Any]) -> dict[str, Any]:
     None if allowed).
     """
     try:
-        game = AdelGame(num_players=int(given.get("players", 2)), variant=str(given["variant"]))
+        state = AdelState.new_game(int(given.get("seed", 0)), num_players=int(given.get("players", 2)),
+                                   variant=str(given["variant"]))
     except ValueError as exc:
         return {"allowed": False, "error": str(exc)}
-    state = game.new_initial_state(int(given.get("seed", 0)))
     action_types = sorted({type(a).__name__ for a in state.legal_actions()})
-    rule = None
-    try:
-        state.clone().apply(ChooseLocation(0, Location.CASTLE))
-    except RuleViolation as exc:
-        rule = exc.rule.name
+    rule = broken_rule(state.copy(), ChooseLocation("0", Location.CASTLE))
     together = False
     locations: list[list[str]] = []
     for _ in range(int(given.get("rounds", 2))):
@@ -411,7 +364,7 @@ def probe_variant(given: Mapping[str, Any]) -> dict[str, Any]:
                 together = True
         for r, kind, data in state.log:
             if r == start and kind in ("locations", "announce"):
-                locs = data["locations"] if kind == "locations" else [data["place"]] * game.num_players
+                locs = data["locations"] if kind == "locations" else [data["place"]] * state.num_players
                 locations.append(locs)
     return {"allowed": True, "error": None, "action_types": action_types,
             "locations_by_round": locations,
@@ -456,7 +409,7 @@ def probe_round(given: Mapping[str, Any]) -> dict[str, Any]:
             collections[p] = shows.get(p, "")
     stacks = given.get("stacks")
     game = _game(given, max(plays) + 1, *collections.values(), *(stacks or []))
-    state = setup_state(game, int(given.get("seed", 0)), collections=collections,
+    state = _setup(game, int(given.get("seed", 0)), collections=collections,
                         stacks=None if stacks is None else [str(s) for s in stacks],
                         positions=given.get("positions"), prison=given.get("prison"),
                         cash_box=given.get("cash_box"))
@@ -488,10 +441,10 @@ def probe_round(given: Mapping[str, Any]) -> dict[str, Any]:
 def _next_locations(state: AdelState) -> dict[int, list[str]]:
     """On a copy: each player's place options in the next round's Phase 1 (seat order, each then
     takes the first option so the next player is asked)."""
-    sim = state.clone()
+    sim = state.copy()
     result: dict[int, list[str]] = {}
     while not sim.is_terminal() and sim.phase == LOCATION:
-        p = sim.current_player()
+        p = sim.seat_to_act()
         options = [a for a in sim.legal_actions() if isinstance(a, ChooseLocation)]
         result[p] = sorted(Location(a.location).value for a in options)
         sim.apply(options[0])
@@ -520,7 +473,7 @@ def probe_reveal(given: Mapping[str, Any]) -> dict[str, Any]:
     shows = {p: str(v) for p, v in players_map(given.get("shows")).items()}
     collections = {p: str(v) for p, v in players_map(given.get("collections")).items()}
     game = _game(given, max(plays) + 1, *collections.values())
-    state = setup_state(game, int(given.get("seed", 0)), collections=collections)
+    state = _setup(game, int(given.get("seed", 0)), collections=collections)
     round_no = state.round
     out: dict[str, Any] = {
         "first_action": type(state.legal_actions()[0]).__name__,

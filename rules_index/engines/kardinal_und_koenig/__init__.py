@@ -29,20 +29,20 @@ Not modelled, and why:
   "nobody can place", a stuck player, shared wins) and ``scoring.py`` (what a chain is on a road
   graph: per network of own monasteries its longest simple path; branches never count).
 
-API: ``State.legal_actions()`` / ``apply()`` / ``is_terminal()`` / ``current_player()`` /
-``returns()`` / ``winners()`` / ``trace()``; :func:`play_random_game`; the pure
-:func:`monastery_points` for one land's scoring (calculator API).
+API: :class:`KardinalState`, a kernel state (``legal_actions()`` / ``apply()`` / ``attempt()`` /
+``returns()`` / ``play_random()`` ...) with ``winners()``; the pure :func:`monastery_points` for one
+land's scoring (calculator API).
 """
 from .board import Board
 from .sample_board import SAMPLE_BOARD
 from .cards import COLOURS, LANDS, Colour, colour_of
-from .game import (
-    Config, Draw, KardinalUndKoenig, Pass, Placement, Play, State, Swap, play_random_game,
-)
+from .game import Config, Draw, KardinalState, Pass, Placement, Play, Swap
 from .scoring import alliance_points, chain_points, chains, monastery_points, winners
 
 __all__ = [
     "SAMPLE_BOARD", "Board", "COLOURS", "LANDS", "Colour", "colour_of", "Config", "Draw",
-    "KardinalUndKoenig", "Pass", "Placement", "Play", "State", "Swap", "play_random_game",
+    "KardinalState", "Pass", "Placement", "Play", "Swap", "STATE",
     "alliance_points", "chain_points", "chains", "monastery_points", "winners",
 ]
+
+STATE = KardinalState

@@ -91,14 +91,6 @@ def colour_of(name: str | Colour) -> Colour:
     raise ValueError(f"unknown card colour {name!r}")
 
 
-def colour_for_land(land: str) -> Colour:
-    """The card colour that shows ``land``."""
-    for colour in COLOURS:
-        if land in colour.lands:
-            return colour
-    raise ValueError(f"unknown land {land!r}")
-
-
 def card_pool(num_players: int) -> tuple[dict[Colour, int], dict[Colour, int]]:
     """(cards in play, cards removed) per colour for a player count (Regelheft S. 2 · Aufbau)."""
     removed = REMOVED_PER_COLOUR[num_players]

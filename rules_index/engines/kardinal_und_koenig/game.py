@@ -1,4 +1,4 @@
-"""Game and state of Kardinal & König (Goldsieber 2000), OpenSpiel style.
+"""Game and state of Kardinal & König (Goldsieber 2000) on the engine kernel.
 
 A turn (Regelheft S. 3–5 · Ablauf eines Zuges) is either
 
@@ -10,8 +10,8 @@ A turn (Regelheft S. 3–5 · Ablauf eines Zuges) is either
 * :class:`Pass` — only when neither a Play nor a Swap is possible (see below).
 
 ``legal_actions()`` is the single source of truth: it enumerates plays with the same rule
-functions that ``apply()`` uses to refuse an illegal action (each raises
-:class:`~rules_index.engines.base.RuleViolation` and leaves the state unchanged).
+functions that ``check()`` uses to refuse an illegal action (each returns the
+:class:`~rules_index.engines.base.RuleViolation` it finds, changing nothing).
 
 Where the source is silent (parameters of :class:`Config`, or documented choices):
 
@@ -29,25 +29,24 @@ Where the source is silent (parameters of :class:`Config`, or documented choices
 * :class:`Pass` exists only for the otherwise stuck position (empty hand, or no stone placeable
   and nothing to take after the deck ran out for good). Passing by choice is forbidden (S. 5).
 * If scores and stones left are both tied, the tied players share the win.
-* The start player (black marker) is player 0 unless ``start_player`` says otherwise; turns pass
-  to the left, i.e. to the next player index.
+* The start player (black marker) is the first seat ("A") unless ``start_player`` says otherwise;
+  turns pass to the left, i.e. to the next seat. Seats are indexes inside; players are "A", "B", ...
 """
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable, Mapping, Union
+from typing import Any, Iterable, Mapping, Union
 
-from ..base import Rule, RuleViolation
+from ..base import Rule, RuleViolation, State
 from .board import Board
 from .sample_board import SAMPLE_BOARD
 from .cards import (
     COLOURS, COUNCILLOR, COUNCILLORS_PER_PLAYER, HAND_SIZE, MAX_CARDS_PER_TURN, MAX_PLAYERS,
     MAX_STONES_PER_TURN, MIN_PLAYERS, MONASTERIES_PER_PLAYER, MONASTERY, OPEN_CARDS, PLAYER_NAMES,
-    TOTAL_CARDS, Colour, card_pool,
+    TOTAL_CARDS, Colour, card_pool, colour_of,
 )
 from . import scoring
 
@@ -101,7 +100,7 @@ class Play:
     placements: tuple[Placement, ...]
 
     def __str__(self) -> str:
-        return "setzt " + " + ".join(str(p) for p in self.placements)
+        return "places " + " + ".join(str(p) for p in self.placements)
 
     def key(self) -> tuple:
         """What the play does, independent of the order of its placements and of which card
@@ -119,7 +118,7 @@ class Draw:
     colour: Colour | None = None
 
     def __str__(self) -> str:
-        return f"zieht offen {self.colour}" if self.source == OPEN else "zieht verdeckt"
+        return f"draws open {self.colour}" if self.source == OPEN else "draws from the deck"
 
 
 @dataclass(frozen=True)
@@ -132,8 +131,8 @@ class Swap:
     colour: Colour | None = None
 
     def __str__(self) -> str:
-        took = f"offen {self.colour}" if self.source == OPEN else "verdeckt"
-        return f"tauscht {self.discard} gegen {took}"
+        took = f"open {self.colour}" if self.source == OPEN else "the deck's top card"
+        return f"swaps {self.discard} for {took}"
 
 
 @dataclass(frozen=True)
@@ -141,7 +140,7 @@ class Pass:
     """Only legal when no Play and no Swap is possible (source silent on that position)."""
 
     def __str__(self) -> str:
-        return "kann nichts tun"
+        return "can do nothing"
 
 
 Action = Union[Play, Draw, Swap, Pass]
@@ -172,9 +171,16 @@ def player_name(p: int) -> str:
     return PLAYER_NAMES[p]
 
 
+def seat(player: int | str) -> int:
+    """A seat index from a player's letter ("B") or the index itself."""
+    return player if isinstance(player, int) else PLAYER_NAMES.index(str(player).strip().upper())
+
+
 # --------------------------------------------------------------------------- state
-class State:
-    """A position of Kardinal & König. Owned, mutable; ``apply`` validates before it mutates."""
+class KardinalState(State):
+    """A position of Kardinal & König."""
+
+    constant = ("config", "board")
 
     def __init__(self, config: Config = Config(), seed: int | None = 0, rng: random.Random | None = None):
         self.config = config
@@ -207,29 +213,34 @@ class State:
         self.end_reason: str | None = None
         self.end_code: str | None = None  # "round_finished" | "blocked"
         self.history: list[str] = []
+        self.stones_placed = 0  # by everyone since this state began (a scenario starts at 0)
+        self.cards_played = 0
+
+    @classmethod
+    def new_game(cls, seed: int = 0, **params: Any) -> "KardinalState":
+        """Setup (Regelheft S. 2 · Aufbau); ``params`` are :class:`Config` fields."""
+        return cls(Config(**params), seed=seed)
 
     # ---------------------------------------------------------------- basic queries
     @property
     def num_players(self) -> int:
         return self.config.num_players
 
-    def clone(self) -> "State":
-        return copy.deepcopy(self)
-
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    def current_player(self) -> int | None:
+    def current_player(self) -> str | None:
         """Who must act (also during the refill after a Play); None when the game is over."""
-        return None if self.is_terminal() else self.current
+        return None if self.is_terminal() else player_name(self.current)
 
-    def returns(self) -> list[int]:
-        """Scores per player (final once the game is over)."""
-        return list(self.scores)
+    def returns(self) -> dict[str, int]:
+        """Points by player (final once the game is over)."""
+        return {player_name(p): v for p, v in enumerate(self.scores)}
 
-    def winners(self) -> list[int]:
+    def winners(self) -> list[str]:
         """Winner(s) by points, then by stones left (Regelheft S. 6–7)."""
-        return scoring.winners(dict(enumerate(self.scores)), {p: self.stones_left(p) for p in range(self.num_players)})
+        seats = scoring.winners(dict(enumerate(self.scores)), {p: self.stones_left(p) for p in range(self.num_players)})
+        return [player_name(p) for p in seats]
 
     def stones_left(self, p: int) -> int:
         return self.supply_monasteries[p] + self.supply_councillors[p]
@@ -264,185 +275,164 @@ class State:
     def councillors_in(self, land: str) -> int:
         return sum(self.councillors[land])
 
-    def snapshot(self) -> tuple:
-        """Everything a rule can change, as plain data (to see that a refusal changed nothing)."""
-        return (
-            tuple(self.deck), tuple(map(tuple, self.hands)), tuple(self.open), tuple(self.discard),
-            tuple(sorted(self.monasteries.items())),
-            tuple((land, tuple(v)) for land, v in sorted(self.councillors.items())),
-            tuple(self.supply_monasteries), tuple(self.supply_councillors), tuple(self.scores),
-            self.current, self.phase, self.exhaustions, self.final_round, self.turn,
-            len(self.history), self.rng.getstate(),
-        )
-
     def card_count(self) -> int:
         return len(self.deck) + sum(map(len, self.hands)) + len(self.open) + len(self.discard) + len(self.removed)
 
     # ---------------------------------------------------------------- rule checks (one per rule)
-    def _check_phase(self, wanted: str, action: Action) -> None:
+    def _check_phase(self, wanted: str, action: Action) -> RuleViolation | None:
         """Regelheft S. 3–5 · Ablauf eines Zuges: a Play or Swap starts a turn; after a Play the
         player refills the hand before anything else."""
         if self.phase == OVER:
-            raise RuleViolation(R_GAME_OVER, "the game is over")
+            return RuleViolation(R_GAME_OVER, "the game is over")
         if self.phase != wanted:
             what = "refill the hand to 3 first" if self.phase == DRAW else "a turn starts with playing cards or a swap"
-            raise RuleViolation(R_TURN, f"{action} not possible now: {what}")
+            return RuleViolation(R_TURN, f"{action} not possible now: {what}")
+        return None
 
-    def check_one_land(self, play: Play) -> str:
+    def check_one_land(self, play: Play) -> RuleViolation | None:
         """Regelheft S. 4: all stones of a turn go into ONE land, even with a two-land card."""
         lands = {pl.land for pl in play.placements}
         for land in lands:
             if land not in self.board.lands:
-                raise RuleViolation(R_ONE_LAND, f"unknown land {land!r}")
+                return RuleViolation(R_ONE_LAND, f"unknown land {land!r}")
         if len(lands) != 1:
-            raise RuleViolation(R_ONE_LAND, f"stones in {len(lands)} lands ({', '.join(sorted(lands))}); only one land per turn")
-        return lands.pop()
+            return RuleViolation(R_ONE_LAND, f"stones in {len(lands)} lands ({', '.join(sorted(lands))}); only one land per turn")
+        return None
 
-    def check_cards_and_stones(self, play: Play) -> None:
+    def check_cards_and_stones(self, play: Play) -> RuleViolation | None:
         """Regelheft S. 4: up to 3 cards and up to 2 stones; every card (or pair) brings one stone."""
         n = len(play.placements)
         if not 1 <= n <= MAX_STONES_PER_TURN:
-            raise RuleViolation(R_CARDS_STONES, f"{n} stones; a turn places 1 or 2")
+            return RuleViolation(R_CARDS_STONES, f"{n} stones; a turn places 1 or 2")
         cards = sum(len(pl.cards) for pl in play.placements)
         if cards > MAX_CARDS_PER_TURN:
-            raise RuleViolation(R_CARDS_STONES, f"{cards} cards; at most {MAX_CARDS_PER_TURN} per turn")
+            return RuleViolation(R_CARDS_STONES, f"{cards} cards; at most {MAX_CARDS_PER_TURN} per turn")
         for pl in play.placements:
             if pl.kind not in (MONASTERY, COUNCILLOR):
-                raise RuleViolation(R_CARDS_STONES, f"unknown stone {pl.kind!r}")
+                return RuleViolation(R_CARDS_STONES, f"unknown stone {pl.kind!r}")
             if len(pl.cards) not in (1, 2):
-                raise RuleViolation(R_CARDS_STONES, f"{len(pl.cards)} cards for one stone; one card or one pair brings one stone")
+                return RuleViolation(R_CARDS_STONES, f"{len(pl.cards)} cards for one stone; one card or one pair brings one stone")
 
-    def check_payment(self, pl: Placement) -> None:
+    def check_payment(self, pl: Placement) -> RuleViolation | None:
         """Regelheft S. 4: a single card must show the land; a pair of cards of the same colour is
         a joker for any other land (``joker_for_shown_land`` allows its own lands too)."""
         if len(pl.cards) == 1:
             card = pl.cards[0]
             if not card.shows(pl.land):
-                raise RuleViolation(R_CARD_SHOWS_LAND, f"a {card} card does not allow a stone in {pl.land}")
-            return
+                return RuleViolation(R_CARD_SHOWS_LAND, f"a {card} card does not allow a stone in {pl.land}")
+            return None
         a, b = pl.cards
         if a != b:
-            raise RuleViolation(R_JOKER, f"{a} and {b} are not a pair: a joker needs two cards of the same colour")
+            return RuleViolation(R_JOKER, f"{a} and {b} are not a pair: a joker needs two cards of the same colour")
         if a.shows(pl.land) and not self.config.joker_for_shown_land:
-            raise RuleViolation(R_JOKER, f"a {a} pair is a joker for another land, not for {pl.land}")
+            return RuleViolation(R_JOKER, f"a {a} pair is a joker for another land, not for {pl.land}")
+        return None
 
-    def check_cards_in_hand(self, player: int, play: Play) -> None:
+    def check_cards_in_hand(self, player: int, play: Play) -> RuleViolation | None:
         """The cards played must be in the player's hand (Regelheft S. 4)."""
         need = Counter(c for pl in play.placements for c in pl.cards)
         have = Counter(self.hands[player])
         for c, k in need.items():
             if have[c] < k:
-                raise RuleViolation(R_CARDS_IN_HAND, f"{player_name(player)} has {have[c]} {c} card(s), needs {k}")
+                return RuleViolation(R_CARDS_IN_HAND, f"{player_name(player)} has {have[c]} {c} card(s), needs {k}")
+        return None
 
-    def check_empty_land(self, land: str, play: Play) -> None:
+    def check_empty_land(self, land: str, play: Play) -> RuleViolation | None:
         """Regelheft S. 4: into a land with no stone only ONE monastery may go this turn; once a
         monastery stands there (any colour), up to two stones."""
-        if self.has_monastery(land):
-            return
-        if len(play.placements) > 1:
-            raise RuleViolation(R_EMPTY_LAND, f"{land} has no stone yet: only one monastery this turn")
+        if not self.has_monastery(land) and len(play.placements) > 1:
+            return RuleViolation(R_EMPTY_LAND, f"{land} has no stone yet: only one monastery this turn")
+        return None
 
-    def check_monasteries(self, player: int, land: str, play: Play) -> None:
+    def check_monasteries(self, player: int, land: str, play: Play) -> RuleViolation | None:
         """Regelheft S. 4: a monastery goes on a free monastery field of the land, one per field;
         the supply is limited."""
         fields = [pl.field for pl in play.placements if pl.kind == MONASTERY]
         if len(set(fields)) != len(fields):
-            raise RuleViolation(R_MONASTERY_FIELD, "one monastery per field")
+            return RuleViolation(R_MONASTERY_FIELD, "one monastery per field")
         for f in fields:
             if not self.board.has_field(f) or self.board.land_of(f) != land:
-                raise RuleViolation(R_MONASTERY_FIELD, f"{f!r} is not a monastery field of {land}")
+                return RuleViolation(R_MONASTERY_FIELD, f"{f!r} is not a monastery field of {land}")
             if f in self.monasteries:
-                raise RuleViolation(R_MONASTERY_FIELD, f"{f} is taken by {player_name(self.monasteries[f])}")
+                return RuleViolation(R_MONASTERY_FIELD, f"{f} is taken by {player_name(self.monasteries[f])}")
         if len(fields) > self.supply_monasteries[player]:
-            raise RuleViolation(R_SUPPLY, f"{player_name(player)} has {self.supply_monasteries[player]} monasteries left")
+            return RuleViolation(R_SUPPLY, f"{player_name(player)} has {self.supply_monasteries[player]} monasteries left")
+        return None
 
-    def check_councillors(self, player: int, land: str, play: Play) -> None:
+    def check_councillors(self, player: int, land: str, play: Play) -> RuleViolation | None:
         """Regelheft S. 4: councillors go on the land's crest; never into a land without a
         monastery; at most as many councillors in the land (all colours) as the player with the
         most monasteries there has; allowed without an own monastery; supply limited."""
         new = sum(1 for pl in play.placements if pl.kind == COUNCILLOR)
         if not new:
-            return
+            return None
         for pl in play.placements:
             if pl.kind == COUNCILLOR and pl.field:
-                raise RuleViolation(R_COUNCIL_LIMIT, "a councillor stands on the land's crest, not on a field")
+                return RuleViolation(R_COUNCIL_LIMIT, "a councillor stands on the land's crest, not on a field")
         if not self.has_monastery(land):
-            raise RuleViolation(R_NO_COUNCIL_WITHOUT_MONASTERY, f"no monastery in {land}: no councillor there")
+            return RuleViolation(R_NO_COUNCIL_WITHOUT_MONASTERY, f"no monastery in {land}: no councillor there")
         extra = sum(1 for pl in play.placements if pl.kind == MONASTERY)
         limit = self.council_limit(land, extra, player)
         if self.councillors_in(land) + new > limit:
-            raise RuleViolation(
+            return RuleViolation(
                 R_COUNCIL_LIMIT,
                 f"{land} may hold {limit} councillor(s); {self.councillors_in(land)} stand there, {new} more is too many",
             )
         if new > self.supply_councillors[player]:
-            raise RuleViolation(R_SUPPLY, f"{player_name(player)} has {self.supply_councillors[player]} councillors left")
+            return RuleViolation(R_SUPPLY, f"{player_name(player)} has {self.supply_councillors[player]} councillors left")
+        return None
 
-    def check_play(self, play: Play) -> None:
-        """All rules of option A, in order; raises the first broken one."""
-        self._check_phase(PLAY, play)
+    def check_play(self, play: Play) -> RuleViolation | None:
+        """All rules of option A, in order; the first broken one."""
+        if violation := self._check_phase(PLAY, play):
+            return violation
         if not isinstance(play.placements, tuple) or not play.placements:
-            raise RuleViolation(R_CARDS_STONES, "a play places 1 or 2 stones")
-        land = self.check_one_land(play)
-        self.check_cards_and_stones(play)
-        for pl in play.placements:
-            self.check_payment(pl)
-        self.check_cards_in_hand(self.current, play)
-        self.check_empty_land(land, play)
-        self.check_monasteries(self.current, land, play)
-        self.check_councillors(self.current, land, play)
+            return RuleViolation(R_CARDS_STONES, "a play places 1 or 2 stones")
+        land, p = play.placements[0].land, self.current
+        return (self.check_one_land(play) or self.check_cards_and_stones(play)
+                or next(filter(None, map(self.check_payment, play.placements)), None)
+                or self.check_cards_in_hand(p, play) or self.check_empty_land(land, play)
+                or self.check_monasteries(p, land, play) or self.check_councillors(p, land, play))
 
-    def check_draw(self, draw: Draw) -> None:
+    def check_draw(self, draw: Draw) -> RuleViolation | None:
         """Regelheft S. 3–5: refill the hand to 3 from the open cards and/or the deck."""
-        self._check_phase(DRAW, draw)
-        self._check_source(R_REFILL, draw.source, draw.colour)
+        return self._check_phase(DRAW, draw) or self._check_source(R_REFILL, draw.source, draw.colour)
 
-    def check_swap(self, swap: Swap) -> None:
+    def check_swap(self, swap: Swap) -> RuleViolation | None:
         """Regelheft S. 5 · Eine Karte tauschen: discard a hand card, take an open card or the top
         deck card."""
-        self._check_phase(PLAY, swap)
+        if violation := self._check_phase(PLAY, swap):
+            return violation
         if swap.discard not in self.hands[self.current]:
-            raise RuleViolation(R_SWAP, f"{player_name(self.current)} has no {swap.discard} card to discard")
-        self._check_source(R_SWAP, swap.source, swap.colour)
+            return RuleViolation(R_SWAP, f"{player_name(self.current)} has no {swap.discard} card to discard")
+        return self._check_source(R_SWAP, swap.source, swap.colour)
 
-    def _check_source(self, rule: Rule, source: str, colour: Colour | None) -> None:
+    def _check_source(self, rule: Rule, source: str, colour: Colour | None) -> RuleViolation | None:
         if source == OPEN:
             if colour not in self.open:
-                raise RuleViolation(rule, f"no open {colour} card")
+                return RuleViolation(rule, f"no open {colour} card")
         elif source == DECK:
             if colour is not None:
-                raise RuleViolation(rule, "the deck's top card is taken unseen")
+                return RuleViolation(rule, "the deck's top card is taken unseen")
             if not self.deck:
-                raise RuleViolation(rule, "the deck is empty")
+                return RuleViolation(rule, "the deck is empty")
         else:
-            raise RuleViolation(rule, f"unknown source {source!r}")
+            return RuleViolation(rule, f"unknown source {source!r}")
+        return None
 
-    def check_pass(self, action: Pass) -> None:
+    def check_pass(self, action: Pass) -> RuleViolation | None:
         """Regelheft S. 5: passing is not allowed — who plays no card must swap. Only when
         neither is possible (source silent) the turn goes by."""
-        self._check_phase(PLAY, action)
+        if violation := self._check_phase(PLAY, action):
+            return violation
         if self._plays() or self._swaps():
-            raise RuleViolation(R_NO_PASSING, "no passing: play cards or swap a card")
+            return RuleViolation(R_NO_PASSING, "no passing: play cards or swap a card")
+        return None
 
-    def check(self, action: Action) -> None:
-        """Raise RuleViolation if ``action`` is illegal now; never changes the state."""
-        if isinstance(action, Play):
-            self.check_play(action)
-        elif isinstance(action, Draw):
-            self.check_draw(action)
-        elif isinstance(action, Swap):
-            self.check_swap(action)
-        elif isinstance(action, Pass):
-            self.check_pass(action)
-        else:
-            raise RuleViolation(R_TURN, f"unknown action {action!r}")
-
-    def is_legal(self, action: Action) -> bool:
-        try:
-            self.check(action)
-        except RuleViolation:
-            return False
-        return True
+    def check(self, action: Action) -> RuleViolation | None:
+        checks = {Play: self.check_play, Draw: self.check_draw, Swap: self.check_swap, Pass: self.check_pass}
+        rule = checks.get(type(action))
+        return rule(action) if rule else RuleViolation(R_TURN, f"unknown action {action!r}")
 
     # ---------------------------------------------------------------- legal actions
     def _payments(self, land: str) -> list[tuple[Colour, ...]]:
@@ -536,16 +526,18 @@ class State:
         return actions or [Pass()]
 
     # ---------------------------------------------------------------- apply
-    def apply(self, action: Action) -> None:
-        """Perform a legal action; raise RuleViolation (state unchanged) for an illegal one."""
-        self.check(action)
+    def describe(self, action: Action) -> str:
+        return f"R{self.turn} {player_name(self.current)}: {action}"
+
+    def perform(self, action: Action) -> None:
         p = self.current
         if isinstance(action, Play):
             self._do_play(p, action)
         elif isinstance(action, Draw):
             card = self._take(action.source, action.colour)
             self.hands[p].append(card)
-            self._log(p, f"zieht {'offen' if action.source == OPEN else 'verdeckt'} {card}")
+            if action.source == DECK:
+                self.history.append(f"  drew {card}")
             if len(self.hands[p]) >= HAND_SIZE or not (self.open or self.deck):
                 self._end_turn(refill_open=True)
         elif isinstance(action, Swap):
@@ -553,10 +545,10 @@ class State:
             self.discard.append(action.discard)
             card = self._take(action.source, action.colour)
             self.hands[p].append(card)
-            self._log(p, f"tauscht {action.discard} gegen {'offen' if action.source == OPEN else 'verdeckt'} {card}")
+            if action.source == DECK:
+                self.history.append(f"  took {card}")
             self._end_turn(refill_open=self.config.refill_open_after_swap)
         else:
-            self._log(p, "kann weder setzen noch tauschen")
             self._end_turn(refill_open=True)
 
     def _do_play(self, p: int, play: Play) -> None:
@@ -570,7 +562,8 @@ class State:
             else:
                 self.councillors[pl.land][p] += 1
                 self.supply_councillors[p] -= 1
-        self._log(p, str(play))
+            self.stones_placed += 1
+            self.cards_played += len(pl.cards)
         if len(self.hands[p]) < HAND_SIZE and (self.open or self.deck):
             self.phase = DRAW
         else:
@@ -595,12 +588,12 @@ class State:
             self.deck = self.discard
             self.discard = []
             self.rng.shuffle(self.deck)
-            self.history.append(f"Ablagestapel gemischt: {len(self.deck)} Karten")
+            self.history.append(f"Discard pile shuffled: {len(self.deck)} cards")
             if not self.deck:
                 self.exhaustions = 2
         if self.exhaustions >= 2 and not self.final_round:
             self.final_round = True
-            self.history.append("Stapel zum zweiten Mal leer: die Runde wird zu Ende gespielt")
+            self.history.append("The deck ran out a second time: the round is played to its end")
 
     def interim_scoring(self) -> dict[int, int]:
         """Regelheft S. 5–6 · Zwischenwertung: monasteries in all nine lands, councillors not."""
@@ -608,7 +601,7 @@ class State:
         for p, v in totals.items():
             self.scores[p] += v
         self.interim = {"monasteries": totals, "per_land": per_land}
-        self.history.append("Zwischenwertung: " + self._fmt(totals))
+        self.history.append("Interim scoring: " + self._fmt(totals))
         return totals
 
     def final_scoring(self) -> dict:
@@ -628,7 +621,7 @@ class State:
             "per_alliance": per_alliance, "chains": chain, "chain_list": chain_list,
         }
         self.history.append(
-            f"Schlusswertung: Klöster {self._fmt(mon)}; Räte {self._fmt(ally)}; Ketten {self._fmt(chain)}"
+            f"Final scoring: monasteries {self._fmt(mon)}; councillors {self._fmt(ally)}; chains {self._fmt(chain)}"
         )
         return self.final
 
@@ -655,9 +648,9 @@ class State:
                     self._deck_ran_out()
         p = self.current
         if self.final_round and p == self.last_player_of_round():
-            self._game_over("round_finished", "Runde nach dem zweiten Aufbrauchen des Stapels beendet")
+            self._game_over("round_finished", "the round after the deck ran out a second time is over")
         elif not self.someone_can_place():
-            self._game_over("blocked", "niemand kann mehr einen Stein setzen")
+            self._game_over("blocked", "nobody can place a stone any more")
         else:
             self.current = (p + 1) % self.num_players
             self.phase = PLAY
@@ -668,137 +661,145 @@ class State:
         self.phase = OVER
         self.end_code = code
         self.end_reason = reason
-        self.history.append(f"Spielende: {reason}")
+        self.history.append(f"Game over: {reason}")
         self.final_scoring()
-        names = ", ".join(player_name(p) for p in self.winners())
-        self.history.append(f"Ergebnis: {self._fmt(dict(enumerate(self.scores)))}; Sieg: {names}")
-
-    def _log(self, p: int, text: str) -> None:
-        self.history.append(f"R{self.turn} {player_name(p)}: {text}")
+        self.history.append(f"Result: {self._fmt(dict(enumerate(self.scores)))}; winner: {', '.join(self.winners())}")
 
     @staticmethod
     def _fmt(points: Mapping[int, int]) -> str:
         return " ".join(f"{player_name(p)}{v}" for p, v in sorted(points.items()))
 
-    def trace(self) -> str:
-        return "\n".join(self.history)
-
     def __str__(self) -> str:
-        lines = [f"Spieler {player_name(self.current)} am Zug ({self.phase}), Stapel {len(self.deck)}, offen {[str(c) for c in self.open]}"]
+        lines = [f"{player_name(self.current)} to act ({self.phase}), deck {len(self.deck)}, open {[str(c) for c in self.open]}"]
         for p in range(self.num_players):
             lines.append(
-                f"{player_name(p)}: {self.scores[p]} P., Hand {[str(c) for c in self.hands[p]]}, "
-                f"Klöster {self.supply_monasteries[p]}, Räte {self.supply_councillors[p]}"
+                f"{player_name(p)}: {self.scores[p]} points, hand {[str(c) for c in self.hands[p]]}, "
+                f"monasteries {self.supply_monasteries[p]}, councillors {self.supply_councillors[p]}"
             )
         return "\n".join(lines)
 
     # ---------------------------------------------------------------- scenarios
     @classmethod
-    def from_scenario(
-        cls,
-        config: Config = Config(),
-        *,
-        seed: int = 0,
-        hands: Mapping[int, Iterable[Colour]] | None = None,
-        open_cards: Iterable[Colour] | None = None,
-        deck: Iterable[Colour] | None = None,
-        discard: Iterable[Colour] | None = None,
-        monasteries: Mapping[str, int] | None = None,
-        councillors: Mapping[str, Mapping[int, int]] | None = None,
-        supplies: Mapping[int, Mapping[str, int]] | None = None,
-        scores: Mapping[int, int] | None = None,
-        current: int | None = None,
-        exhaustions: int = 0,
-    ) -> "State":
-        """A real state in a given position, with all 55 cards accounted for.
+    def from_scenario(cls, data: Mapping[str, Any]) -> "KardinalState":
+        """A real state in a given position, described as data, with all 55 cards accounted for.
 
-        Cards named in ``hands``, ``open_cards``, ``deck`` (listed bottom to top) and ``discard``
-        are taken from the cards in play; players without a given hand get 3 random ones; the
-        remaining cards form the deck (shuffled) or, if ``deck`` is given, go to the discard pile.
+        ``players`` (3–5, default 4), ``start_player``, ``joker_for_shown_land``,
+        ``refill_open_after_swap`` (or a whole ``config``); ``player``: who is to act (default the
+        start player). Cards are colour labels ("Bayern/Burgund", or a land the card shows):
+        ``hand`` (the acting player's), ``hands`` {player: cards}, ``open``, ``deck`` (bottom to
+        top), ``discard``. Players without a given hand get 3 random cards; the remaining cards form
+        the deck (shuffled by ``seed``) or, if ``deck`` is given, go to the discard pile.
         ``monasteries`` {field: player} and ``councillors`` {land: {player: n}} are taken from the
-        players' supplies; ``supplies`` {player: {"Kloster": n, "Rat": m}} then overrides what is
-        left. ``exhaustions`` = how often the deck already ran out (2 = final round).
+        supplies; ``supplies`` {player: {"Kloster": n, "Rat": m}} then overrides what is left;
+        ``scores`` {player: points}; ``exhaustions``: how often the deck already ran out (2 = the
+        final round). Players are letters ("A") or seat indexes.
         """
-        state = cls(config, seed=seed)
+        config = data.get("config") or Config(
+            num_players=int(data.get("players", 4)), start_player=seat(data.get("start_player", 0)),
+            joker_for_shown_land=bool(data.get("joker_for_shown_land", False)),
+            refill_open_after_swap=bool(data.get("refill_open_after_swap", True)),
+        )
+        state = cls(config, seed=int(data.get("seed", 0)))
         n = config.num_players
-        rng = state.rng
+        current = config.start_player if data.get("player") is None else seat(data["player"])
         pool = Counter(card_pool(n)[0])
 
-        def take(cards: Iterable[Colour]) -> list[Colour]:
+        def take(cards: Iterable[Any]) -> list[Colour]:
             out = []
-            for c in cards:
+            for c in map(colour_of, cards):
                 if pool[c] <= 0:
                     raise ValueError(f"no {c} card left for this scenario")
                 pool[c] -= 1
                 out.append(c)
             return out
 
-        hands = dict(hands or {})
+        hands = {seat(p): cards for p, cards in (data.get("hands") or {}).items()}
+        if data.get("hand") is not None:
+            hands[current] = data["hand"]
         state.hands = [take(hands[p]) if p in hands else [] for p in range(n)]
-        state.open = take(open_cards) if open_cards is not None else []
-        state.deck = take(deck) if deck is not None else []
-        state.discard = take(discard) if discard is not None else []
+        state.open = take(data["open"]) if data.get("open") is not None else []
+        state.deck = take(data["deck"]) if data.get("deck") is not None else []
+        state.discard = take(data.get("discard") or [])
         rest = [c for c in COLOURS for _ in range(pool[c])]
-        rng.shuffle(rest)
+        state.rng.shuffle(rest)
         for p in range(n):
             if p not in hands:
                 state.hands[p] = [rest.pop() for _ in range(min(HAND_SIZE, len(rest)))]
-        if open_cards is None:
+        if data.get("open") is None:
             state.open = [rest.pop() for _ in range(min(OPEN_CARDS, len(rest)))]
-        if deck is None:
+        if data.get("deck") is None:
             state.deck = rest
         else:
             state.discard += rest
-        for f, p in (monasteries or {}).items():
+        for f, p in (data.get("monasteries") or {}).items():
             state.board.land_of(f)
-            state.monasteries[f] = p
-            state.supply_monasteries[p] -= 1
-        for land, per in (councillors or {}).items():
+            state.monasteries[f] = seat(p)
+            state.supply_monasteries[seat(p)] -= 1
+        for land, per in (data.get("councillors") or {}).items():
             for p, k in per.items():
-                state.councillors[land][p] += k
-                state.supply_councillors[p] -= k
-        for p, sup in (supplies or {}).items():
-            state.supply_monasteries[p] = sup.get(MONASTERY, state.supply_monasteries[p])
-            state.supply_councillors[p] = sup.get(COUNCILLOR, state.supply_councillors[p])
+                state.councillors[land][seat(p)] += int(k)
+                state.supply_councillors[seat(p)] -= int(k)
+        for p, sup in (data.get("supplies") or {}).items():
+            state.supply_monasteries[seat(p)] = int(sup.get(MONASTERY, state.supply_monasteries[seat(p)]))
+            state.supply_councillors[seat(p)] = int(sup.get(COUNCILLOR, state.supply_councillors[seat(p)]))
         if min(state.supply_monasteries + state.supply_councillors) < 0:
             raise ValueError("more stones on the board than in the supply")
         for land in state.board.lands:
             if state.councillors_in(land) > state.council_limit(land):
                 raise ValueError(f"scenario breaks the council limit in {land}")
-        for p, s in (scores or {}).items():
-            state.scores[p] = s
-        state.current = config.start_player if current is None else current
-        state.exhaustions = exhaustions
-        state.final_round = exhaustions >= 2
+        for p, v in (data.get("scores") or {}).items():
+            state.scores[seat(p)] = int(v)
+        state.current = current
+        state.exhaustions = int(data.get("exhaustions", 0))
+        state.final_round = state.exhaustions >= 2
         if state.card_count() != TOTAL_CARDS:
             raise ValueError("scenario lost cards")  # internal consistency, not a rule
         return state
 
+    # ---------------------------------------------------------------- the generic probe
+    def parse_action(self, step: Any) -> Action:
+        """A scenario's step: ``{stones: [{land, kind ("Kloster"/"Rat"), field, cards}]}`` (a Play;
+        ``play`` is another name for ``stones``), "draw:deck" | "draw:<colour>",
+        "swap:<colour>:deck" | "swap:<colour>:<open colour>", or "pass"."""
+        if isinstance(step, Mapping):
+            return play_from(step.get("stones", step.get("play")))
+        kind, *rest = str(step).split(":")
+        if kind == "pass":
+            return Pass()
+        source = rest[-1] if rest else DECK
+        taken = (DECK, None) if source == DECK else (OPEN, colour_of(source))
+        if kind == "draw":
+            return Draw(*taken)
+        if kind == "swap":
+            return Swap(colour_of(rest[0]), *taken)
+        raise ValueError(f"unknown step {step!r}")
 
-# --------------------------------------------------------------------------- game object
-class KardinalUndKoenig:
-    """The game: a configuration and a factory of initial states."""
+    def observe(self) -> dict[str, Any]:
+        """``phase``, ``player`` (to act), ``stones_placed`` / ``cards_played`` (by the steps),
+        per land with a stone: ``monasteries_in_land`` {land: {player: n}}, ``councillors_in_land``
+        and ``council_limit`` {land: n}; ``hands`` / ``open`` / ``deck`` (numbers of cards)."""
+        lands = [land for land in self.board.lands if self.has_monastery(land) or self.councillors_in(land)]
+        return {
+            "phase": self.phase,
+            "player": self.current_player(),
+            "stones_placed": self.stones_placed,
+            "cards_played": self.cards_played,
+            "monasteries_in_land": {
+                land: {player_name(p): k for p, k in enumerate(self.monastery_counts(land)) if k} for land in lands},
+            "councillors_in_land": {land: self.councillors_in(land) for land in lands},
+            "council_limit": {land: self.council_limit(land) for land in lands},
+            "hands": {player_name(p): len(h) for p, h in enumerate(self.hands)},
+            "open": len(self.open),
+            "deck": len(self.deck),
+        }
 
-    def __init__(self, config: Config | None = None, **params):
-        self.config = config if config is not None else Config(**params)
 
-    def new_initial_state(self, seed: int = 0) -> State:
-        return State(self.config, seed=seed)
-
-
-def play_random_game(seed: int, **params) -> State:
-    """A complete game from setup to final scoring with uniformly random legal actions.
-
-    ``params`` are :class:`Config` fields (e.g. ``num_players=3``). The cards are shuffled by
-    ``random.Random(seed)``; the players' choices come from a second, derived
-    stream, so a seed replays exactly.
-    (The choices use ``random.Random(seed * 7919 + 1)``.)
-    """
-    state = State(Config(**params), seed=seed)
-    chooser = random.Random(seed * 7919 + 1)
-    bound = 4 * (2 * TOTAL_CARDS + MAX_PLAYERS) + 10
-    for _ in range(bound):
-        if state.is_terminal():
-            return state
-        state.apply(chooser.choice(state.legal_actions()))
-    raise RuntimeError("game did not end within the bound")  # pragma: no cover
+def play_from(stones: Iterable[Mapping[str, Any]]) -> Play:
+    """A Play from stones as data: {land, kind ("Kloster"/"monastery", "Rat"/"councillor"),
+    field (a monastery's), cards: [colour, ...]}."""
+    kinds = {"monastery": MONASTERY, "kloster": MONASTERY, "councillor": COUNCILLOR, "rat": COUNCILLOR}
+    return Play(tuple(
+        Placement(str(st["land"]), kinds[str(st.get("kind", MONASTERY)).lower()], str(st.get("field", "")),
+                  tuple(map(colour_of, st.get("cards") or ())))
+        for st in stones
+    ))

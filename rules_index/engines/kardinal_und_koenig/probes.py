@@ -1,146 +1,32 @@
 """Probes of the Kardinal & König engine: build real states from a scenario, run real actions.
 
-Common ``given`` keys (all optional unless a probe says otherwise):
-
-* ``players`` — number of players, 3–5 (default 4); players are named "A", "B", "C", ...
-* ``player`` — who is to act (default "A"); ``start_player`` (default "A").
-* ``hand`` — the acting player's cards, colour labels ("Bayern/Burgund", "Frankreich", or one of
-  the lands, which means the card showing it).
-* ``open`` / ``deck`` (bottom to top) / ``discard`` — card lists; other cards are dealt at random.
-* ``monasteries`` — {field: player} on the SAMPLE board (fields "<Land>-<n>").
-* ``councillors`` — {land: {player: count}}.
-* ``supplies`` — {player: {"Kloster": n, "Rat": m}} stones left.
-* ``joker_for_shown_land`` — Config flag (default false).
-* ``exhaustions`` — how often the deck already ran out (default 0).
-
-Players in answers are letters; RuleViolations are reported by rule name.
+Scenarios are those of :meth:`.game.KardinalState.from_scenario` (on the SAMPLE board, fields
+"<Land>-<n>"). Players in answers are letters; refusals are reported by rule name. Plays, draws and
+swaps step by step are the generic probe ``steps`` (:meth:`.game.KardinalState.parse_action`).
 """
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any, Mapping
 
-from ..base import ProbeRegistry, RuleViolation
+from ..base import ProbeRegistry, broken_rule
 from .sample_board import SAMPLE_BOARD
-from .cards import COUNCILLOR, MONASTERY, PLAYER_NAMES, colour_of
-from .game import DECK, OPEN, Config, Draw, Pass, Placement, Play, State, Swap
+from .cards import COUNCILLOR, MONASTERY, colour_of
+from .game import DECK, OPEN, Draw, KardinalState, Pass, Placement, Play, Swap, play_from, player_name, seat
 from . import scoring
 
-PROBES = ProbeRegistry()
+PROBES = ProbeRegistry(KardinalState)
 
 
 # --------------------------------------------------------------------------- helpers
-def _p(x: Any) -> int:
-    if isinstance(x, int):
-        return x
-    return PLAYER_NAMES.index(str(x).strip().upper())
+_p, _name, _play_from = seat, player_name, play_from
 
 
-def _name(p: int) -> str:
-    return PLAYER_NAMES[p]
-
-
-def _cards(xs: Any) -> list:
-    return [colour_of(x) for x in (xs or [])]
-
-
-def _config(given: Mapping[str, Any]) -> Config:
-    return Config(
-        num_players=int(given.get("players", 4)),
-        start_player=_p(given.get("start_player", "A")),
-        joker_for_shown_land=bool(given.get("joker_for_shown_land", False)),
-    )
-
-
-def _state(given: Mapping[str, Any], hand: list | None = None) -> State:
-    cfg = _config(given)
-    player = _p(given.get("player", "A"))
-    hands = {_p(k): _cards(v) for k, v in (given.get("hands") or {}).items()}
-    if hand is not None:
-        hands[player] = hand
-    elif "hand" in given:
-        hands[player] = _cards(given["hand"])
-    return State.from_scenario(
-        cfg,
-        seed=int(given.get("seed", 0)),
-        hands=hands,
-        open_cards=_cards(given["open"]) if "open" in given else None,
-        deck=_cards(given["deck"]) if "deck" in given else None,
-        discard=_cards(given["discard"]) if "discard" in given else None,
-        monasteries={f: _p(o) for f, o in (given.get("monasteries") or {}).items()},
-        councillors={
-            land: {_p(o): int(k) for o, k in per.items()}
-            for land, per in (given.get("councillors") or {}).items()
-        },
-        supplies={
-            _p(o): {k: int(v) for k, v in sup.items()} for o, sup in (given.get("supplies") or {}).items()
-        },
-        scores={_p(o): int(v) for o, v in (given.get("scores") or {}).items()},
-        current=player,
-        exhaustions=int(given.get("exhaustions", 0)),
-    )
-
-
-def _play_from(stones: list[Mapping[str, Any]]) -> Play:
-    placements = []
-    for st in stones:
-        kind = {"monastery": MONASTERY, "kloster": MONASTERY, "councillor": COUNCILLOR, "rat": COUNCILLOR}[
-            str(st.get("kind", "Kloster")).lower()
-        ]
-        placements.append(
-            Placement(str(st["land"]), kind, str(st.get("field", "")), tuple(_cards(st.get("cards"))))
-        )
-    return Play(tuple(placements))
-
-
-def _by_name(values: Mapping[int, int] | list[int]) -> dict[str, int]:
-    items = values.items() if isinstance(values, Mapping) else enumerate(values)
-    return {_name(p): v for p, v in items}
-
-
-def _attempt(state: State, action) -> dict:
-    before = state.snapshot()
-    try:
-        state.apply(action)
-    except RuleViolation as exc:
-        return {"legal": False, "rule": exc.rule.name, "citation": exc.rule.citation,
-                "message": exc.message, "unchanged": state.snapshot() == before}
-    return {"legal": True, "rule": None}
+def _state(given: Mapping[str, Any], hand: list | None = None, **data: Any) -> KardinalState:
+    return KardinalState.from_scenario({**given, **({"hand": hand} if hand is not None else {}), **data})
 
 
 # --------------------------------------------------------------------------- probes
-@PROBES("play")
-def probe_play(given: Mapping[str, Any]) -> dict:
-    """Try one Play (option A) in a scenario.
-
-    given: common keys; ``stones`` — list of {land, kind ("Kloster"/"Rat"), field (for a
-      monastery), cards: [colour, ...]} (one card or a pair per stone); ``hand`` defaults to the
-      cards the stones use.
-    returns: legal (bool), rule (name of the broken rule or None), citation, unchanged (state
-      untouched after a refusal), in_legal_actions (an equivalent play is in legal_actions()),
-      stones_placed, monasteries_in_land {player: n}, councillors_in_land (all colours),
-      council_limit (after the play), phase_after ("draw" = refilling the hand, "play"),
-      cards_played (the cards the play uses).
-    """
-    stones = list(given["stones"])
-    play = _play_from(stones)
-    hand = None if "hand" in given else [c for pl in play.placements for c in pl.cards]
-    state = _state(given, hand)
-    listed = {a.key() for a in state.legal_actions() if isinstance(a, Play)}
-    out = {"in_legal_actions": play.key() in listed}
-    before_m = sum(state.supply_monasteries) + sum(state.supply_councillors)
-    out.update(_attempt(state, play))
-    land = str(stones[0]["land"])
-    out["stones_placed"] = before_m - sum(state.supply_monasteries) - sum(state.supply_councillors)
-    if land in state.board.lands:
-        out["monasteries_in_land"] = {_name(p): n for p, n in enumerate(state.monastery_counts(land)) if n}
-        out["councillors_in_land"] = state.councillors_in(land)
-        out["council_limit"] = state.council_limit(land)
-    out["phase_after"] = state.phase
-    out["cards_played"] = sum(len(pl.cards) for pl in play.placements)
-    return out
-
-
 @PROBES("land_options")
 def probe_land_options(given: Mapping[str, Any]) -> dict:
     """What legal_actions() offers the acting player in one land.
@@ -188,9 +74,8 @@ def probe_turn_options(given: Mapping[str, Any]) -> dict:
         "swaps": len(swaps),
         "must_swap": not plays and bool(swaps),
     }
-    trial = state.clone()
-    res = _attempt(trial, Pass())
-    out["pass_rule"] = res["rule"]
+    trial = state.copy()
+    out["pass_rule"] = broken_rule(trial, Pass())
     player = state.current
     if "swap" in given:
         spec = given["swap"]
@@ -202,8 +87,8 @@ def probe_turn_options(given: Mapping[str, Any]) -> dict:
     else:
         swap = None
     if swap is not None:
-        res = _attempt(state, swap)
-        out["swap_legal"], out["swap_rule"] = res["legal"], res["rule"]
+        rule = broken_rule(state, swap)
+        out["swap_legal"], out["swap_rule"] = rule is None, rule
     else:
         out["swap_legal"], out["swap_rule"] = False, None
     out["turn_ended"] = state.is_terminal() or state.current != player
@@ -226,17 +111,17 @@ def probe_refill(given: Mapping[str, Any]) -> dict:
     """
     state = _state(given)
     player = state.current
-    res = _attempt(state, _play_from(list(given["stones"])))
-    if not res["legal"]:
-        return {"play_legal": False, "rule": res["rule"]}
+    rule = broken_rule(state, _play_from(list(given["stones"])))
+    if rule:
+        return {"play_legal": False, "rule": rule}
     legal, rule, open_during = [], None, []
     deck_before = list(state.deck)
     for d in given.get("draws", []):
         open_during.append(len(state.open))
         action = Draw(DECK) if d == "deck" else Draw(OPEN, colour_of(d))
-        r = _attempt(state, action)
-        legal.append(r["legal"])
-        rule = rule or r["rule"]
+        refused = broken_rule(state, action)
+        legal.append(refused is None)
+        rule = rule or refused
     return {
         "play_legal": True,
         "legal_draws": legal,
@@ -272,7 +157,7 @@ def probe_monastery_points(given: Mapping[str, Any]) -> dict:
         for p, n in counts.items():
             for _ in range(n):
                 mons[fields.pop(0)] = _p(p)
-        state = State.from_scenario(Config(num_players=players), monasteries=mons)
+        state = KardinalState.from_scenario({"players": players, "monasteries": mons})
         totals = state.interim_scoring()
         out["via_state"] = {_name(p): v for p, v in totals.items() if v}
     return out
@@ -361,7 +246,7 @@ def probe_final_scoring(given: Mapping[str, Any]) -> dict:
         "chains": nz(final["chains"]),
         "total": nz(dict(enumerate(state.scores))),
         "interim": nz(interim),
-        "winners": [_name(p) for p in state.winners()],
+        "winners": state.winners(),
     }
     if "alliance" in given:
         a, b = [x.strip() for x in str(given["alliance"]).replace("–", "-").split("-")]
@@ -384,7 +269,7 @@ def probe_chains(given: Mapping[str, Any]) -> dict:
     mons = {f: 0 for f in own}
     mons.update({f: _p(o) for f, o in (given.get("others") or {}).items()})
     players = max(3, max(mons.values(), default=0) + 1)
-    state = State.from_scenario(Config(num_players=players), monasteries=mons)
+    state = KardinalState.from_scenario({"players": players, "monasteries": mons})
     final = state.final_scoring()
     found = final["chain_list"][0]
     return {
@@ -410,17 +295,17 @@ def probe_game_end(given: Mapping[str, Any]) -> dict:
       exhaustions (how often the deck has run out).
     """
     mode = str(given.get("mode", "deck"))
-    cfg = _config(given)
-    n, start = cfg.num_players, cfg.start_player
+    n, start = int(given.get("players", 4)), _p(given.get("start_player", 0))
     trigger = _p(given.get("trigger", _name(start)))
+    base = {"players": n, "start_player": start, "player": trigger}
     if mode == "blocked":
         land = str(given.get("land", "Frankreich"))
         fields = SAMPLE_BOARD.lands[land]
         other = (trigger + 1) % n
         supplies = {p: {MONASTERY: 0, COUNCILLOR: 0} for p in range(n)}
         supplies[trigger] = {MONASTERY: 1, COUNCILLOR: 0}
-        state = State.from_scenario(cfg, current=trigger, monasteries={fields[0]: other},
-                                    hands={trigger: [colour_of(land)] * 3}, supplies=supplies)
+        state = KardinalState.from_scenario({**base, "monasteries": {fields[0]: other}, "hand": [land] * 3,
+                                             "supplies": supplies})
         state.apply(Play((Placement(land, MONASTERY, fields[1], (colour_of(land),)),)))
         moved: list[str] = []
         while not state.is_terminal():
@@ -430,8 +315,7 @@ def probe_game_end(given: Mapping[str, Any]) -> dict:
             moved.append(_name(state.current))
             state.apply(state.legal_actions()[0])
     else:
-        state = State.from_scenario(cfg, current=trigger, deck=[colour_of("Frankreich")],
-                                    exhaustions=1)
+        state = KardinalState.from_scenario({**base, "deck": ["Frankreich"], "exhaustions": 1})
         state.apply(Swap(state.hands[trigger][0], DECK))
         moved = []
         while not state.is_terminal() and len(moved) < 3 * n:
@@ -439,7 +323,7 @@ def probe_game_end(given: Mapping[str, Any]) -> dict:
             acts = state.legal_actions()
             swaps = [a for a in acts if isinstance(a, Swap)]
             state.apply(swaps[0] if swaps else acts[-1])
-    interims = sum(1 for line in state.history if line.startswith("Zwischenwertung"))
+    interims = sum(1 for line in state.history if line.startswith("Interim scoring"))
     return {
         "terminal": state.is_terminal(),
         "end_reason": state.end_code,
@@ -467,9 +351,9 @@ def probe_winner(given: Mapping[str, Any]) -> dict:
     for k, left in (given.get("stones_left") or {}).items():
         left = int(left)
         supplies[_p(k)] = {MONASTERY: min(left, 20), COUNCILLOR: max(0, left - 20)}
-    state = State.from_scenario(Config(num_players=n), scores=scores, supplies=supplies)
+    state = KardinalState.from_scenario({"players": n, "scores": scores, "supplies": supplies})
     return {
-        "winners": [_name(p) for p in state.winners()],
+        "winners": state.winners(),
         "stones_left": {_name(p): state.stones_left(p) for p in range(n)},
     }
 
@@ -482,7 +366,7 @@ def probe_setup(given: Mapping[str, Any]) -> dict:
     returns: cards_in_play, removed, removed_per_colour {colour: n}, hand_sizes, open_cards,
       deck, supply {"Kloster": n, "Rat": m} per player, total_cards.
     """
-    state = State(_config(given), seed=int(given.get("seed", 0)))
+    state = KardinalState.new_game(int(given.get("seed", 0)), num_players=int(given.get("players", 4)))
     per = {}
     for c in state.removed:
         per[c.label] = per.get(c.label, 0) + 1

@@ -27,13 +27,14 @@ compartment draws after a raid, an empty reserve. Not modelled: the thief cards 
 anything the review does not describe (e.g. a variant, end-of-game tie-breaks beyond listing winners).
 """
 from .cards import FEATHERS, LootCard, default_deck
-from .game import (KeineEhreGame, KeineEhreState, Pass, Phase, Reveal, Stop, Take,
-                   play_random_game)
+from .game import KeineEhreGame, KeineEhreState, Pass, Phase, Reveal, Stop, Take
 from .scoring import ScoreSheet, majority_awards, score_holdings
 from .rules import lay_out, leader_quota, share_plan
 
 __all__ = [
     "FEATHERS", "KeineEhreGame", "KeineEhreState", "LootCard", "Pass", "Phase", "Reveal", "ScoreSheet",
-    "Stop", "Take", "default_deck", "lay_out", "leader_quota", "majority_awards", "play_random_game",
-    "score_holdings", "share_plan",
+    "Stop", "Take", "default_deck", "lay_out", "leader_quota", "majority_awards",
+    "score_holdings", "share_plan", "STATE",
 ]
+
+STATE = KeineEhreState

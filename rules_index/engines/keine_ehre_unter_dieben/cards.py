@@ -78,6 +78,30 @@ class LootCard:
         return f"#{self.id} {self.colour}{marks}"
 
 
+class CardMaker:
+    """Cards from a scenario's specs, numbered in order: an int is a plain card with that commissar
+    movement, a dict names ``colour``, ``move``, ``bell``, ``compartment``, ``feathers``, ``points``;
+    a LootCard stays as it is. Ids count from ``start`` (clear of the LootCards a scenario passes)."""
+
+    def __init__(self, start: int = 1000) -> None:
+        self.next_id = start
+
+    def make(self, spec: "int | dict | LootCard", default_colour: str = "red") -> LootCard:
+        if isinstance(spec, LootCard):
+            return spec
+        spec = {"move": spec} if isinstance(spec, int) else dict(spec)
+        self.next_id += 1
+        return LootCard(self.next_id, spec.get("colour", default_colour), int(spec.get("move", 0)),
+                        bool(spec.get("bell", False)), bool(spec.get("compartment", False)),
+                        int(spec.get("feathers", 0)), int(spec.get("points", 0)))
+
+    def many(self, specs, default_colour: str = "red") -> list[LootCard]:
+        """Cards from specs, or ``specs`` plain cards when it is a number."""
+        if isinstance(specs, int):
+            specs = [0] * specs
+        return [self.make(s, default_colour) for s in specs or ()]
+
+
 #: Source silent: the composition of one colour. Invented default, the same for every colour:
 #: (move, bell, compartment, feathers, points), 14 cards: 4 bells, 2 secret compartments,
 #: 3 feathers, 6 cards with commissar movement (3x1, 2x2, 1x3), 5 cards with printed points.

@@ -1,9 +1,9 @@
 """Game and state of Keine Ehre unter Dieben (Alcouffe & Maublanc, Game Factory).
 
-OpenSpiel-style: ``KeineEhreGame`` holds the parameters (every point the source leaves open is one),
-``KeineEhreState`` holds one game in progress with ``legal_actions()`` (the single source of truth)
-and ``apply(action)``. The deck order is fixed at setup from a seeded ``random.Random``, so a game
-replays exactly. Seats 0..n-1 run clockwise; the leader's left neighbour is seat leader+1.
+``KeineEhreGame`` holds the parameters (every point the source leaves open is one),
+``KeineEhreState`` (a kernel :class:`~rules_index.engines.base.State`) one game in progress. The deck
+order is fixed at setup from a seeded ``random.Random``, so a game replays exactly. Players "P0",
+"P1", ... sit clockwise; the leader's left neighbour is the next one.
 
 A round (Rezension · Der Spielablauf) is the heist (phase ``raid``: the leader reveals cards onto the
 first free field, or stops) followed by sharing the loot (phases ``leader_share``, ``others_share``,
@@ -14,12 +14,12 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from ..base import RuleViolation
+from ..base import RuleViolation, State
 from . import rules as R
 from .cards import (BELL_LIMIT, COMMISSAR_START, DEFAULT_FEATHER_TILES, DEFAULT_REWARD_TILES,
-                    NUM_FIELDS, RESERVE_SIZE, TAKE_COUNTS, LootCard, default_deck)
+                    NUM_FIELDS, RESERVE_SIZE, TAKE_COUNTS, CardMaker, LootCard, default_deck)
 from .scoring import TIE_RULES, ScoreSheet, score_holdings
 
 
@@ -30,41 +30,41 @@ from .scoring import TIE_RULES, ScoreSheet, score_holdings
 class Reveal:
     """The leader turns the top loot card onto the first free field (Rezension · Der Raubzug)."""
 
-    player: int
+    player: str
 
     def __str__(self) -> str:
-        return f"P{self.player} reveal"
+        return f"{self.player} reveals"
 
 
 @dataclass(frozen=True)
 class Stop:
     """The leader ends the heist voluntarily (Rezension · Der Raubzug)."""
 
-    player: int
+    player: str
 
     def __str__(self) -> str:
-        return f"P{self.player} stop"
+        return f"{self.player} stops"
 
 
 @dataclass(frozen=True)
 class Take:
     """A thief takes the loot card lying on ``field`` while the loot is shared."""
 
-    player: int
+    player: str
     field: int
 
     def __str__(self) -> str:
-        return f"P{self.player} take field {self.field}"
+        return f"{self.player} takes field {self.field}"
 
 
 @dataclass(frozen=True)
 class Pass:
     """The leader takes no (more) cards: ends his master-stroke share or declines the extra card."""
 
-    player: int
+    player: str
 
     def __str__(self) -> str:
-        return f"P{self.player} pass"
+        return f"{self.player} passes"
 
 
 Action = Reveal | Stop | Take | Pass
@@ -155,51 +155,19 @@ class KeineEhreGame:
     def total_cards(self) -> int:
         return len(self.deck)
 
-    def new_initial_state(self, seed: int | None = None, rng: random.Random | None = None
-                          ) -> "KeineEhreState":
-        """Setup (Rezension · Spielaufbau): shuffle the loot cards, set 15 aside as the reserve, the rest
-        is the loot deck; commissar in his notch; the first leader begins."""
-        rng = rng if rng is not None else random.Random(seed)
-        cards = list(self.deck)
-        rng.shuffle(cards)
-        return KeineEhreState(self, deck=cards[self.reserve_size:], reserve=cards[:self.reserve_size],
-                              leader=self.first_leader)
-
-    def scenario(self, deck: Sequence[LootCard], reserve: Sequence[LootCard] = (),
-                 holdings: Mapping[int, Sequence[LootCard]] | None = None, leader: int | None = None,
-                 commissar: int | None = None, discard: Sequence[LootCard] = ()) -> "KeineEhreState":
-        """A state at the start of a heist with a given deck order (top first), reserve and laid-out
-        loot, for tests and probes. The cards given here form the game's material; ``self.deck`` is
-        not used."""
-        holdings = holdings or {}
-        if not deck:
-            raise ValueError("a heist needs a loot deck")
-        for p, cards in holdings.items():
-            for colour in {c.colour for c in cards}:
-                if R.bells_in_row(cards, colour) >= self.bell_limit:
-                    raise ValueError(f"P{p}'s {colour} row would already have been raided")
-        state = KeineEhreState(self, deck=list(deck), reserve=list(reserve),
-                               leader=self.first_leader if leader is None else leader,
-                               holdings={p: list(c) for p, c in holdings.items()}, discard=list(discard),
-                               commissar=commissar)
-        ids = [c.id for c in state.all_cards()]
-        if len(set(ids)) != len(ids):
-            raise ValueError("card ids must be unique")
-        state.total = len(ids)
-        return state
-
 
 # --------------------------------------------------------------------------- state
 
 
-class KeineEhreState:
-    """One game in progress. Owned, mutable; ``apply`` validates before it mutates, so a refused action
-    leaves the state unchanged. ``clone()`` gives an independent copy."""
+class KeineEhreState(State):
+    """One game in progress: the loot deck and reserve (top first), the board (field f is
+    ``board[f-1]``), each seat's laid-out loot, the commissar, and where the round stands."""
 
     def __init__(self, game: KeineEhreGame, deck: list[LootCard], reserve: list[LootCard], leader: int,
                  holdings: Mapping[int, list[LootCard]] | None = None, discard: list[LootCard] | None = None,
                  commissar: int | None = None):
         self.game = game
+        self.players = [f"P{i}" for i in range(game.num_players)]
         self.deck = deck  # top card first
         self.reserve = reserve  # top card first
         self.board: list[LootCard | None] = [None] * game.num_fields  # field f is board[f-1]
@@ -223,13 +191,95 @@ class KeineEhreState:
 
     # ----------------------------------------------------------------- bookkeeping
 
-    def clone(self) -> "KeineEhreState":
+    @classmethod
+    def new_game(cls, seed: int = 0, **params: Any) -> "KeineEhreState":
+        """Setup (Rezension · Spielaufbau): shuffle the loot cards, set 15 aside as the reserve, the rest
+        is the loot deck; commissar in his notch; the first leader begins."""
+        game = KeineEhreGame(**params)
+        cards = list(game.deck)
+        random.Random(seed).shuffle(cards)
+        return cls(game, deck=cards[game.reserve_size:], reserve=cards[:game.reserve_size], leader=game.first_leader)
+
+    @classmethod
+    def from_scenario(cls, data: Mapping[str, Any]) -> "KeineEhreState":
+        """A state at the start of a heist, described as data. Cards are specs (an int: a plain card
+        with that commissar movement; or a dict of ``colour`` (default red), ``move``, ``bell``,
+        ``compartment``, ``feathers``, ``points``) or LootCards. ``moves``: the loot deck, top first,
+        above ``filler`` plain blue cards (default 10); ``reserve`` (top first), ``holdings``
+        {player: cards}, ``discard``; ``leader`` (default the first leader), ``commissar``;
+        ``reward_tiles`` {colour: [high, low]} (default 5/2 each), ``feather_tiles`` and the other
+        parameters of :class:`KeineEhreGame`. These cards are the game's whole material; nothing is
+        shuffled, so a ``seed`` changes nothing."""
+        data = dict(data)
+        data.pop("seed", None)
+        make = CardMaker()
+        deck = make.many(data.pop("moves", None) or []) + make.many(int(data.pop("filler", 10)), "blue")
+        reserve = make.many(data.pop("reserve", None) or [], "green")
+        discard = make.many(data.pop("discard", None) or [])
+        holdings = {_seat(p): make.many(c) for p, c in (data.pop("holdings", None) or {}).items()}
+        leader, commissar = data.pop("leader", None), data.pop("commissar", None)
+        material = deck + reserve + discard + [c for h in holdings.values() for c in h]
+        tiles = {c: tuple(v) for c, v in (data.pop("reward_tiles", None) or {}).items()}
+        for colour in {c.colour for c in material} - set(tiles):
+            tiles[colour] = (5, 2)
+        if "feather_tiles" in data:
+            data["feather_tiles"] = tuple(data["feather_tiles"])
+        game = KeineEhreGame(deck=material or [LootCard(0, "red")], reserve_size=0, reward_tiles=tiles, **data)
+        if not deck:
+            raise ValueError("a heist needs a loot deck")
+        for p, cards in holdings.items():
+            for colour in {c.colour for c in cards}:
+                if R.bells_in_row(cards, colour) >= game.bell_limit:
+                    raise ValueError(f"P{p}'s {colour} row would already have been raided")
+        state = cls(game, deck=deck, reserve=reserve, holdings=holdings, discard=discard, commissar=commissar,
+                    leader=game.first_leader if leader is None else _seat(leader))
+        ids = [c.id for c in state.all_cards()]
+        if len(set(ids)) != len(ids):
+            raise ValueError("card ids must be unique")
+        return state
+
+    def copy(self) -> "KeineEhreState":
         other = object.__new__(KeineEhreState)
         other.__dict__.update(self.__dict__)
         for name in ("deck", "reserve", "board", "discard", "queue", "history", "raids"):
             setattr(other, name, list(getattr(self, name)))
         other.holdings = [list(h) for h in self.holdings]
         return other
+
+    # ----------------------------------------------------------------- the generic probe
+
+    def parse_action(self, step: str) -> Action:
+        """A scenario's step, by the player to act unless it starts with a player ("P1:take:3"):
+        "reveal" | "stop" | "pass" | "take" (the lowest field holding a card) | "take:<field>"."""
+        kind, *rest = str(step).split(":")
+        player = self.current_player()
+        if kind.startswith("P") and kind[1:].isdigit():
+            player, (kind, *rest) = kind, rest
+        if kind == "take":
+            return Take(player, int(rest[0]) if rest else min(self.board_cards(), default=1))
+        actions = {"reveal": Reveal, "stop": Stop, "pass": Pass}
+        if kind not in actions:
+            raise ValueError(f"unknown step {step!r}")
+        return actions[kind](player)
+
+    def observe(self) -> dict[str, Any]:
+        """``outcome`` of the heist ("open" while it runs), ``phase``, ``commissar``, ``last_field``,
+        ``cards_on_board`` (fields), ``discarded``, ``leader_quota`` ([min, max] once it ended),
+        ``can_reveal``, ``can_stop``, ``player`` (to act), ``cards`` {player: cards laid out}."""
+        legal = self.legal_actions()
+        return {
+            "outcome": self.outcome or R.OPEN,
+            "phase": self.phase.value,
+            "commissar": self.commissar,
+            "last_field": self.last_field,
+            "cards_on_board": sorted(self.board_cards()),
+            "discarded": len(self.discard),
+            "leader_quota": list(self.quota) if self.outcome else None,
+            "can_reveal": any(isinstance(a, Reveal) for a in legal),
+            "can_stop": any(isinstance(a, Stop) for a in legal),
+            "player": self.current_player(),
+            "cards": {p: len(h) for p, h in zip(self.players, self.holdings)},
+        }
 
     def all_cards(self) -> list[LootCard]:
         """Every loot card: deck + reserve + board + players' rows + discard pile."""
@@ -246,24 +296,19 @@ class KeineEhreState:
             out.setdefault(c.colour, []).append(c)
         return out
 
-    def current_player(self) -> int | None:
+    def current_player(self) -> str | None:
         if self.phase is Phase.GAME_OVER:
             return None
-        if self.phase is Phase.OTHERS_SHARE:
-            return self.queue[0]
-        return self.leader
+        return self.players[self.queue[0] if self.phase is Phase.OTHERS_SHARE else self.leader]
 
     def is_terminal(self) -> bool:
         return self.phase is Phase.GAME_OVER
 
-    def returns(self) -> tuple[int, ...]:
-        """Final scores per seat (only at the end)."""
-        if self.scores is None:
-            raise ValueError("the game is not over")
-        return self.scores.totals
-
-    def trace(self) -> str:
-        return "\n".join(self.history)
+    def returns(self) -> dict[str, int]:
+        """Scores by player of the loot laid out (final at the end)."""
+        sheet = self.scores or score_holdings(self.holdings, self.game.reward_tiles, self.game.feather_tiles,
+                                              self.game.tie_rule)
+        return dict(zip(self.players, sheet.totals))
 
     def __str__(self) -> str:
         board = " ".join(str(c.id) if c else "." for c in self.board)
@@ -275,26 +320,30 @@ class KeineEhreState:
 
     # ----------------------------------------------------------------- rule checks
 
-    def violation(self, action: object) -> RuleViolation | None:
+    def describe(self, action: Action) -> str:
+        if isinstance(action, Reveal):
+            card = f"{self.deck[0]}" if self.deck else f"{self.reserve[0]} (reserve)"
+            return f"R{self.round_no} {action.player} reveals {card} -> field {len(self.board_cards()) + 1}"
+        if isinstance(action, Take):
+            return f"R{self.round_no} {action.player} takes {self.board[action.field - 1]} (field {action.field})"
+        if isinstance(action, Stop):
+            return f"R{self.round_no} {action.player} stops voluntarily after field {self.last_field}"
+        return f"R{self.round_no} {action}"
+
+    def check(self, action: object) -> RuleViolation | None:
         """The rule ``action`` breaks in this state, or None if it is legal."""
         if self.phase is Phase.GAME_OVER:
             return RuleViolation(R.R_GAME_END, "the game is over: the loot deck is used up")
-        if isinstance(action, Reveal):
-            return self._check_reveal(action)
-        if isinstance(action, Stop):
-            return self._check_stop(action)
-        if isinstance(action, Take):
-            return self._check_take(action)
-        if isinstance(action, Pass):
-            return self._check_pass(action)
-        return RuleViolation(R.R_RAID, f"unknown action {action!r}")
+        rule = {Reveal: self._check_reveal, Stop: self._check_stop, Take: self._check_take,
+                Pass: self._check_pass}.get(type(action))
+        return rule(action) if rule else RuleViolation(R.R_RAID, f"unknown action {action!r}")
 
     def _check_reveal(self, a: Reveal) -> RuleViolation | None:
         """Only the leader reveals, only during the heist, from the deck (from the reserve once the deck
         is used up). Rezension · Der Raubzug; Das Spielende und die Wertung."""
         if self.phase is not Phase.RAID:
             return RuleViolation(R.R_RAID, f"the heist has ended ({self.outcome}): no more cards are revealed")
-        if a.player != self.leader:
+        if a.player != self.players[self.leader]:
             return RuleViolation(R.R_LEADER, f"only the leader P{self.leader} reveals loot cards")
         if not self.deck and not self.reserve:
             return RuleViolation(R.R_GAME_END, "no loot card left in the deck or the reserve")
@@ -304,7 +353,7 @@ class KeineEhreState:
         """The leader decides after each revealed card whether to stop. Rezension · Der Raubzug."""
         if self.phase is not Phase.RAID:
             return RuleViolation(R.R_RAID, f"the heist has already ended ({self.outcome})")
-        if a.player != self.leader:
+        if a.player != self.players[self.leader]:
             return RuleViolation(R.R_LEADER, f"only the leader P{self.leader} decides to stop")
         if not self.board_cards():
             return RuleViolation(R.R_RAID, "the leader decides only after a revealed card")
@@ -314,16 +363,17 @@ class KeineEhreState:
         """Taking loot while it is shared, in the order of Rezension · Das Verteilen der Beute."""
         if self.phase is Phase.RAID:
             return RuleViolation(R.R_RAID, "the loot is shared only after the heist")
-        if self.phase is Phase.LEADER_SHARE and a.player != self.leader:
+        leader = self.players[self.leader]
+        if self.phase is Phase.LEADER_SHARE and a.player != leader:
             return RuleViolation(R.R_SHARE, f"the leader P{self.leader} takes his share first")
-        if self.phase is Phase.OTHERS_SHARE and a.player != self.queue[0]:
-            if a.player == self.leader and self.outcome == R.CAUGHT:
+        if self.phase is Phase.OTHERS_SHARE and a.player != self.current_player():
+            if a.player == leader and self.outcome == R.CAUGHT:
                 return RuleViolation(R.R_CAUGHT, "a leader caught in the act gets nothing of the loot")
-            if a.player == self.leader and self.outcome == R.VOLUNTARY_STOP:
+            if a.player == leader and self.outcome == R.VOLUNTARY_STOP:
                 return RuleViolation(R.R_VOLUNTARY, f"the leader has taken the {self.quota[0]} card(s) "
                                      "printed under the last card; the others choose now")
             return RuleViolation(R.R_SHARE, f"clockwise from the leader's left it is P{self.queue[0]}'s turn")
-        if self.phase is Phase.LEADER_EXTRA and a.player != self.leader:
+        if self.phase is Phase.LEADER_EXTRA and a.player != leader:
             return RuleViolation(R.R_SHARE, "every other thief had a card; only the leader may take one more")
         if not 1 <= a.field <= self.game.num_fields or self.board[a.field - 1] is None:
             return RuleViolation(R.R_SHARE, f"no loot card on field {a.field}")
@@ -336,7 +386,7 @@ class KeineEhreState:
         if self.phase is Phase.RAID:
             return RuleViolation(R.R_RAID, "during the heist the leader reveals a card or stops")
         if a.player != self.current_player():
-            return RuleViolation(R.R_SHARE, f"it is P{self.current_player()}'s turn")
+            return RuleViolation(R.R_SHARE, f"it is {self.current_player()}'s turn")
         if self.phase is Phase.LEADER_SHARE and self.outcome == R.VOLUNTARY_STOP:
             left = self.quota[0] - self.leader_taken
             return RuleViolation(R.R_VOLUNTARY, f"after a voluntary stop the leader must take "
@@ -355,40 +405,33 @@ class KeineEhreState:
             return []
         candidates: list[Action] = [Reveal(p), Stop(p), Pass(p)]
         candidates += [Take(p, f) for f in range(1, self.game.num_fields + 1)]
-        return sorted((a for a in candidates if self.violation(a) is None), key=repr)
+        return sorted((a for a in candidates if self.check(a) is None), key=repr)
 
-    def apply(self, action: Action) -> None:
-        """Perform a legal action; raise ``RuleViolation`` (state unchanged) for an illegal one."""
-        err = self.violation(action)
-        if err is not None:
-            raise err
+    def perform(self, action: Action) -> None:
         if isinstance(action, Reveal):
             self._reveal()
         elif isinstance(action, Stop):
-            self._log(f"P{self.leader} stops voluntarily after field {self.last_field}")
             self._start_share(R.VOLUNTARY_STOP)
         elif isinstance(action, Take):
-            self._take(action.player, action.field)
+            self._take(self.players.index(action.player), action.field)
         else:
-            self._pass(action.player)
+            self._pass(self.players.index(action.player))
 
     def _reveal(self) -> None:
         """Turn the top card onto the first free field, move the commissar, judge the situation.
         Rezension · Der Raubzug; cards from the reserve once the deck is used up (Das Spielende)."""
         if self.deck:
             card = self.deck.pop(0)
-            src = ""
         else:
             card = self.reserve.pop(0)
             self.from_reserve += 1
-            src = " (reserve)"
         field = len(self.board_cards()) + 1
         self.board[field - 1] = card
         self.last_field = field
         before = self.commissar
         self.commissar = R.move_commissar(self.commissar, card.move)
         status = R.heist_status(self.commissar, field, self.game.num_fields, self.game.full_board_outcome)
-        self._log(f"P{self.leader} reveals {card}{src} -> field {field}; commissar {before}->{self.commissar}"
+        self._log(f"commissar {before}->{self.commissar}"
                   f"{'' if status == R.OPEN else '; ' + status}")
         if status == R.CAUGHT:
             lost = []
@@ -418,7 +461,6 @@ class KeineEhreState:
     def _take(self, player: int, field: int) -> None:
         card = self.board[field - 1]
         self.board[field - 1] = None
-        self._log(f"P{player} takes {card} (field {field})")
         self._lay_out(player, card)
         if self.phase is Phase.LEADER_SHARE:
             self.leader_taken += 1
@@ -430,7 +472,6 @@ class KeineEhreState:
         self._advance()
 
     def _pass(self, player: int) -> None:
-        self._log(f"P{player} passes")
         if self.phase is Phase.LEADER_SHARE:
             self._begin_others()
             self._advance()
@@ -506,15 +547,6 @@ class KeineEhreState:
             self.commissar = max(2, self.commissar)
 
 
-def play_random_game(seed: int, **params) -> KeineEhreState:
-    """Play a whole game from setup to scoring with uniformly random legal actions (seeded)."""
-    rng = random.Random(seed)
-    game = KeineEhreGame(**params)
-    state = game.new_initial_state(rng=rng)
-    bound = 40 * len(game.deck) + 100
-    for _ in range(bound):
-        if state.is_terminal():
-            return state
-        state.apply(rng.choice(state.legal_actions()))
-    raise RuntimeError("game did not end within the bound")
-
+def _seat(player: int | str) -> int:
+    """A seat index from "P2", "2" or 2."""
+    return int(str(player).removeprefix("P"))

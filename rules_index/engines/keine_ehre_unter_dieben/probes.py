@@ -1,76 +1,42 @@
 """Probes of Keine Ehre unter Dieben: build real engine states from a ``given`` scenario, drive them
 through ``apply``/``legal_actions`` or the pure scoring/share functions, and report what happened.
 
-Card specs in ``given``: an int (commissar movement of a plain card) or a dict with any of
-``colour`` (default "red"), ``move``, ``bell``, ``compartment``, ``feathers``, ``points``.
-Players are reported as "P0", "P1", ... Game parameters that may be given to every probe:
-``num_players``, ``commissar_start``, ``tie_rule``, ``leader_rotation``, ``first_leader``,
-``full_board_outcome``, ``compartment_after_razzia``.
+Scenarios are those of :meth:`.game.KeineEhreState.from_scenario` (card specs: an int is the commissar
+movement of a plain card). Players are "P0", "P1", ... A heist step by step is the generic probe
+``steps`` (:meth:`.game.KeineEhreState.parse_action`).
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import ProbeRegistry, RuleViolation
+from ..base import ProbeRegistry, broken_rule
 from . import rules as R
-from .cards import FEATHERS, LootCard
-from .game import KeineEhreGame, KeineEhreState, Pass, Phase, Reveal, Stop, Take
+from .cards import FEATHERS, CardMaker
+from .game import KeineEhreState, Pass, Phase, Reveal, Stop, Take
 from .scoring import score_holdings
 
-PROBES = ProbeRegistry()
+PROBES = ProbeRegistry(KeineEhreState)
 
 _GAME_KEYS = ("num_players", "commissar_start", "tie_rule", "leader_rotation", "first_leader",
               "full_board_outcome", "compartment_after_razzia", "reset_commissar")
+_SCENARIO_KEYS = _GAME_KEYS + ("moves", "filler", "reserve", "holdings", "leader", "reward_tiles", "feather_tiles")
 
 
-class _Cards:
-    """Hands out card ids for one probe run."""
-
-    def __init__(self) -> None:
-        self.next_id = 0
-
-    def make(self, spec: Any, default_colour: str = "red") -> LootCard:
-        if isinstance(spec, int):
-            spec = {"move": spec}
-        spec = dict(spec)
-        card = LootCard(self.next_id, spec.get("colour", default_colour), int(spec.get("move", 0)),
-                        bool(spec.get("bell", False)), bool(spec.get("compartment", False)),
-                        int(spec.get("feathers", 0)), int(spec.get("points", 0)))
-        self.next_id += 1
-        return card
-
-    def many(self, specs: Any, default_colour: str = "red") -> list[LootCard]:
-        if isinstance(specs, int):  # a count of plain cards
-            specs = [0] * specs
-        return [self.make(s, default_colour) for s in specs or ()]
-
-
-def _game(given: Mapping[str, Any], cards: list[LootCard]) -> KeineEhreGame:
-    params = {k: given[k] for k in _GAME_KEYS if k in given}
-    colours = {c.colour for c in cards}
-    tiles = {c: tuple(v) for c, v in dict(given.get("reward_tiles", {})).items()}
-    for c in colours:
-        tiles.setdefault(c, (5, 2))
-    if "feather_tiles" in given:
-        params["feather_tiles"] = tuple(given["feather_tiles"])
-    return KeineEhreGame(deck=cards or [LootCard(0, "red")], reserve_size=0, reward_tiles=tiles, **params)
+def _state(given: Mapping[str, Any], **data: Any) -> KeineEhreState:
+    """The probe's scenario: the keys of ``given`` that describe a state, overridden by ``data``."""
+    return KeineEhreState.from_scenario({**{k: given[k] for k in _SCENARIO_KEYS if k in given}, **data})
 
 
 def _p(player: int) -> str:
     return f"P{player}"
 
 
-def _try(state: KeineEhreState, action) -> str | None:
-    """Apply; return the broken rule's name, or None when the action was legal."""
-    try:
-        state.apply(action)
-    except RuleViolation as err:
-        return err.rule.name
-    return None
-
-
 def _leftmost(state: KeineEhreState) -> int:
     return min(state.board_cards())
+
+
+def _leader(state: KeineEhreState) -> str:
+    return state.players[state.leader]
 
 
 def _run_heist(state: KeineEhreState, moves: list, stop: bool) -> dict:
@@ -78,56 +44,23 @@ def _run_heist(state: KeineEhreState, moves: list, stop: bool) -> dict:
     revealed = 0
     refused = None
     for _ in moves:
-        rule = _try(state, Reveal(state.leader))
+        rule = broken_rule(state, Reveal(_leader(state)))
         if rule is not None:
             refused = refused or rule
             break
         revealed += 1
     if stop:
-        rule = _try(state, Stop(state.leader))
+        rule = broken_rule(state, Stop(_leader(state)))
         if rule is not None:
             refused = refused or rule
     return {"revealed": revealed, "refused_rule": refused}
 
 
-@PROBES("heist")
-def heist(given: Mapping[str, Any]) -> dict:
-    """One heist from a fresh commissar.
-
-    given: ``moves`` (list of card specs, the loot deck top first; the leader reveals one card per
-    entry, refused reveals are counted), ``stop`` (bool, default False: then the leader stops
-    voluntarily), ``commissar_start`` (default 8), ``filler`` (plain cards below them, default 10).
-    returns: ``outcome`` ("open", "voluntary_stop", "master_stroke", "caught"), ``revealed``,
-    ``refused_rule`` (name of the first rule that refused a reveal/stop, else None), ``commissar``,
-    ``last_field``, ``cards_on_board`` (fields list), ``discarded``, ``leader_quota`` ([min, max] or None),
-    ``can_reveal``, ``can_stop``, ``phase``.
-    """
-    mk = _Cards()
-    deck = mk.many(given.get("moves", [])) + mk.many(int(given.get("filler", 10)), "blue")
-    game = _game(given, deck)
-    state = game.scenario(deck=deck, leader=game.first_leader)
-    ran = _run_heist(state, list(given.get("moves", [])), bool(given.get("stop", False)))
-    legal = state.legal_actions()
-    return {
-        "outcome": state.outcome or R.OPEN,
-        "revealed": ran["revealed"],
-        "refused_rule": ran["refused_rule"],
-        "commissar": state.commissar,
-        "last_field": state.last_field,
-        "cards_on_board": sorted(state.board_cards()),
-        "discarded": len(state.discard),
-        "leader_quota": list(state.quota) if state.outcome else None,
-        "can_reveal": any(isinstance(a, Reveal) for a in legal),
-        "can_stop": any(isinstance(a, Stop) for a in legal),
-        "phase": state.phase.value,
-    }
-
-
 @PROBES("share")
 def share(given: Mapping[str, Any]) -> dict:
-    """One heist and the share of its loot, all through ``apply``.
+    """One heist and the share of its loot played out by a fixed plan, all through ``apply``.
 
-    given: ``num_players`` (default 4), ``leader`` (default 0), ``moves`` and ``stop`` as in ``heist``,
+    given: a scenario, ``stop`` (the leader stops after revealing one card per entry of ``moves``),
     ``leader_takes`` (cards the leader tries to take first; default: the minimum he must take),
     ``leader_extra`` (bool, default True: the leader takes the extra card if he may).
     The leader then tries to pass (if still his turn and he took ``leader_takes``); a refused pass is
@@ -138,12 +71,9 @@ def share(given: Mapping[str, Any]) -> dict:
     card), ``discarded_rest`` (cards discarded at the end of the share), ``refused`` (list of
     "take:<rule>"/"pass:<rule>"), ``next_leader``.
     """
-    mk = _Cards()
     moves = list(given.get("moves", []))
-    deck = mk.many(moves) + mk.many(int(given.get("filler", 10)), "blue")
-    game = _game(given, deck)
-    leader = int(given.get("leader", 0))
-    state = game.scenario(deck=deck, leader=leader)
+    state = _state(given)
+    leader = _leader(state)
     _run_heist(state, moves, bool(given.get("stop", False)))
     outcome = state.outcome or R.OPEN
     if state.phase is Phase.RAID:  # the heist is still open: nothing is shared
@@ -158,36 +88,36 @@ def share(given: Mapping[str, Any]) -> dict:
     for _ in range(wants):
         if not state.board_cards():
             break
-        rule = _try(state, Take(leader, _leftmost(state)))
+        rule = broken_rule(state, Take(leader, _leftmost(state)))
         if rule:
             refused.append(f"take:{rule}")
             break
-        order.append(_p(leader))
+        order.append(leader)
         leader_first += 1
     if state.phase is Phase.LEADER_SHARE:
-        rule = _try(state, Pass(leader))
+        rule = broken_rule(state, Pass(leader))
         if rule:
             refused.append(f"pass:{rule}")
         while state.phase is Phase.LEADER_SHARE:
             state.apply(Take(leader, _leftmost(state)))
-            order.append(_p(leader))
+            order.append(leader)
             leader_first += 1
     while state.phase is Phase.OTHERS_SHARE:
         p = state.current_player()
         state.apply(Take(p, _leftmost(state)))
-        order.append(_p(p))
+        order.append(p)
     extra_offered = state.phase is Phase.LEADER_EXTRA
     if extra_offered:
         if given.get("leader_extra", True):
             state.apply(Take(leader, _leftmost(state)))
-            order.append(_p(leader))
+            order.append(leader)
         else:
             state.apply(Pass(leader))
     return {
         "outcome": outcome,
         "leader_first": leader_first,
         "order": order,
-        "received": {_p(p): order.count(_p(p)) for p in range(game.num_players)},
+        "received": {p: order.count(p) for p in state.players},
         "extra_offered": extra_offered,
         "discarded_rest": len(state.discard) - discard_before,
         "refused": refused,
@@ -206,19 +136,15 @@ def lay_out(given: Mapping[str, Any]) -> dict:
     ``reserve_left``, ``feathers`` (the player's feather symbols), ``cards`` (the player's total),
     ``row_bells`` (bell cards in the taken card's colour row once it lies there, before any razzia).
     """
-    mk = _Cards()
-    holding = mk.many(given.get("holding", []))
-    card = mk.make(dict(given.get("card", {}), move=0) if isinstance(given.get("card"), dict)
-                   else 0)
-    reserve = mk.many(given.get("reserve", []), "green")
-    filler = mk.many(5, "blue")
-    game = _game(given, holding + [card] + reserve + filler)
-    state = game.scenario(deck=[card] + filler, reserve=reserve, holdings={0: holding}, leader=0)
+    make = CardMaker(start=0)
+    holding = make.many(given.get("holding", []))
+    card = make.make(dict(given["card"], move=0) if isinstance(given.get("card"), dict) else 0)
+    state = _state(given, moves=[card], filler=5, holdings={0: holding}, leader=0)
     reserve_before = len(state.reserve)
-    state.apply(Reveal(0))
-    state.apply(Stop(0))
+    state.apply(Reveal("P0"))
+    state.apply(Stop("P0"))
     row_bells = R.bells_in_row([*holding, card], card.colour)
-    state.apply(Take(0, 1))
+    state.apply(Take("P0", 1))
     rows = state.rows(0)
     return {
         "rows": {c: len(v) for c, v in sorted(rows.items())},
@@ -245,11 +171,7 @@ def game_end(given: Mapping[str, Any]) -> dict:
     ``outcome``, ``deck_left``, ``reserve_left``, ``terminal``, ``scored`` (final scores exist),
     ``can_reveal_next`` (a new heist can start), ``round``.
     """
-    mk = _Cards()
-    deck = mk.many(given.get("deck", 1))
-    reserve = mk.many(given.get("reserve", 0), "green")
-    game = _game(given, deck + reserve)
-    state = game.scenario(deck=deck, reserve=reserve, leader=game.first_leader)
+    state = _state(given, moves=given.get("deck", 1), filler=0, reserve=given.get("reserve", 0))
     ran = _run_heist(state, [0] * int(given.get("reveals", 1)), bool(given.get("stop", True)))
     from_reserve = state.from_reserve
     outcome = state.outcome
@@ -280,10 +202,10 @@ def scoring(given: Mapping[str, Any]) -> dict:
     {player: points from the feather tiles}, ``points`` {player:
     printed extra points}, ``totals`` {player: total}, ``winners`` [players].
     """
-    mk = _Cards()
+    make = CardMaker()
     raw = {int(k): v for k, v in dict(given.get("holdings", {})).items()}
     n = int(given.get("num_players", max(raw, default=1) + 1))
-    holdings = [mk.many(raw.get(p, [])) for p in range(n)]
+    holdings = [make.many(raw.get(p, [])) for p in range(n)]
     tiles = {c: tuple(v) for c, v in dict(given.get("reward_tiles", {})).items()}
     for c in {card.colour for h in holdings for card in h}:
         tiles.setdefault(c, (5, 2))
@@ -306,18 +228,15 @@ def rotation(given: Mapping[str, Any]) -> dict:
     ``leader_rotation`` (default "clockwise").
     returns: ``leaders`` [player per round], ``actor_refused`` (rule refusing a reveal by a non-leader).
     """
-    mk = _Cards()
     rounds = int(given.get("rounds", 4))
-    deck = mk.many(rounds + 1)
-    game = _game(given, deck)
-    state = game.scenario(deck=deck, leader=game.first_leader)
-    other = (state.leader + 1) % game.num_players
-    refused = _try(state, Reveal(other))
+    state = _state(given, moves=rounds + 1, filler=0)
+    other = state.players[(state.leader + 1) % len(state.players)]
+    refused = broken_rule(state, Reveal(other))
     leaders = []
     for _ in range(rounds):
-        leaders.append(_p(state.leader))
-        state.apply(Reveal(state.leader))
-        state.apply(Stop(state.leader))
+        leaders.append(_leader(state))
+        state.apply(Reveal(_leader(state)))
+        state.apply(Stop(_leader(state)))
         while state.phase not in (Phase.RAID, Phase.GAME_OVER):
             state.apply(state.legal_actions()[0])
     return {"leaders": leaders, "actor_refused": refused}
@@ -326,7 +245,7 @@ def rotation(given: Mapping[str, Any]) -> dict:
 
 @PROBES("setup")
 def setup(given: Mapping[str, Any]) -> dict:
-    """Setup of a whole game with the default material (``KeineEhreGame().new_initial_state``).
+    """Setup of a whole game with the default material (``KeineEhreState.new_game``).
 
     given: ``num_players`` (default 4), ``seed`` (default 0), and the game parameters of the module
     docstring (e.g. ``commissar_start``, ``first_leader``).
@@ -335,8 +254,7 @@ def setup(given: Mapping[str, Any]) -> dict:
     ``phase``, ``can_reveal`` (the leader may turn up the first card).
     """
     params = {k: given[k] for k in _GAME_KEYS if k in given}
-    game = KeineEhreGame(**params)
-    state = game.new_initial_state(seed=int(given.get("seed", 0)))
+    state = KeineEhreState.new_game(int(given.get("seed", 0)), **params)
     return {
         "total": len(state.all_cards()),
         "reserve": len(state.reserve),
@@ -345,7 +263,7 @@ def setup(given: Mapping[str, Any]) -> dict:
         "commissar": state.commissar,
         "leader": _p(state.leader),
         "phase": state.phase.value,
-        "can_reveal": Reveal(state.leader) in state.legal_actions(),
+        "can_reveal": Reveal(_leader(state)) in state.legal_actions(),
     }
 
 
@@ -354,8 +272,7 @@ def share_turn(given: Mapping[str, Any]) -> dict:
     """One heist, then the share played up to a given turn; reports what the player to act may do there
     and, if asked, lets him take a card of his choice (all through ``legal_actions``/``apply``).
 
-    given: ``num_players`` (default 4), ``leader`` (default 0), ``moves`` and ``stop`` as in ``heist``,
-    ``holdings`` {player index: card specs already laid out}, ``at`` ("leader_share", "others_share"
+    given: a scenario with ``moves`` and ``stop`` as in ``share``, ``holdings`` {player index: card specs already laid out}, ``at`` ("leader_share", "others_share"
     (default) or "leader_extra": the phase to stop in), ``leader_takes`` (cards the leader takes first,
     from the lowest fields; default: none when ``at`` is "leader_share", else the minimum he must take),
     ``take`` (optional field the player to act then takes). Before ``at`` the leader passes whenever he
@@ -367,13 +284,9 @@ def share_turn(given: Mapping[str, Any]) -> dict:
     ``raids`` ([player, colour] per police raid in this share), ``rows`` {colour: cards} of that player,
     ``phase_after``.
     """
-    mk = _Cards()
     moves = list(given.get("moves", []))
-    deck = mk.many(moves) + mk.many(int(given.get("filler", 10)), "blue")
-    holdings = {int(p): mk.many(specs) for p, specs in dict(given.get("holdings", {})).items()}
-    game = _game(given, deck + [c for h in holdings.values() for c in h])
-    leader = int(given.get("leader", 0))
-    state = game.scenario(deck=deck, holdings=holdings, leader=leader)
+    state = _state(given)
+    leader = _leader(state)
     _run_heist(state, moves, bool(given.get("stop", False)))
     outcome = state.outcome or R.OPEN
     at = Phase(given.get("at", Phase.OTHERS_SHARE.value))
@@ -395,11 +308,11 @@ def share_turn(given: Mapping[str, Any]) -> dict:
     reached = state.phase is at and state.round_no == round_no and outcome != R.OPEN
     player = state.current_player()
     legal = state.legal_actions() if reached else []
-    pass_err = state.violation(Pass(player)) if reached else None
+    pass_err = state.check(Pass(player)) if reached else None
     out = {
         "outcome": outcome,
         "phase": at.value if reached else ("raid" if outcome == R.OPEN else "ended"),
-        "player": _p(player) if reached else None,
+        "player": player if reached else None,
         "can_pass": any(isinstance(a, Pass) for a in legal),
         "pass_refused": pass_err.rule.name if pass_err else None,
         "takeable_fields": sorted(a.field for a in legal if isinstance(a, Take)),
@@ -407,8 +320,8 @@ def share_turn(given: Mapping[str, Any]) -> dict:
     }
     if reached and given.get("take") is not None:
         raids_before = len(state.raids)
-        out["take_refused"] = _try(state, Take(player, int(given["take"])))
+        out["take_refused"] = broken_rule(state, Take(player, int(given["take"])))
         out["raids"] = [[_p(p), colour] for p, colour, _ in state.raids[raids_before:]]
-        out["rows"] = {c: len(v) for c, v in sorted(state.rows(player).items())}
+        out["rows"] = {c: len(v) for c, v in sorted(state.rows(state.players.index(player)).items())}
         out["phase_after"] = state.phase.value
     return out

@@ -62,15 +62,15 @@ from .game import (
     SwapHands,
     TakeGold,
     advance_passively,
-    new_game,
-    play_random_game,
 )
 from .scoring import score
+
+STATE = GameState
 
 __all__ = [
     "COMPLETE_CITY", "DEFAULT_DISTRICT_TABLE", "SOURCE_COLOR_COUNTS", "Character", "Color", "District",
     "build_deck", "parse_character", "parse_color", "Action", "Assassinate", "Build", "ChooseCharacter",
     "CollectIncome", "Destroy", "DiscardCharacter", "DrawCards", "EndTurn", "GameConfig", "GameState",
     "KeepCard", "MagicianDiscard", "MagicianDraw", "Rob", "SwapHands", "TakeGold", "advance_passively",
-    "new_game", "play_random_game", "score",
+    "score", "STATE",
 ]

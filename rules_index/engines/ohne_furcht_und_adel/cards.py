@@ -30,7 +30,7 @@ class Color(str, Enum):
         return f"Color.{self.name}"
 
     def __str__(self) -> str:
-        return COLOR_DE[self]
+        return self.value
 
 
 COLOR_DE = {
@@ -94,6 +94,16 @@ class District:
         return self.cost
 
 
+def as_district(value: "District | dict | list | tuple") -> District:
+    """A district from a District, ``[colour, cost]`` or ``{color, cost}`` (scenarios as data)."""
+    if isinstance(value, District):
+        return value
+    if isinstance(value, dict):
+        return District(parse_color(value["color"]), int(value["cost"]))
+    color, cost = value
+    return District(parse_color(color), int(cost))
+
+
 #: (colour, cost, number of cards). NOT from the source (it gives colour counts only): a documented
 #: default after third-party listings of the base deck. The per-colour totals match the source.
 DEFAULT_DISTRICT_TABLE: tuple[tuple[Color, int, int], ...] = (
@@ -153,7 +163,7 @@ class Character(IntEnum):
         return f"Character.{self.name}"
 
     def __str__(self) -> str:
-        return CHARACTER_DE[self]
+        return self.name.lower()
 
 
 CHARACTER_DE = {

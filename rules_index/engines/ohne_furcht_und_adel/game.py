@@ -40,13 +40,12 @@ Modelling decisions where the source is silent (all documented, most of them par
 """
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Iterable, Union
+from typing import Any, Callable, Iterable, Mapping, Union
 
-from ..base import Rule, RuleViolation
+from ..base import Rule, RuleViolation, State
 from . import scoring
 from .cards import (
     ARCHITECT_BUILD_LIMIT,
@@ -64,8 +63,10 @@ from .cards import (
     TAKE_GOLD,
     Character,
     District,
+    as_district,
     build_deck,
     parse_character,
+    parse_color,
 )
 
 # --------------------------------------------------------------------------- rules (citations)
@@ -96,7 +97,7 @@ class ChooseCharacter:
     character: Character
 
     def __str__(self) -> str:
-        return f"wählt {self.character}"
+        return f"chooses {self.character}"
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ class DiscardCharacter:
     character: Character
 
     def __str__(self) -> str:
-        return f"legt {self.character} ab"
+        return f"discards {self.character}"
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ class TakeGold:
     """Resource step: take 2 gold from the bank (S. 1 · Ein Zug)."""
 
     def __str__(self) -> str:
-        return "nimmt 2 Gold"
+        return "takes 2 gold"
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ class DrawCards:
     """Resource step: draw 2 district cards (then KeepCard) (S. 1 · Ein Zug)."""
 
     def __str__(self) -> str:
-        return "zieht 2 Karten"
+        return "draws 2 cards"
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ class KeepCard:
     district: District
 
     def __str__(self) -> str:
-        return f"behält {self.district}"
+        return f"keeps {self.district}"
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ class Build:
     district: District
 
     def __str__(self) -> str:
-        return f"baut {self.district}"
+        return f"builds {self.district}"
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,7 @@ class CollectIncome:
     """Ability of king/bishop/merchant/warlord: 1 gold per district of their colour (S. 1–2)."""
 
     def __str__(self) -> str:
-        return "kassiert"
+        return "collects income"
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ class Assassinate:
     target: Character
 
     def __str__(self) -> str:
-        return f"meuchelt {self.target}"
+        return f"assassinates {self.target}"
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,7 @@ class Rob:
     target: Character
 
     def __str__(self) -> str:
-        return f"bestiehlt {self.target}"
+        return f"robs {self.target}"
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,7 @@ class SwapHands:
     player: str
 
     def __str__(self) -> str:
-        return f"tauscht Hand mit {self.player}"
+        return f"swaps hands with {self.player}"
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ class MagicianDiscard:
     district: District
 
     def __str__(self) -> str:
-        return f"wirft {self.district} ab"
+        return f"discards {self.district}"
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,7 @@ class MagicianDraw:
     """Magician: draw as many cards as were discarded with MagicianDiscard (S. 1–2 · Magier)."""
 
     def __str__(self) -> str:
-        return "zieht so viele nach"
+        return "draws as many"
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,7 @@ class Destroy:
     district: District
 
     def __str__(self) -> str:
-        return f"zerstört {self.district} von {self.player}"
+        return f"destroys {self.player}'s {self.district}"
 
 
 @dataclass(frozen=True)
@@ -217,7 +218,7 @@ class EndTurn:
     """End the character's turn (after the resource step)."""
 
     def __str__(self) -> str:
-        return "beendet den Zug"
+        return "ends the turn"
 
 
 Action = Union[
@@ -285,7 +286,7 @@ def lay_out_face_up(stack: list[Character], count: int, shuffle: Callable[[list]
 # --------------------------------------------------------------------------- state
 
 
-class GameState:
+class GameState(State):
     """The whole state of one game. Mutable, owned by its caller; ``copy()`` for a private copy.
 
     ``legal_actions()`` is the single source of truth: it lists exactly the actions ``apply`` accepts.
@@ -342,55 +343,65 @@ class GameState:
                 card = self._draw()
                 if card is not None:
                     self.hands[p].append(card)
-        self._log(f"Aufbau: je {self.config.start_gold} Gold, {self.config.start_cards} Karten; Krone {self.crown}")
+        self._log(f"Setup: {self.config.start_gold} gold and {self.config.start_cards} cards each; crown {self.crown}")
         self._start_round()
 
     @classmethod
-    def scenario(
-        cls,
-        players: Iterable[str] = ("A", "B", "C", "D"),
-        holders: dict | None = None,
-        *,
-        gold: dict | None = None,
-        hands: dict | None = None,
-        cities: dict | None = None,
-        crown: str | None = None,
-        murdered=None,
-        robbed=None,
-        start_at: int = 1,
-        seed: int = 0,
-        first_complete: str | None = None,
-        **config_kw,
-    ) -> "GameState":
-        """A state in the calling phase of a round, for tests and probes.
+    def new_game(cls, seed: int = 0, players: int | Iterable[str] = 4, **config_kw) -> "GameState":
+        names = player_names(players) if isinstance(players, int) else tuple(players)
+        return cls(GameConfig(players=names, **config_kw), seed=seed)
 
-        ``holders``: {character: player}; characters not listed were not chosen. ``hands``/``cities``:
-        {player: [District]} taken out of the deck (so all 65 cards stay accounted for); ``gold``:
-        {player: n} taken from the bank. Calling starts at character ``start_at`` (earlier ones count as
-        already called); the state advances to the first turn.
+    @classmethod
+    def from_scenario(cls, data: Mapping[str, Any]) -> "GameState":
+        """A state in the calling phase of a round, described as data.
+
+        ``players``: a count (seats "A", "B", ...) or names, default 4. ``holders``: {character:
+        player}; characters not listed were not chosen. ``character``: the first seat holds it and
+        the calling starts at it (else at ``start_at``, default 1; earlier characters count as
+        called). ``gold``, ``hands``, ``cities``: {player: n or districts}; ``gold``/``hand``/``city``
+        as a number or one list are the first seat's. Districts are ``[colour, cost]`` or District;
+        they are taken out of the deck and the gold out of the bank, so nothing is created. Also
+        ``crown``, ``murdered``, ``robbed``, ``first_complete``, ``seed`` and GameConfig fields.
         """
-        config = GameConfig(players=tuple(players), crown=crown, **config_kw)
+        data = dict(data)
+        players = data.pop("players", 4)
+        names = player_names(int(players)) if isinstance(players, (int, str)) and str(players).isdigit() else tuple(players)
+        me = names[0]
+        holders = {parse_character(c): p for c, p in (data.pop("holders", None) or {}).items()}
+        start_at = data.pop("start_at", 1)
+        if data.get("character") is not None:
+            character = parse_character(data.pop("character"))
+            holders[character] = me
+            start_at = int(character)
+        gold = data.pop("gold", None) or {}
+        gold = gold if isinstance(gold, Mapping) else {me: gold}
+        hands = {me: data.pop("hand", None) or [], **(data.pop("hands", None) or {})}
+        cities = {me: data.pop("city", None) or [], **(data.pop("cities", None) or {})}
+        seed = int(data.pop("seed", 0))
+        murdered, robbed = data.pop("murdered", None), data.pop("robbed", None)
+        first_complete = data.pop("first_complete", None)
+        config = GameConfig(players=names, **data)
         st = cls(config, seed=seed, deal=False)
         deck = Counter(st.deck)
-        for source in (hands or {}), (cities or {}):
+        for source in hands, cities:
             for p, cards in source.items():
                 if p not in st.players:
                     raise ValueError(f"unknown player {p!r}")
-                for d in cards:
+                for d in map(as_district, cards):
                     if deck[d] <= 0:
                         raise ValueError(f"no card {d} left in the deck for {p}")
                     deck[d] -= 1
-        st.hands = {p: list((hands or {}).get(p, [])) for p in st.players}
-        st.cities = {p: list((cities or {}).get(p, [])) for p in st.players}
+        st.hands = {p: [as_district(d) for d in hands.get(p, [])] for p in st.players}
+        st.cities = {p: [as_district(d) for d in cities.get(p, [])] for p in st.players}
         st.deck = sorted(deck.elements())
         st.rng.shuffle(st.deck)
         for p in st.players:
-            st.gold[p] = int((gold or {}).get(p, 0))
+            st.gold[p] = int(gold.get(p, 0))
         st.bank = config.bank_gold - sum(st.gold.values())
         if st.bank < 0 or min(st.gold.values()) < 0:
             raise ValueError("more gold than the 30 pieces")
         st.round = 1
-        st.holders = {parse_character(c): p for c, p in (holders or {}).items()}
+        st.holders = holders
         for p in st.holders.values():
             if p not in st.players:
                 raise ValueError(f"unknown player {p!r}")
@@ -399,15 +410,57 @@ class GameState:
         st.robbed = parse_character(robbed) if robbed is not None else None
         st.first_complete = first_complete
         st.phase = "call"
-        st.call_next = start_at
-        st._log("Szenario: " + ", ".join(f"{c}={p}" for c, p in sorted(st.holders.items())))
+        st.call_next = int(start_at)
+        st._log("Scenario: " + ", ".join(f"{c}={p}" for c, p in sorted(st.holders.items())))
         st._advance()
         return st
 
-    # ------------------------------------------------------------------ queries
+    # ------------------------------------------------------------------ the generic probe
 
-    def copy(self) -> "GameState":
-        return copy.deepcopy(self)
+    def parse_action(self, step: str) -> Action:
+        """A step of a scenario: "gold" | "cards" (the lower card is kept) | "income" | "build" (the
+        first card in hand) | "build:<colour>:<cost>" | "assassinate:<character>" | "rob:<character>"
+        | "swap:<player>" | "discard:<colour>:<cost>" | "redraw" | "destroy:<player>:<colour>:<cost>"
+        | "end"."""
+        kind, *parts = str(step).split(":")
+        me = self.current_player()
+        plain = {"gold": TakeGold, "cards": DrawCards, "income": CollectIncome, "end": EndTurn, "redraw": MagicianDraw}
+        if kind in plain:
+            return plain[kind]()
+        if kind == "build":
+            hand = self.hands.get(me) or [District(parse_color("green"), 1)]
+            return Build(as_district(parts) if parts else hand[0])
+        if kind in ("assassinate", "rob"):
+            return (Assassinate if kind == "assassinate" else Rob)(parse_character(parts[0]))
+        if kind == "swap":
+            return SwapHands(parts[0])
+        if kind == "discard":
+            return MagicianDiscard(as_district(parts))
+        if kind == "destroy":
+            return Destroy(parts[0], as_district(parts[1:]))
+        raise ValueError(f"unknown step {step!r}")
+
+    def follow_up(self) -> Action | None:
+        return KeepCard(min(self.drawn)) if self.step == "keep" else None
+
+    def observe(self) -> dict[str, Any]:
+        """The first seat's turn: ``gold``, ``built``, ``city_size``, ``city_growth``, ``hand_size``,
+        ``income`` (paid by the income ability), ``extra_cards`` (architect), ``extra_gold``
+        (merchant), ``other_hand_sizes`` ({player: n})."""
+        me = self.players[0]
+        mine = [e for e in self.events if len(e) > 1 and e[1] == me]
+        return {
+            "gold": self.gold[me],
+            "built": sum(1 for e in mine if e[0] == "build"),
+            "city_size": len(self.cities[me]),
+            "hand_size": len(self.hands[me]),
+            "income": sum(e[4] for e in mine if e[0] == "income"),
+            "extra_cards": sum(e[2] for e in mine if e[0] == "architect_cards"),
+            "extra_gold": sum(e[2] for e in mine if e[0] == "merchant_bonus"),
+            "other_hand_sizes": {p: len(self.hands[p]) for p in self.players if p != me},
+        }
+
+    # ------------------------------------------------------------------ queries
 
     def is_terminal(self) -> bool:
         return self.phase == "over"
@@ -447,9 +500,6 @@ class GameState:
         """Total points per player (final once ``is_terminal()``)."""
         return {p: s["total"] for p, s in self.final_scores()["scores"].items()}
 
-    def trace(self) -> str:
-        return "\n".join(self.history)
-
     def __repr__(self) -> str:
         return f"<Ohne Furcht und Adel R{self.round} {self.phase} {self.current_player()}>"
 
@@ -463,7 +513,7 @@ class GameState:
             return sorted({make(c) for c in self.stack}, key=repr)
         if self.phase != "turn":
             return []
-        return sorted({a for a in self._candidates() if self._check(a) is None}, key=repr)
+        return sorted({a for a in self._candidates() if self.check(a) is None}, key=repr)
 
     def _candidates(self) -> list[Action]:
         me = self.current_player()
@@ -487,80 +537,50 @@ class GameState:
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, action: Action) -> None:
-        """Perform a legal action; raise RuleViolation (state unchanged) for an illegal one."""
-        violation = self._check(action)
-        if violation is not None:
-            raise violation
+    def describe(self, action: Action) -> str:
         who = self.current_player()
-        tag = f"R{self.round} {who}" + (f" {self.active}" if self.phase == "turn" else "")
-        self._log(f"{tag}: {action}")
-        self._perform(action)
+        return f"R{self.round} {who}" + (f" {self.active}" if self.phase == "turn" else "") + f": {action}"
 
-    def _check(self, a: Action) -> RuleViolation | None:
+    def check(self, a: Action) -> RuleViolation | None:
         if self.phase == "over":
-            return RuleViolation(R_END, "Das Spiel ist zu Ende.")
+            return RuleViolation(R_END, "The game is over.")
         if isinstance(a, (ChooseCharacter, DiscardCharacter)):
             return self._rule_draft(a)
         if self.phase != "turn":
-            return RuleViolation(R_DRAFT, "Jetzt werden Charaktere verteilt, niemand ist am Zug.")
+            return RuleViolation(R_DRAFT, "The characters are being drafted; nobody has a turn.")
         if self.step == "keep" and not isinstance(a, KeepCard):
-            return RuleViolation(R_TURN, "Erst eine der 2 gezogenen Karten behalten, die andere ablegen.")
+            return RuleViolation(R_TURN, "First keep one of the 2 cards drawn and discard the other.")
         if self.step == "magician" and not isinstance(a, (MagicianDiscard, MagicianDraw)):
-            return RuleViolation(R_MAGICIAN, "Der Magier wirft ab und zieht dann ebenso viele nach.")
-        if isinstance(a, (TakeGold, DrawCards)):
-            return self._rule_resources(a)
-        if isinstance(a, KeepCard):
-            return self._rule_keep(a)
-        if isinstance(a, Build):
-            return self._rule_build(a)
-        if isinstance(a, EndTurn):
-            return self._rule_end_turn()
-        if isinstance(a, CollectIncome):
-            return self._rule_income()
-        if isinstance(a, Assassinate):
-            return self._rule_assassin(a)
-        if isinstance(a, Rob):
-            return self._rule_thief(a)
-        if isinstance(a, (SwapHands, MagicianDiscard, MagicianDraw)):
-            return self._rule_magician(a)
-        if isinstance(a, Destroy):
-            return self._rule_warlord(a)
-        return RuleViolation(R_TURN, f"Unbekannte Aktion {a!r}.")
+            return RuleViolation(R_MAGICIAN, "The magician discards, then draws as many.")
+        rule = {
+            TakeGold: self._rule_resources, DrawCards: self._rule_resources, KeepCard: self._rule_keep,
+            Build: self._rule_build, EndTurn: self._rule_end_turn, CollectIncome: self._rule_income,
+            Assassinate: self._rule_assassin, Rob: self._rule_thief, SwapHands: self._rule_magician,
+            MagicianDiscard: self._rule_magician, MagicianDraw: self._rule_magician, Destroy: self._rule_warlord,
+        }.get(type(a))
+        if rule is not None:
+            return rule(a)
+        return RuleViolation(R_TURN, f"Unknown action {a!r}.")
 
-    def _perform(self, a: Action) -> None:
-        if isinstance(a, ChooseCharacter):
-            self._do_choose(a.character)
-        elif isinstance(a, DiscardCharacter):
-            self._do_discard_character(a.character)
-        elif isinstance(a, TakeGold):
-            self._do_take_gold()
-        elif isinstance(a, DrawCards):
-            self._do_draw_cards()
-        elif isinstance(a, KeepCard):
-            self._do_keep(a.district)
-        elif isinstance(a, Build):
-            self._do_build(a.district)
-        elif isinstance(a, EndTurn):
-            self._do_end_turn()
-        elif isinstance(a, CollectIncome):
-            self._do_income()
-        elif isinstance(a, Assassinate):
-            self.used.add("special")
-            self.murdered = a.target
-            self.events.append(("assassinate", a.target))
-        elif isinstance(a, Rob):
-            self.used.add("special")
-            self.robbed = a.target
-            self.events.append(("rob_named", a.target))
-        elif isinstance(a, SwapHands):
-            self._do_swap(a.player)
-        elif isinstance(a, MagicianDiscard):
-            self._do_magician_discard(a.district)
-        elif isinstance(a, MagicianDraw):
-            self._do_magician_draw()
-        elif isinstance(a, Destroy):
-            self._do_destroy(a.player, a.district)
+    def perform(self, a: Action) -> None:
+        {
+            ChooseCharacter: self._do_choose, DiscardCharacter: self._do_discard_character,
+            TakeGold: self._do_take_gold, DrawCards: self._do_draw_cards, KeepCard: self._do_keep,
+            Build: self._do_build, EndTurn: self._do_end_turn, CollectIncome: self._do_income,
+            Assassinate: self._do_assassinate, Rob: self._do_rob, SwapHands: self._do_swap,
+            MagicianDiscard: self._do_magician_discard, MagicianDraw: self._do_magician_draw,
+            Destroy: self._do_destroy,
+        }[type(a)](a)
+
+    def _do_assassinate(self, a: Assassinate) -> None:
+        self.used.add("special")
+        self.murdered = a.target
+        self.events.append(("assassinate", a.target))
+
+    def _do_rob(self, a: Rob) -> None:
+        self.used.add("special")
+        self.robbed = a.target
+        self.events.append(("rob_named", a.target))
 
     # ------------------------------------------------------------------ round: draft
 
@@ -596,8 +616,8 @@ class GameState:
             self.draft_steps = [("choose", p) for p in seats]
         self.draft_pos = 0
         self.phase = "draft"
-        shown = ", ".join(str(c) for c in self.face_up) or "keine"
-        self._log(f"R{self.round} Krone {self.crown}; offen: {shown}; verdeckt beiseite: {self.set_aside}")
+        shown = ", ".join(str(c) for c in self.face_up) or "none"
+        self._log(f"R{self.round} crown {self.crown}; face up: {shown}; set aside face down: {self.set_aside}")
         self._prepare_draft_step()
 
     def _prepare_draft_step(self) -> None:
@@ -612,23 +632,23 @@ class GameState:
         """The draft: choose one of the cards passed on; with 2 players also discard one (S. 1; S. 2)."""
         rule = R_DRAFT_SMALL if len(self.players) <= 3 else R_DRAFT
         if self.phase != "draft":
-            return RuleViolation(rule, "Die Charaktere sind schon verteilt.")
+            return RuleViolation(rule, "The characters are already drafted.")
         kind = self.draft_steps[self.draft_pos][0]
         if isinstance(a, ChooseCharacter) != (kind == "choose"):
-            what = "einen Charakter wählen" if kind == "choose" else "einen Charakter verdeckt ablegen"
-            return RuleViolation(rule, f"Jetzt muss {self.current_player()} {what}.")
+            what = "choose a character" if kind == "choose" else "discard a character face down"
+            return RuleViolation(rule, f"{self.current_player()} must {what} now.")
         if a.character not in self.stack:
-            return RuleViolation(rule, f"{a.character} ist nicht unter den weitergereichten Karten.")
+            return RuleViolation(rule, f"{a.character} is not among the cards passed on.")
         return None
 
-    def _do_choose(self, c: Character) -> None:
-        self.stack.remove(c)
-        self.holders[c] = self.current_player()
+    def _do_choose(self, a: ChooseCharacter) -> None:
+        self.stack.remove(a.character)
+        self.holders[a.character] = self.current_player()
         self._next_draft_step()
 
-    def _do_discard_character(self, c: Character) -> None:
-        self.stack.remove(c)
-        self.removed.append(c)
+    def _do_discard_character(self, a: DiscardCharacter) -> None:
+        self.stack.remove(a.character)
+        self.removed.append(a.character)
         self._next_draft_step()
 
     def _next_draft_step(self) -> None:
@@ -661,7 +681,7 @@ class GameState:
                     self.events.append(("rob", Character.THIEF, None, 0))
                 continue
             if c == self.murdered:
-                self._log(f"R{self.round} {c} ({p}) ist gemeuchelt und setzt aus")
+                self._log(f"R{self.round} {c} ({p}) is assassinated and skips the turn")
                 self.events.append(("skipped", c, p))
                 continue
             self._begin_turn(c, p)
@@ -670,7 +690,7 @@ class GameState:
         self.phase, self.active, self.step = "turn", c, "resources"
         self.drawn, self.builds, self.used, self.magician_discards = [], 0, set(), 0
         self.events.append(("turn", c, p))
-        self._log(f"R{self.round} Aufruf {c}: {p}")
+        self._log(f"R{self.round} call {c}: {p}")
         if c == self.robbed:
             self._rule_robbery_on_call(p)
         if c == Character.KING:
@@ -683,12 +703,12 @@ class GameState:
         self.gold[victim] -= amount
         self.gold[thief] += amount
         self.events.append(("rob", Character.THIEF, victim, amount))
-        self._log(f"R{self.round} Dieb {thief} erhält {amount} Gold von {victim}")
+        self._log(f"R{self.round} thief {thief} receives {amount} gold from {victim}")
 
     def _rule_king_takes_crown(self, p: str) -> None:
         """König (S. 2): the king takes the crown when called, and calls from now on."""
         self.events.append(("crown", self.crown, p, "called"))
-        self._log(f"R{self.round} {p} bekommt die Krone")
+        self._log(f"R{self.round} {p} takes the crown")
         self.crown = p
 
     def _end_round(self) -> None:
@@ -696,17 +716,17 @@ class GameState:
         king = self.holders.get(Character.KING)
         if king is not None and self.murdered == Character.KING:
             self.events.append(("crown", self.crown, king, "murdered_king"))
-            self._log(f"R{self.round} Ende: der gemeuchelte König {king} bekommt die Krone")
+            self._log(f"R{self.round} end: the murdered king {king} takes the crown")
             self.crown = king
         elif king is None:
             self.events.append(("crown", self.crown, self.crown, "king_not_chosen"))
-            self._log(f"R{self.round} Ende: König nicht gewählt, Krone bleibt bei {self.crown}")
+            self._log(f"R{self.round} end: nobody chose the king, the crown stays with {self.crown}")
         self.active, self.step = None, None
         if self._rule_game_end():
             self.phase = "over"
             res = self.final_scores()
             totals = ", ".join(f"{p} {s['total']}" for p, s in res["scores"].items())
-            self._log(f"Ende nach Runde {self.round}: {totals}; Sieger {', '.join(res['winners'])}")
+            self._log(f"Game over after round {self.round}: {totals}; winner {', '.join(res['winners'])}")
         else:
             self._start_round()
 
@@ -719,14 +739,14 @@ class GameState:
     def _rule_resources(self, a: Action) -> RuleViolation | None:
         """Ein Zug (S. 1): first either take 2 gold or draw 2 cards, keep 1, discard 1 — once."""
         if self.step != "resources":
-            return RuleViolation(R_TURN, "Gold oder Karten gibt es nur einmal je Zug, zu Beginn.")
+            return RuleViolation(R_TURN, "Gold or cards only once per turn, at its start.")
         if isinstance(a, DrawCards) and not self._cards_available():
-            return RuleViolation(R_DECK, "Es gibt keine Bauwerkkarten mehr zu ziehen.")
+            return RuleViolation(R_DECK, "No district cards are left to draw.")
         return None
 
     def _rule_keep(self, a: KeepCard) -> RuleViolation | None:
         if self.step != "keep" or a.district not in self.drawn:
-            return RuleViolation(R_TURN, f"{a.district} ist keine der gerade gezogenen Karten.")
+            return RuleViolation(R_TURN, f"{a.district} is not one of the cards just drawn.")
         return None
 
     def _rule_build(self, a: Build) -> RuleViolation | None:
@@ -734,22 +754,22 @@ class GameState:
         cost; 1 district per turn, the architect up to 3."""
         me = self.current_player()
         if self.step != "main":
-            return RuleViolation(R_TURN, "Erst Gold nehmen oder Karten ziehen, danach bauen.")
+            return RuleViolation(R_TURN, "Take gold or draw cards first, then build.")
         if a.district not in self.hands[me]:
-            return RuleViolation(R_BUILD, f"{a.district} ist nicht auf der Hand.")
+            return RuleViolation(R_BUILD, f"{a.district} is not in hand.")
         if self.builds >= self.build_limit():
             if self.active == Character.ARCHITECT:
-                return RuleViolation(R_ARCHITECT, "Der Baumeister baut höchstens 3 Bauwerke je Zug.")
-            return RuleViolation(R_BUILD, "Nur 1 Bauwerk je Zug (nur der Baumeister bis zu 3).")
+                return RuleViolation(R_ARCHITECT, "The architect builds at most 3 districts per turn.")
+            return RuleViolation(R_BUILD, "Only 1 district per turn (only the architect up to 3).")
         if self.gold[me] < a.district.cost:
-            return RuleViolation(R_BUILD, f"{a.district} kostet {a.district.cost} Gold, vorhanden {self.gold[me]}.")
+            return RuleViolation(R_BUILD, f"{a.district} costs {a.district.cost} gold, there are {self.gold[me]}.")
         if self.config.unique_districts and a.district in self.cities[me]:
-            return RuleViolation(R_UNIQUE, f"{a.district} steht schon in der Stadt.")
+            return RuleViolation(R_UNIQUE, f"{a.district} is already in the city.")
         return None
 
-    def _rule_end_turn(self) -> RuleViolation | None:
+    def _rule_end_turn(self, _: EndTurn) -> RuleViolation | None:
         if self.step != "main":
-            return RuleViolation(R_TURN, "Erst 2 Gold nehmen oder 2 Karten ziehen.")
+            return RuleViolation(R_TURN, "Take 2 gold or draw 2 cards first.")
         return None
 
     def _cards_available(self) -> int:
@@ -761,7 +781,7 @@ class GameState:
             self.deck, self.discard = self.discard, []
             self.rng.shuffle(self.deck)
             self.events.append(("reshuffle", len(self.deck)))
-            self._log(f"Ablagestapel neu gemischt ({len(self.deck)} Karten)")
+            self._log(f"Discard pile reshuffled ({len(self.deck)} cards)")
         return self.deck.pop() if self.deck else None
 
     def _pay_from_bank(self, p: str, n: int) -> int:
@@ -771,13 +791,13 @@ class GameState:
         self.gold[p] += paid
         return paid
 
-    def _do_take_gold(self) -> None:
+    def _do_take_gold(self, _: TakeGold) -> None:
         me = self.current_player()
         paid = self._pay_from_bank(me, TAKE_GOLD)
         self.events.append(("take_gold", me, paid))
         self._finish_resources()
 
-    def _do_draw_cards(self) -> None:
+    def _do_draw_cards(self, _: DrawCards) -> None:
         me = self.current_player()
         cards = []
         for _ in range(DRAW_CARDS):
@@ -792,10 +812,10 @@ class GameState:
             self.hands[me].extend(cards)
             self._finish_resources()
 
-    def _do_keep(self, d: District) -> None:
+    def _do_keep(self, a: KeepCard) -> None:
         me = self.current_player()
-        self.drawn.remove(d)
-        self.hands[me].append(d)
+        self.drawn.remove(a.district)
+        self.hands[me].append(a.district)
         self.discard.extend(self.drawn)
         self.drawn = []
         self._finish_resources()
@@ -816,8 +836,8 @@ class GameState:
             self.events.append(("architect_cards", me, len(got)))
         self.step = "main"
 
-    def _do_build(self, d: District) -> None:
-        me = self.current_player()
+    def _do_build(self, a: Build) -> None:
+        me, d = self.current_player(), a.district
         self.hands[me].remove(d)
         self.gold[me] -= d.cost
         self.bank += d.cost
@@ -827,9 +847,9 @@ class GameState:
         if self.first_complete is None and len(self.cities[me]) >= self.config.complete_size:
             self.first_complete = me
             self.events.append(("complete", me, self.round))
-            self._log(f"R{self.round} {me} hat als Erster {self.config.complete_size} Bauwerke: Runde wird zu Ende gespielt")
+            self._log(f"R{self.round} {me} is the first with {self.config.complete_size} districts: the round is played to its end")
 
-    def _do_end_turn(self) -> None:
+    def _do_end_turn(self, _: EndTurn) -> None:
         self.events.append(("end_turn", self.active, self.current_player()))
         self.phase, self.active, self.step = "call", None, None
         self._advance()
@@ -839,16 +859,16 @@ class GameState:
     def _rule_once(self, part: str) -> RuleViolation | None:
         """Ablauf eines Charakterzuges (S. 1): the ability is used once per turn, when the player likes."""
         if part in self.used:
-            return RuleViolation(R_ONCE, f"{self.active}: die Fähigkeit wurde in diesem Zug schon eingesetzt.")
+            return RuleViolation(R_ONCE, f"{self.active}: the ability was already used this turn.")
         return None
 
-    def _rule_income(self) -> RuleViolation | None:
+    def _rule_income(self, _: CollectIncome) -> RuleViolation | None:
         """Einnahmen (S. 1 · Die Bauwerke): king yellow, bishop blue, merchant green, warlord red."""
         if self.active not in INCOME_COLOR:
-            return RuleViolation(R_INCOME, f"{self.active} bekommt keine Einnahmen aus Bauwerken.")
+            return RuleViolation(R_INCOME, f"{self.active} gets no income from districts.")
         return self._rule_once("income")
 
-    def _do_income(self) -> None:
+    def _do_income(self, _: CollectIncome) -> None:
         me = self.current_player()
         color = INCOME_COLOR[self.active]
         due = sum(1 for d in self.cities[me] if d.color == color)
@@ -859,19 +879,19 @@ class GameState:
     def _rule_assassin(self, a: Assassinate) -> RuleViolation | None:
         """Meuchler (S. 1–2): names another character; it skips this round."""
         if self.active != Character.ASSASSIN:
-            return RuleViolation(R_ASSASSIN, "Nur der Meuchler meuchelt.")
+            return RuleViolation(R_ASSASSIN, "Only the assassin assassinates.")
         if a.target == Character.ASSASSIN:
-            return RuleViolation(R_ASSASSIN, "Der Meuchler benennt einen anderen Charakter.")
+            return RuleViolation(R_ASSASSIN, "The assassin names another character.")
         return self._rule_once("special")
 
     def _rule_thief(self, a: Rob) -> RuleViolation | None:
         """Dieb (S. 2): not the assassin, not the assassin's victim (nor himself)."""
         if self.active != Character.THIEF:
-            return RuleViolation(R_THIEF, "Nur der Dieb bestiehlt.")
+            return RuleViolation(R_THIEF, "Only the thief robs.")
         if a.target in (Character.ASSASSIN, Character.THIEF):
-            return RuleViolation(R_THIEF, f"Der Dieb darf {a.target} nicht bestehlen.")
+            return RuleViolation(R_THIEF, f"The thief may not rob the {a.target}.")
         if a.target == self.murdered:
-            return RuleViolation(R_THIEF, f"{a.target} wurde gemeuchelt und darf nicht bestohlen werden.")
+            return RuleViolation(R_THIEF, f"The {a.target} was assassinated and may not be robbed.")
         return self._rule_once("special")
 
     def _rule_magician(self, a: Action) -> RuleViolation | None:
@@ -879,27 +899,27 @@ class GameState:
         number of cards and draw as many."""
         me = self.current_player()
         if self.active != Character.MAGICIAN:
-            return RuleViolation(R_MAGICIAN, "Nur der Magier tauscht Karten.")
+            return RuleViolation(R_MAGICIAN, "Only the magician exchanges cards.")
         if isinstance(a, MagicianDraw):
             if self.step != "magician":
-                return RuleViolation(R_MAGICIAN, "Erst Karten abwerfen, dann ebenso viele ziehen.")
+                return RuleViolation(R_MAGICIAN, "Discard cards first, then draw as many.")
             return None
         if isinstance(a, MagicianDiscard):
             if a.district not in self.hands[me]:
-                return RuleViolation(R_MAGICIAN, f"{a.district} ist nicht auf der Hand.")
+                return RuleViolation(R_MAGICIAN, f"{a.district} is not in hand.")
             return None if self.step == "magician" else self._rule_once("special")
         if a.player == me or a.player not in self.players:
-            return RuleViolation(R_MAGICIAN, "Der Magier tauscht mit einem Mitspieler.")
+            return RuleViolation(R_MAGICIAN, "The magician swaps with another player.")
         return self._rule_once("special")
 
-    def _do_swap(self, other: str) -> None:
-        me = self.current_player()
+    def _do_swap(self, a: SwapHands) -> None:
+        me, other = self.current_player(), a.player
         self.used.add("special")
         self.hands[me], self.hands[other] = self.hands[other], self.hands[me]
         self.events.append(("swap", me, other, len(self.hands[other]), len(self.hands[me])))
 
-    def _do_magician_discard(self, d: District) -> None:
-        me = self.current_player()
+    def _do_magician_discard(self, a: MagicianDiscard) -> None:
+        me, d = self.current_player(), a.district
         if self.step != "magician":
             self.used.add("special")
             self.return_step, self.step = self.step, "magician"
@@ -907,7 +927,7 @@ class GameState:
         self.discard.append(d)
         self.magician_discards += 1
 
-    def _do_magician_draw(self) -> None:
+    def _do_magician_draw(self, _: MagicianDraw) -> None:
         me = self.current_player()
         got = 0
         for _ in range(self.magician_discards):
@@ -928,22 +948,22 @@ class GameState:
         bishop's unless the bishop was assassinated; pay the price to the bank. Prediger (S. 2)."""
         me = self.current_player()
         if self.active != Character.WARLORD:
-            return RuleViolation(R_WARLORD, "Nur der Söldner zerstört Bauwerke.")
+            return RuleViolation(R_WARLORD, "Only the warlord destroys districts.")
         if a.player == me or a.player not in self.players:
-            return RuleViolation(R_WARLORD, "Der Söldner zerstört ein Bauwerk eines Mitspielers.")
+            return RuleViolation(R_WARLORD, "The warlord destroys another player's district.")
         if a.district not in self.cities[a.player]:
-            return RuleViolation(R_WARLORD, f"{a.player} hat kein Bauwerk {a.district}.")
+            return RuleViolation(R_WARLORD, f"{a.player} has no district {a.district}.")
         if len(self.cities[a.player]) >= self.config.complete_size:
-            return RuleViolation(R_WARLORD, f"Städte mit {self.config.complete_size} oder mehr Bauwerken sind sicher.")
+            return RuleViolation(R_WARLORD, f"Cities of {self.config.complete_size} or more districts are safe.")
         if self.holders.get(Character.BISHOP) == a.player and self.murdered != Character.BISHOP:
-            return RuleViolation(R_BISHOP, "Die Bauwerke des Predigers sind vor dem Söldner sicher.")
+            return RuleViolation(R_BISHOP, "The bishop's districts are safe from the warlord.")
         price = self.destroy_price(a.district)
         if self.gold[me] < price:
-            return RuleViolation(R_WARLORD, f"Zerstören kostet {price} Gold, vorhanden {self.gold[me]}.")
+            return RuleViolation(R_WARLORD, f"Destroying costs {price} gold, there are {self.gold[me]}.")
         return self._rule_once("special")
 
-    def _do_destroy(self, other: str, d: District) -> None:
-        me = self.current_player()
+    def _do_destroy(self, a: Destroy) -> None:
+        me, other, d = self.current_player(), a.player, a.district
         price = self.destroy_price(d)
         self.used.add("special")
         self.gold[me] -= price
@@ -959,26 +979,6 @@ class GameState:
 
 
 # --------------------------------------------------------------------------- play helpers
-
-
-def new_game(seed: int = 0, players: int | Iterable[str] = 4, **config_kw) -> GameState:
-    names = player_names(players) if isinstance(players, int) else tuple(players)
-    return GameState(GameConfig(players=names, **config_kw), seed=seed)
-
-
-def play_random_game(seed: int, players: int | Iterable[str] = 4, max_actions: int = 100_000, **config_kw) -> GameState:
-    """A complete game from setup to final scoring, every action uniformly random among the legal
-    ones. The game and the choices are both seeded, so a seed replays exactly."""
-    state = new_game(seed, players, **config_kw)
-    chooser = random.Random(seed * 7919 + 17)
-    for _ in range(max_actions):
-        if state.is_terminal():
-            return state
-        actions = state.legal_actions()
-        if not actions:
-            raise RuntimeError(f"no legal action in a running game: {state!r}")
-        state.apply(chooser.choice(actions))
-    raise RuntimeError(f"game did not end within {max_actions} actions")
 
 
 def advance_passively(state: GameState, until: Callable[[GameState], bool] | None = None, max_actions: int = 10_000) -> GameState:

@@ -5,75 +5,47 @@ Conventions for ``given``:
 - characters: English, German or Italian name or number ("thief", "Dieb", 2);
 - districts: ``[colour, cost]`` with the colour in English or German (``["green", 3]``);
 - players are named "A", "B", ... in seat order. Characters in results are lower-case English names.
-A refused action is reported as ``legal: false`` with ``rule`` = the German rule name
-(e.g. "Dieb", "Söldner", "Prediger", "Fähigkeit einmal je Zug").
+A refused action is reported as ``legal: false`` with ``rule`` = the rule's name as the German
+rulebook names it (e.g. "Dieb", "Söldner", "Prediger", "Fähigkeit einmal je Zug"). One turn scripted
+step by step is the generic probe ``steps`` (:meth:`.game.GameState.parse_action`).
 """
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from ..base import ProbeRegistry, RuleViolation
-from .cards import FACE_UP_BY_PLAYERS, Character, District, build_deck, parse_character, parse_color
+from ..base import ProbeRegistry, broken_rule
+from .cards import FACE_UP_BY_PLAYERS, Character, District, as_district, build_deck, parse_character, parse_color
 from .game import (
     Assassinate,
     Build,
     ChooseCharacter,
-    CollectIncome,
     Destroy,
-    DrawCards,
     EndTurn,
     GameState,
-    KeepCard,
-    MagicianDiscard,
-    MagicianDraw,
     Rob,
-    SwapHands,
     TakeGold,
     advance_passively,
     lay_out_face_up,
-    new_game,
     player_names,
 )
 
-PROBES = ProbeRegistry()
+PROBES = ProbeRegistry(GameState)
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def _d(value: Any) -> District:
-    if isinstance(value, dict):
-        return District(parse_color(value["color"]), int(value["cost"]))
-    color, cost = value
-    return District(parse_color(color), int(cost))
-
-
 def _ds(values: Any) -> list[District]:
-    return [_d(v) for v in (values or [])]
+    return [as_district(v) for v in (values or [])]
+
+
+def _scenario(players, holders, **data) -> GameState:
+    return GameState.from_scenario({"players": players, "holders": holders, **data})
 
 
 def _name(c: Character) -> str:
     return c.name.lower()
-
-
-def _try(state: GameState, action) -> tuple[bool, str | None]:
-    """Apply an action; (True, None) or (False, rule name). A refusal must leave the state unchanged."""
-    try:
-        state.apply(action)
-    except RuleViolation as exc:
-        return False, exc.rule.name
-    return True, None
-
-
-def _fingerprint(state: GameState) -> tuple:
-    return (
-        state.phase, state.step, state.active, state.bank, tuple(sorted(state.gold.items())),
-        tuple((p, tuple(h)) for p, h in sorted(state.hands.items())),
-        tuple((p, tuple(c)) for p, c in sorted(state.cities.items())),
-        tuple(state.deck), tuple(state.discard), tuple(sorted(state.used)), state.builds,
-        state.murdered, state.robbed, state.crown, len(state.history),
-    )
 
 
 def _cheap_cards(n: int, exclude: list[District] = ()) -> list[District]:
@@ -114,7 +86,7 @@ def thief_target(given: dict) -> dict:
     gold = {}
     if victim is not None:
         gold[victim] = int(given.get("victim_gold", 3))
-    state = GameState.scenario(names, holders, gold=gold, seed=int(given.get("seed", 0)))
+    state = _scenario(names, holders, gold=gold, seed=int(given.get("seed", 0)))
     # the assassin's turn
     if murdered is not None:
         state.apply(Assassinate(murdered))
@@ -122,7 +94,7 @@ def thief_target(given: dict) -> dict:
     state.apply(EndTurn())
     if state.active != Character.THIEF:
         raise RuntimeError("thief_target: the thief should be on turn now")
-    legal, rule = _try(state, Rob(target))
+    rule = broken_rule(state, Rob(target))
     thief = holders[Character.THIEF]
     victim_gold_at_turn = None
     if victim is not None and target != Character.THIEF:
@@ -132,7 +104,7 @@ def thief_target(given: dict) -> dict:
     advance_passively(state, lambda s: s.round > 1)
     stolen = sum(e[3] for e in state.events if e[0] == "rob")
     return {
-        "legal": legal,
+        "legal": rule is None,
         "rule": rule,
         "stolen": stolen,
         "victim_gold_at_turn": victim_gold_at_turn,
@@ -166,7 +138,7 @@ def crown(given: dict) -> dict:
     holders = {Character.ASSASSIN: others[0], Character.MERCHANT: others[-1]}
     if mode != "not_chosen":
         holders[Character.KING] = king_player
-    state = GameState.scenario(names, holders, crown=crown_before, seed=int(given.get("seed", 0)))
+    state = _scenario(names, holders, crown=crown_before, seed=int(given.get("seed", 0)))
     if mode == "assassinated":
         state.apply(Assassinate(Character.KING))
     advance_passively(state, lambda s: s.active == Character.MERCHANT)
@@ -197,7 +169,7 @@ def warlord_destroy(given: dict) -> dict:
     """
     n = int(given.get("players", 4))
     names = player_names(n)
-    target = _d(given["target"])
+    target = as_district(given["target"])
     city = _ds(given.get("target_city")) or [target]
     if target not in city:
         city.append(target)
@@ -207,117 +179,20 @@ def warlord_destroy(given: dict) -> dict:
     if murdered is not None:
         holders[Character.ASSASSIN] = names[2 % n]
     gold = {attacker: int(given.get("warlord_gold", 5))}
-    state = GameState.scenario(names, holders, gold=gold, cities={defender: city}, seed=int(given.get("seed", 0)))
+    state = _scenario(names, holders, gold=gold, cities={defender: city}, seed=int(given.get("seed", 0)))
     if murdered is not None:
         state.apply(Assassinate(murdered))
     advance_passively(state, lambda s: s.active == Character.WARLORD)
     bank0, gold0, discard0 = state.bank, state.gold[attacker], state.discard.count(target)
-    legal, rule = _try(state, Destroy(defender, target))
+    rule = broken_rule(state, Destroy(defender, target))
     return {
-        "legal": legal,
+        "legal": rule is None,
         "rule": rule,
         "paid": gold0 - state.gold[attacker],
         "bank_gain": state.bank - bank0,
         "warlord_gold": state.gold[attacker],
         "city_size": len(state.cities[defender]),
         "in_discard": state.discard.count(target) > discard0,
-    }
-
-
-# --------------------------------------------------------------------------- one scripted turn
-
-
-def _step_action(state: GameState, step: str, hand_queue: list[District]):
-    parts = step.split(":")
-    kind = parts[0]
-    if kind == "gold":
-        return TakeGold()
-    if kind == "cards":
-        return DrawCards()
-    if kind == "keep":
-        return KeepCard(sorted(state.drawn)[0] if state.drawn else District(parse_color("green"), 1))
-    if kind == "income":
-        return CollectIncome()
-    if kind == "end":
-        return EndTurn()
-    if kind == "build":
-        if len(parts) == 3:
-            return Build(_d(parts[1:]))
-        return Build(hand_queue[0] if hand_queue else District(parse_color("green"), 1))
-    if kind == "assassinate":
-        return Assassinate(parse_character(parts[1]))
-    if kind == "rob":
-        return Rob(parse_character(parts[1]))
-    if kind == "swap":
-        return SwapHands(parts[1])
-    if kind == "discard":
-        return MagicianDiscard(_d(parts[1:]))
-    if kind == "redraw":
-        return MagicianDraw()
-    if kind == "destroy":
-        return Destroy(parts[1], _d(parts[2:]))
-    raise ValueError(f"unknown step {step!r}")
-
-
-@PROBES("turn")
-def turn(given: dict) -> dict:
-    """One character's turn (seat A), scripted step by step; each step is tried through ``apply``.
-
-    given: ``character`` (default "merchant"); ``gold`` (default 0); ``hand``, ``city`` (district
-    lists); ``steps``: list of "gold" | "cards" (draw 2; keeps the lower card at once) | "income" |
-    "build" (the next card of ``hand`` in order) | "build:<colour>:<cost>" | "assassinate:<char>" |
-    "rob:<char>" | "swap:<player>" | "discard:<colour>:<cost>" | "redraw" |
-    "destroy:<player>:<colour>:<cost>" | "end"; ``other_hands``/``other_cities`` ({player: districts});
-    ``other_characters`` ({character: player}); ``players`` (default 4).
-    returns: ``legal`` (list of bools per step), ``rules`` (rule name or None per step), ``gold``
-    (A's gold after the script), ``built`` (districts A built), ``city_size``, ``hand_size``,
-    ``income`` (gold paid by the income ability), ``extra_cards`` (architect's extra cards),
-    ``extra_gold`` (merchant's extra gold), ``other_hand_sizes`` ({player: n}),
-    ``refusals_left_state_unchanged`` (bool).
-    """
-    n = int(given.get("players", 4))
-    names = player_names(n)
-    me = names[0]
-    character = parse_character(given.get("character", "merchant"))
-    hand = _ds(given.get("hand"))
-    holders = {character: me}
-    for c, p in (given.get("other_characters") or {}).items():
-        holders[parse_character(c)] = p
-    hands = {me: hand, **{p: _ds(h) for p, h in (given.get("other_hands") or {}).items()}}
-    cities = {me: _ds(given.get("city")), **{p: _ds(c) for p, c in (given.get("other_cities") or {}).items()}}
-    state = GameState.scenario(
-        names, holders, gold={me: int(given.get("gold", 0))}, hands=hands, cities=cities,
-        start_at=int(character), seed=int(given.get("seed", 0)),
-    )
-    city0 = len(state.cities[me])
-    queue = list(hand)
-    legal_list, rules, unchanged = [], [], True
-    for step in given.get("steps", []):
-        action = _step_action(state, step, queue)
-        before = _fingerprint(state)
-        legal, rule = _try(state, action)
-        if legal and isinstance(action, DrawCards) and state.step == "keep":
-            state.apply(KeepCard(sorted(state.drawn)[0]))
-        if legal and isinstance(action, Build) and action.district in queue:
-            queue.remove(action.district)
-        if not legal and _fingerprint(state) != before:
-            unchanged = False
-        legal_list.append(legal)
-        rules.append(rule)
-    mine = [e for e in state.events if len(e) > 1 and e[1] == me]
-    return {
-        "legal": legal_list,
-        "rules": rules,
-        "gold": state.gold[me],
-        "built": sum(1 for e in mine if e[0] == "build"),
-        "city_size": len(state.cities[me]),
-        "city_growth": len(state.cities[me]) - city0,
-        "hand_size": len(state.hands[me]),
-        "income": sum(e[4] for e in mine if e[0] == "income"),
-        "extra_cards": sum(e[2] for e in mine if e[0] == "architect_cards"),
-        "extra_gold": sum(e[2] for e in mine if e[0] == "merchant_bonus"),
-        "other_hand_sizes": {p: len(state.hands[p]) for p in names if p != me},
-        "refusals_left_state_unchanged": unchanged,
     }
 
 
@@ -344,7 +219,7 @@ def game_end(given: dict) -> dict:
         holders.setdefault(c, names[1 + i % (n - 1)])
     card = District(parse_color("green"), 2)
     city = _cheap_cards(int(given.get("city_size", 7)), exclude=[card])
-    state = GameState.scenario(names, holders, gold={names[0]: 5}, hands={names[0]: [card]},
+    state = _scenario(names, holders, gold={names[0]: 5}, hands={names[0]: [card]},
                                cities={names[0]: city}, start_at=int(builder), seed=int(given.get("seed", 0)))
     state.apply(TakeGold())
     state.apply(Build(card))
@@ -378,7 +253,7 @@ def final_score(given: dict) -> dict:
     """
     entries = given["players"]
     names = [str(e["name"]) for e in entries]
-    state = GameState.scenario(
+    state = _scenario(
         names, {}, gold={e["name"]: int(e.get("gold", 0)) for e in entries},
         cities={e["name"]: _ds(e.get("districts")) for e in entries},
         first_complete=given.get("first_complete"), start_at=9,
@@ -422,7 +297,7 @@ def draft(given: dict) -> dict:
     king_up, to_last, turns_each = False, set(), set()
     order: list[str] = []
     for g in range(games):
-        state = new_game(base + g, players=n)
+        state = GameState.new_game(base + g, players=n)
         chooser = random.Random(base + g)
         face_up.add(len(state.face_up))
         king_up |= Character.KING in state.face_up
@@ -516,12 +391,12 @@ def assassinate(given: dict) -> dict:
     if given.get("target_held", True) and target != Character.ASSASSIN:
         holders[target] = names[1]
     holders.setdefault(Character.WARLORD, names[2 % n])
-    state = GameState.scenario(names, holders, seed=int(given.get("seed", 0)))
-    legal, rule = _try(state, Assassinate(target))
+    state = _scenario(names, holders, seed=int(given.get("seed", 0)))
+    rule = broken_rule(state, Assassinate(target))
     advance_passively(state, lambda s: s.round > 1)
     turns = [e[1] for e in state.events if e[0] == "turn"]
     return {
-        "legal": legal,
+        "legal": rule is None,
         "rule": rule,
         "victim_played": target in turns,
         "turns": [_name(c) for c in turns],
@@ -545,7 +420,7 @@ def setup(given: dict) -> dict:
     n = int(given.get("players", 4))
     names = player_names(n)
     oldest = given.get("oldest", names[0])
-    state = new_game(int(given.get("seed", 0)), players=n, crown=oldest)
+    state = GameState.new_game(int(given.get("seed", 0)), players=n, crown=oldest)
 
     def one(values: dict):
         distinct = set(values.values())
@@ -580,7 +455,7 @@ def round_calls(given: dict) -> dict:
     names = player_names(n)
     chosen = given.get("characters") or {"assassin": names[0], "king": names[1], "warlord": names[2 % n]}
     holders = {parse_character(c): p for c, p in chosen.items()}
-    state = GameState.scenario(names, holders, seed=int(given.get("seed", 0)))
+    state = _scenario(names, holders, seed=int(given.get("seed", 0)))
     advance_passively(state, lambda s: s.round > 1)
     turns = [e for e in state.events if e[0] == "turn"]
     return {
@@ -620,11 +495,11 @@ def thief_timing(given: dict) -> dict:
     holders = {Character.THIEF: thief, target: victim}
     if earlier is not None:
         holders[earlier] = victim
-    state = GameState.scenario(names, holders, gold={victim: int(given.get("victim_gold", 1))},
+    state = _scenario(names, holders, gold={victim: int(given.get("victim_gold", 1))},
                                seed=int(given.get("seed", 0)))
     if state.active != Character.THIEF:
         raise RuntimeError("thief_timing: the thief should be on turn now")
-    legal, rule = _try(state, Rob(target))
+    rule = broken_rule(state, Rob(target))
     after_naming = state.gold[victim]
     state.apply(TakeGold())
     if earlier is not None:
@@ -637,7 +512,7 @@ def thief_timing(given: dict) -> dict:
     advance_passively(state, lambda s: s.active == target or s.round > 1)
     at_turn = state.gold[victim] if state.active == target else None
     return {
-        "legal": legal,
+        "legal": rule is None,
         "rule": rule,
         "victim_gold_after_naming": after_naming,
         "victim_gold_before_call": before_call,
