@@ -20,10 +20,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
-from collections import OrderedDict
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from cachetools import LRUCache, cached
 from pydantic import ValidationError
 
 from rules_index.content import LANGS, Game
@@ -164,24 +164,17 @@ def mistake_problems(game: Game, entry: Faq) -> list[GateProblem]:
     return problems
 
 
-_ENGINE_RUNS: OrderedDict[str, Report] = OrderedDict()
-_ENGINE_LOCK = threading.Lock()
 ENGINE_RUNS_KEPT = 512
 
 
+def _engine_key(game: Game, entry: Faq) -> str:
+    return json.dumps([game.slug, entry.id, entry.basis, entry.model_dump(mode="json", include={"check", "ruling"})], sort_keys=True)
+
+
+@cached(LRUCache(maxsize=ENGINE_RUNS_KEPT), key=_engine_key, lock=threading.Lock())
 def _engine_report(game: Game, entry: Faq) -> Report:
     """The engine's answer for an entry's checks and ruling, kept for entries that only change text."""
-    key = json.dumps([game.slug, entry.id, entry.basis, entry.model_dump(mode="json", include={"check", "ruling"})], sort_keys=True)
-    with _ENGINE_LOCK:
-        if key in _ENGINE_RUNS:
-            _ENGINE_RUNS.move_to_end(key)
-            return _ENGINE_RUNS[key]
-    report = verify_entry(game, "faq", entry)
-    with _ENGINE_LOCK:
-        _ENGINE_RUNS[key] = report
-        while len(_ENGINE_RUNS) > ENGINE_RUNS_KEPT:
-            _ENGINE_RUNS.popitem(last=False)
-    return report
+    return verify_entry(game, "faq", entry)
 
 
 def engine_problems(game: Game, entry: Faq) -> list[GateProblem]:

@@ -35,6 +35,7 @@ from . import schema as f
 from .analysis import german_vocabulary
 from .documents import Document, game_names, library_documents
 from .incremental import ENTRIES, library_entry_hashes, update_generation
+from .link import resolve
 from rules_index.content.snapshot import Snapshot, content_fingerprint, read_content, snapshot_of
 
 MARKER = "BUILD.json"
@@ -66,7 +67,7 @@ def current_generation(link: Path) -> tuple[Path, dict] | tuple[None, None]:
     """The generation the link points at and its BUILD.json, or (None, None)."""
     if not os.path.lexists(link):
         return None, None
-    target = Path(os.path.realpath(link))
+    target = Path(resolve(link))
     info = generation_info(target)
     return (target, info) if info is not None else (None, None)
 
@@ -181,10 +182,10 @@ def switch_link(link: Path, target: Path) -> None:
     tmp = link.parent / f".{link.name}.{os.getpid()}.tmp"
     if tmp.is_symlink() or tmp.exists():
         tmp.unlink()
-    previous = os.path.realpath(link) if os.path.lexists(link) else None
+    previous = resolve(link) if os.path.lexists(link) else None
     os.symlink(os.path.relpath(target, link.parent), tmp)
     os.replace(tmp, link)
-    if previous is not None and previous != os.path.realpath(target) and os.path.isdir(previous):
+    if previous is not None and previous != resolve(target) and os.path.isdir(previous):
         Path(previous, RETIRED).touch()
 
 
@@ -196,7 +197,7 @@ def prune(link: Path) -> None:
     complete generation's place. Incomplete ones older than the newest complete generation are
     removed; a newer one is left alone, since it may be a build in progress.
     """
-    current = Path(os.path.realpath(link))
+    current = Path(resolve(link))
     gens = sorted((p for p in generations_dir(link).iterdir() if p.is_dir()), key=lambda p: p.name)
     complete = [g for g in gens if (g / MARKER).exists()]
     keep = {current, *complete[-KEEP_GENERATIONS:], *(g for g in complete if _recently_retired(g))}

@@ -48,10 +48,12 @@ from whoosh.analysis import StemFilter
 from whoosh.query import And, Term
 
 from rules_index.caches import ENTRY_BYTES, MiB, ByteCache
+from rules_index.switching import BackgroundSwitch
 
 from . import schema as f
 from .analysis import LANGS, TOKEN_PATTERN
 from .build import MARKER
+from .link import IndexLink
 from .query import GameNames, all_stopwords, clean_query, content_words
 from .scoring import postings_bytes, read_postings, top
 from .snippets import CachedTokens, answer_snippet, text_snippet
@@ -285,59 +287,51 @@ class _Generation:
 class SearchIndex:
     """The process's view of the index: the generation the link points at, opened and warm.
 
-    A switch of the link (a published change) is followed in the background: the new generation
-    is opened and its spelling words read in a thread, while readers
-    go on answering from the previous one; ``switch_wait`` is how long (s) a reader waits for it
-    first (``None``: until it is ready, so the next search sees the switch). The first generation
-    of a process is opened in the reader's own request.
+    A switch of the link (a published change) is followed in the background
+    (``rules_index.switching``): the new generation is opened and its spelling words read in a
+    thread, while readers go on answering from the previous one; ``switch_wait`` is how long (s)
+    a reader waits for it first (``None``: until it is ready, so the next search sees the
+    switch). The first generation of a process is opened in the reader's own request.
+
+    ``link``: the index link's path, or the ``IndexLink`` the process shares (where the link
+    points is read there, once per call, and nowhere else).
     """
 
-    def __init__(self, link: Path, sizes: CacheSizes | None = None, switch_wait: float | None = None):
-        self.link = Path(link)
+    def __init__(self, link: Path | IndexLink, sizes: CacheSizes | None = None, switch_wait: float | None = None):
+        self.index_link = link if isinstance(link, IndexLink) else IndexLink(link)
+        self.link = self.index_link.path
         self.sizes = sizes or CacheSizes()
         self.switch_wait = switch_wait
         self._generation: _Generation | None = None
-        self._target: str | None = None  # the link's text when the generation was resolved
         self._lock = threading.Lock()
-        self._next: tuple[str, threading.Event] | None = None  # the generation being prepared
+        self._switch = BackgroundSwitch(self._open_in_background, "index-switch")
         self._failed: str | None = None  # a generation that could not be opened (not tried again)
         self.results = ByteCache(self.sizes.results_bytes)  # whole results, emptied at a switch
 
     def generation(self) -> _Generation:
-        """The generation the link points at: one ``readlink`` while it is unchanged (a rebuild
-        switches the link to a new directory name), the full ``realpath`` otherwise."""
-        try:
-            target = os.readlink(self.link)
-        except OSError:  # not a link (or gone): resolve every time
-            target = None
+        """The generation readers answer from: the one the link points at once it is open."""
+        real = self.index_link.generation()
         current = self._generation
-        if current is not None and target is not None and target == self._target:
+        if current is not None and real == current.path:
             return current
-        real = os.path.realpath(self.link)
         if current is None or self.switch_wait is None:
             return self.follow_now()
-        if current.path == real or real == self._failed:
-            self._target = target if current.path == real else self._target
+        if real is None or real == self._failed:
             return current
         if not os.path.isdir(current.path):  # pruned while this process held it: no going on with it
             return self.follow_now()
-        self._prepare(real, target).wait(self.switch_wait)
+        self._switch.follow(real, self.switch_wait)
         return self._generation
 
     def follow_now(self) -> _Generation:
         """Open the generation the link points at now, in this thread (the publishing process
         does, so that its next search sees its own change)."""
-        try:
-            target = os.readlink(self.link)
-        except OSError:
-            target = None
-        real = os.path.realpath(self.link)
+        real = self.index_link.generation()
         with self._lock:
             if self._generation is None or self._generation.path != real:
-                if not os.path.isdir(real):
+                if real is None or not os.path.isdir(real):
                     raise IndexUnavailable(f"no index at {self.link}")
                 self._install(_Generation(real, self.sizes))
-            self._target = target
             return self._generation
 
     def _install(self, gen: _Generation) -> None:
@@ -345,33 +339,17 @@ class SearchIndex:
         self._generation = gen
         self.results.clear()
 
-    def _prepare(self, real: str, target: str | None) -> threading.Event:
-        with self._lock:
-            if self._next is not None and self._next[0] == real:
-                return self._next[1]
-            ready = threading.Event()
-            self._next = (real, ready)
-        threading.Thread(target=self._open_in_background, args=(real, target, ready), daemon=True,
-                         name="index-switch").start()
-        return ready
-
-    def _open_in_background(self, real: str, target: str | None, ready: threading.Event) -> None:
+    def _open_in_background(self, real: str) -> None:
         try:
             gen = _Generation(real, self.sizes)
             previous = self._generation
             gen.warm()
             with self._lock:
-                if os.path.realpath(self.link) == real or self._generation is previous:
+                if self.index_link.generation() == real or self._generation is previous:
                     self._install(gen)
-                    self._target = target
         except Exception:  # a generation pruned meanwhile, a broken one: keep the current one
             logging.getLogger(__name__).exception("could not switch the index to %s; the previous generation serves", real)
             self._failed = real
-        finally:
-            with self._lock:
-                if self._next is not None and self._next[0] == real:
-                    self._next = None
-            ready.set()
 
     # -- queries -------------------------------------------------------------------------
     def terms(self, gen: _Generation, text: str, lang: str, memo: dict | None = None) -> list[tuple[str, str, float]]:

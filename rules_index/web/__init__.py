@@ -5,7 +5,7 @@ from flask import Flask
 
 from rules_index.corrections import availability, db
 
-from . import api, changes_api, corrections, editor, errors, front, headers, i18n, page_cache, pages, search_state, security, seo, state
+from . import api, changes_api, corrections, editor, errors, front, headers, i18n, page_cache, pages, search_state, security, seo, site_version, state
 
 
 def init_app(app: Flask) -> None:
@@ -15,6 +15,7 @@ def init_app(app: Flask) -> None:
     errors.init_app(app)
     db.init_app(app)
     availability.init_app(app)
+    site_version.init_app(app)
     page_cache.init_app(app)
     security.init_app(app)
     headers.init_app(app)

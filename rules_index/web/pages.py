@@ -16,7 +16,7 @@ from rules_index.engines import InputError, calculators_for
 from rules_index.render import first_sentence, inline_html, markdown_html, plain_text
 from rules_index.search import clean_query
 
-from . import calculator_forms, page_cache
+from . import calculator_forms, page_cache, site_version
 from .search_state import related_faq, search_index
 from .seo import public_base
 from .state import library, verification
@@ -89,12 +89,14 @@ def _game_or_404(slug: str) -> Game:
 
 
 @bp.get("/<lang>/")
+@site_version.conditional
 def home(lang: str):
     _check_lang(lang)
     return render_template("home.html", lang=lang, games=list(library()))
 
 
 @bp.get("/<lang>/<slug>/")
+@site_version.conditional
 def game(lang: str, slug: str):
     _check_lang(lang)
     found = _game_or_404(slug)
@@ -124,6 +126,7 @@ def faq(lang: str, slug: str, faq_id: str):
 
 
 @bp.get("/<lang>/search")
+@site_version.conditional
 def search(lang: str):
     _check_lang(lang)
     query = clean_query(request.args.get("q", ""))  # echoed as searched: no control or bidirectional characters
@@ -141,6 +144,7 @@ def search(lang: str):
 
 
 @bp.get("/<lang>/<slug>/calculators/<name>")
+@site_version.conditional
 def calculator(lang: str, slug: str, name: str):
     """A rule calculator as a page: the form, and the engine's answer once submitted."""
     _check_lang(lang)
@@ -176,6 +180,7 @@ def _share_url() -> str | None:
 
 
 @bp.get("/<lang>/<slug>/coverage")
+@site_version.conditional
 def coverage(lang: str, slug: str):
     """Which FAQ entries, mistakes and engine checks cover each section of the rules summary."""
     _check_lang(lang)
@@ -184,6 +189,7 @@ def coverage(lang: str, slug: str):
 
 
 @bp.get("/<lang>/engine")
+@site_version.conditional
 def engine(lang: str):
     """What the rules engine is, what its checks mean, and what it cannot know."""
     _check_lang(lang)

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 from flask import Flask, current_app
 
 from rules_index.search import CacheSizes, SearchIndex, build
 
+from .site_version import index_link
 from .state import content_state, switch_wait
 
 KEY = "rules_index.search"
@@ -15,9 +15,7 @@ _build_lock = threading.Lock()
 
 
 def init_app(app: Flask) -> None:
-    app.extensions[KEY] = SearchIndex(
-        Path(app.config["INDEX_DIR"]), CacheSizes.from_config(app.config), switch_wait=switch_wait(app.config),
-    )
+    app.extensions[KEY] = SearchIndex(index_link(app), CacheSizes.from_config(app.config), switch_wait=switch_wait(app.config))
 
 
 def search_index() -> SearchIndex:
@@ -27,6 +25,7 @@ def search_index() -> SearchIndex:
             if not index.link.exists():
                 state = content_state()
                 build(state.library, index.link, state.root)
+                state.mark_published()  # the content answering is that of the index built
     return index
 
 

@@ -2,8 +2,8 @@
 
 Loaded on first use, so that commands such as ``content validate`` work on broken content.
 Every published change switches the search index to a new generation; each process notices the
-switch (one ``realpath`` per access) and reloads the content with it. A reload that fails keeps
-the last good library.
+switch (asking ``rules_index.search.IndexLink`` where the link points) and reloads the content
+with it. A reload that fails keeps the last good library.
 
 A reload parses again only the games whose files changed (``GameCache``: the games kept by the
 identity of their files), so a process follows a publication in a fraction of a full load. The
@@ -22,8 +22,9 @@ from flask import Flask, current_app
 from rules_index.content import ContentError, Library, load_library
 from rules_index.content import checks as content_checks
 from rules_index.content.loader import game_folders, load_catalog, load_game
-from rules_index.search import built_fingerprint, stored_checks
+from rules_index.search import IndexLink, built_fingerprint, stored_checks
 from rules_index.content.snapshot import read_content, snapshot_of
+from rules_index.switching import BackgroundSwitch
 
 KEY = "rules_index.content"
 
@@ -90,25 +91,28 @@ def switch_wait(config) -> float | None:
 
 class ContentState:
     """The content a process answers from. A switch of the index link (a published change) is
-    followed in the background: one thread loads the new content while requests go on answering
-    from the last library; ``switch_wait`` is how long (s) a request waits for it first (``None``:
-    until it is loaded)."""
+    followed in the background (``rules_index.switching``): one thread loads the new content
+    while requests go on answering from the last library; ``switch_wait`` is how long (s) a
+    request waits for it first (``None``: until it is loaded).
 
-    def __init__(self, root: Path, index_link: Path | None = None, switch_wait: float | None = None):
+    ``generation`` is the index generation the library is the content of (None while that is not
+    known: no index link, or content reloaded ahead of its publication).
+    """
+
+    def __init__(self, root: Path, index_link: Path | IndexLink | None = None, switch_wait: float | None = None):
         self.root = root
-        self.index_link = index_link
+        self.index_link = index_link if index_link is None or isinstance(index_link, IndexLink) else IndexLink(index_link)
         self.switch_wait = switch_wait
         self._library: Library | None = None
-        self._stamp: str | None = None
+        self._stamp: str | None = None  # the generation last followed (loaded, or failed to load)
+        self.generation: str | None = None
         self._verification = None
         self._games = GameCache()
         self._lock = threading.Lock()
-        self._next: tuple[str, threading.Event] | None = None  # the stamp being loaded
+        self._switch = BackgroundSwitch(self._load_in_background, "content-switch")
 
     def _current_stamp(self) -> str | None:
-        if self.index_link is None or not os.path.lexists(self.index_link):
-            return None
-        return os.path.realpath(self.index_link)
+        return None if self.index_link is None else self.index_link.generation()
 
     def _load(self) -> Library:
         library, _snapshot = read_content(self.root, self._games.load)
@@ -121,22 +125,12 @@ class ContentState:
             with self._lock:
                 if self._library is None:
                     self._library = self._load()
-                    self._stamp = stamp
+                    self._stamp = self.generation = stamp
         elif stamp is not None and stamp != self._stamp:
-            self._prepare(stamp).wait(self.switch_wait)
+            self._switch.follow(stamp, self.switch_wait)
         return self._library
 
-    def _prepare(self, stamp: str) -> threading.Event:
-        """The event of the load of ``stamp``'s content, started in a thread unless running."""
-        with self._lock:
-            if self._next is not None and self._next[0] == stamp:
-                return self._next[1]
-            ready = threading.Event()
-            self._next = (stamp, ready)
-        threading.Thread(target=self._load_in_background, args=(stamp, ready), daemon=True, name="content-switch").start()
-        return ready
-
-    def _load_in_background(self, stamp: str, ready: threading.Event) -> None:
+    def _load_in_background(self, stamp: str) -> None:
         try:
             fresh = self._load()
         except Exception:  # ContentError, or files that kept changing: keep the last good content
@@ -145,10 +139,8 @@ class ContentState:
         with self._lock:
             if fresh is not None:
                 self._library = fresh
+                self.generation = stamp
             self._stamp = stamp
-            if self._next is not None and self._next[0] == stamp:
-                self._next = None
-        ready.set()
 
     @property
     def verification(self):
@@ -168,11 +160,13 @@ class ContentState:
         return cached[1]
 
     def reload(self) -> Library:
-        """Load the content again; raises ContentError (and keeps the old library) if invalid."""
+        """Load the content again; raises ContentError (and keeps the old library) if invalid.
+        Its generation is unknown until ``mark_published`` (or the next switch) names it."""
         fresh = self._load()
         with self._lock:
             self._library = fresh
             self._stamp = self._current_stamp()
+            self.generation = None
         return fresh
 
     def mark_published(self) -> None:
@@ -181,15 +175,16 @@ class ContentState:
         snapshot = snapshot_of(self._library) if self._library is not None else None
         if self.index_link is None or snapshot is None:
             return
+        stamp = self._current_stamp()
         if built_fingerprint(self.index_link) == snapshot.fingerprint:
             with self._lock:
-                self._stamp = self._current_stamp()
+                self._stamp = self.generation = stamp
 
 
 def init_app(app: Flask) -> None:
-    app.extensions[KEY] = ContentState(
-        Path(app.config["CONTENT_DIR"]), Path(app.config["INDEX_DIR"]), switch_wait=switch_wait(app.config),
-    )
+    from .site_version import index_link
+
+    app.extensions[KEY] = ContentState(Path(app.config["CONTENT_DIR"]), index_link(app), switch_wait=switch_wait(app.config))
 
 
 def content_state() -> ContentState:

@@ -1,58 +1,213 @@
-"""The rendered-page cache never serves a stale FAQ page: another process's commit invalidates it."""
+"""Pages named by the site's version: a client holding a page gets a 304 without any rendering,
+the page cache answers a repeated request without rendering, and a published change or a commit
+(in this process or another) makes new tags, so neither a client nor the cache keeps a stale page."""
 from __future__ import annotations
+
+import datetime as dt
+import shutil
+import threading
+import time
+from contextlib import contextmanager
+
+import pytest
+from flask import template_rendered
 
 from app import ROOT
 from apptools import make_app
+from formtools_shared import EDITOR, PASSWORD
+from rules_index.content.snapshot import read_content
+from rules_index.content.writer import materialize, plan_faq_change
 from rules_index.corrections import db
+from rules_index.corrections.db import session
+from rules_index.corrections.editors import add_editor
+from rules_index.corrections.tokens import issue_token
 from rules_index.web.page_cache import KEY, PageCache
+from rules_index.web.publishing import publish
+from rules_index.web.search_state import KEY as SEARCH
+from rules_index.web.state import KEY as STATE, ContentState
 
-URL = "/de/ohne-furcht-und-adel/faq/tie-break"
+GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
+URL = f"/de/{GAME}/faq/{FAQ}"
 
 
-def test_second_request_is_served_from_the_cache(tmp_path):
-    app = make_app(tmp_path / "instance", ROOT / "content")
-    client = app.test_client()
-    client.get("/api/v1/search?q=Dieb")  # builds the index first
-    cache = app.extensions[KEY]
-    first = client.get(URL).get_data(as_text=True)
+@contextmanager
+def renders(app):
+    """The names of the templates rendered inside the block."""
+    names: list[str] = []
+
+    def record(_sender, template, context, **_extra):
+        names.append(template.name)
+
+    with template_rendered.connected_to(record, app):
+        yield names
+
+
+@pytest.fixture()
+def app(tmp_path):
+    application = make_app(tmp_path / "instance", ROOT / "content")
+    application.test_client().get("/api/v1/search?q=Dieb")  # builds the index first
+    return application
+
+
+def test_a_repeated_request_is_a_hit_and_renders_nothing(app):
+    client, cache = app.test_client(), app.extensions[KEY]
+    with renders(app) as first_renders:
+        first = client.get(URL)
+    assert first_renders == ["faq.html"] and (cache.hits, cache.misses) == (0, 1)
+    with renders(app) as second_renders:
+        second = client.get(URL)
+    assert second_renders == [] and (cache.hits, cache.misses) == (1, 1)
+    assert second.get_data() == first.get_data() and second.headers["ETag"] == first.headers["ETag"]
     stored = len(cache)
-    assert stored >= 1
-    assert client.get(URL).get_data(as_text=True) == first
-    assert len(cache) == stored
-    client.get(URL + "?x=1")  # with a query string the page is rendered, never stored
-    assert len(cache) == stored
+    with renders(app) as query_renders:
+        client.get(URL + "?x=1")  # with a query string the page is rendered, never stored
+    assert query_renders == ["faq.html"] and len(cache) == stored and (cache.hits, cache.misses) == (1, 1)
 
 
-def test_a_commit_in_another_process_invalidates(tmp_path):
+@pytest.mark.parametrize("url", [URL, "/de/", f"/en/{GAME}/", f"/it/{GAME}/coverage", "/en/search?q=thief", "/de/engine"])
+def test_a_client_holding_the_page_gets_304_before_rendering(app, url):
+    client = app.test_client()
+    first = client.get(url)
+    tag = first.headers["ETag"]
+    assert first.status_code == 200 and tag
+    hits = app.extensions[KEY].hits
+    with renders(app) as rendered:
+        again = client.get(url, headers={"If-None-Match": tag})
+    assert again.status_code == 304 and not again.data and rendered == []
+    assert again.headers["ETag"] == tag and "no-cache" in again.headers["Cache-Control"]
+    assert app.extensions[KEY].hits == hits  # answered before the page cache was asked
+    other_lang = url.replace(url[1:3], "en" if url[1:3] != "en" else "it", 1)
+    assert client.get(other_lang, headers={"If-None-Match": tag}).status_code == 200
+
+
+def test_another_host_or_scheme_is_another_page(app):
+    client = app.test_client()
+    tag = client.get(URL).headers["ETag"]
+    for base in ("https://localhost", "http://example.org"):
+        response = client.get(URL, base_url=base, headers={"If-None-Match": tag})
+        assert response.status_code == 200 and response.headers["ETag"] != tag
+
+
+def test_the_tag_changes_when_an_accepted_change_is_published(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    app = make_app(tmp_path / "instance", content)
+    client = app.test_client()
+    url = f"/en/{GAME}/faq/{FAQ}"
+    before = client.get(url)
+    tag = before.headers["ETag"]
+    assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
+    entry = read_content(content)[0].game(GAME).faq_entry(FAQ)
+    updates = {"en": {"answer": f"{entry.en.answer.rstrip()} Flumphtastic."}}
+    materialize(plan_faq_change(content, GAME, FAQ, updates, dt.date(2026, 12, 1)), content)
+    with app.app_context():
+        publish(changed=[(GAME, "faq", FAQ)])
+    with renders(app) as rendered:
+        after = client.get(url, headers={"If-None-Match": tag})
+    assert after.status_code == 200 and rendered == ["faq.html"]
+    assert after.headers["ETag"] != tag and "Flumphtastic" in after.get_data(as_text=True)
+    assert client.get("/en/", headers={"If-None-Match": client.get("/en/").headers["ETag"]}).status_code == 304
+
+
+def test_a_change_accepted_through_the_api_makes_new_tags(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    app = make_app(tmp_path / "instance", content)
+    with app.app_context():
+        add_editor(session(), EDITOR, PASSWORD)
+        token = issue_token(session(), EDITOR)
+    client = app.test_client()
+    url = f"/en/{GAME}/faq/{FAQ}"
+    tag = client.get(url).headers["ETag"]
+    home_tag = client.get("/en/").headers["ETag"]
+    entry = read_content(content)[0].game(GAME).faq_entry(FAQ)
+    body = {"game": GAME, "kind": "faq", "id": FAQ, "text": {"en": {"answer": f"{entry.en.answer.rstrip()} Flumphtastic."}}}
+    accepted = client.post("/api/v1/changes", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert accepted.status_code == 201, accepted.get_json()
+    after = client.get(url, headers={"If-None-Match": tag})
+    assert after.status_code == 200 and "Flumphtastic" in after.get_data(as_text=True)
+    assert client.get("/en/", headers={"If-None-Match": home_tag}).status_code == 200  # a new generation
+
+
+def test_a_page_rendered_while_the_content_switches_is_neither_tagged_nor_kept(tmp_path, monkeypatch):
+    """Another process published; this one has switched its search index but still loads the
+    content: the page it renders meanwhile is of the previous content, so it must not be kept
+    (nor tagged) as the new generation's page."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    writer = make_app(tmp_path / "instance", content)
+    reader = make_app(tmp_path / "instance", content, SWITCH_WAIT_MS=0)
+    client, cache = reader.test_client(), reader.extensions[KEY]
+    url = f"/en/{GAME}/faq/{FAQ}"
+    client.get(url)
+    go = threading.Event()
+    load = ContentState._load
+
+    def held_load(self):
+        if self is reader.extensions[STATE]:
+            assert go.wait(20)
+        return load(self)
+
+    monkeypatch.setattr(ContentState, "_load", held_load)
+    entry = read_content(content)[0].game(GAME).faq_entry(FAQ)
+    updates = {"en": {"answer": f"{entry.en.answer.rstrip()} Flumphtastic."}}
+    materialize(plan_faq_change(content, GAME, FAQ, updates, dt.date(2026, 12, 1)), content)
+    with writer.app_context():
+        publish(changed=[(GAME, "faq", FAQ)])
+    link = reader.extensions[SEARCH].index_link
+    for _ in range(400):  # the reader's index follows in the background
+        if reader.extensions[SEARCH].generation().path == link.generation():
+            break
+        time.sleep(0.05)
+    stored = len(cache)
+    during = client.get(url)
+    assert "Flumphtastic" not in during.get_data(as_text=True) and len(cache) == stored
+    go.set()
+    for _ in range(400):
+        if reader.extensions[STATE].generation == link.generation():
+            break
+        time.sleep(0.05)
+    after = client.get(url, headers={"If-None-Match": during.headers["ETag"]})
+    assert after.status_code == 200 and "Flumphtastic" in after.get_data(as_text=True)
+
+
+def test_a_commit_in_another_process_makes_new_tags(tmp_path):
     writer = make_app(tmp_path / "instance", ROOT / "content")
     reader = make_app(tmp_path / "instance", ROOT / "content")
-    client = reader.test_client()
+    client, cache = reader.test_client(), reader.extensions[KEY]
+    tag = client.get(URL).headers["ETag"]
     client.get(URL)
-    cache = reader.extensions[KEY]
-    with reader.app_context():
-        before = cache.corrections_stamp()
+    assert (cache.hits, cache.misses) == (1, 1)
     with writer.app_context():
         session = writer.extensions[db.KEY]["sessions"]()
         session.commit()  # any commit of the other app writes a new stamp
         session.close()
-    with reader.app_context():
-        assert cache.corrections_stamp() != before
-    assert client.get(URL).status_code == 200
+    with renders(reader) as rendered:
+        response = client.get(URL, headers={"If-None-Match": tag})
+    assert response.status_code == 200 and rendered == ["faq.html"] and cache.misses == 2
+    assert response.headers["ETag"] != tag
 
 
-def page_key(i: int) -> tuple:
-    return ("http", "localhost", "", f"/de/game/faq/entry-{i}", "generation", "stamp")
+def test_without_the_page_cache_the_304s_stay(tmp_path):
+    app = make_app(tmp_path / "instance", ROOT / "content", PAGE_CACHE_BYTES=0)
+    client = app.test_client()
+    tag = client.get(URL).headers["ETag"]
+    with renders(app) as rendered:
+        assert client.get(URL).status_code == 200
+        assert client.get(URL, headers={"If-None-Match": tag}).status_code == 304
+    assert rendered == ["faq.html"]
 
 
 def test_pages_are_bounded_in_bytes():
-    cache = PageCache(64 * 1024, None)
+    cache = PageCache(64 * 1024)
     page = b"<!doctype html>" + b"x" * 8000
     for i in range(100):  # 800 kB of pages offered to a 64 KiB cache
-        cache.put(page_key(i), page + str(i).encode())
+        cache.put(f"tag-{i}", page + str(i).encode())
         assert cache.pages.bytes <= 64 * 1024
     assert 3 <= len(cache) < 8
-    assert cache.get(page_key(99)) == page + b"99"  # the page stored last is a hit
-    assert cache.get(page_key(0)) is None
+    assert cache.get("tag-99") == page + b"99"  # the page stored last is a hit
+    assert cache.get("tag-0") is None
+    assert (cache.hits, cache.misses) == (1, 1)
 
 
 def test_the_bound_comes_from_the_config(tmp_path):

@@ -1,0 +1,191 @@
+"""Which version of the site a process serves, and the ETags of its pages.
+
+The version has two parts:
+
+- the content generation: the index generation the link points at (``rules_index.search``
+  reads the link: ``IndexLink``, one per app, shared by the content state and the search index,
+  which follow it). A process serves a generation once both its content and its search index
+  answer from it; while either is still switching (or the content was reloaded ahead of its
+  publication) the version is unknown and pages are answered without it;
+- the corrections stamp, for pages that show the corrections database's rows: with SQLite in
+  the instance folder (one host), every commit of a session of this app writes a new token into
+  ``<instance>/corrections.stamp`` and the stamp is that token (one small file read); with
+  ``DATABASE_URL`` (possibly shared by several hosts) it is one query of (max change id, max
+  flag id, open flags). While that database cannot be used there is no stamp.
+
+A page's ETag is a hash of the version, the release (the code, templates, stylesheets and
+interface words the process renders with, hashed once per process), the page's language and its
+whole URL (scheme, host, script root, path and query string: canonical and hreflang links carry
+them). It is known before the view runs, so ``conditional`` answers 304 without rendering when
+the client has the page; the page cache (``page_cache``) keeps pages under the same tag.
+
+Wiring: ``init_app(app)`` after ``db.init_app``; ``@site_version.conditional`` (or
+``@page_cache.cached``) under the route decorator of a view whose page depends only on these.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import os
+import threading
+import uuid
+from pathlib import Path
+
+from flask import Flask, current_app, make_response, request
+from sqlalchemy import event
+
+from rules_index.corrections import availability, db
+from rules_index.corrections.models import Change, TranslationFlag
+from rules_index.search import IndexLink
+
+KEY = "rules_index.site_version"
+LINK_KEY = "rules_index.index_link"
+STAMP_FILE = "corrections.stamp"
+# What a page is rendered with besides the content: hashed once per process.
+RELEASE_DIRS = ("rules_index", "templates", "static", "translations")
+# One round trip in plain SQL (SQLite and PostgreSQL); an ORM query per request costs more.
+_STAMP_SQL = (
+    f"SELECT (SELECT max(id) FROM {Change.__tablename__}), (SELECT max(id) FROM {TranslationFlag.__tablename__}),"
+    f" (SELECT count(*) FROM {TranslationFlag.__tablename__} WHERE resolved_at IS NULL)"
+)
+
+
+class CorrectionsStamp:
+    """The corrections database's stamp: a token file (``stamp_file``) or a query (None)."""
+
+    def __init__(self, stamp_file: Path | None):
+        self.stamp_file = stamp_file
+
+    def current(self):
+        """The stamp, or None while the database cannot be used."""
+        if self.stamp_file is None:
+            if not availability.usable():
+                return None
+            try:
+                with db.engine().connect() as connection:
+                    return tuple(connection.exec_driver_sql(_STAMP_SQL).one())
+            except availability.DATABASE_ERRORS as exc:
+                availability.failed(exc)
+                return None
+        try:
+            return self.stamp_file.read_text()
+        except FileNotFoundError:
+            return ""
+
+    def touch(self) -> None:
+        """A commit happened: a new token for every process (written whole, then renamed)."""
+        if self.stamp_file is None:
+            return
+        tmp = self.stamp_file.with_name(f".{self.stamp_file.name}.{os.getpid()}.{threading.get_ident()}")
+        try:
+            tmp.write_text(uuid.uuid4().hex)
+            os.replace(tmp, self.stamp_file)
+        except OSError:
+            logging.getLogger(__name__).exception("cannot write %s: other processes may serve stale pages", self.stamp_file)
+
+
+@functools.cache
+def release(root: str) -> str:
+    """A hash of the files under ``RELEASE_DIRS`` of the app's root (names and bytes)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for name in RELEASE_DIRS:
+        for folder, dirs, files in os.walk(Path(root, name)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for file in sorted(files):
+                path = Path(folder, file)
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def index_link(app: Flask) -> IndexLink:
+    """The app's index link (one per app: every part of it reads where it points there)."""
+    found = app.extensions.get(LINK_KEY)
+    if found is None:
+        found = app.extensions[LINK_KEY] = IndexLink(app.config["INDEX_DIR"])
+    return found
+
+
+def served_generation() -> str | None:
+    """The content generation this process answers from: the one both the content and the
+    search index follow (asking them makes them follow the link); None while they differ."""
+    from .search_state import search_index
+    from .state import content_state
+
+    searched = search_index().generation().path  # built first if there is no index yet
+    state = content_state()
+    state.library  # follows the link
+    return searched if state.generation == searched else None
+
+
+def corrections_stamp():
+    """The corrections stamp (None while the database cannot be used, or without ``init_app``)."""
+    stamp: CorrectionsStamp | None = current_app.extensions.get(KEY)
+    return None if stamp is None else stamp.current()
+
+
+def etag(corrections: bool = False) -> str | None:
+    """The ETag of the requested page, or None when the version is unknown. ``corrections``:
+    the page shows the corrections database's rows."""
+    generation = served_generation()
+    if generation is None:
+        return None
+    parts = [release(current_app.root_path), generation, (request.view_args or {}).get("lang", ""), request.url]
+    if corrections:
+        stamp = corrections_stamp()
+        if stamp is None:
+            return None
+        parts.append(repr(stamp))
+    return hashlib.blake2b("\0".join(parts).encode(), digest_size=16).hexdigest()
+
+
+def applies() -> bool:
+    """Whether this request may be answered by its ETag: a GET or HEAD of the live site."""
+    # A static export renders pages unlike the live ones (no server-only links): never mixed.
+    return request.method in ("GET", "HEAD") and not current_app.config.get("STATIC_EXPORT")
+
+
+def not_modified(tag: str):
+    """The 304 answer when the client holds the page ``tag`` names, else None."""
+    if not request.if_none_match.contains_weak(tag):
+        return None
+    response = current_app.response_class(status=304)
+    return with_tag(response, tag)
+
+
+def with_tag(response, tag: str):
+    """``response`` with the page's ETag and the caching the reader pages have (revalidate)."""
+    response.set_etag(tag)
+    response.cache_control.public = True
+    response.cache_control.no_cache = True
+    return response
+
+
+def conditional(view=None, *, corrections: bool = False):
+    """Decorator: a view's page tagged with its ETag, and 304 before the view runs when the
+    client has it. A page rendered while the corrections database failed is not tagged."""
+    if view is None:
+        return functools.partial(conditional, corrections=corrections)
+
+    @functools.wraps(view)
+    def wrapper(*args, **kwargs):
+        tag = etag(corrections) if applies() else None
+        if tag is None:
+            return view(*args, **kwargs)
+        unchanged = not_modified(tag)
+        if unchanged is not None:
+            return unchanged
+        response = make_response(view(*args, **kwargs))
+        if response.status_code == 200 and not (corrections and availability.degraded()):
+            with_tag(response, tag)
+        return response
+
+    return wrapper
+
+
+def init_app(app: Flask) -> None:
+    local = db.database_url(app).startswith("sqlite")
+    stamp = CorrectionsStamp(Path(app.instance_path) / STAMP_FILE if local else None)
+    app.extensions[KEY] = stamp
+    event.listen(app.extensions[db.KEY]["sessions"], "after_commit", lambda _session: stamp.touch())
