@@ -11,8 +11,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from ruamel.yaml import YAML
-
+from rules_index.content.yaml12 import load_text
 from rules_index.engines import probes_for, state_class
 from rules_index.engines.base import GENERIC, ProbeRegistry, Rule, RuleViolation, State
 from rules_index.verification import compare
@@ -107,7 +106,7 @@ def test_readme_game_plays_and_refuses():
 def test_readme_check_passes_through_the_generic_probe():
     probes: ProbeRegistry = readme_game()["PROBES"]
     text = re.search(r"```yaml\n(.*?)```", README.read_text(encoding="utf-8"), re.S).group(1)
-    check = YAML(typ="safe").load(text)[0]
+    check = load_text(text)[0]
     assert check["probe"] == GENERIC
     out = probes.run(check["probe"], check["given"])
     assert out == {"legal": [False, True], "rules": ["Add 1 to 3", None], "count": 10, "returns": {"A": 1, "B": 0}}
