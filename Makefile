@@ -23,6 +23,10 @@ $(VENV)/.dev-installed: requirements-dev.txt $(VENV)/.installed
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
+$(VENV)/.mutation-installed: requirements-mutation.txt $(VENV)/.dev-installed
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-mutation.txt
+	touch $@
+
 MO_FILES := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 %.mo: %.po $(VENV)/.installed
 	$(BIN)/pybabel compile --statistics -i $< -o $@
@@ -81,11 +85,11 @@ fuzz: dev-setup ## Fuzz the API and the pages with new examples (SEED=… repeat
 	@echo "fuzz seed $(FUZZ_SEED)"
 	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -q -p no:cacheprovider --hypothesis-seed=$(FUZZ_SEED) $(FUZZ_TESTS)
 
-mutation: dev-setup ## Mutation testing of the rule engines: a seeded sample of 400 mutants (N=… to change)
+mutation: dev-setup $(VENV)/.mutation-installed ## Mutation testing of the rule engines: a seeded sample of 400 mutants (N=… to change)
 	rm -rf mutants
 	$(BIN)/python scripts/mutation_sample.py $(or $(N),400)
 
-mutation-all: dev-setup ## Every mutant of the rule engines (hours on 2 cores)
+mutation-all: dev-setup $(VENV)/.mutation-installed ## Every mutant of the rule engines (hours on 2 cores)
 	rm -rf mutants
 	$(BIN)/mutmut run --max-children 2
 	$(BIN)/python scripts/mutation_score.py

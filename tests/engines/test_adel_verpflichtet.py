@@ -498,6 +498,7 @@ game_params = st.one_of(
 )
 
 
+@pytest.mark.slow  # fuzz, in make test-all; make test plays every engine through the kernel's state machine
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 10**6), params=game_params)
 def test_random_games_conserve_material_and_end(seed, params):

@@ -519,6 +519,7 @@ def check_invariants(s: KardinalState) -> None:
 MAX_ACTIONS = 4 * (2 * TOTAL_CARDS + 5) + 10
 
 
+@pytest.mark.slow  # fuzz, in make test-all; make test plays every engine through the kernel's state machine
 @settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(3, 5))
 def test_random_games_keep_invariants_and_end(seed, players):

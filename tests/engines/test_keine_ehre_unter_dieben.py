@@ -499,6 +499,7 @@ def check_invariants(state, start):
         assert state.legal_actions(), "legal actions before the end"
 
 
+@pytest.mark.slow  # fuzz, in make test-all; make test plays every engine through the kernel's state machine
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 10**9), players=st.integers(2, 6),
        tie=st.sampled_from(["split", "all", "none"]), start=st.integers(8, 10),

@@ -659,6 +659,7 @@ def test_probes_registered_and_compute():
 # --------------------------------------------------------------------------- properties
 
 
+@pytest.mark.slow  # fuzz, in make test-all; make test plays every engine through the kernel's state machine
 @settings(max_examples=120, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 7))
 def test_random_games_conserve_and_end(seed, players):
@@ -686,6 +687,7 @@ def test_random_games_conserve_and_end(seed, players):
     assert res["winners"] and all(p in s.players for p in res["winners"])
 
 
+@pytest.mark.slow  # fuzz, in make test-all; make test plays every engine through the kernel's state machine
 @settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 7), unique=st.booleans())
 def test_play_random_terminates(seed, players, unique):
