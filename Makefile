@@ -64,14 +64,17 @@ check: setup ## Run every FAQ entry's and mistake's check through the rule engin
 	$(FLASK) rules check
 
 # Both suites run on every CPU (pytest-xdist; a module stays on one worker, so its fixtures are
-# made once) in a random order, whose seed pytest-randomly prints at the top:
-# PYTEST_ARGS="--randomly-seed=…" repeats an order, PYTEST_ARGS="-p no:randomly" keeps the files'.
-PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadscope $(PYTEST_ARGS)
+# made once) in a random order (pytest-randomly): the seed is printed first, SEED=… repeats an
+# order, PYTEST_ARGS=--randomly-dont-reorganize keeps the files' order.
+TEST_SEED := $(or $(SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
+PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadscope --randomly-seed=$(TEST_SEED) $(PYTEST_ARGS)
 
 test: dev-setup validate check ## Validate content, run the rule checks and the fast test suite (what a change needs)
+	@echo "test order seed $(TEST_SEED) (SEED=$(TEST_SEED) repeats it)"
 	$(PYTEST) -m "not slow"
 
 test-slow: dev-setup browser-tools ## The slow tests only: browser, kill, durability, server-process and fuzz tests
+	@echo "test order seed $(TEST_SEED) (SEED=$(TEST_SEED) repeats it)"
 	$(PYTEST) -m slow
 
 test-all: test test-slow ## Everything: make test, then the slow tests (CI runs this)

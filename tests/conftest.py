@@ -84,3 +84,17 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if BROWSER_TESTS in Path(item.fspath).parents:
             item.add_marker(pytest.mark.slow)
+
+
+def _whole_module_is_slow(path: Path) -> bool:
+    if BROWSER_TESTS in path.parents:
+        return True
+    return path.suffix == ".py" and "\npytestmark = pytest.mark.slow" in path.read_text(encoding="utf-8")
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Under ``-m "not slow"`` (make test) a module that is slow as a whole is not even imported:
+    some do real work at import (test_fuzz_api builds an app and reads its OpenAPI document)."""
+    if config.option.markexpr.replace(" ", "") == "notslow" and collection_path.is_file():
+        return True if _whole_module_is_slow(collection_path) else None
+    return None
