@@ -14,17 +14,20 @@ help: ## List the targets
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 
-# Serving needs requirements.txt only; the test tools come from requirements-dev.txt.
+# Serving needs requirements.txt only; the test tools come from requirements-dev.txt. Packages
+# are not byte-compiled at install (--no-compile): Python compiles what it imports on first use,
+# and installing without it takes about 30 s instead of 50 on the project's 2-core machine.
+PIP := $(BIN)/pip install --quiet --disable-pip-version-check --no-compile
 $(VENV)/.installed: requirements.txt | $(BIN)/activate
-	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PIP) -r requirements.txt
 	touch $@
 
 $(VENV)/.dev-installed: requirements-dev.txt $(VENV)/.installed
-	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PIP) -r requirements-dev.txt
 	touch $@
 
 $(VENV)/.mutation-installed: requirements-mutation.txt $(VENV)/.dev-installed
-	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-mutation.txt
+	$(PIP) -r requirements-mutation.txt
 	touch $@
 
 MO_FILES := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
