@@ -84,6 +84,24 @@ def make_app(instance: Path, content: Path, **config):
     return application
 
 
+def make_editor_site(folder: Path, **config):
+    """An app on its own copy of the real content (``app.content_dir``), which may be changed,
+    with the editor of ``formtools_shared`` and an API token for it (``TEST_TOKEN``)."""
+    from formtools_shared import EDITOR, PASSWORD
+    from rules_index.corrections.db import session
+    from rules_index.corrections.editors import add_editor
+    from rules_index.corrections.tokens import issue_token
+
+    content = folder / "content"
+    shutil.copytree(ROOT / "content", content)
+    app = make_app(folder / "instance", content, **config)
+    with app.app_context():
+        add_editor(session(), EDITOR, PASSWORD)
+        app.config["TEST_TOKEN"] = issue_token(session(), EDITOR)
+    app.content_dir = content
+    return app
+
+
 # The storage tests run on SQLite, and on PostgreSQL too when CI (or a developer) started one.
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 

@@ -5,47 +5,33 @@ name the cause; right edits are accepted, one-language ones with the other langu
 """
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 
 import pytest
 from sqlalchemy import select
 
-from app import ROOT
-from apptools import make_app
+from apptools import make_editor_site
 from rules_index.corrections.db import session
-from rules_index.corrections.editors import add_editor
 from rules_index.corrections.models import EditorToken, TranslationFlag
 from rules_index.corrections.tokens import issue_token, revoke_tokens
 from rules_index.web.state import library
 
 from edit_sets import right_edits, wrong_edits
-from formtools_shared import EDITOR, PASSWORD
+from formtools_shared import EDITOR
 
 GAME = "ohne-furcht-und-adel"
 PROPOSAL = "Der Söldner zahlt den vollen Preis des Bauwerks. Ein Bauwerk mit Wert 1 kostet ihn 1 Gold."
 
 
-def make_editor_app(tmp_path):
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content", content)
-    app = make_app(tmp_path / "instance", content)
-    with app.app_context():
-        add_editor(session(), EDITOR, PASSWORD)
-        app.config["TEST_TOKEN"] = issue_token(session(), EDITOR)
-    app.content_dir = content
-    return app
-
-
 @pytest.fixture(scope="module")
 def dry_app(tmp_path_factory):
     """One app for dry runs only (they write nothing, so the tests can share it)."""
-    return make_editor_app(tmp_path_factory.mktemp("changes-dry"))
+    return make_editor_site(tmp_path_factory.mktemp("changes-dry"))
 
 
 @pytest.fixture()
 def write_app(tmp_path):
-    return make_editor_app(tmp_path)
+    return make_editor_site(tmp_path)
 
 
 def post(app, body, token=None):

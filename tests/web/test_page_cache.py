@@ -13,14 +13,10 @@ import pytest
 from flask import template_rendered
 
 from app import ROOT
-from apptools import make_app
-from formtools_shared import EDITOR, PASSWORD
+from apptools import make_app, make_editor_site
 from rules_index.content.snapshot import read_content
 from rules_index.content.writer import materialize, plan_faq_change
 from rules_index.corrections import db
-from rules_index.corrections.db import session
-from rules_index.corrections.editors import add_editor
-from rules_index.corrections.tokens import issue_token
 from rules_index.web.page_cache import KEY, PageCache
 from rules_index.web.publishing import publish
 from rules_index.web.search_state import KEY as SEARCH
@@ -110,17 +106,13 @@ def test_the_tag_changes_when_an_accepted_change_is_published(tmp_path):
 
 
 def test_a_change_accepted_through_the_api_makes_new_tags(tmp_path):
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content", content)
-    app = make_app(tmp_path / "instance", content)
-    with app.app_context():
-        add_editor(session(), EDITOR, PASSWORD)
-        token = issue_token(session(), EDITOR)
+    app = make_editor_site(tmp_path)
+    token = app.config["TEST_TOKEN"]
     client = app.test_client()
     url = f"/en/{GAME}/faq/{FAQ}"
     tag = client.get(url).headers["ETag"]
     home_tag = client.get("/en/").headers["ETag"]
-    entry = read_content(content)[0].game(GAME).faq_entry(FAQ)
+    entry = read_content(app.content_dir)[0].game(GAME).faq_entry(FAQ)
     body = {"game": GAME, "kind": "faq", "id": FAQ, "text": {"en": {"answer": f"{entry.en.answer.rstrip()} Flumphtastic."}}}
     accepted = client.post("/api/v1/changes", json=body, headers={"Authorization": f"Bearer {token}"})
     assert accepted.status_code == 201, accepted.get_json()
