@@ -55,6 +55,14 @@ def seed_index(instance: Path, content: Path) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=None)
+def compiled_templates() -> str:
+    """One folder of compiled templates for every app of a test process."""
+    folder = tempfile.mkdtemp(prefix="rules-templates-")
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 def make_unmigrated_app(instance: Path, content: Path, **config):
     """Like ``make_app``, but the database is left as it is (a start before ``make db``).
     An app on the real content (or a copy) and its own index starts from the template index."""
@@ -72,6 +80,7 @@ def make_unmigrated_app(instance: Path, content: Path, **config):
         # A test reads a published change on its next request; served apps answer from the
         # previous content while the next loads (tests/search/test_switching.py tests that).
         "SWITCH_WAIT_MS": None,
+        "TEMPLATE_CACHE_DIR": compiled_templates(),
         **config,
     })
 

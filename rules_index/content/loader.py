@@ -4,12 +4,16 @@ Every problem is collected (nothing stops at the first) and reported with file a
 """
 from __future__ import annotations
 
+import dataclasses
+import threading
 from pathlib import Path
 from typing import Any, TypeVar
 
+from cachetools import LRUCache
 from pydantic import BaseModel, ValidationError
 
 from . import checks
+from .filehashes import file_hashes, fingerprint_of
 from .model import Game, Library, RuleSection
 from .problems import ContentError, Problem
 from .rules_markdown import split_sections
@@ -110,8 +114,69 @@ def _load_sections(folder: Path, root: Path, metas: list[Section]) -> tuple[list
     return sections, problems
 
 
+# Games read without line numbers, by the bytes of their folder: a process reads and checks the
+# same bytes once, however many content folders hold them (a reload after an accept, the gate's
+# copy of the content, every app of the test suite). Models are frozen; each caller gets its own
+# Game and lists.
+_read: LRUCache = LRUCache(maxsize=32)
+_read_lock = threading.Lock()
+
+
+def _folder_key(folder: Path, root: Path) -> tuple[str, str, str]:
+    return root.name, folder.name, fingerprint_of(file_hashes(folder))
+
+
+def _remembered(key: tuple, folder: Path, read):
+    """``read()``, or what it gave for the same key before; kept only if no file of ``folder``
+    changed while it ran, so that the key names the bytes read."""
+    with _read_lock:
+        found = _read.get(key)
+    if found is None:
+        found = read()
+        if fingerprint_of(file_hashes(folder)) == key[2]:
+            with _read_lock:
+                _read[key] = found
+    return found
+
+
+def _own(game: Game | None, folder: Path) -> Game | None:
+    if game is None:
+        return None
+    return dataclasses.replace(
+        game, folder=folder, sections=list(game.sections), faq=list(game.faq),
+        mistakes=list(game.mistakes), glossary=list(game.glossary), notes=list(game.notes),
+    )
+
+
 def load_game(folder: Path, root: Path, lines: bool = True) -> tuple[Game | None, dict[str, YamlFile], list[Problem]]:
-    """One game's folder: the Game (None if game.yaml is unusable), its parsed files, problems."""
+    """One game's folder: the Game (None if game.yaml is unusable), its parsed files, problems.
+
+    With ``lines=False`` a folder whose bytes were read before in this process is not parsed again.
+    """
+    if lines:
+        return _read_game(folder, root, lines)
+    key = _folder_key(folder, root)
+    game, files, problems = _remembered(key, folder, lambda: _read_game(folder, root, False))
+    files = {name: dataclasses.replace(file, path=folder / name) for name, file in files.items()}
+    return _own(game, folder), files, list(problems)
+
+
+def load_checked_game(folder: Path, root: Path, catalog_ids: list[str] | None, rulings: bool = True) -> tuple[Game | None, list[Problem]]:
+    """``load_game`` without line numbers plus the checks across its files (``checks.check_game``),
+    remembered like the read. Problems found this way name line 1: read again with lines for them."""
+    key = (*_folder_key(folder, root), None if catalog_ids is None else tuple(catalog_ids), rulings)
+
+    def read():
+        game, files, problems = _read_game(folder, root, False)
+        if game is not None:
+            problems = problems + checks.check_game(game, files, catalog_ids, rulings=rulings)
+        return game, problems
+
+    game, problems = _remembered(key, folder, read)
+    return _own(game, folder), list(problems)
+
+
+def _read_game(folder: Path, root: Path, lines: bool) -> tuple[Game | None, dict[str, YamlFile], list[Problem]]:
     files: dict[str, YamlFile] = {}
     game_path = folder / "game.yaml"
     game_file, problems = read_yaml(game_path, _display(game_path, root), lines)

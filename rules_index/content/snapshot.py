@@ -13,7 +13,6 @@ bytes of the library it is given.
 """
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 import weakref
@@ -21,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .filehashes import content_fingerprint, file_hashes, fingerprint_of  # noqa: F401 (the snapshot's API)
 from .loader import load_library
 from .model import Library
 
@@ -32,44 +32,6 @@ class Snapshot:
     fingerprint: str
     read_ns: int
     files: dict[str, str] = field(default_factory=dict, compare=False, repr=False)  # relative path -> sha256
-
-
-# Hashes of files already read, by path and identity (inode, size, change and modification
-# times in ns): a file is read and hashed again only once any of them moved. Accepted changes
-# are written by rename (a new inode), editors' tools write in place (a new mtime).
-_hashed: dict[str, tuple[tuple, str]] = {}
-
-
-def _file_hash(path: Path) -> str:
-    st = path.stat()
-    identity = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-    key = str(path)
-    known = _hashed.get(key)
-    if known is not None and known[0] == identity:
-        return known[1]
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    _hashed[key] = (identity, digest)
-    return digest
-
-
-def file_hashes(content_dir: Path) -> dict[str, str]:
-    """sha256 of every file under ``content_dir``, by relative path (sorted)."""
-    root = Path(content_dir)
-    hashes = {}
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        hashes[str(path.relative_to(root))] = _file_hash(path)
-    return hashes
-
-
-def fingerprint_of(hashes: dict[str, str]) -> str:
-    digest = hashlib.sha256(b"content")
-    for name, value in sorted(hashes.items()):
-        digest.update(f"{name}\0{value}\n".encode())
-    return digest.hexdigest()
-
-
-def content_fingerprint(content_dir: Path) -> str:
-    return fingerprint_of(file_hashes(content_dir))
 
 
 _lock = threading.Lock()

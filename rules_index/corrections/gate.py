@@ -29,7 +29,7 @@ from pydantic import ValidationError
 from rules_index.content import LANGS, Game
 from rules_index.content.checks import check_game
 from rules_index.content.claims import ruling_shape_problems, swapped_numbers, text_problems
-from rules_index.content.loader import load_catalog, load_game
+from rules_index.content.loader import load_catalog, load_checked_game, load_game
 from rules_index.content.schema import Faq
 from rules_index.content.versions import stored_faq
 from rules_index.content.writer import FAQ_TEXT_FIELDS, EntryNotFound, FilePlan, clean_text, planned_copy
@@ -122,9 +122,7 @@ def _where(loc) -> str:
 
 def _load(folder: Path, root: Path, catalog_ids) -> tuple[Game | None, list]:
     """The game and its validation problems (read again with line numbers only when needed)."""
-    game, files, problems = load_game(folder, root, lines=False)
-    if game is not None:
-        problems += check_game(game, files, catalog_ids, rulings=False)
+    game, problems = load_checked_game(folder, root, catalog_ids, rulings=False)
     if problems:
         game, files, problems = load_game(folder, root, lines=True)
         if game is not None:

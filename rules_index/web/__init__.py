@@ -1,14 +1,27 @@
 """The web layer: pages, JSON API and error handling, wired into the app by ``init_app``."""
 from __future__ import annotations
 
+import os
+
 from flask import Flask
+from jinja2 import FileSystemBytecodeCache
 
 from rules_index.corrections import availability, db
 
 from . import api, changes_api, corrections, editor, errors, front, headers, i18n, page_cache, pages, search_state, security, seo, site_version, state
 
 
+def _keep_compiled_templates(app: Flask) -> None:
+    """Templates compiled once are kept on disk (``TEMPLATE_CACHE_DIR``, default in the instance
+    folder), so a worker that starts loads them instead of compiling them; a changed template has
+    another checksum and is compiled again."""
+    folder = app.config.get("TEMPLATE_CACHE_DIR") or os.path.join(app.instance_path, "compiled-templates")
+    os.makedirs(folder, exist_ok=True)
+    app.jinja_env.bytecode_cache = FileSystemBytecodeCache(folder)
+
+
 def init_app(app: Flask) -> None:
+    _keep_compiled_templates(app)
     state.init_app(app)
     search_state.init_app(app)
     i18n.init_app(app)

@@ -20,8 +20,7 @@ from pathlib import Path
 from flask import Flask, current_app
 
 from rules_index.content import ContentError, Library, load_library
-from rules_index.content import checks as content_checks
-from rules_index.content.loader import game_folders, load_catalog, load_game
+from rules_index.content.loader import game_folders, load_catalog, load_checked_game
 from rules_index.search import IndexLink, built_fingerprint, stored_checks
 from rules_index.content.snapshot import read_content, snapshot_of
 from rules_index.switching import BackgroundSwitch
@@ -66,9 +65,7 @@ class GameCache:
             if hit is not None and hit[0] == key:
                 game = hit[1]
             else:
-                game, files, more = load_game(folder, root, lines=False)
-                if game is not None:
-                    more += content_checks.check_game(game, files, ids)
+                game, more = load_checked_game(folder, root, ids)
                 if game is None or more:
                     return load_library(root)
             fresh[folder.name] = (key, game)

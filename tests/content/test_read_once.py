@@ -1,0 +1,92 @@
+"""A process reads and checks the same bytes of a game once, whichever folder holds them, and
+each caller gets a game of its own folder."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rules_index.content import loader
+from rules_index.content.loader import load_checked_game, load_game
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = "keine-ehre-unter-dieben"
+
+
+@pytest.fixture()
+def reads(monkeypatch):
+    """The games parsed from their files, in order."""
+    seen: list[Path] = []
+    read = loader._read_game
+
+    def counting(folder, root, lines):
+        seen.append(folder)
+        return read(folder, root, lines)
+
+    monkeypatch.setattr(loader, "_read_game", counting)
+    monkeypatch.setattr(loader, "_read", type(loader._read)(maxsize=32))
+    return seen
+
+
+def copy_of_content(folder: Path) -> Path:
+    shutil.copytree(ROOT / "content", folder / "content")
+    return folder / "content"
+
+
+def test_the_same_bytes_in_another_folder_are_not_parsed_again(tmp_path, reads):
+    first, second = copy_of_content(tmp_path / "a"), copy_of_content(tmp_path / "b")
+    game_a, files_a, problems_a = load_game(first / GAME, first, lines=False)
+    game_b, files_b, problems_b = load_game(second / GAME, second, lines=False)
+    assert reads == [first / GAME]
+    assert not problems_a and not problems_b
+    assert game_a.folder == first / GAME and game_b.folder == second / GAME
+    assert files_b["faq.yaml"].path == second / GAME / "faq.yaml"
+    assert [e.id for e in game_b.faq] == [e.id for e in game_a.faq]
+    entries = len(game_a.faq)
+    game_b.faq.clear()  # a caller's list is its own
+    assert len(game_a.faq) == entries
+    assert len(load_game(first / GAME, first, lines=False)[0].faq) == entries
+
+
+def test_changed_bytes_are_parsed_again(tmp_path, reads):
+    content = copy_of_content(tmp_path)
+    before = load_game(content / GAME, content, lines=False)[0]
+    faq = content / GAME / "faq.yaml"
+    faq.write_text(faq.read_text(encoding="utf-8").replace(before.faq[0].en.answer.strip()[:20], "Flumph flumph flumph", 1), encoding="utf-8")
+    after = load_game(content / GAME, content, lines=False)[0]
+    assert len(reads) == 2
+    assert "Flumph flumph flumph" in after.faq[0].en.answer
+
+
+def test_read_with_lines_always_parses(tmp_path, reads):
+    content = copy_of_content(tmp_path)
+    load_game(content / GAME, content, lines=True)
+    load_game(content / GAME, content, lines=True)
+    assert len(reads) == 2
+
+
+def test_checks_are_remembered_per_catalog_entry(tmp_path, reads):
+    content = copy_of_content(tmp_path)
+    game, problems = load_checked_game(content / GAME, content, None)
+    assert game is not None and not problems
+    load_checked_game(content / GAME, content, None)
+    assert len(reads) == 1
+    _, missing = load_checked_game(content / GAME, content, ["no-such-entry"])
+    assert len(reads) == 2 and any("no-such-entry" in p.message for p in missing)
+
+
+def test_a_file_changed_while_it_is_read_is_not_remembered(tmp_path, monkeypatch):
+    content = copy_of_content(tmp_path)
+    monkeypatch.setattr(loader, "_read", type(loader._read)(maxsize=32))
+    read = loader._read_game
+    faq = content / GAME / "faq.yaml"
+
+    def read_then_write(folder, root, lines):
+        found = read(folder, root, lines)
+        faq.write_text(faq.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        return found
+
+    monkeypatch.setattr(loader, "_read_game", read_then_write)
+    load_game(content / GAME, content, lines=False)
+    assert len(loader._read) == 0
