@@ -71,9 +71,19 @@ class FoldFilter(Filter):
             yield token
 
 
-@lru_cache(maxsize=1)
-def _german_stemmer():
-    return stemmer_for_language("de")
+# Stems by word, as whoosh's StemFilter keeps them (cachesize): a text repeats its words, and the
+# snowball stemmers are pure Python.
+_STEMMERS = {lang: stemmer_for_language(lang) for lang in ("de", "it")}
+
+
+@lru_cache(maxsize=50000)
+def german_stem(word: str) -> str:
+    return _STEMMERS["de"](word)
+
+
+@lru_cache(maxsize=50000)
+def italian_stem(word: str) -> str:
+    return _STEMMERS["it"](word)
 
 
 class DecompoundFilter(Filter):
@@ -92,7 +102,7 @@ class DecompoundFilter(Filter):
         return isinstance(other, DecompoundFilter) and other.vocabulary == self.vocabulary
 
     def known(self, part: str) -> bool:
-        return len(part) >= 4 and _german_stemmer()(part) in self.vocabulary
+        return len(part) >= 4 and german_stem(part) in self.vocabulary
 
     def split(self, word: str, depth: int = 0) -> list[str] | None:
         if depth > 1 or len(word) < 8:
@@ -141,16 +151,13 @@ class ItalianStemFilter(Filter):
     ``quartieri`` -> ``quartier``); the light stem does, so both are indexed and searched.
     """
 
-    def __init__(self):
-        self.stem = stemmer_for_language("it")
-
     def __eq__(self, other):
         return isinstance(other, ItalianStemFilter)
 
     def __call__(self, tokens):
         for token in tokens:
             word = token.text
-            stems = [self.stem(word)]
+            stems = [italian_stem(word)]
             if len(word) > 4 and word[-1] in "aeiouàèéìòù":
                 stems.append(word[:-1])
             for stem in dict.fromkeys(stems):
@@ -199,7 +206,7 @@ def prefix_analyzer():
 
 def german_vocabulary(texts: Iterable[str]) -> set[str]:
     """Stems of the German words of the content (the compound splitter's dictionary)."""
-    stem = _german_stemmer()
+    stem = german_stem
     vocab = set()
     stops = stopwords("de")
     for text in texts:
