@@ -246,8 +246,29 @@ def load(root: Path) -> tuple[Library, list[Problem]]:
     return Library(games=dict(sorted(games.items())), catalog=catalog), sorted(set(problems))
 
 
+def _load_known(root: Path) -> Library | None:
+    """The library from games read and checked without line numbers (each parsed once per
+    process, ``load_checked_game``); None at the first problem."""
+    catalog, problems = load_catalog(root, lines=False)
+    if problems:
+        return None
+    games: dict[str, Game] = {}
+    for folder in game_folders(root):
+        game, problems = load_checked_game(folder, root, catalog.get(folder.name))
+        if game is None or problems:
+            return None
+        games[game.slug] = game
+    if any(slug not in games and not (root / slug).is_dir() for slug in catalog):
+        return None
+    return Library(games=dict(sorted(games.items())), catalog=catalog)
+
+
 def load_library(root: Path) -> Library:
-    """Load content that must be valid (the service's start); raises ContentError otherwise."""
+    """Load content that must be valid (the service's start); raises ContentError otherwise,
+    naming every problem with its line."""
+    library = _load_known(Path(root))
+    if library is not None:
+        return library
     library, problems = load(root)
     if problems:
         raise ContentError(problems)

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from rules_index.content import loader
-from rules_index.content.loader import load_checked_game, load_game
+from rules_index.content.loader import load_checked_game, load_game, load_library
+from rules_index.content.problems import ContentError
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "keine-ehre-unter-dieben"
@@ -90,3 +91,23 @@ def test_a_file_changed_while_it_is_read_is_not_remembered(tmp_path, monkeypatch
     monkeypatch.setattr(loader, "_read_game", read_then_write)
     load_game(content / GAME, content, lines=False)
     assert len(loader._read) == 0
+
+
+def test_a_library_is_made_of_games_read_before(tmp_path, reads):
+    first, second = copy_of_content(tmp_path / "a"), copy_of_content(tmp_path / "b")
+    one, two = load_library(first), load_library(second)
+    assert sorted(reads) == sorted(first / slug for slug in one.games)
+    assert two.game(GAME).folder == second / GAME
+    assert [e.id for e in two.game(GAME).faq] == [e.id for e in one.game(GAME).faq]
+
+
+def test_a_problem_is_still_named_with_its_line(tmp_path, reads):
+    content = copy_of_content(tmp_path)
+    faq = content / GAME / "faq.yaml"
+    lines = faq.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("- id: ")) + 1
+    lines.insert(at, "  bogus: 1\n")
+    faq.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(ContentError) as raised:
+        load_library(content)
+    assert (at + 1, "0.bogus: unknown field") in [(p.line, p.message) for p in raised.value.problems]
