@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 from rules_index.engines import probes_for
 from rules_index.engines.base import RuleViolation
 from rules_index.engines.adel_verpflichtet import (
-    AdelGame, AdelState, ChooseBoth, ChooseLocation, ExhibitCard, FinishExhibition, Location, Pass, PlayCard,
-    Steal, TakeCard, check_invariants, exhibition_validity,
+    AdelGame, AdelState, Cheque, ChooseBoth, ChooseLocation, CollectionCard, ExhibitCard, FinishExhibition, Location,
+    Pass, PlayCard, Steal, TakeCard, Thief, check_invariants, exhibition_validity,
 )
 from rules_index.engines.adel_verpflichtet import rules as R
 from rules_index.engines.adel_verpflichtet.game import ACTION, AUCTION_TAKE, EXHIBIT, STEAL
-from rules_index.engines.adel_verpflichtet.scenario import drive_round, round_log
+from rules_index.engines.adel_verpflichtet.scenario import drive_round, next_step, round_log
 
 A, C = Location.AUCTION, Location.CASTLE
 
@@ -193,6 +193,7 @@ def test_highest_cheque_buys_lower_returns():
     assert [c.letter for c in state.collections[1]] == ["C"]
     assert [c.value for c in state.cash_box] == [11]
     assert 10 in [c.value for c in state.hands[0]]
+    assert events(state, "return") == [{"player": 0, "cheque": 10}]
     assert not check_invariants(state)
 
 
@@ -388,8 +389,7 @@ def test_confrontation_pass_only_without_card():
 
 def test_probes_registered_and_compute():
     probes = probes_for("adel-verpflichtet")
-    assert probes.names() == ["auction", "auction_closes", "castle", "exhibit",
-                              "exhibition_validity", "prison", "reveal", "round", "steps", "variant"]
+    assert probes.names() == ["castle", "exhibition_validity", "steps", "variant"]
     a = probes.run("castle", {"plays": {"0": "castle exhibition", "1": "castle exhibition",
                                         "2": "castle thief", "3": "castle detective"},
                               "shows": {"0": "DEF", "1": "ABC"}})
@@ -398,54 +398,186 @@ def test_probes_registered_and_compute():
                                         "2": "castle thief", "3": "castle detective"},
                               "shows": {"0": "DEFF", "1": "ABC"}})
     assert b["ranking"] == [0, 1]
+    with pytest.raises(ValueError, match="missing"):
+        probes.run("castle", {"players": 3, "plays": {"0": "castle detective", "1": "castle thief"}})
+    assert probes.run("variant", {"variant": "surprise", "players": 3})["allowed"] is False
+    assert probes.run("variant", {"variant": "confrontation"}) == {"allowed": True, "error": None}
 
 
-def test_round_probe_reports_round_end():
+def test_steps_observe_a_whole_round():
     probes = probes_for("adel-verpflichtet")
-    out = probes.run("round", {"plays": {"0": "auction cheque 13", "1": "castle exhibition",
-                                         "2": "castle thief", "3": "castle detective"},
-                               "shows": {"1": "ABC"}, "stacks": ["D", "E"]})
-    assert out["bought"] == "D" and out["taken_from"] == 0 and out["cash_box"] == [13]
-    assert out["on_display"] == {} and out["collections"] == {"0": "D", "1": "BC", "2": "A", "3": ""}
+    out = probes.run("steps", {"players": 4, "collections": {"1": "ABC"}, "stacks": ["D", "E"], "steps": [
+        "auction", "castle", "castle", "castle", "cheque 13", "exhibition", "thief", "detective", "take 0",
+        "exhibit A", "exhibit B", "exhibit C", "finish", "steal 1 A"]})
+    assert all(out["legal"]) and out["cash_box"] == [13] and out["on_display"] == {}
+    assert out["collections"] == {"0": "D", "1": "BC", "2": "A", "3": ""}
     assert out["prison"] == [3] and out["thieves_in_hand"]["2"] == [7]
-    assert out["castle_events"] == ["exhibit", "score", "steal", "detectives", "prison"]
-    assert out["round"] == 2
-    assert out["next_locations"] == {str(p): ["auction", "castle"] for p in range(4)}
-    other = probes.run("round", {"plays": {"0": "auction cheque 7", "1": "auction cheque 2",
-                                           "2": "castle detective"},
-                                 "stacks": ["BA", "DC"], "take_stack": 0})
-    assert other["bought"] == "B" and other["stack_tops"] == ["A", "D"]
+    assert out["events"] == ["locations", "cards", "buy", "exhibit", "score", "steal", "detectives", "prison", "end"]
+    assert out["round"] == 2 and out["phase"] == "location" and out["player"] == "0"
+    assert out["places"] == {str(p): None for p in range(4)}
+    assert out["allowed_places"] == ["auction", "castle"] and out["allowed_cards"] == []
+    assert out["positions"] == {"0": 0, "1": 4, "2": 0, "3": 2}  # P3 second: 2 steps
+    other = probes.run("steps", {"players": 3, "stacks": ["BA", "DC"], "steps": [
+        "auction", "auction", "castle", "cheque 7", "cheque 2", "detective", "take 0"]})
+    assert other["collections"]["0"] == "B" and other["stack_tops"] == ["A", "D"] and other["stacks"] == 2
     assert other["cheques_in_hand"]["1"] == [2, 5, 8, 11]
-    auction_thief = probes.run("round", {"plays": {"0": "auction cheque 10", "1": "auction thief",
-                                                   "2": "castle detective"}})
-    assert auction_thief["prison"] == [] and auction_thief["thieves_in_hand"]["1"] == [2, 5]
-    assert 10 in auction_thief["cheques_in_hand"]["1"]
+    thief = probes.run("steps", {"players": 3, "steps": [
+        "auction", "auction", "castle", "cheque 10", "thief", "detective", "take 0"]})
+    assert thief["prison"] == [] and thief["thieves_in_hand"]["1"] == [2, 5]
+    assert 10 in thief["cheques_in_hand"]["1"] and thief["prison_cells"] == 3
 
 
-def test_exhibit_probe_reports_refusals():
+def test_steps_report_exhibition_refusals():
     probes = probes_for("adel-verpflichtet")
-    out = probes.run("exhibit", {"collection": "AB", "show": "AB"})
-    assert not out["exhibition_card_legal"] and out["rule"] == R.EXHIBITION_CARD.name
-    out = probes.run("exhibit", {"collection": "ABCEFF", "show": "ABCE"})
-    assert out["exhibition_card_legal"] and not out["legal"]
-    assert (out["rule"], out["reason"], out["refused_card"]) == (R.ONE_EXHIBITION.name, "gap", "E")
+    out = probes.run("steps", {"collections": {"0": "AB"}, "steps": ["castle", "castle", "exhibition"]})
+    assert out["rules"] == [None, None, R.EXHIBITION_CARD.name]
+    out = probes.run("steps", {"collections": {"0": "ABCEFF"}, "steps": [
+        "castle", "castle", "exhibition", "thief", "exhibit A", "exhibit B", "exhibit C", "exhibit E"]})
+    assert out["legal"] == [True] * 7 + [False] and out["rules"][-1] == R.ONE_EXHIBITION.name
+    assert out["places"] == {"0": "castle", "1": "castle"} and out["phase"] == EXHIBIT
 
 
-def test_reveal_probe_hidden_until_all_chose():
+def test_steps_show_the_table_hidden_choices_until_all_chose():
     probes = probes_for("adel-verpflichtet")
-    plays = {"0": "auction cheque", "1": "castle exhibition", "2": "castle thief"}
-    out = probes.run("reveal", {"plays": plays, "collections": {"1": "ABC"}})
-    assert out["first_action"] == "ChooseLocation"
-    assert out["choices_before_location_reveal"] == 3 and out["location_reveals"] == 1
-    assert out["locations_revealed"] == ["auction", "castle", "castle"]
-    assert out["locations_known_before_first_card"] is True
-    assert out["choices_before_card_reveal"] == 3 and out["cards_revealed"] == 3
-    assert out["visible_while_choosing"] == [] and out["locations_face_up_until_end"] is True
-    surprise = probes.run("reveal", {"variant": "surprise",
-                                     "plays": {"0": "auction cheque", "1": "castle thief"}})
-    assert surprise["first_action"] == "ChooseBoth"
-    assert surprise["locations_known_before_first_card"] is False
-    assert surprise["choices_before_location_reveal"] == 2 == surprise["choices_before_card_reveal"]
+    steps = ["auction", "castle", "castle", "cheque", "exhibition", "thief"]
+    for seen in range(len(steps) + 1):
+        table = probes.run("steps", {"players": 3, "collections": {"1": "ABC"}, "steps": steps[:seen]})["table"]
+        assert len(table) == seen + (seen >= 3) + (seen == 6)
+        assert all("face down" in line for line in table if "locations" not in line and "cards" not in line)
+    assert table[3] == "R1 locations P0:auction P1:castle P2:castle"
+    assert table[7] == "R1 cards P0:cheque $10 P1:exhibition P2:thief T3"
+    surprise = probes.run("steps", {"variant": "surprise", "steps": ["auction cheque"]})
+    assert surprise["table"] == ["R1 0 lays a place and an action card face down"] and surprise["events"] == []
+    surprise = probes.run("steps", {"variant": "surprise", "steps": ["auction cheque", "castle thief"]})
+    assert surprise["events"] == ["locations", "cards"]
+
+
+# ------------------------------------------------------------------------------- scenarios ---
+
+def test_parse_action_reads_every_step():
+    state = scenario(AdelGame(num_players=3), collections={0: "AAB", 2: "CDE"})
+    cards = sorted(state.collections[0])
+    assert state.parse_action("auction") == ChooseLocation("0", A)
+    assert state.parse_action("2:castle") == ChooseLocation("2", C)
+    assert state.parse_action("cheque") == PlayCard("0", "cheque", 10)       # the highest in hand
+    assert state.parse_action("1:cheque 5") == PlayCard("1", "cheque", 5)
+    assert state.parse_action("1:thief") == PlayCard("1", "thief", 2)        # the lowest in hand
+    assert state.parse_action("detective") == PlayCard("0", "detective", None)
+    assert state.parse_action("castle exhibition") == ChooseBoth("0", C, "exhibition", None)
+    assert state.parse_action("auction cheque 7") == ChooseBoth("0", A, "cheque", 7)
+    assert state.parse_action("pass") == Pass("0")
+    assert state.parse_action("take") == TakeCard("0", 0) and state.parse_action("take 1") == TakeCard("0", 1)
+    assert state.parse_action("finish") == FinishExhibition("0")
+    assert state.parse_action("exhibit a") == ExhibitCard("0", cards[0])    # the oldest A
+    assert state.parse_action("exhibit F") == ExhibitCard("0", CollectionCard(0, "F"))  # not owned: refused later
+    state.selection = {0: [cards[0]]}
+    assert state.parse_action("exhibit A") == ExhibitCard("0", cards[1])    # the next free A
+    state.exhibitions = {2: sorted(state.collections[2])}
+    assert state.parse_action("steal 2 D") == Steal("0", "2", state.exhibitions[2][1])
+    assert state.parse_action("steal 1 D") == Steal("0", "1", CollectionCard(0, "D"))
+    with pytest.raises(ValueError, match="unknown step"):
+        state.parse_action("dance")
+
+
+def test_scenario_material_and_its_limits():
+    state = scenario(AdelGame(num_players=2), cash_box=[3], give_cheques={0: [4]}, positions=[5, 2], prison=[2])
+    assert [c.value for c in state.cash_box] == [3]
+    assert [c.value for c in state.hands[0]] == [1, 4, 5, 7] and [c.value for c in state.hands[1]] == [2, 6, 8]
+    assert state.positions == [5, 2] and [t.number for t in state.prison] == [2]
+    assert [t.number for t in state.thieves[1]] == [4]
+    big = AdelState.from_scenario({"players": 3, "collections": {"0": "AAAAAB"}, "stacks": ["F"]})
+    assert big.game.cards_per_letter == 5 and big.num_players == 3
+    assert [c.letter for c in big.stacks[0]][-1] == "F" and not check_invariants(big)
+    assert AdelState.from_scenario({"collections": {0: "AB"}}).game.cards_per_letter == 4
+    mine = AdelState.from_scenario({"stacks": ["A", "B"], "leftovers": 1})
+    assert [len(s) for s in mine.stacks] == [1, 1] and len(mine.collections[1]) == 22
+    assert not mine.auction_closed
+    assert AdelState.from_scenario({"stacks": ["", ""], "leftovers": 0}).auction_closed
+    with pytest.raises(ValueError, match="no collection card A left"):
+        AdelState.from_scenario({"collections": {0: "AAA"}, "cards_per_letter": 2})
+    with pytest.raises(ValueError, match="no cheque of value 99"):
+        AdelState.from_scenario({"cash_box": [99]})
+
+
+def test_game_parameters_are_checked():
+    assert AdelGame(num_players=3).cheques_of(1) == tuple(Cheque(v, 1) for v in (2, 5, 8, 11))
+    assert AdelGame(num_players=3, thieves_per_player=3).thieves_of(2) == tuple(Thief(v, 2) for v in (3, 6, 9))
+    assert AdelGame(num_players=2, cheque_values=((9,), (4, 8))).cheques_of(1) == (Cheque(4, 1), Cheque(8, 1))
+    assert len(AdelGame(num_players=2, cards_per_letter=1).all_cards()) == 6
+    for bad, why in [({"num_players": 1}, "num_players must be 2..5"), ({"variant": "solo"}, "variant must be"),
+                     ({"num_players": 3, "variant": "confrontation"}, "is for two players"),
+                     ({"cheque_tie": "coin"}, "cheque_tie must be"), ({"cards_per_letter": 0}, "cards_per_letter"),
+                     ({"cheque_values": ((1,),)}, "cheque_values needs one tuple per player"),
+                     ({"thief_numbers": ((1,),)}, "thief_numbers needs one tuple per player"),
+                     ({"cheque_values": ((1, 1), (2,))}, "two cheques of the same value"),
+                     ({"scoring_fields": ((1, 4, 2),)}, "must start with the clubroom"),
+                     ({"scoring_fields": ()}, "must start with the clubroom"),
+                     ({"scoring_fields": ((0, 2, 3),)}, r"^each scoring field is \(from, higher, lower\)$"),
+                     ({"confrontation_start": "garden"}, "is not a valid Location")]:
+        with pytest.raises(ValueError, match=why):
+            AdelGame(**{"num_players": 2, **bad})
+    assert AdelGame(num_players=5).prison_cells == 5
+
+
+def test_scenario_driver_defaults():
+    state = scenario(AdelGame(num_players=2), stacks=["", "B"], leftovers=0, collections={1: "ABCEF"})
+    drive_round(state, {0: "auction cheque", 1: "castle exhibition"}, take_stack=0)
+    assert events(state, "buy")[0]["stack"] == 1          # the given stack is empty: the other one
+    assert events(state, "exhibit")[0]["exhibitions"] == {1: "ABC"}  # the largest exhibition
+    state = scenario(AdelGame(num_players=3), collections={0: "AABC"})
+    drive_round(state, {0: "castle exhibition", 1: "castle thief", 2: "castle detective"}, stop_phase=STEAL)
+    assert state.phase == STEAL and state.current_player() == "1"
+    drive_round(state, {})
+    assert [d["card"] for d in events(state, "steal")] == ["A1"]   # the oldest card
+    with pytest.raises(ValueError, match="nothing to do"):
+        next_step(AdelState.play_random(1), {})
+
+
+def test_observe_reports_the_table_and_the_choices():
+    state = scenario(AdelGame(num_players=2), collections={1: "ABC"}, stacks=["D", ""], leftovers=1)
+    state.apply(ChooseLocation("0", A))
+    out = state.observe()
+    assert out["places"] == {"0": "auction", "1": None} and out["allowed_places"] == ["auction", "castle"]
+    assert out["player"] == "1" and out["phase"] == "location" and out["events"] == []
+    assert out["table"] == ["R1 0 lays a place face down"] and out["stack_tops"] == ["D", None]
+    state.apply(ChooseLocation("1", C))
+    out = state.observe()
+    assert out["allowed_cards"] == ["cheque", "thief"] and out["allowed_places"] == []
+    state.apply(PlayCard("0", "cheque", 7))
+    assert state.observe()["allowed_cards"] == ["detective", "exhibition", "thief"]
+    drive_round(state, {1: "castle exhibition"}, stop_phase="over")
+    out = state.observe()
+    assert out["collections"]["0"] == "D" and out["cash_box"] == [7] and out["stack_tops"] == [None, None]
+    assert out["auction_closed"] and out["allowed_places"] == ["castle"] and out["round"] == 2
+    assert out["positions"] == {"0": 0, "1": 4} and out["prison_cells"] == 2 and out["stacks"] == 2
+
+
+def test_refusals_say_why():
+    state = AdelState.new_game(0, num_players=2, variant="surprise")
+    assert "laid together" in refused(state, ChooseLocation("0", A), R.SURPRISE).message
+    state = scenario(AdelGame(num_players=2), collections={0: "AB", 1: "ABCE"})
+    choose(state, A, C)
+    assert refused(state, PlayCard("0", "exhibition"), R.CHOOSE_ACTION).message == (
+        "exhibition is not allowed in the auction; allowed there: a cheque or a thief")
+    state.apply(PlayCard("0", "cheque", 7))
+    assert refused(state, PlayCard("1", "cheque", 2), R.CHOOSE_ACTION).message.endswith(
+        "allowed there: the exhibition card, a thief or the detective")
+    state = scenario(AdelGame(num_players=2), collections={0: "AB", 1: "ABCE"})
+    choose(state, C, C)
+    assert refused(state, PlayCard("0", "exhibition"), R.EXHIBITION_CARD).message == (
+        "P0 cannot form a valid exhibition (collection AB)")
+    state.apply(PlayCard("0", "detective"))
+    state.apply(PlayCard("1", "exhibition"))
+    lone = max(state.collections[1])  # the E, apart from the run ABC
+    assert refused(state, ExhibitCard("1", lone), R.EXHIBITION).message == (
+        "E17 cannot be part of a valid exhibition with nothing (too-few-cards)")
+    assert refused(state, FinishExhibition("1"), R.EXHIBITION).message == "nothing is no valid exhibition (empty)"
+
+
+def test_the_end_of_the_game_is_revealed_with_its_winners():
+    state = AdelState.play_random(7)
+    assert state.log[-1] == (state.round, "over", {"winners": [3]})
+    assert state.observe()["events"][-2:] == ["end", "over"] and state.history[-1].endswith("winners [3]")
 
 
 # ------------------------------------------------------------------------------- golden game ---
@@ -474,7 +606,7 @@ def test_golden_playthrough():
     state = AdelState.play_random(7)
     lines = state.history[:len(GOLDEN_FIRST_LINES)]
     assert lines == GOLDEN_FIRST_LINES
-    assert (state.round, state.scores(), state.winners()) == GOLDEN_SCORES
+    assert (state.round, tuple(state.returns().values()), state.winners()) == GOLDEN_SCORES
     assert len(state.history) == GOLDEN_LENGTH
     again = AdelState.play_random(7)
     assert again.history == state.history
@@ -490,6 +622,15 @@ def test_check_invariants_reports_lost_material():
     problems = check_invariants(state)
     assert len(problems) == 2
     assert problems[0].startswith("cheques not conserved") and problems[1].startswith("thieves not conserved")
+    state = scenario(AdelGame(num_players=2), prison=[1, 2])
+    state.prison.append(state.thieves[0].pop())
+    state.thieves[0].append(state.thieves[1].pop())
+    state.collections[0].append(state.stacks[0].pop())
+    state.stacks[1].append(state.stacks[0].pop())
+    state.collections[1].append(state.collections[0][-1])
+    state.auction_closed = True
+    assert check_invariants(state) == ["collection cards not conserved", "prison over capacity",
+                                       "P0 holds another player's thief", "auction house closed with cards left"]
 
 
 game_params = st.one_of(

@@ -42,17 +42,16 @@ just not revealed in the log until everyone has chosen), and anything the source
 (end-of-game money or penalty rules, the real card texts and values).
 """
 from .cards import CollectionCard, Cheque, Location, Thief
-from .exhibitions import REASONS, can_form_exhibition, exhibition_validity, rank_exhibitions
+from .exhibitions import exhibition_validity
 from .game import (
     AdelGame, AdelState, ChooseBoth, ChooseLocation, ExhibitCard, ExhibitionViolation,
     FinishExhibition, Pass, PlayCard, Steal, TakeCard, check_invariants,
 )
 
 __all__ = [
-    "AdelGame", "AdelState", "ChooseBoth", "ChooseLocation", "Cheque", "CollectionCard",
-    "ExhibitCard", "ExhibitionViolation", "FinishExhibition", "Location", "Pass", "PlayCard",
-    "REASONS", "Steal", "TakeCard", "Thief", "can_form_exhibition", "check_invariants",
-    "exhibition_validity", "rank_exhibitions", "STATE",
+    "AdelGame", "AdelState", "ChooseBoth", "ChooseLocation", "Cheque", "CollectionCard", "ExhibitCard",
+    "ExhibitionViolation", "FinishExhibition", "Location", "Pass", "PlayCard", "Steal", "TakeCard", "Thief",
+    "check_invariants", "exhibition_validity", "STATE",
 ]
 
 STATE = AdelState

@@ -54,7 +54,8 @@ MAX_EXHIBITORS = 8
 MAX_AGE = 100_000
 Age = whole_number(0, MAX_AGE)
 Decision = Literal[
-    X.DECIDED_ONLY_ONE, X.DECIDED_FIRST, X.DECIDED_MORE_CARDS, X.DECIDED_OLDER_OBJECT, X.TIED_AGE_UNKNOWN, X.TIED_SAME_AGE,
+    X.DECIDED_ONLY_ONE, X.DECIDED_FIRST, X.DECIDED_MORE_CARDS, X.DECIDED_OLDER_OBJECT,
+    X.TIED_AGE_UNKNOWN, X.TIED_SAME_AGE,
 ]
 InvalidReason = Literal[REASON_TOO_FEW, REASON_GAP]
 
@@ -110,6 +111,8 @@ def exhibitions_ranking(request: RankingRequest) -> RankingResult:
 
 
 CALCULATORS = {
-    "exhibition": Calculator("Is a set of collection cards a valid exhibition?", ExhibitionRequest, ExhibitionResult, exhibition),
-    "exhibitions-ranking": Calculator("Ranking of the exhibitions of one round", RankingRequest, RankingResult, exhibitions_ranking),
+    "exhibition": Calculator("Is a set of collection cards a valid exhibition?",
+                             ExhibitionRequest, ExhibitionResult, exhibition),
+    "exhibitions-ranking": Calculator("Ranking of the exhibitions of one round",
+                                      RankingRequest, RankingResult, exhibitions_ranking),
 }

@@ -14,7 +14,6 @@ REASON_EMPTY = "empty"                  # no card at all
 REASON_UNKNOWN_LETTER = "unknown-letter"  # a letter outside A-F
 REASON_TOO_FEW = "too-few-cards"        # fewer than 3 cards ("AB (zu wenig Karten)")
 REASON_GAP = "gap"                      # letters do not follow without a gap ("BCF", "AACE")
-REASONS: tuple[str, ...] = (REASON_EMPTY, REASON_UNKNOWN_LETTER, REASON_TOO_FEW, REASON_GAP)
 
 _SEPARATORS = frozenset(" \t\r\n,;-/")
 P = TypeVar("P", bound=Hashable)
@@ -78,13 +77,6 @@ def can_form_exhibition(collection: Iterable[CollectionCard]) -> bool:
     A valid exhibition exists iff some maximal gap-free letter run holds at least 3 cards.
     """
     return any(len(cards) >= MIN_EXHIBITION for _, cards in maximal_runs(collection))
-
-
-def possible_exhibitions(collection: Iterable[CollectionCard]) -> list[str]:
-    """The separate exhibitions a collection could form, as letter runs ("Wer mehrere getrennte
-    Ausstellungen bilden könnte, wählt eine davon", Phase 4): the letters of every maximal gap-free
-    run with >= 3 cards, e.g. ["ABC", "EFF"]."""
-    return [letters_of(cards) for _, cards in maximal_runs(collection) if len(cards) >= MIN_EXHIBITION]
 
 
 def run_containing(letter: str, collection: Iterable[CollectionCard]) -> tuple[str, list[CollectionCard]] | None:

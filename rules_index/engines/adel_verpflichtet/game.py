@@ -16,6 +16,7 @@ named by their seat: "0", "1", ...
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping
@@ -127,8 +128,7 @@ class AdelGame:
             raise ValueError("scoring_fields must start with the clubroom field at position 0")
         if any(high < low for _, high, low in self.scoring_fields):
             raise ValueError("each scoring field is (from, higher, lower)")
-        if Location(self.confrontation_start) not in (Location.AUCTION, Location.CASTLE):
-            raise ValueError("confrontation_start must be a location")
+        Location(self.confrontation_start)  # a location, or ValueError
 
     @property
     def prison_cells(self) -> int:
@@ -141,23 +141,15 @@ class AdelGame:
         return tuple(CollectionCard(li * k + i + 1, letter)
                      for li, letter in enumerate(LETTERS) for i in range(k))
 
-    def cheques_of(self, player: int) -> tuple[Cheque, ...]:
-        if self.cheque_values is not None:
-            return tuple(Cheque(v, player) for v in self.cheque_values[player])
-        n = self.num_players
-        return tuple(Cheque(k * n + player + 1, player) for k in range(self.cheques_per_player))
+    def _numbers(self, table: tuple[tuple[int, ...], ...] | None, count: int, player: int) -> tuple[int, ...]:
+        """The player's row of ``table``, or by default k*n + player + 1 for k < count."""
+        return table[player] if table is not None else tuple(k * self.num_players + player + 1 for k in range(count))
 
-    def all_cheques(self) -> tuple[Cheque, ...]:
-        return tuple(c for p in range(self.num_players) for c in self.cheques_of(p))
+    def cheques_of(self, player: int) -> tuple[Cheque, ...]:
+        return tuple(Cheque(v, player) for v in self._numbers(self.cheque_values, self.cheques_per_player, player))
 
     def thieves_of(self, player: int) -> tuple[Thief, ...]:
-        if self.thief_numbers is not None:
-            return tuple(Thief(v, player) for v in self.thief_numbers[player])
-        n = self.num_players
-        return tuple(Thief(k * n + player + 1, player) for k in range(self.thieves_per_player))
-
-    def all_thieves(self) -> tuple[Thief, ...]:
-        return tuple(t for p in range(self.num_players) for t in self.thieves_of(p))
+        return tuple(Thief(v, player) for v in self._numbers(self.thief_numbers, self.thieves_per_player, player))
 
 
 # ------------------------------------------------------------------------------------ actions ---
@@ -168,9 +160,6 @@ class ChooseLocation:
     player: str
     location: Location
 
-    def __str__(self) -> str:
-        return f"{self.player} chooses {Location(self.location).value}"
-
 
 @dataclass(frozen=True)
 class PlayCard:
@@ -178,9 +167,6 @@ class PlayCard:
     player: str
     kind: str
     value: int | None = None
-
-    def __str__(self) -> str:
-        return f"{self.player} plays {_card_label(self.kind, self.value)}"
 
 
 @dataclass(frozen=True)
@@ -190,9 +176,6 @@ class ChooseBoth:
     location: Location
     kind: str
     value: int | None = None
-
-    def __str__(self) -> str:
-        return f"{self.player} lays {Location(self.location).value} + {_card_label(self.kind, self.value)}"
 
 
 @dataclass(frozen=True)
@@ -220,9 +203,6 @@ class ExhibitCard:
     """Phase 4: add one card of one's collection to the exhibition being put together (hidden)."""
     player: str
     card: CollectionCard
-
-    def __str__(self) -> str:
-        return f"{self.player} adds {self.card}"
 
 
 @dataclass(frozen=True)
@@ -256,10 +236,6 @@ class Played:
 
     def __str__(self) -> str:
         return self.kind if self.card is None else f"{self.kind} {self.card}"
-
-
-def _card_label(kind: str, value: int | None) -> str:
-    return kind if value is None else f"{kind} {value}"
 
 
 # -------------------------------------------------------------------------------------- state ---
@@ -343,19 +319,15 @@ class AdelState(State):
             return card
 
         state.collections = [[take(c) for c in collections.get(p, "") if c.isalpha()] for p in range(game.num_players)]
-        if stacks is not None:
-            new_stacks = [list(reversed([take(c) for c in s if c.isalpha()])) for s in stacks] + [[], []]
-            leftovers = data.get("leftovers", "stacks")
-            if leftovers == "stacks":
-                state.rng.shuffle(pool)
-                for i, card in enumerate(pool):
-                    new_stacks[i % 2].insert(0, card)
-            else:
-                state.collections[int(leftovers)].extend(pool)
-            state.stacks = new_stacks[:2]
-        else:
+        state.stacks = [list(reversed([take(c) for c in s if c.isalpha()])) for s in (stacks or [])] + [[], []]
+        leftovers = data.get("leftovers", "stacks")
+        if leftovers == "stacks":
             state.rng.shuffle(pool)
-            state.stacks = [pool[:(len(pool) + 1) // 2], pool[(len(pool) + 1) // 2:]]
+            for i, card in enumerate(pool):
+                state.stacks[i % 2].insert(0, card)
+        else:
+            state.collections[int(leftovers)].extend(pool)
+        state.stacks = state.stacks[:2]
         state.auction_closed = not any(state.stacks)
         if data.get("positions") is not None:
             state.positions = [int(x) for x in data["positions"]]
@@ -379,9 +351,7 @@ class AdelState(State):
             raise ValueError(f"no cheque of value {value} in any hand")
         cheque = next(c for c in hand if c.value == value)
         hand.remove(cheque)
-        (self.cash_box if to is None else self.hands[to]).append(cheque)
-        if to is not None:
-            self.hands[to].sort()
+        insort(self.cash_box if to is None else self.hands[to], cheque)
 
     # ------------------------------------------------------------------------- the generic probe ---
 
@@ -413,7 +383,8 @@ class AdelState(State):
             return FinishExhibition(player)
         letter = words[-1].upper()
         if kind == "exhibit":
-            cards = [c for c in sorted(self.collections[seat]) if c.letter == letter and c not in self.selection.get(seat, [])]
+            chosen = self.selection.get(seat, [])
+            cards = [c for c in sorted(self.collections[seat]) if c.letter == letter and c not in chosen]
             return ExhibitCard(player, cards[0] if cards else CollectionCard(0, letter))
         if kind == "steal":
             cards = [c for c in sorted(self.exhibitions.get(int(words[1]), [])) if c.letter == letter]
@@ -421,23 +392,36 @@ class AdelState(State):
         raise ValueError(f"unknown step {step!r}")
 
     def observe(self) -> dict[str, Any]:
-        """``round``, ``phase``, ``player`` (to act), ``positions``, ``collections`` (letters),
-        ``cheques`` (values in hand), ``thieves`` (numbers in hand), by player; ``cash_box``,
-        ``prison`` (cell 1 first), ``auction_closed``, ``allowed_cards`` (kinds of action card the
-        player to act may lay now)."""
+        """By player: ``positions``, ``collections`` (letters), ``cheques_in_hand`` (values),
+        ``thieves_in_hand`` (numbers), ``places`` (laid this round, None before), ``on_display``
+        (exhibitions lying out). Then ``round``, ``phase``, ``player`` (to act), ``cash_box``,
+        ``prison`` (cell 1 first), ``prison_cells``, ``auction_closed``, ``stacks`` (how many),
+        ``stack_tops`` (top letters), ``events`` (the kinds of everything revealed so far, in order),
+        ``table`` (the history: what the table has seen, hidden choices as "lays ... face down"), and
+        what the player to act may choose now: ``allowed_places``, ``allowed_cards``."""
         names = [str(p) for p in range(self.num_players)]
+        legal = self.legal_actions()
         return {
             "round": self.round,
             "phase": self.phase,
             "player": self.current_player(),
             "positions": dict(zip(names, self.positions)),
             "collections": {p: letters_of(c) for p, c in zip(names, self.collections)},
-            "cheques": {p: [c.value for c in h] for p, h in zip(names, self.hands)},
-            "thieves": {p: [t.number for t in h] for p, h in zip(names, self.thieves)},
+            "cheques_in_hand": {p: [c.value for c in h] for p, h in zip(names, self.hands)},
+            "thieves_in_hand": {p: [t.number for t in h] for p, h in zip(names, self.thieves)},
+            "places": {p: None if loc is None else Location(loc).value for p, loc in zip(names, self.locations)},
+            "on_display": {str(p): letters_of(c) for p, c in self.exhibitions.items() if c},
             "cash_box": sorted(c.value for c in self.cash_box),
             "prison": [t.number for t in self.prison],
+            "prison_cells": self.game.prison_cells,
             "auction_closed": self.auction_closed,
-            "allowed_cards": sorted({a.kind for a in self.legal_actions() if isinstance(a, (PlayCard, ChooseBoth))}),
+            "stacks": len(self.stacks),
+            "stack_tops": [s[-1].letter if s else None for s in self.stacks],
+            "events": [kind for _, kind, _ in self.log],
+            "table": list(self.history),
+            "allowed_places": sorted({Location(a.location).value for a in legal
+                                      if isinstance(a, (ChooseLocation, ChooseBoth))}),
+            "allowed_cards": sorted({a.kind for a in legal if isinstance(a, (PlayCard, ChooseBoth))}),
         }
 
     def is_terminal(self) -> bool:
@@ -460,10 +444,6 @@ class AdelState(State):
         if self.phase == STEAL:
             return self.steal_queue[0].owner
         return None
-
-    def scores(self) -> tuple[int, ...]:
-        """Final scores: pawn positions on the scoring track."""
-        return tuple(self.positions)
 
     def winners(self) -> list[int]:
         return winners(self.positions) if self.is_terminal() else []
@@ -489,8 +469,6 @@ class AdelState(State):
 
     def _candidates(self) -> list[Action]:
         p, seat = self.current_player(), self.seat_to_act()
-        if p is None:
-            return []
         if self.phase == LOCATION and self.game.variant == SURPRISE:
             return [ChooseBoth(p, loc, kind, value)
                     for loc in Location for kind, value in self._card_candidates(seat)]
@@ -623,8 +601,8 @@ class AdelState(State):
         loc = self.locations[p]
         for kind, value in self._card_candidates(p):
             if self.check_action_card(p, loc, kind, value) is None:
-                return RuleViolation(R.CHOOSE_ACTION, f"P{p} can lay {_card_label(kind, value)}; an "
-                                     "action card must be laid")
+                card = kind if value is None else f"{kind} {value}"
+                return RuleViolation(R.CHOOSE_ACTION, f"P{p} can lay {card}; an action card must be laid")
         return None
 
     def check_take(self, p: int, stack: int) -> RuleViolation | None:
@@ -751,10 +729,12 @@ class AdelState(State):
     def _do_location(self, p: int, loc: Location, reveal: bool = True) -> None:
         self.locations[p] = loc
         if reveal and all(l is not None for l in self.locations):
-            self._event("locations", "locations " + " ".join(
-                f"P{q}:{l.value}" for q, l in enumerate(self.locations)),
-                locations=[l.value for l in self.locations])
+            self._reveal_locations()
             self.phase = ACTION
+
+    def _reveal_locations(self) -> None:
+        self._event("locations", "locations " + " ".join(f"P{q}:{l.value}" for q, l in enumerate(self.locations)),
+                    locations=[l.value for l in self.locations])
 
     def _do_card(self, p: int, kind: str, value: int | None) -> None:
         if kind == CHEQUE:
@@ -772,9 +752,7 @@ class AdelState(State):
         if any(c is None for c in self.played):
             return
         if self.game.variant == SURPRISE:
-            self._event("locations", "locations " + " ".join(
-                f"P{q}:{l.value}" for q, l in enumerate(self.locations)),
-                locations=[l.value for l in self.locations])
+            self._reveal_locations()
         self._event("cards", "cards " + " ".join(
             f"P{q}:{c}" for q, c in enumerate(self.played)), cards=[str(c) for c in self.played])
         self.resolve_auction()
@@ -814,8 +792,7 @@ class AdelState(State):
         for p in self._at(Location.AUCTION, CHEQUE):
             if p != self.auction_winner:
                 cheque = self.played[p].card
-                self.hands[p].append(cheque)
-                self.hands[p].sort()
+                insort(self.hands[p], cheque)
                 self._event("return", f"P{p} takes back {cheque}", player=p, cheque=cheque.value)
             self.played[p] = Played(CHEQUE, None)  # revealed; the card is now in hand or cash box
         self.resolve_auction_thieves()
@@ -830,8 +807,7 @@ class AdelState(State):
         if len(thieves) == 1 and paid is not None:
             p = thieves[0]
             self.cash_box.remove(paid)
-            self.hands[p].append(paid)
-            self.hands[p].sort()
+            insort(self.hands[p], paid)
             self._event("thief-cheque", f"P{p}'s {self.played[p].card} takes {paid}",
                         player=p, cheque=paid.value)
         elif len(thieves) > 1 and paid is not None:
@@ -841,8 +817,7 @@ class AdelState(State):
                         players=thieves)
         for p in thieves:
             thief = self.played[p].card
-            self.thieves[p].append(thief)
-            self.thieves[p].sort()
+            insort(self.thieves[p], thief)
             self.played[p] = Played(THIEF, None)  # revealed, card already back in hand
 
     # ------------------------------------------------------------------- phase 4: castle ---
@@ -883,8 +858,8 @@ class AdelState(State):
                 self.positions[p] += steps
             self._event("score", f"ranking {ranking} field {field_} moves {moves}",
                         ranking=ranking, field=list(field_), moves=moves)
-        self.steal_queue = sorted((self.played[p].card for p in self._at(Location.CASTLE, THIEF)),
-                                  key=lambda t: -t.number)
+        # A Thief orders by its loot-sack number first (numbers are unique).
+        self.steal_queue = sorted((self.played[p].card for p in self._at(Location.CASTLE, THIEF)), reverse=True)
         self._advance_thieves()
 
     def _advance_thieves(self) -> None:
@@ -917,8 +892,7 @@ class AdelState(State):
         keeping their loot. If at least one thief was caught, each detective's owner moves by the
         place of their pawn (leader 1, second 2, ...); without a thief the detective does nothing."""
         detectives = self._at(Location.CASTLE, DETECTIVE)
-        thieves = sorted((self.played[p].card for p in self._at(Location.CASTLE, THIEF)),
-                         key=lambda t: t.number)
+        thieves = sorted(self.played[p].card for p in self._at(Location.CASTLE, THIEF))
         if detectives and thieves:
             moves = detective_moves(self.positions, detectives)
             for p, steps in moves.items():
@@ -932,8 +906,7 @@ class AdelState(State):
                 self._event("detective-idle", "no thief in the castle: detectives do nothing",
                             players=detectives)
             for thief in thieves:
-                self.thieves[thief.owner].append(thief)
-                self.thieves[thief.owner].sort()
+                insort(self.thieves[thief.owner], thief)
         for p in self._at(Location.CASTLE, THIEF):
             self.played[p] = Played(THIEF, None)
         self.end_round()
@@ -945,8 +918,7 @@ class AdelState(State):
         self._event("prison", f"{thief} enters cell 1", thief=thief.number)
         if len(self.prison) > self.game.prison_cells:
             freed = self.prison.pop()
-            self.thieves[freed.owner].append(freed)
-            self.thieves[freed.owner].sort()
+            insort(self.thieves[freed.owner], freed)
             self._event("freed", f"{freed} leaves the last cell, back to P{freed.owner}",
                         thief=freed.number, owner=freed.owner)
 
@@ -983,7 +955,7 @@ def check_invariants(state: AdelState) -> list[str]:
     game = state.game
     cheques = [c for h in state.hands for c in h] + list(state.cash_box) + \
         [pl.card for pl in state.played if pl is not None and isinstance(pl.card, Cheque)]
-    if sorted(cheques) != sorted(game.all_cheques()):
+    if sorted(cheques) != sorted(c for p in range(game.num_players) for c in game.cheques_of(p)):
         problems.append(f"cheques not conserved: {sorted(map(str, cheques))}")
     cards = [c for s in state.stacks for c in s] + [c for col in state.collections for c in col] + \
         [c for ex in state.exhibitions.values() for c in ex]
@@ -991,7 +963,7 @@ def check_invariants(state: AdelState) -> list[str]:
         problems.append("collection cards not conserved")
     thieves = [t for h in state.thieves for t in h] + list(state.prison) + \
         [pl.card for pl in state.played if pl is not None and isinstance(pl.card, Thief)]
-    if sorted(thieves) != sorted(game.all_thieves()):
+    if sorted(thieves) != sorted(t for p in range(game.num_players) for t in game.thieves_of(p)):
         problems.append(f"thieves not conserved: {sorted(map(str, thieves))}")
     if len(state.prison) > game.prison_cells:
         problems.append("prison over capacity")
