@@ -73,6 +73,13 @@ def test_setup_removes_cards_and_deals(players, in_play):
     assert len(s.deck) == in_play - 3 * players - 2
     assert s.supply_monasteries == [20] * players and s.supply_councillors == [8] * players
     assert s.card_count() == 55
+    assert s.final is None and s.end_code is None and s.end_reason is None and s.interim is None
+
+
+def test_scenario_places_the_given_discard_pile_and_stones():
+    s = scenario(discard=[FR, FR], monasteries={"Bayern-1": B, "Bayern-2": B}, councillors={"Bayern": {B: 2}})
+    assert s.discard == [FR, FR] and len(s.deck) == 50 - 4 * 3 - 2 - 2
+    assert s.supply_monasteries[B] == 18 and s.supply_councillors[B] == 6 and s.supply_councillors[A] == 8
 
 
 @pytest.mark.parametrize("players", [2, 6])
@@ -81,11 +88,28 @@ def test_player_count_3_to_5(players):
         Config(num_players=players)
 
 
+@pytest.mark.parametrize("start", [-1, 4])
+def test_start_player_is_a_seat(start):
+    with pytest.raises(ValueError, match="start_player out of range"):
+        Config(num_players=4, start_player=start)
+
+
 def test_sample_board_shape():
     assert len(SAMPLE_BOARD.lands) == 9 and len(SAMPLE_BOARD.alliances) == 15
     assert SAMPLE_BOARD.land_of("Bayern-1") == "Bayern"
     with pytest.raises(ValueError):
         Board(lands={"Franken": ("x",)}, roads=(), alliances=())
+
+
+def test_board_holds_its_lands_read_only():
+    # states share one board, so what it holds cannot be changed through it
+    lands = {land: list(fields) for land, fields in SAMPLE_BOARD.lands.items()}
+    board = Board(lands=lands, roads=SAMPLE_BOARD.roads, alliances=SAMPLE_BOARD.alliances)
+    assert board.lands["Bayern"] == ("Bayern-1", "Bayern-2", "Bayern-3", "Bayern-4", "Bayern-5", "Bayern-6")
+    with pytest.raises(TypeError):
+        board.lands["Bayern"] = ()
+    lands["Bayern"].append("Bayern-7")
+    assert len(board.lands["Bayern"]) == 6
 
 
 def test_game_on_a_custom_board():
@@ -146,6 +170,9 @@ def test_each_card_or_pair_one_stone_and_at_most_3_cards_2_stones():
     s.hands[A] = [ES, ES, BB, BB]  # an impossible hand, to reach the card limit alone
     refused(s, play(M("Frankreich", 2, ES, ES), M("Frankreich", 3, BB, BB)),
             "Höchstens 3 Karten und 2 Steine")
+    s = scenario([FR, FR, FR], monasteries={"Frankreich-1": B})
+    tower = Placement("Frankreich", "Turm", "Frankreich-2", (FR,))
+    assert refused(s, play(tower), "Höchstens 3 Karten und 2 Steine").message == "unknown stone 'Turm'"
 
 
 def test_empty_play_is_refused():
@@ -250,7 +277,7 @@ def test_draw_refused_from_empty_sources():
 
 def test_swap_ends_turn_and_passing_is_refused():
     s = scenario([FR, BB, LI], open_cards=[ES, FA])
-    refused(s, Pass(), "Kein Passen")
+    assert refused(s, Pass(), "Kein Passen").message == "no passing: play cards or swap a card"
     refused(s, Swap(ES, "deck"), "Eine Karte tauschen")
     assert Pass() not in s.legal_actions()
     refused(s, Swap(FR, "discard"), "Eine Karte tauschen")
@@ -428,6 +455,22 @@ def test_colour_names():
 
 
 # ------------------------------------------------------------------ single source of truth
+def play_key(action: Play) -> tuple:
+    """What a play does, independent of the order of its placements and of which card pays for
+    which stone (all stones go into one land, so that makes no difference)."""
+    stones = tuple(sorted((pl.land, pl.kind, pl.field) for pl in action.placements))
+    pays = tuple(sorted(tuple(c.name for c in pl.cards) for pl in action.placements))
+    return stones, pays
+
+
+def test_last_councillor_goes_with_a_monastery():
+    # one councillor left: plays of a councillor and a monastery together are still offered
+    s = scenario([BB, BB, BB], monasteries={"Bayern-1": A}, supplies={A: {COUNCILLOR: 1}})
+    listed = {play_key(a) for a in s.legal_actions() if isinstance(a, Play)}
+    assert listed == _brute_force_plays(s)
+    assert play_key(play(R("Bayern", BB), M("Bayern", 2, BB))) in listed
+
+
 def _brute_force_plays(s: KardinalState) -> set:
     """Every syntactically possible play from the hand, checked by apply()'s rules."""
     hand = s.hands[s.current]
@@ -441,7 +484,7 @@ def _brute_force_plays(s: KardinalState) -> set:
                     (a, b) for i, a in enumerate(options) for b in options[i:]):
                 action = Play(tuple(Placement(land, k, f, p) for (k, f), p in combo))
                 if s.check(action) is None:
-                    found.add(action.key())
+                    found.add(play_key(action))
     return found
 
 
@@ -452,7 +495,7 @@ def test_legal_actions_agree_with_checks(seed):
     steps = 0
     while not s.is_terminal() and steps < 400:
         if s.phase == "play" and steps % 7 == 0:
-            listed = [a.key() for a in s.legal_actions() if isinstance(a, Play)]
+            listed = [play_key(a) for a in s.legal_actions() if isinstance(a, Play)]
             assert len(listed) == len(set(listed)), "duplicate plays"
             assert set(listed) == _brute_force_plays(s)
             for a in s.legal_actions():
@@ -508,7 +551,7 @@ def check_invariants(s: KardinalState) -> None:
         assert 0 <= s.supply_monasteries[p] and placed_m + s.supply_monasteries[p] == cfg.monasteries_per_player
         assert 0 <= s.supply_councillors[p] and placed_c + s.supply_councillors[p] == cfg.councillors_per_player
         assert len(s.hands[p]) <= 3
-    assert all(s.board.has_field(f) for f in s.monasteries)  # one owner per field by construction
+    assert all(f in s.board.fields for f in s.monasteries)  # one owner per field by construction
     for land in s.board.lands:
         assert s.councillors_in(land) <= s.council_limit(land)
     assert len(s.open) <= 2
@@ -579,46 +622,75 @@ TestRandomPlay.settings = settings(max_examples=12, stateful_step_count=150, dea
 # ------------------------------------------------------------------ probes
 def test_every_probe_answers_through_the_engine():
     probes = probes_for("kardinal-und-koenig")
-    assert set(probes.names()) >= {"steps", "land_options", "turn_options", "monastery_points",
-                                   "interim_scoring", "alliance_points", "final_scoring", "chains",
-                                   "game_end", "winner"}
+    assert probes.names() == ["alliance_points", "chains", "final_scoring", "monastery_points", "steps", "winner"]
     out = probes.run("steps", {"hand": ["Frankreich"], "steps": [{"stones": [
         {"land": "Frankreich", "kind": "Kloster", "field": "Frankreich-1", "cards": ["Frankreich"]}]}, "draw:deck"]})
     assert out["legal"] == [True, True] and out["stones_placed"] == 1 and out["cards_played"] == 1
     assert out["monasteries_in_land"] == {"Frankreich": {"A": 1}} and out["phase"] == "draw"
+    assert out["choices"] == ["draw"] and out["last_player"] == "A"
     out = probes.run("monastery_points", {"counts": {"A": 4, "B": 2, "C": 1}})
     assert out["points"] == out["via_state"] == {"A": 7, "B": 4, "C": 2}
 
 
-def test_after_interim_probe_reshuffles_discard_keeps_open_cards():
+FIRST_RUN_OUT = {
+    "monasteries": {"Frankreich-1": "B"},
+    "hand": ["Frankreich", "England/Schwaben", "England/Schwaben"],
+    "open": ["Bayern/Burgund", "Lothringen/Italien"],
+    "deck": ["Frankreich"],
+}
+PLAY_THREE_CARDS = {"stones": [
+    {"land": "Frankreich", "kind": "Kloster", "field": "Frankreich-2", "cards": ["Frankreich"]},
+    {"land": "Frankreich", "kind": "Kloster", "field": "Frankreich-3",
+     "cards": ["England/Schwaben", "England/Schwaben"]},
+]}
+
+
+def test_steps_observe_the_interim_scoring_reshuffle_and_kept_open_cards():
     probes = probes_for("kardinal-und-koenig")
-    given = {
-        "monasteries": {"Frankreich-1": "B"},
-        "hand": ["Frankreich", "England/Schwaben", "England/Schwaben"],
-        "open": ["Bayern/Burgund", "Lothringen/Italien"],
-        "deck": ["Frankreich"],
-        "stones": [
-            {"land": "Frankreich", "kind": "Kloster", "field": "Frankreich-2", "cards": ["Frankreich"]},
-            {"land": "Frankreich", "kind": "Kloster", "field": "Frankreich-3",
-             "cards": ["England/Schwaben", "England/Schwaben"]},
-        ],
-        "draws": ["Bayern/Burgund", "deck", "deck"],
-    }
-    out = probes.run("after_interim", given)
     # 50 cards with 4 players: 12 in hands, 2 open, 1 in the deck, 35 discarded + 3 played
-    assert out["triggered"] and out["interim_at_draw"] == 2 and out["exhaustions"] == 1
-    assert out["discard_before"] == out["new_pile"] == 38 and out["discard_after_reshuffle"] == 0
-    assert out["open_kept"] and out["hand_after"] == 3 and out["open_after"] == 2
-    assert out["deck_after"] == 36 and out["next_player"] == "B"
+    out = probes.run("steps", {**FIRST_RUN_OUT, "steps": [PLAY_THREE_CARDS, "draw:Bayern/Burgund"]})
+    assert out["interim"] is None and out["exhaustions"] == 0 and out["discard"] == 38 and out["deck"] == 1
+    out = probes.run("steps", {**FIRST_RUN_OUT, "steps": [PLAY_THREE_CARDS, "draw:Bayern/Burgund", "draw:deck"]})
+    assert out["interim"] == {"A": 3, "B": 2} and out["exhaustions"] == 1 and out["scores"]["A"] == 3
+    assert out["deck"] == 38 and out["discard"] == 0 and out["open_cards"] == ["Lothringen/Italien"]
+    assert out["phase"] == "draw" and out["player"] == "A"
     # taking the last card with the draw that fills the hand: the face-up cards are topped up
     # from the new pile only after the reshuffle, and the one left lying there is kept
-    out = probes.run("after_interim", {**given, "draws": ["Bayern/Burgund", "Lothringen/Italien", "deck"]})
-    assert out["interim_at_draw"] == 3 and out["new_pile"] == 38 and out["open_kept"]
-    assert out["open_after"] == 2 and out["deck_after"] == 36
+    out = probes.run("steps", {**FIRST_RUN_OUT, "steps": [
+        PLAY_THREE_CARDS, "draw:Bayern/Burgund", "draw:Lothringen/Italien", "draw:deck"]})
+    assert out["interim"] == {"A": 3, "B": 2} and out["deck"] == 36 and out["open"] == 2
+    assert out["player"] == "B" and out["hands"]["A"] == 3
     # no run-out: no interim scoring
-    out = probes.run("after_interim", {**given, "deck": ["Frankreich", "Frankreich", "Frankreich", "Frankreich"],
-                                       "draws": ["deck", "deck", "deck"]})
-    assert not out["triggered"] and out["interim_at_draw"] is None and out["exhaustions"] == 0
+    out = probes.run("steps", {**FIRST_RUN_OUT, "deck": ["Frankreich"] * 4,
+                               "steps": [PLAY_THREE_CARDS, "draw:deck", "draw:deck", "draw:deck"]})
+    assert out["interim"] is None and out["exhaustions"] == 0 and out["scores"] == {"A": 0, "B": 0, "C": 0, "D": 0}
+
+
+def test_steps_observe_the_plays_a_scenario_land_offers():
+    probes = probes_for("kardinal-und-koenig")
+    given = {"land": "Burgund", "player": "C", "monasteries": {"Burgund-1": "A", "Burgund-2": "B", "Burgund-3": "B"},
+             "hand": ["Bayern/Burgund"] * 3}
+    out = probes.run("steps", given)
+    assert (out["max_stones"], out["max_councillors"]) == (2, 2) and out["has_monastery"]
+    assert out["can_place_monastery"] and out["can_place_councillor"]
+    out = probes.run("steps", {**given, "land": "Schwaben"})  # empty: one monastery, by a joker pair
+    assert (out["max_stones"], out["max_councillors"]) == (1, 0) and not out["has_monastery"]
+    assert out["can_place_monastery"] and not out["can_place_councillor"]
+    # no card showing Burgund and no pair
+    out = probes.run("steps", {**given, "hand": ["Frankreich", "Franken/Aragon", "England/Schwaben"]})
+    assert out["max_stones"] == 0 and not out["can_place_monastery"] and not out["can_place_councillor"]
+    assert "max_stones" not in probes.run("steps", {"hand": ["Frankreich"]})
+
+
+def test_steps_observe_setup_and_game_end():
+    probes = probes_for("kardinal-und-koenig")
+    out = probes.run("steps", {"players": 3})
+    assert out["cards_in_play"] == 45 and out["removed"] == 10 and out["removed_per_colour"]["Frankreich"] == 2
+    assert out["end"] is None and out["last_player"] is None and out["choices"] == ["play", "swap"]
+    out = probes.run("steps", {"players": 4, "player": "D", "exhaustions": 1, "deck": ["Frankreich"],
+                               "hand": ["Frankreich"] * 3, "steps": ["swap:Frankreich:deck", "pass"]})
+    assert out["rules"] == [None, "Spielende"] and out["end"] == "round_finished" and out["last_player"] == "D"
+    assert out["phase"] == "over" and out["player"] is None and out["choices"] == [] and out["exhaustions"] == 2
 
 
 def test_probe_play_config_and_stone_names():
@@ -641,5 +713,6 @@ def test_probe_state_scores_and_exhaustions():
     out = probes.run("final_scoring", {"monasteries": {"Frankreich-1": "A"}, "scores": {"A": 10, "B": 12}})
     assert out["total"] == {"A": 11, "B": 12} and out["winners"] == ["B"]
     # the deck runs out a second time: no second interim scoring, the round is finished
-    out = probes.run("interim_scoring", {"monasteries": {"Frankreich-1": "A"}, "exhaustions": 1})
-    assert not out["triggered"] and out["points"] == {} and out["final_round"] and out["exhaustions"] == 2
+    out = probes.run("steps", {"monasteries": {"Frankreich-1": "A"}, "exhaustions": 1, "deck": ["Frankreich"],
+                               "hand": ["Frankreich"] * 3, "steps": ["swap:Frankreich:deck"]})
+    assert out["interim"] is None and out["scores"]["A"] == 0 and out["exhaustions"] == 2 and out["end"] is None

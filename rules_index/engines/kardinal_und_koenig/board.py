@@ -13,9 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
-from .cards import (
-    LANDS, NUM_ALLIANCES,
-)
+from .cards import LANDS, NUM_ALLIANCES
 
 
 @dataclass(frozen=True)
@@ -67,19 +65,10 @@ class Board:
         object.__setattr__(self, "roads", roads)
         object.__setattr__(self, "alliances", alliances)
         object.__setattr__(self, "_land_of", MappingProxyType(land_of))
-        object.__setattr__(
-            self, "_neighbours", MappingProxyType({f: frozenset(n) for f, n in neighbours.items()})
-        )
+        object.__setattr__(self, "_neighbours", MappingProxyType({f: frozenset(n) for f, n in neighbours.items()}))
 
     def __deepcopy__(self, memo: dict) -> "Board":
         return self  # immutable: states share their board
-
-    def __copy__(self) -> "Board":
-        return self
-
-    @property
-    def land_names(self) -> tuple[str, ...]:
-        return tuple(self.lands)
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -90,9 +79,6 @@ class Board:
             return self._land_of[field_id]
         except KeyError:
             raise ValueError(f"unknown monastery field {field_id!r}") from None
-
-    def has_field(self, field_id: str) -> bool:
-        return field_id in self._land_of
 
     def neighbours(self, field_id: str) -> frozenset[str]:
         return self._neighbours[field_id]

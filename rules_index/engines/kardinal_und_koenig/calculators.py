@@ -45,7 +45,8 @@ class LandsRequest(CalculatorModel):
     in a land is a player as well (each land holds at most 5 players' monasteries).
     """
 
-    players: list[PlayerName] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS, json_schema_extra={"uniqueItems": True})
+    players: list[PlayerName] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS,
+                                      json_schema_extra={"uniqueItems": True})
     lands: dict[Land, Annotated[dict[PlayerName, Monasteries], Field(max_length=MAX_PLAYERS)]] = Field(default={})
 
 
@@ -111,11 +112,13 @@ def lands_score(request: LandsRequest) -> LandsResult:
         scored.append(LandScore(land=land, monasteries_in_land=sum(counts.values()), points=points,
                                 places=_places(counts, points)))
     order = sorted(players, key=lambda p: -totals[p])
-    ranked = [PlayerTotal(name=p, total=totals[p], rank=1 + sum(1 for q in players if totals[q] > totals[p])) for p in order]
+    ranked = [PlayerTotal(name=p, total=totals[p], rank=1 + sum(1 for q in players if totals[q] > totals[p]))
+              for p in order]
     return LandsResult(lands=scored, players=ranked)
 
 
 CALCULATORS = {
     "monastery-score": Calculator("Monastery scoring of one land", MonasteryRequest, MonasteryResult, monastery_score),
-    "lands-score": Calculator("Monastery scoring of all lands (interim scoring)", LandsRequest, LandsResult, lands_score),
+    "lands-score": Calculator("Monastery scoring of all lands (interim scoring)", LandsRequest, LandsResult,
+                              lands_score),
 }

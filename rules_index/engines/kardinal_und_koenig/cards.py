@@ -9,18 +9,8 @@ from enum import Enum
 from types import MappingProxyType
 
 # The nine lands (Regelheft S. 3 · Der Plan).
-FRANKEN = "Franken"
-ARAGON = "Aragon"
-BAYERN = "Bayern"
-BURGUND = "Burgund"
-LOTHRINGEN = "Lothringen"
-ITALIEN = "Italien"
-ENGLAND = "England"
-SCHWABEN = "Schwaben"
-FRANKREICH = "Frankreich"
-
 LANDS: tuple[str, ...] = (
-    FRANKEN, ARAGON, BAYERN, BURGUND, LOTHRINGEN, ITALIEN, ENGLAND, SCHWABEN, FRANKREICH,
+    "Franken", "Aragon", "Bayern", "Burgund", "Lothringen", "Italien", "England", "Schwaben", "Frankreich",
 )
 
 
@@ -32,15 +22,15 @@ class Colour(Enum):
     together on a card; only Frankreich stands alone (S. 3 · Der Plan).
     """
 
-    FRANKEN_ARAGON = ("Franken/Aragon", (FRANKEN, ARAGON), 13)
-    BAYERN_BURGUND = ("Bayern/Burgund", (BAYERN, BURGUND), 12)
-    LOTHRINGEN_ITALIEN = ("Lothringen/Italien", (LOTHRINGEN, ITALIEN), 11)
-    ENGLAND_SCHWABEN = ("England/Schwaben", (ENGLAND, SCHWABEN), 10)
-    FRANKREICH = ("Frankreich", (FRANKREICH,), 9)
+    FRANKEN_ARAGON = ("Franken/Aragon", 13)
+    BAYERN_BURGUND = ("Bayern/Burgund", 12)
+    LOTHRINGEN_ITALIEN = ("Lothringen/Italien", 11)
+    ENGLAND_SCHWABEN = ("England/Schwaben", 10)
+    FRANKREICH = ("Frankreich", 9)
 
-    def __init__(self, label: str, lands: tuple[str, ...], count: int):
+    def __init__(self, label: str, count: int):
         self.label = label
-        self.lands = lands
+        self.lands = tuple(label.split("/"))  # the label names the lands the card shows
         self.count = count
 
     def shows(self, land: str) -> bool:
@@ -72,7 +62,6 @@ NUM_ALLIANCES = 15     # S. 3 · Der Plan: numbers 1 to 15 between the lands
 
 MONASTERY = "Kloster"
 COUNCILLOR = "Rat"
-STONE_KINDS = (MONASTERY, COUNCILLOR)
 
 PLAYER_NAMES = ("A", "B", "C", "D", "E")
 
@@ -82,16 +71,12 @@ def colour_of(name: str | Colour) -> Colour:
     if isinstance(name, Colour):
         return name
     key = str(name).strip()
-    for colour in COLOURS:
-        if key in (colour.label, colour.name) or key.lower() == colour.label.lower():
-            return colour
-    for colour in COLOURS:  # a single land name: the card that shows it
-        if key in colour.lands:
+    for colour in COLOURS:  # a land name: the card that shows it
+        if key in (colour.label, colour.name, *colour.lands) or key.lower() == colour.label.lower():
             return colour
     raise ValueError(f"unknown card colour {name!r}")
 
 
-def card_pool(num_players: int) -> tuple[dict[Colour, int], dict[Colour, int]]:
-    """(cards in play, cards removed) per colour for a player count (Regelheft S. 2 · Aufbau)."""
-    removed = REMOVED_PER_COLOUR[num_players]
-    return ({c: c.count - removed for c in COLOURS}, {c: removed for c in COLOURS})
+def card_pool(num_players: int) -> dict[Colour, int]:
+    """The cards in play per colour for a player count (Regelheft S. 2 · Aufbau)."""
+    return {c: c.count - REMOVED_PER_COLOUR[num_players] for c in COLOURS}

@@ -102,13 +102,6 @@ class Play:
     def __str__(self) -> str:
         return "places " + " + ".join(str(p) for p in self.placements)
 
-    def key(self) -> tuple:
-        """What the play does, independent of the order of its placements and of which card
-        pays for which stone (all stones go into one land, so that makes no difference)."""
-        stones = tuple(sorted((pl.land, pl.kind, pl.field) for pl in self.placements))
-        pays = tuple(sorted(tuple(c.name for c in pl.cards) for pl in self.placements))
-        return stones, pays
-
 
 @dataclass(frozen=True)
 class Draw:
@@ -182,13 +175,13 @@ class KardinalState(State):
 
     constant = ("config", "board")
 
-    def __init__(self, config: Config = Config(), seed: int | None = 0, rng: random.Random | None = None):
+    def __init__(self, config: Config = Config(), seed: int | None = 0):
         self.config = config
         self.board = config.board
-        self.rng = rng if rng is not None else random.Random(seed)
+        self.rng = random.Random(seed)
         n = config.num_players
-        in_play, removed = card_pool(n)
-        self.removed: list[Colour] = [c for c in COLOURS for _ in range(removed[c])]
+        in_play = card_pool(n)
+        self.removed: list[Colour] = [c for c in COLOURS for _ in range(c.count - in_play[c])]
         deck = [c for c in COLOURS for _ in range(in_play[c])]
         self.rng.shuffle(deck)
         self.deck: list[Colour] = deck  # top card = last element
@@ -208,13 +201,15 @@ class KardinalState(State):
         self.exhaustions = 0          # how often the deck has run out
         self.final_round = False      # deck ran out the second time: finish the round
         self.turn = 1
-        self.interim: dict | None = None
+        self.interim: dict[int, int] | None = None  # points of the interim scoring
         self.final: dict | None = None
         self.end_reason: str | None = None
         self.end_code: str | None = None  # "round_finished" | "blocked"
         self.history: list[str] = []
         self.stones_placed = 0  # by everyone since this state began (a scenario starts at 0)
         self.cards_played = 0
+        self.focus: str | None = None  # the land a scenario asks about (see observe)
+        self.last_player: str | None = None  # who made the last move
 
     @classmethod
     def new_game(cls, seed: int = 0, **params: Any) -> "KardinalState":
@@ -245,20 +240,8 @@ class KardinalState(State):
     def stones_left(self, p: int) -> int:
         return self.supply_monasteries[p] + self.supply_councillors[p]
 
-    def last_player_of_round(self) -> int:
-        """The start player's right-hand neighbour: the last to move in a round (S. 6)."""
-        return (self.config.start_player - 1) % self.num_players
-
     def monastery_counts(self, land: str) -> list[int]:
-        counts = [0] * self.num_players
-        for f in self.board.lands[land]:
-            owner = self.monasteries.get(f)
-            if owner is not None:
-                counts[owner] += 1
-        return counts
-
-    def free_fields(self, land: str) -> list[str]:
-        return [f for f in self.board.lands[land] if f not in self.monasteries]
+        return [sum(1 for f in self.board.lands[land] if self.monasteries.get(f) == p) for p in range(self.num_players)]
 
     def has_monastery(self, land: str) -> bool:
         return any(f in self.monasteries for f in self.board.lands[land])
@@ -296,7 +279,8 @@ class KardinalState(State):
             if land not in self.board.lands:
                 return RuleViolation(R_ONE_LAND, f"unknown land {land!r}")
         if len(lands) != 1:
-            return RuleViolation(R_ONE_LAND, f"stones in {len(lands)} lands ({', '.join(sorted(lands))}); only one land per turn")
+            return RuleViolation(R_ONE_LAND, f"stones in {len(lands)} lands ({', '.join(sorted(lands))}); "
+                                             "only one land per turn")
         return None
 
     def check_cards_and_stones(self, play: Play) -> RuleViolation | None:
@@ -311,7 +295,8 @@ class KardinalState(State):
             if pl.kind not in (MONASTERY, COUNCILLOR):
                 return RuleViolation(R_CARDS_STONES, f"unknown stone {pl.kind!r}")
             if len(pl.cards) not in (1, 2):
-                return RuleViolation(R_CARDS_STONES, f"{len(pl.cards)} cards for one stone; one card or one pair brings one stone")
+                return RuleViolation(R_CARDS_STONES, f"{len(pl.cards)} cards for one stone; "
+                                                     "one card or one pair brings one stone")
 
     def check_payment(self, pl: Placement) -> RuleViolation | None:
         """Regelheft S. 4: a single card must show the land; a pair of cards of the same colour is
@@ -351,12 +336,13 @@ class KardinalState(State):
         if len(set(fields)) != len(fields):
             return RuleViolation(R_MONASTERY_FIELD, "one monastery per field")
         for f in fields:
-            if not self.board.has_field(f) or self.board.land_of(f) != land:
+            if f not in self.board.lands[land]:
                 return RuleViolation(R_MONASTERY_FIELD, f"{f!r} is not a monastery field of {land}")
             if f in self.monasteries:
                 return RuleViolation(R_MONASTERY_FIELD, f"{f} is taken by {player_name(self.monasteries[f])}")
         if len(fields) > self.supply_monasteries[player]:
-            return RuleViolation(R_SUPPLY, f"{player_name(player)} has {self.supply_monasteries[player]} monasteries left")
+            left = self.supply_monasteries[player]
+            return RuleViolation(R_SUPPLY, f"{player_name(player)} has {left} monasteries left")
         return None
 
     def check_councillors(self, player: int, land: str, play: Play) -> RuleViolation | None:
@@ -366,20 +352,18 @@ class KardinalState(State):
         new = sum(1 for pl in play.placements if pl.kind == COUNCILLOR)
         if not new:
             return None
-        for pl in play.placements:
-            if pl.kind == COUNCILLOR and pl.field:
-                return RuleViolation(R_COUNCIL_LIMIT, "a councillor stands on the land's crest, not on a field")
+        if any(pl.field for pl in play.placements if pl.kind == COUNCILLOR):
+            return RuleViolation(R_COUNCIL_LIMIT, "a councillor stands on the land's crest, not on a field")
         if not self.has_monastery(land):
             return RuleViolation(R_NO_COUNCIL_WITHOUT_MONASTERY, f"no monastery in {land}: no councillor there")
         extra = sum(1 for pl in play.placements if pl.kind == MONASTERY)
         limit = self.council_limit(land, extra, player)
         if self.councillors_in(land) + new > limit:
-            return RuleViolation(
-                R_COUNCIL_LIMIT,
-                f"{land} may hold {limit} councillor(s); {self.councillors_in(land)} stand there, {new} more is too many",
-            )
+            return RuleViolation(R_COUNCIL_LIMIT, f"{land} may hold {limit} councillor(s); "
+                                 f"{self.councillors_in(land)} stand there, {new} more is too many")
         if new > self.supply_councillors[player]:
-            return RuleViolation(R_SUPPLY, f"{player_name(player)} has {self.supply_councillors[player]} councillors left")
+            left = self.supply_councillors[player]
+            return RuleViolation(R_SUPPLY, f"{player_name(player)} has {left} councillors left")
         return None
 
     def check_play(self, play: Play) -> RuleViolation | None:
@@ -450,26 +434,17 @@ class KardinalState(State):
         """Every way to pay for TWO stones: two payments, at most 3 cards, all in hand."""
         have = Counter(self.hands[self.current])
         singles = self._payments(land)
-        result = []
-        for i, a in enumerate(singles):
-            for b in singles[i:]:
-                if len(a) + len(b) > MAX_CARDS_PER_TURN:
-                    continue
-                need = Counter(a) + Counter(b)
-                if all(have[c] >= k for c, k in need.items()):
-                    result.append((a, b))
-        return result
+        return [(a, b) for i, a in enumerate(singles) for b in singles[i:]
+                if len(a) + len(b) <= MAX_CARDS_PER_TURN and not Counter(a) + Counter(b) - have]
 
     def _stone_sets(self, land: str) -> tuple[list[tuple[tuple[str, str], ...]], list[tuple[tuple[str, str], ...]]]:
         """Stones (kind, field) placeable in ``land``: (one-stone sets, two-stone sets), built from
         the same rules as check_empty_land / check_monasteries / check_councillors."""
         p = self.current
-        free = self.free_fields(land)
+        free = [f for f in self.board.lands[land] if f not in self.monasteries]
         mon_left, rat_left = self.supply_monasteries[p], self.supply_councillors[p]
-        ones: list[tuple[tuple[str, str], ...]] = []
+        ones: list[tuple[tuple[str, str], ...]] = [((MONASTERY, f),) for f in free] if mon_left >= 1 else []
         twos: list[tuple[tuple[str, str], ...]] = []
-        if mon_left >= 1:
-            ones += [((MONASTERY, f),) for f in free]
         if not self.has_monastery(land):
             return ones, twos  # empty land: one monastery only
         here = self.councillors_in(land)
@@ -504,13 +479,8 @@ class KardinalState(State):
         return plays
 
     def _sources(self) -> list[tuple[str, Colour | None]]:
-        seen = []
-        for c in COLOURS:
-            if c in self.open:
-                seen.append((OPEN, c))
-        if self.deck:
-            seen.append((DECK, None))
-        return seen
+        """Where a card can be taken from: each colour lying open, then the deck."""
+        return [(OPEN, c) for c in COLOURS if c in self.open] + [(DECK, None)] * bool(self.deck)
 
     def _swaps(self) -> list[Swap]:
         hand = self.hands[self.current]
@@ -531,27 +501,20 @@ class KardinalState(State):
 
     def perform(self, action: Action) -> None:
         p = self.current
+        self.last_player = player_name(p)
         if isinstance(action, Play):
-            self._do_play(p, action)
-        elif isinstance(action, Draw):
-            card = self._take(action.source, action.colour)
-            self.hands[p].append(card)
-            if action.source == DECK:
-                self.history.append(f"  drew {card}")
-            if len(self.hands[p]) >= HAND_SIZE or not (self.open or self.deck):
-                self._end_turn(refill_open=True)
-        elif isinstance(action, Swap):
+            self._place(p, action)
+        if isinstance(action, Swap):
             self.hands[p].remove(action.discard)
             self.discard.append(action.discard)
-            card = self._take(action.source, action.colour)
-            self.hands[p].append(card)
-            if action.source == DECK:
-                self.history.append(f"  took {card}")
-            self._end_turn(refill_open=self.config.refill_open_after_swap)
+        if isinstance(action, (Draw, Swap)):
+            self.hands[p].append(self._take(action))
+        if isinstance(action, (Play, Draw)) and len(self.hands[p]) < HAND_SIZE and (self.open or self.deck):
+            self.phase = DRAW  # the hand is refilled before anything else
         else:
-            self._end_turn(refill_open=True)
+            self._end_turn(refill_open=not isinstance(action, Swap) or self.config.refill_open_after_swap)
 
-    def _do_play(self, p: int, play: Play) -> None:
+    def _place(self, p: int, play: Play) -> None:
         for pl in play.placements:
             for c in pl.cards:
                 self.hands[p].remove(c)
@@ -564,18 +527,15 @@ class KardinalState(State):
                 self.supply_councillors[p] -= 1
             self.stones_placed += 1
             self.cards_played += len(pl.cards)
-        if len(self.hands[p]) < HAND_SIZE and (self.open or self.deck):
-            self.phase = DRAW
-        else:
-            self._end_turn(refill_open=True)
 
-    def _take(self, source: str, colour: Colour | None) -> Colour:
-        if source == OPEN:
-            self.open.remove(colour)
-            return colour
+    def _take(self, action: Draw | Swap) -> Colour:
+        if action.source == OPEN:
+            self.open.remove(action.colour)
+            return action.colour
         card = self.deck.pop()
         if not self.deck:
             self._deck_ran_out()
+        self.history.append(f"  {'took' if isinstance(action, Swap) else 'drew'} {card}")
         return card
 
     def _deck_ran_out(self) -> None:
@@ -597,10 +557,10 @@ class KardinalState(State):
 
     def interim_scoring(self) -> dict[int, int]:
         """Regelheft S. 5–6 · Zwischenwertung: monasteries in all nine lands, councillors not."""
-        totals, per_land = scoring.monastery_scoring(self.board, self.monasteries, range(self.num_players))
+        totals = scoring.monastery_scoring(self.board, self.monasteries, range(self.num_players))
         for p, v in totals.items():
             self.scores[p] += v
-        self.interim = {"monasteries": totals, "per_land": per_land}
+        self.interim = totals
         self.history.append("Interim scoring: " + self._fmt(totals))
         return totals
 
@@ -608,7 +568,7 @@ class KardinalState(State):
         """Regelheft S. 6–7: monasteries as in the interim scoring, then the alliances in order,
         then the monastery chains."""
         players = range(self.num_players)
-        mon, per_land = scoring.monastery_scoring(self.board, self.monasteries, players)
+        mon = scoring.monastery_scoring(self.board, self.monasteries, players)
         councils = {land: dict(enumerate(v)) for land, v in self.councillors.items()}
         ally, per_alliance = scoring.alliance_scoring(self.board, councils, players)
         own = {p: [f for f, o in self.monasteries.items() if o == p] for p in players}
@@ -616,27 +576,20 @@ class KardinalState(State):
         chain = {p: sum(len(c) for c in chain_list[p]) for p in players}
         for p in players:
             self.scores[p] += mon[p] + ally[p] + chain[p]
-        self.final = {
-            "monasteries": mon, "per_land": per_land, "alliances": ally,
-            "per_alliance": per_alliance, "chains": chain, "chain_list": chain_list,
-        }
-        self.history.append(
-            f"Final scoring: monasteries {self._fmt(mon)}; councillors {self._fmt(ally)}; chains {self._fmt(chain)}"
-        )
+        self.final = {"monasteries": mon, "alliances": ally, "per_alliance": per_alliance, "chains": chain,
+                      "chain_list": chain_list}
+        self.history.append(f"Final scoring: monasteries {self._fmt(mon)}; councillors {self._fmt(ally)}; "
+                            f"chains {self._fmt(chain)}")
         return self.final
 
     def someone_can_place(self) -> bool:
         """False when no player can place any stone on the board any more (S. 6 · Das Spielende;
         read from the board and supplies, not from the hands — see the module docstring)."""
         any_free = any(f not in self.monasteries for f in self.board.fields)
-        room = any(
-            self.has_monastery(land) and self.councillors_in(land) < self.council_limit(land)
-            for land in self.board.lands
-        )
-        return any(
-            (self.supply_monasteries[p] > 0 and any_free) or (self.supply_councillors[p] > 0 and room)
-            for p in range(self.num_players)
-        )
+        room = any(self.has_monastery(land) and self.councillors_in(land) < self.council_limit(land)
+                   for land in self.board.lands)
+        return any((self.supply_monasteries[p] > 0 and any_free) or (self.supply_councillors[p] > 0 and room)
+                   for p in range(self.num_players))
 
     def _end_turn(self, refill_open: bool) -> None:
         """Top up the open cards to 2, then check the end of the game (S. 6), else pass the turn
@@ -647,7 +600,8 @@ class KardinalState(State):
                 if not self.deck:
                     self._deck_ran_out()
         p = self.current
-        if self.final_round and p == self.last_player_of_round():
+        # the start player's right-hand neighbour moves last in a round (S. 6)
+        if self.final_round and p == (self.config.start_player - 1) % self.num_players:
             self._game_over("round_finished", "the round after the deck ran out a second time is over")
         elif not self.someone_can_place():
             self._game_over("blocked", "nobody can place a stone any more")
@@ -669,15 +623,6 @@ class KardinalState(State):
     def _fmt(points: Mapping[int, int]) -> str:
         return " ".join(f"{player_name(p)}{v}" for p, v in sorted(points.items()))
 
-    def __str__(self) -> str:
-        lines = [f"{player_name(self.current)} to act ({self.phase}), deck {len(self.deck)}, open {[str(c) for c in self.open]}"]
-        for p in range(self.num_players):
-            lines.append(
-                f"{player_name(p)}: {self.scores[p]} points, hand {[str(c) for c in self.hands[p]]}, "
-                f"monasteries {self.supply_monasteries[p]}, councillors {self.supply_councillors[p]}"
-            )
-        return "\n".join(lines)
-
     # ---------------------------------------------------------------- scenarios
     @classmethod
     def from_scenario(cls, data: Mapping[str, Any]) -> "KardinalState":
@@ -692,34 +637,33 @@ class KardinalState(State):
         ``monasteries`` {field: player} and ``councillors`` {land: {player: n}} are taken from the
         supplies; ``supplies`` {player: {"Kloster": n, "Rat": m}} then overrides what is left;
         ``scores`` {player: points}; ``exhaustions``: how often the deck already ran out (2 = the
-        final round). Players are letters ("A") or seat indexes.
+        final round); ``land``: the land whose plays ``observe`` reports. Players are letters ("A")
+        or seat indexes.
         """
         config = data.get("config") or Config(
             num_players=int(data.get("players", 4)), start_player=seat(data.get("start_player", 0)),
-            joker_for_shown_land=bool(data.get("joker_for_shown_land", False)),
+            joker_for_shown_land=bool(data.get("joker_for_shown_land")),
             refill_open_after_swap=bool(data.get("refill_open_after_swap", True)),
         )
         state = cls(config, seed=int(data.get("seed", 0)))
         n = config.num_players
         current = config.start_player if data.get("player") is None else seat(data["player"])
-        pool = Counter(card_pool(n)[0])
+        pool = Counter(card_pool(n))
 
-        def take(cards: Iterable[Any]) -> list[Colour]:
-            out = []
-            for c in map(colour_of, cards):
-                if pool[c] <= 0:
-                    raise ValueError(f"no {c} card left for this scenario")
-                pool[c] -= 1
-                out.append(c)
+        def take(cards: Iterable[Any] | None) -> list[Colour]:
+            out = [colour_of(c) for c in cards or ()]
+            if Counter(out) - pool:
+                raise ValueError(f"not enough cards for this scenario: {out}")
+            pool.subtract(out)
             return out
 
         hands = {seat(p): cards for p, cards in (data.get("hands") or {}).items()}
         if data.get("hand") is not None:
             hands[current] = data["hand"]
         state.hands = [take(hands[p]) if p in hands else [] for p in range(n)]
-        state.open = take(data["open"]) if data.get("open") is not None else []
-        state.deck = take(data["deck"]) if data.get("deck") is not None else []
-        state.discard = take(data.get("discard") or [])
+        state.open = take(data.get("open"))
+        state.deck = take(data.get("deck"))
+        state.discard = take(data.get("discard"))
         rest = [c for c in COLOURS for _ in range(pool[c])]
         state.rng.shuffle(rest)
         for p in range(n):
@@ -752,6 +696,7 @@ class KardinalState(State):
         state.current = current
         state.exhaustions = int(data.get("exhaustions", 0))
         state.final_round = state.exhaustions >= 2
+        state.focus = data.get("land")
         if state.card_count() != TOTAL_CARDS:
             raise ValueError("scenario lost cards")  # internal consistency, not a rule
         return state
@@ -775,13 +720,21 @@ class KardinalState(State):
         raise ValueError(f"unknown step {step!r}")
 
     def observe(self) -> dict[str, Any]:
-        """``phase``, ``player`` (to act), ``stones_placed`` / ``cards_played`` (by the steps),
-        per land with a stone: ``monasteries_in_land`` {land: {player: n}}, ``councillors_in_land``
-        and ``council_limit`` {land: n}; ``hands`` / ``open`` / ``deck`` (numbers of cards)."""
+        """``phase``, ``player`` (to act), ``choices`` (the kinds of action they have),
+        ``stones_placed`` / ``cards_played`` (by the steps), per land with a stone:
+        ``monasteries_in_land`` {land: {player: n}}, ``councillors_in_land`` and ``council_limit``
+        {land: n}; ``hands`` / ``open`` / ``deck`` / ``discard`` (numbers of cards), ``open_cards``,
+        ``scores``, ``interim`` (points of the interim scoring once it happened), ``exhaustions``,
+        ``end`` (why the game ended), ``last_player`` (who moved last); ``cards_in_play``,
+        ``removed`` and ``removed_per_colour`` (the cards out of the game). With the scenario's
+        ``land``, what the legal plays there offer: ``max_stones``, ``max_councillors``,
+        ``can_place_monastery``, ``can_place_councillor``, and ``has_monastery``."""
         lands = [land for land in self.board.lands if self.has_monastery(land) or self.councillors_in(land)]
-        return {
+        actions = self.legal_actions()
+        seen = {
             "phase": self.phase,
             "player": self.current_player(),
+            "choices": sorted({type(a).__name__.lower() for a in actions}),
             "stones_placed": self.stones_placed,
             "cards_played": self.cards_played,
             "monasteries_in_land": {
@@ -791,7 +744,28 @@ class KardinalState(State):
             "hands": {player_name(p): len(h) for p, h in enumerate(self.hands)},
             "open": len(self.open),
             "deck": len(self.deck),
+            "discard": len(self.discard),
+            "open_cards": [c.label for c in self.open],
+            "scores": self.returns(),
+            "interim": None if self.interim is None else {player_name(p): v for p, v in self.interim.items() if v},
+            "exhaustions": self.exhaustions,
+            "end": self.end_code,
+            "last_player": self.last_player,
+            "cards_in_play": self.card_count() - len(self.removed),
+            "removed": len(self.removed),
+            "removed_per_colour": dict(Counter(c.label for c in self.removed)),
         }
+        if self.focus is not None:
+            kinds = [[pl.kind for pl in a.placements] for a in actions
+                     if isinstance(a, Play) and a.placements[0].land == self.focus]
+            seen.update({
+                "max_stones": max(map(len, kinds), default=0),
+                "max_councillors": max((k.count(COUNCILLOR) for k in kinds), default=0),
+                "can_place_monastery": any(MONASTERY in k for k in kinds),
+                "can_place_councillor": any(COUNCILLOR in k for k in kinds),
+                "has_monastery": self.has_monastery(self.focus),
+            })
+        return seen
 
 
 def play_from(stones: Iterable[Mapping[str, Any]]) -> Play:

@@ -50,27 +50,15 @@ def monastery_points(counts: Mapping[P, int]) -> dict[P, int]:
     return {p: points_for_level.get(n, 0) for p, n in counts.items()}
 
 
-def monastery_scoring(
-    board: Board, monasteries: Mapping[str, P], players: Iterable[P]
-) -> tuple[dict[P, int], dict[str, dict[P, int]]]:
-    """Monastery scoring in all lands (interim and final). Regelheft S. 5–6 · Zwischenwertung.
-
-    Returns (total per player, points per land per player). Councillors play no part.
-    """
-    players = list(players)
-    per_land: dict[str, dict[P, int]] = {}
+def monastery_scoring(board: Board, monasteries: Mapping[str, P], players: Iterable[P]) -> dict[P, int]:
+    """Points per player of the monastery scoring in all lands (interim and final).
+    Regelheft S. 5–6 · Zwischenwertung. Councillors play no part."""
     totals = {p: 0 for p in players}
-    for land, fields in board.lands.items():
-        counts = {p: 0 for p in players}
-        for f in fields:
-            owner = monasteries.get(f)
-            if owner is not None:
-                counts[owner] += 1
-        pts = monastery_points(counts)
-        per_land[land] = pts
-        for p, v in pts.items():
+    for fields in board.lands.values():
+        counts = {p: sum(1 for f in fields if monasteries.get(f) == p) for p in totals}
+        for p, v in monastery_points(counts).items():
             totals[p] += v
-    return totals, per_land
+    return totals
 
 
 def alliance_points(first: Mapping[P, int], second: Mapping[P, int]) -> dict[P, int]:
@@ -98,16 +86,9 @@ def alliance_scoring(
 ) -> tuple[dict[P, int], list[dict[P, int]]]:
     """All alliances of a board in their order. Returns (total per player, points per alliance)."""
     players = list(players)
-    totals = {p: 0 for p in players}
-    per_alliance = []
-    for a, b in board.alliances:
-        ca = {p: councillors.get(a, {}).get(p, 0) for p in players}
-        cb = {p: councillors.get(b, {}).get(p, 0) for p in players}
-        pts = alliance_points(ca, cb)
-        per_alliance.append(pts)
-        for p in players:
-            totals[p] += pts.get(p, 0)
-    return totals, per_alliance
+    per_alliance = [alliance_points(*({p: councillors.get(land, {}).get(p, 0) for p in players} for land in pair))
+                    for pair in board.alliances]
+    return {p: sum(pts[p] for pts in per_alliance) for p in players}, per_alliance
 
 
 def _longest_path(nodes: set[str], board: Board) -> tuple[str, ...]:
@@ -136,11 +117,9 @@ def networks(own_fields: Iterable[str], board: Board) -> list[set[str]]:
         piece = {start}
         frontier = [start]
         while frontier:
-            f = frontier.pop()
-            for n in board.neighbours(f):
-                if n in own and n not in piece:
-                    piece.add(n)
-                    frontier.append(n)
+            joined = (board.neighbours(frontier.pop()) & own) - piece
+            piece |= joined
+            frontier += joined
         todo -= piece
         result.append(piece)
     return result
@@ -154,14 +133,8 @@ def chains(own_fields: Iterable[str], board: Board, min_length: int = MIN_CHAIN)
     """
     for f in own_fields:
         board.land_of(f)  # validates the field id
-    found = []
-    for piece in networks(own_fields, board):
-        if len(piece) < min_length:
-            continue
-        path = _longest_path(piece, board)
-        if len(path) >= min_length:
-            found.append(path)
-    return sorted(found)
+    paths = [_longest_path(piece, board) for piece in networks(own_fields, board) if len(piece) >= min_length]
+    return sorted(path for path in paths if len(path) >= min_length)
 
 
 def chain_points(own_fields: Iterable[str], board: Board, min_length: int = MIN_CHAIN) -> int:
