@@ -79,19 +79,19 @@ def test_flipping_a_verdict_in_the_yaml_fails_validation(tmp_path, runner):
 def test_a_number_changed_in_text_and_ruling_together_fails_the_rule_check(tmp_path, runner):
     content = copy_content(tmp_path)
     game, faq = "ohne-furcht-und-adel", "warlord-complete-city"
-    edit_entry(content, game, faq, "{value: 8, check: 1, output: city_size}", "{value: 9, check: 1, output: city_size}")
+    edit_entry(content, game, faq, "{value: 8, check: 1, output: city_sizes.B}", "{value: 9, check: 1, output: city_sizes.B}")
     for old, new in (("**8 oder mehr**", "**9 oder mehr**"), ("**8 or more**", "**9 or more**"), ("**8 o più**", "**9 o più**")):
         edit_entry(content, game, faq, old, new)
     _, problems = load(content)
     assert [p.message for p in problems if "warlord-complete-city" in p.file or "answer" in p.message] == []
     result = runner.invoke(args=["rules", "check", "--root", str(content)])
     assert result.exit_code == 1
-    assert "ruling fact check 1 city_size: the answer says 9, the engine says 8" in result.output
+    assert "ruling fact check 1 city_sizes.B: the answer says 9, the engine says 8" in result.output
 
 
 def test_a_fact_naming_a_missing_check_fails_validation(tmp_path):
     content = copy_content(tmp_path)
-    edit_entry(content, "ohne-furcht-und-adel", "warlord-complete-city", "{value: 8, check: 1, output: city_size}", "{value: 8, check: 9, output: city_size}")
+    edit_entry(content, "ohne-furcht-und-adel", "warlord-complete-city", "{value: 8, check: 1, output: city_sizes.B}", "{value: 8, check: 9, output: city_sizes.B}")
     _, problems = load(content)
     assert any(re.search(r"ruling\.facts\.0: check 9 does not exist \(the entry has 5 check", p.message) for p in problems)
 

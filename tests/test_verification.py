@@ -114,7 +114,7 @@ def test_rules_check_command_fails_on_a_broken_answer(runner, tmp_path):
     faq = content / "ohne-furcht-und-adel" / "faq.yaml"
     text = faq.read_text(encoding="utf-8")
     # Claim the opposite of the first boolean expectation in the file.
-    for old, new in (("expect: {legal: false", "expect: {legal: true"), ("legal: false", "legal: true")):
+    for old, new in (("expect: {legal: [false]", "expect: {legal: [true]"), ("legal: [false]", "legal: [true]")):
         if old in text:
             faq.write_text(text.replace(old, new, 1), encoding="utf-8")
             break
@@ -122,7 +122,7 @@ def test_rules_check_command_fails_on_a_broken_answer(runner, tmp_path):
         pytest.fail("no boolean expectation found to flip")
     broken = runner.invoke(args=["rules", "check", "--root", str(content)])
     assert broken.exit_code == 1
-    assert "FAILED" in broken.output and "expected True, got False" in broken.output
+    assert "FAILED" in broken.output and "expected [True], got [False]" in broken.output
 
 
 def test_rules_check_command_fails_on_a_missing_check(runner, tiny_content):

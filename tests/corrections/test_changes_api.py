@@ -115,7 +115,7 @@ def test_the_warlord_proposal_is_refused(dry_app):
     body = response.get_json()
     mistakes = [p for p in body["problems"] if p["kind"] == "mistake"]
     assert [p["mistake"] for p in mistakes] == ["warlord-pays-full-price"]
-    assert mistakes[0]["check"].startswith("mistakes.yaml warlord-pays-full-price, check 1 (warlord_destroy)")
+    assert mistakes[0]["check"].startswith("mistakes.yaml warlord-pays-full-price, check 1 (steps)")
     assert "zahlt den vollen Preis" in mistakes[0]["message"] and mistakes[0]["lang"] == "de"
     assert any(p["kind"] == "claim" and "\"weniger\"" in p["message"] for p in body["problems"])
 

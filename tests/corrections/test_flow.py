@@ -118,7 +118,7 @@ def test_review_page_shows_the_gate_before_accept(site):
     login(client)
     rid = report_id(site, token)
     page = client.get(f"/editor/reports/{rid}").get_data(as_text=True)
-    assert "warlord-pays-full-price" in page and "warlord_destroy" in page
+    assert "warlord-pays-full-price, check 1 (steps)" in page
     assert re.search(r'<button[^>]*value="accept"[^>]*disabled', page)
     before = (site.content_dir / GAME / "faq.yaml").read_bytes()
     values = form_values(page, FIELDS)

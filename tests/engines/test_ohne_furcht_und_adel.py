@@ -11,22 +11,23 @@ from hypothesis import strategies as st
 
 from rules_index.engines import probes_for
 from rules_index.engines.base import RuleViolation
-from rules_index.engines.ohne_furcht_und_adel import (
+from rules_index.engines.ohne_furcht_und_adel import Character, Color, District, GameConfig, GameState, score
+from rules_index.engines.ohne_furcht_und_adel.cards import (
     DEFAULT_DISTRICT_TABLE,
     SOURCE_COLOR_COUNTS,
+    build_deck,
+    color_counts,
+    parse_character,
+)
+from rules_index.engines.ohne_furcht_und_adel.game import (
     Assassinate,
     Build,
-    Character,
     ChooseCharacter,
     CollectIncome,
-    Color,
     Destroy,
     DiscardCharacter,
-    District,
     DrawCards,
     EndTurn,
-    GameConfig,
-    GameState,
     KeepCard,
     MagicianDiscard,
     MagicianDraw,
@@ -34,11 +35,8 @@ from rules_index.engines.ohne_furcht_und_adel import (
     SwapHands,
     TakeGold,
     advance_passively,
-    build_deck,
-    parse_character,
-    score,
+    lay_out_face_up,
 )
-from rules_index.engines.ohne_furcht_und_adel.cards import color_counts
 
 G1, G2, G3, G5 = (District(Color.GREEN, c) for c in (1, 2, 3, 5))
 Y3, Y4, Y5 = (District(Color.YELLOW, c) for c in (3, 4, 5))
@@ -62,13 +60,14 @@ def fingerprint(s: GameState) -> tuple:
     )
 
 
-def refused(s: GameState, action, rule: str) -> None:
-    """The action is refused with the named rule, is not listed as legal, and changes nothing."""
+def refused(s: GameState, action, rule: str, message: str | None = None) -> None:
+    """The action is refused with the named rule (and message), is not listed as legal, and changes nothing."""
     before = fingerprint(s)
     assert action not in s.legal_actions()
     with pytest.raises(RuleViolation) as exc:
         s.apply(action)
     assert exc.value.rule.name == rule
+    assert message is None or exc.value.message == message
     assert exc.value.rule.citation
     assert fingerprint(s) == before
 
@@ -134,6 +133,17 @@ def test_player_count_limits():
         GameState.new_game(0, players=1)
     with pytest.raises(ValueError):
         GameState.new_game(0, players=8)
+    with pytest.raises(ValueError, match="^player names must be unique$"):
+        GameConfig(players=("A", "A"))
+    with pytest.raises(ValueError, match="^not enough gold in the bank for the start$"):
+        GameConfig(players=("A", "B"), bank_gold=3)
+
+
+def test_new_game_by_names_and_an_undealt_table():
+    s = GameState.new_game(3, players=["Ann", "Bo", "Cy"])
+    assert s.players == ["Ann", "Bo", "Cy"] and s.crown == "Ann" and s.current_player() == "Ann"
+    undealt = GameState(GameConfig(players=("A", "B")), deal=False)
+    assert undealt.characters_of("A") == [] and undealt.legal_actions() == [] and undealt.current_player() is None
 
 
 # --------------------------------------------------------------------------- draft
@@ -153,8 +163,6 @@ def test_face_up_and_king_never_face_up(n, face_up):
 
 @pytest.mark.parametrize("count", [1, 2])
 def test_king_turned_up_goes_back_and_is_replaced(count):
-    from rules_index.engines.ohne_furcht_und_adel.game import lay_out_face_up
-
     others = [c for c in Character if c != Character.KING]
     stack = list(reversed([Character.KING] + others))  # the king is the top card
     shuffles = []
@@ -171,8 +179,6 @@ def test_king_turned_up_goes_back_and_is_replaced(count):
 
 
 def test_cards_above_the_king_are_laid_out_without_touching_him():
-    from rules_index.engines.ohne_furcht_und_adel.game import lay_out_face_up
-
     top_first = [Character.ASSASSIN, Character.THIEF, Character.KING, Character.MAGICIAN]
     stack = list(reversed(top_first))
 
@@ -228,9 +234,10 @@ def test_draft_two_players_order_and_refusals():
         kind, who = s.draft_steps[s.draft_pos]
         kinds.append(f"{who}:{kind}")
         if kind == "choose":
-            refused(s, DiscardCharacter(s.stack[0]), "Zu zweit und zu dritt")
+            refused(s, DiscardCharacter(s.stack[0]), "Zu zweit und zu dritt", f"{who} must choose a character now.")
         else:
-            refused(s, ChooseCharacter(s.stack[0]), "Zu zweit und zu dritt")
+            refused(s, ChooseCharacter(s.stack[0]), "Zu zweit und zu dritt",
+                    f"{who} must discard a character face down now.")
         s.apply(s.legal_actions()[0])
     assert kinds == ["A:choose", "B:choose", "B:discard", "A:choose", "A:discard", "B:choose"]
     assert len(s.characters_of("A")) == len(s.characters_of("B")) == 2
@@ -249,6 +256,16 @@ def test_draft_refuses_unavailable_character():
     s = GameState.new_game(4, players=4)
     gone = s.face_up[0]
     refused(s, ChooseCharacter(gone), "Charaktere verteilen")
+
+
+def test_scenario_checks_players_and_sets_unchosen_characters_aside():
+    s = scenario("ABCD", {K_: "A"})
+    assert s.removed == [c for c in Character if c != K_]
+    for data in ({"gold": {"Z": 3}}, {"hands": {"Z": [G1]}}, {"cities": {"Z": [G1]}}, {"holders": {K_: "Z"}}):
+        with pytest.raises(ValueError, match="^unknown player 'Z'$"):
+            GameState.from_scenario({"players": "ABCD", **data})
+    with pytest.raises(ValueError, match="^no card purple-2 left in the deck$"):
+        scenario("ABCD", {K_: "A"}, hands={"A": [P2, P2]})
 
 
 def test_next_round_draft_starts_with_crown():
@@ -303,7 +320,7 @@ def test_one_build_per_turn_and_cost():
     s = scenario("ABCD", {K_: "A"}, gold={"A": 4}, hands={"A": [Y5, G1, R1]})
     s.apply(TakeGold())
     s.apply(Build(G1))
-    refused(s, Build(R1), "Bauen")
+    refused(s, Build(R1), "Bauen", "Only 1 district per turn (only the architect up to 3).")
     s2 = scenario("ABCD", {K_: "A"}, gold={"A": 2}, hands={"A": [Y5]})
     s2.apply(TakeGold())
     refused(s2, Build(Y5), "Bauen")
@@ -380,7 +397,8 @@ def test_empty_bank_pays_what_it_has():
 
 def test_assassin_victim_skips_and_once():
     s = scenario("ABCD", {A_: "A", ME: "B", WA: "C"})
-    refused(s, Assassinate(A_), "Meuchler")
+    assert s.history == ["Scenario: assassin=A, merchant=B, warlord=C", "R1 call assassin: A"]
+    refused(s, Assassinate(A_), "Meuchler", "The assassin names another character.")
     s.apply(Assassinate(ME))
     refused(s, Assassinate(WA), "Fähigkeit einmal je Zug")
     advance_passively(s, lambda x: x.round > 1)
@@ -396,7 +414,7 @@ def test_thief_forbidden_targets():
     s.apply(EndTurn())
     assert s.active == T_
     refused(s, Rob(A_), "Dieb")
-    refused(s, Rob(K_), "Dieb")
+    refused(s, Rob(K_), "Dieb", "The king was assassinated and may not be robbed.")
     refused(s, Rob(T_), "Dieb")
     assert Rob(ME) in s.legal_actions()
 
@@ -429,6 +447,7 @@ def test_magician_swaps_unequal_hands():
     refused(s, SwapHands("A"), "Magier")
     s.apply(SwapHands("B"))
     assert s.hands["A"] == [Y3, Y4, B5] and s.hands["B"] == [G1]
+    assert s.events[-1] == ("swap", "A", "B", 1, 3)
     refused(s, MagicianDiscard(Y3), "Fähigkeit einmal je Zug")
 
 
@@ -458,6 +477,8 @@ def test_crown(mode, during, after):
     assert s.crown == during
     advance_passively(s, lambda x: x.round > 1)
     assert s.crown == after and s.current_player() == after
+    murdered_king_line = "R1 end: the murdered king C takes the crown"
+    assert (murdered_king_line in s.history) == (mode == "assassinated")
 
 
 # --------------------------------------------------------------------------- warlord and bishop
@@ -564,6 +585,15 @@ def test_tie_break_district_points_then_shared():
         score([("A", [G5]), ("B", [Y5])], first_complete="A")  # A never had 8 districts
     with pytest.raises(ValueError):
         score([("A", [G5])], first_complete="Z")
+    with pytest.raises(ValueError, match="^player names must be unique$"):
+        score([("A", [G5]), ("A", [Y5])])
+
+
+def test_scoring_edge_cases():
+    # a variant city size counts for the bonus; an empty table has no winner
+    seven = score([("A", [G1] * 7), ("B", [G1] * 7)], first_complete="A", complete_size=7)["scores"]
+    assert seven["A"]["complete_bonus"] == 4 and seven["B"]["complete_bonus"] == 2
+    assert score([]) == {"scores": {}, "ranking": [], "winner": None, "winners": [], "tie_break_used": False}
 
 
 def test_scoring_in_engine_ignores_gold():
@@ -636,13 +666,7 @@ def test_golden_playthrough(seed, players):
 
 def test_probes_registered_and_compute():
     probes = probes_for("ohne-furcht-und-adel")
-    assert set(probes.names()) >= {"thief_target", "crown", "warlord_destroy", "steps", "game_end",
-                                   "final_score", "draft", "assassinate"}
-    assert probes.run("thief_target", {"target": "Meuchler"})["legal"] is False
-    assert probes.run("thief_target", {"target": "Händler", "victim_gold": 6})["stolen"] == 6
-    assert probes.run("warlord_destroy", {"target": ["yellow", 5], "warlord_gold": 4})["paid"] == 4
-    assert probes.run("crown", {"king": "assassinated"})["crown_next_round"] == "C"
-    assert probes.run("game_end", {})["turns_after_eighth"] == ["bishop", "warlord"]
+    assert probes.names() == ["draft", "face_up", "final_score", "steps"]
     assert probes.run("draft", {"players": 7, "games": 10})["set_aside_to_last"] is True
     out = probes.run("steps", {"character": "merchant", "hand": [["green", 3]], "city": [["green", 1], ["green", 2]],
                               "steps": ["gold", "build", "income", "income"]})
@@ -652,8 +676,62 @@ def test_probes_registered_and_compute():
                               "city": [{"color": "gelb", "cost": 4}], "steps": ["gold", "build:yellow:3", "income"]})
     assert out["legal"] == [True, True, True] and out["built"] == 1 and out["city_size"] == 2
     assert out["gold"] == 0 + 2 and out["income"] == 2
-    out = probes.run("thief_target", {"target": "6", "victim_gold": 5})  # the merchant by number
-    assert out["legal"] is True and out["stolen"] == 5
+
+
+def steps(**given) -> dict:
+    return probes_for("ohne-furcht-und-adel").run("steps", given)
+
+
+def test_steps_thief_names_characters_by_any_name():
+    out = steps(holders={"assassin": "A", "thief": "B", "6": "C"}, gold={"C": 5},
+                steps=["gold", "end", "rob:Meuchler", "rob:6", "gold", "end"])
+    assert out["legal"] == [True, True, False, True, True, True] and out["rules"][2] == "Dieb"
+    assert out["stolen"] == 5 and out["on_turn"] == "merchant" and out["player"] == "C"
+    assert out["gold_by_player"] == {"A": 2, "B": 2 + 5, "C": 0, "D": 0} and out["bank"] == 30 - 9
+
+
+def test_steps_round_skips_characters_nobody_holds():
+    out = steps(holders={"thief": "A", "bishop": "B", "merchant": "C", "warlord": "D"}, steps=["gold", "end"] * 4)
+    assert out["turns"] == ["thief", "bishop", "merchant", "warlord"]
+    assert out["turn_players"] == ["A", "B", "C", "D"]
+    assert out["nobody"] == ["assassin", "magician", "king", "architect"]
+    assert out["round"] == 2 and out["drafting"] is True and out["on_turn"] is None
+    assert out["played"] == {str(c): c in (T_, BI, ME, WA) for c in Character}
+
+
+def test_steps_thief_takes_gold_at_the_call_not_at_naming():
+    # 2 players: B gains 2 gold as magician after the thief named the king; at the king's call all 3 go
+    start = {"players": 2, "holders": {"thief": "A", "magician": "B", "king": "B"}, "gold": {"B": 1}}
+    named = steps(**start, steps=["rob:king"])
+    assert named["gold_by_player"] == {"A": 0, "B": 1} and named["stolen"] == 0
+    before_call = steps(**start, steps=["rob:king", "gold", "end", "gold"])
+    assert before_call["gold_by_player"]["B"] == 3 and before_call["on_turn"] == "magician"
+    out = steps(**start, steps=["rob:king", "gold", "end", "gold", "end"])
+    assert out["stolen"] == 3 and out["gold_by_player"] == {"A": 2 + 3, "B": 0} and out["on_turn"] == "king"
+
+
+def test_steps_crown_and_turns_after_the_eighth_district():
+    out = steps(crown="A", holders={"assassin": "B", "king": "C", "merchant": "D"},
+                steps=["assassinate:king", "gold", "end", "gold", "end"])
+    assert out["crown_at_turn"] == {"assassin": "A", "merchant": "A"} and out["crown"] == "C"
+    assert out["player"] == "C" and out["played"]["king"] is False and out["played"]["merchant"] is True
+    city = [["green", 1]] * 5 + [["red", 1], ["blue", 1]]
+    game = {"character": "king", "gold": 5, "hand": [["green", 2]], "city": city, "holders": {"bishop": "B"}}
+    built = steps(**game, steps=["gold", "build"])
+    assert built["first_complete"] == "A" and built["terminal"] is False and built["turns_after_complete"] == []
+    over = steps(**game, steps=["gold", "build", "end", "gold", "end"])
+    assert over["turns_after_complete"] == ["bishop"] and over["terminal"] is True and over["round"] == 1
+
+
+def test_steps_warlord_pays_and_discards():
+    out = steps(character="warlord", holders={"merchant": "B"}, gold=5, cities={"B": [["yellow", 4], ["red", 1]]},
+                steps=["destroy:B:yellow:4"])
+    assert out["paid_to_destroy"] == 3 and out["gold"] == 2 and out["bank"] == 28
+    assert out["city_sizes"] == {"A": 0, "B": 1, "C": 0, "D": 0} and out["in_discard"] is True
+    refused_out = steps(character="warlord", holders={"merchant": "B"}, gold=3, cities={"B": [["blue", 5]]},
+                        steps=["destroy:B:blue:5"])
+    assert refused_out["rules"] == ["Söldner"] and refused_out["paid_to_destroy"] == 0
+    assert refused_out["in_discard"] is False and refused_out["city_sizes"]["B"] == 1
 
 
 # --------------------------------------------------------------------------- properties
@@ -696,36 +774,10 @@ def test_play_random_terminates(seed, players, unique):
     assert s.round <= 60
 
 
-def test_probe_setup_deals_and_crowns_the_oldest():
-    probes = probes_for("ohne-furcht-und-adel")
-    out = probes.run("setup", {"players": 5, "oldest": "C"})
-    assert out["gold_each"] == 2 and out["cards_each"] == 4
+def test_steps_new_game_deals_and_crowns_the_oldest():
+    out = steps(new_game=True, players=5, crown="C")
+    assert out["gold_by_player"] == dict.fromkeys("ABCDE", 2)
+    assert out["hand_size"] == 4 and out["other_hand_sizes"] == dict.fromkeys("BCDE", 4)
     assert out["bank"] == 30 - 2 * 5 and out["draw_pile"] == 65 - 4 * 5
-    assert out["crown"] == "C" and out["first_chooser"] == "C" and out["phase"] == "draft"
-    assert probes.run("setup", {"players": 2})["first_chooser"] == "A"
-
-
-def test_probe_round_calls_skips_characters_nobody_holds():
-    probes = probes_for("ohne-furcht-und-adel")
-    out = probes.run("round_calls", {"characters": {"thief": "A", "bishop": "B", "merchant": "C", "warlord": "D"}})
-    assert out["turns"] == ["thief", "bishop", "merchant", "warlord"]
-    assert out["turn_players"] == ["A", "B", "C", "D"]
-    assert out["nobody"] == ["assassin", "magician", "king", "architect"]
-    assert out["round_over"] is True
-    default = probes.run("round_calls", {})
-    assert default["turns"] == ["assassin", "king", "warlord"]
-
-
-def test_probe_thief_timing_takes_gold_at_the_call():
-    probes = probes_for("ohne-furcht-und-adel")
-    out = probes.run("thief_timing", {"target": "king", "earlier": "magician", "victim_gold": 1})
-    assert out["legal"] is True
-    assert out["victim_gold_after_naming"] == 1  # nothing moves when the target is named
-    assert out["victim_gold_before_call"] == 3  # the victim gained 2 as magician meanwhile
-    assert out["stolen"] == 3 and out["thief_gain_at_call"] == 3 and out["victim_gold_at_turn"] == 0
-    plain = probes.run("thief_timing", {"earlier": None, "victim_gold": 4})
-    assert plain["victim_gold_before_call"] == 4 and plain["stolen"] == 4
-    three = probes.run("thief_timing", {"target": "merchant", "earlier": "bishop", "players": 3})
-    assert three["stolen"] == 3
-    with pytest.raises(ValueError):
-        probes.run("thief_timing", {"target": "magician", "earlier": "king"})
+    assert out["crown"] == "C" and out["player"] == "C" and out["drafting"] is True and out["round"] == 1
+    assert steps(new_game=True, players=2)["player"] == "A"

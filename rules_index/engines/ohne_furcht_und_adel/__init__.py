@@ -32,45 +32,10 @@ bank (pays what it has), empty draw pile (the discard pile is reshuffled), ident
 (allowed), a tie after the tie-break (shared victory), the moment of the merchant's extra gold and
 the architect's extra cards (with the resource step).
 """
-from .cards import (
-    COMPLETE_CITY,
-    DEFAULT_DISTRICT_TABLE,
-    SOURCE_COLOR_COUNTS,
-    Character,
-    Color,
-    District,
-    build_deck,
-    parse_character,
-    parse_color,
-)
-from .game import (
-    Action,
-    Assassinate,
-    Build,
-    ChooseCharacter,
-    CollectIncome,
-    Destroy,
-    DiscardCharacter,
-    DrawCards,
-    EndTurn,
-    GameConfig,
-    GameState,
-    KeepCard,
-    MagicianDiscard,
-    MagicianDraw,
-    Rob,
-    SwapHands,
-    TakeGold,
-    advance_passively,
-)
+from .cards import Character, Color, District
+from .game import GameConfig, GameState
 from .scoring import score
 
 STATE = GameState
 
-__all__ = [
-    "COMPLETE_CITY", "DEFAULT_DISTRICT_TABLE", "SOURCE_COLOR_COUNTS", "Character", "Color", "District",
-    "build_deck", "parse_character", "parse_color", "Action", "Assassinate", "Build", "ChooseCharacter",
-    "CollectIncome", "Destroy", "DiscardCharacter", "DrawCards", "EndTurn", "GameConfig", "GameState",
-    "KeepCard", "MagicianDiscard", "MagicianDraw", "Rob", "SwapHands", "TakeGold", "advance_passively",
-    "score", "STATE",
-]
+__all__ = ["Character", "Color", "District", "GameConfig", "GameState", "score", "STATE"]

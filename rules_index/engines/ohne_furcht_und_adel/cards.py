@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from typing import Mapping
 
 
 class Color(str, Enum):
@@ -33,25 +34,14 @@ class Color(str, Enum):
         return self.value
 
 
-COLOR_DE = {
-    Color.GREEN: "grün",
-    Color.YELLOW: "gelb",
-    Color.RED: "rot",
-    Color.BLUE: "blau",
-    Color.PURPLE: "violett",
-}
-
-_COLOR_NAMES = {
-    **{c.value: c for c in Color},
-    **{de: c for c, de in COLOR_DE.items()},
-    "gruen": Color.GREEN,
-    "lila": Color.PURPLE,
-    "verde": Color.GREEN,
-    "giallo": Color.YELLOW,
-    "rosso": Color.RED,
-    "blu": Color.BLUE,
-    "viola": Color.PURPLE,
-}
+#: The colours' English, German and Italian names (umlauts also written out), read in scenarios.
+_COLOR_NAMES = {name: c for c, names in {
+    Color.GREEN: ("green", "grün", "gruen", "verde"),
+    Color.YELLOW: ("yellow", "gelb", "giallo"),
+    Color.RED: ("red", "rot", "rosso"),
+    Color.BLUE: ("blue", "blau", "blu"),
+    Color.PURPLE: ("purple", "violett", "lila", "viola"),
+}.items() for name in names}
 
 
 def parse_color(value: "Color | str") -> Color:
@@ -72,7 +62,6 @@ SOURCE_COLOR_COUNTS: dict[Color, int] = {
     Color.BLUE: 11,
     Color.PURPLE: 11,
 }
-DISTRICT_CARDS = sum(SOURCE_COLOR_COUNTS.values())  # 65
 GOLD_PIECES = 30  # S. 1 · Material
 START_GOLD = 2  # S. 1 · Aufbau
 START_CARDS = 4  # S. 1 · Aufbau
@@ -89,16 +78,12 @@ class District:
     def __str__(self) -> str:
         return f"{self.color}-{self.cost}"
 
-    @property
-    def points(self) -> int:
-        return self.cost
-
 
 def as_district(value: "District | dict | list | tuple") -> District:
     """A district from a District, ``[colour, cost]`` or ``{color, cost}`` (scenarios as data)."""
     if isinstance(value, District):
         return value
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return District(parse_color(value["color"]), int(value["cost"]))
     color, cost = value
     return District(parse_color(color), int(cost))
@@ -166,35 +151,17 @@ class Character(IntEnum):
         return self.name.lower()
 
 
-CHARACTER_DE = {
-    Character.ASSASSIN: "Meuchler",
-    Character.THIEF: "Dieb",
-    Character.MAGICIAN: "Magier",
-    Character.KING: "König",
-    Character.BISHOP: "Prediger",
-    Character.MERCHANT: "Händler",
-    Character.ARCHITECT: "Baumeister",
-    Character.WARLORD: "Söldner",
-}
-CHARACTER_IT = {
-    Character.ASSASSIN: "assassino",
-    Character.THIEF: "ladro",
-    Character.MAGICIAN: "mago",
-    Character.KING: "re",
-    Character.BISHOP: "vescovo",
-    Character.MERCHANT: "mercante",
-    Character.ARCHITECT: "architetto",
-    Character.WARLORD: "condottiero",
-}
-
-_CHARACTER_NAMES = {
-    **{c.name.lower(): c for c in Character},
-    **{de.lower(): c for c, de in CHARACTER_DE.items()},
-    **{it: c for c, it in CHARACTER_IT.items()},
-    "haendler": Character.MERCHANT,
-    "koenig": Character.KING,
-    "soeldner": Character.WARLORD,
-}
+#: The characters' German and Italian names (umlauts also written out) besides the English, read in scenarios.
+_CHARACTER_NAMES = {name: c for c, names in {
+    Character.ASSASSIN: ("meuchler", "assassino"),
+    Character.THIEF: ("dieb", "ladro"),
+    Character.MAGICIAN: ("magier", "mago"),
+    Character.KING: ("könig", "koenig", "re"),
+    Character.BISHOP: ("prediger", "vescovo"),
+    Character.MERCHANT: ("händler", "haendler", "mercante"),
+    Character.ARCHITECT: ("baumeister", "architetto"),
+    Character.WARLORD: ("söldner", "soeldner", "condottiero"),
+}.items() for name in (c.name.lower(), *names)}
 
 
 def parse_character(value: "Character | str | int") -> Character:

@@ -43,7 +43,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Union
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Union
 
 from ..base import Rule, RuleViolation, State
 from . import scoring
@@ -90,135 +90,121 @@ R_UNIQUE = Rule("Gleiche Bauwerke", "Quelle schweigt · Parameter unique_distric
 # --------------------------------------------------------------------------- actions
 
 
+class Act:
+    """An action of the game; ``text`` words it for the history, naming its fields in braces."""
+
+    text: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        return self.text.format(**vars(self))
+
+
 @dataclass(frozen=True)
-class ChooseCharacter:
+class ChooseCharacter(Act):
     """Draft: keep this character (S. 1 · Ablauf einer Runde; S. 2 · Zu zweit und zu dritt)."""
 
     character: Character
-
-    def __str__(self) -> str:
-        return f"chooses {self.character}"
+    text = "chooses {character}"
 
 
 @dataclass(frozen=True)
-class DiscardCharacter:
+class DiscardCharacter(Act):
     """Draft with 2 players: lay this character face down on the discard pile (S. 2)."""
 
     character: Character
-
-    def __str__(self) -> str:
-        return f"discards {self.character}"
+    text = "discards {character}"
 
 
 @dataclass(frozen=True)
-class TakeGold:
+class TakeGold(Act):
     """Resource step: take 2 gold from the bank (S. 1 · Ein Zug)."""
 
-    def __str__(self) -> str:
-        return "takes 2 gold"
+    text = "takes 2 gold"
 
 
 @dataclass(frozen=True)
-class DrawCards:
+class DrawCards(Act):
     """Resource step: draw 2 district cards (then KeepCard) (S. 1 · Ein Zug)."""
 
-    def __str__(self) -> str:
-        return "draws 2 cards"
+    text = "draws 2 cards"
 
 
 @dataclass(frozen=True)
-class KeepCard:
+class KeepCard(Act):
     """Resource step: keep this one of the 2 drawn cards; the other goes to the discard pile."""
 
     district: District
-
-    def __str__(self) -> str:
-        return f"keeps {self.district}"
+    text = "keeps {district}"
 
 
 @dataclass(frozen=True)
-class Build:
+class Build(Act):
     """Build this district from hand, paying its cost to the bank (S. 1 · Ein Zug)."""
 
     district: District
-
-    def __str__(self) -> str:
-        return f"builds {self.district}"
+    text = "builds {district}"
 
 
 @dataclass(frozen=True)
-class CollectIncome:
+class CollectIncome(Act):
     """Ability of king/bishop/merchant/warlord: 1 gold per district of their colour (S. 1–2)."""
 
-    def __str__(self) -> str:
-        return "collects income"
+    text = "collects income"
 
 
 @dataclass(frozen=True)
-class Assassinate:
+class Assassinate(Act):
     """Assassin's ability: name a character; it skips this round (S. 1–2 · Meuchler)."""
 
     target: Character
-
-    def __str__(self) -> str:
-        return f"assassinates {self.target}"
+    text = "assassinates {target}"
 
 
 @dataclass(frozen=True)
-class Rob:
+class Rob(Act):
     """Thief's ability: name a character; its holder gives him all gold when called (S. 2 · Dieb)."""
 
     target: Character
-
-    def __str__(self) -> str:
-        return f"robs {self.target}"
+    text = "robs {target}"
 
 
 @dataclass(frozen=True)
-class SwapHands:
+class SwapHands(Act):
     """Magician's ability: swap the whole hand with this player's whole hand (S. 1–2 · Magier)."""
 
     player: str
-
-    def __str__(self) -> str:
-        return f"swaps hands with {self.player}"
+    text = "swaps hands with {player}"
 
 
 @dataclass(frozen=True)
-class MagicianDiscard:
+class MagicianDiscard(Act):
     """Magician's ability, other form: discard this card (repeatable), then MagicianDraw."""
 
     district: District
-
-    def __str__(self) -> str:
-        return f"discards {self.district}"
+    text = "discards {district}"
 
 
 @dataclass(frozen=True)
-class MagicianDraw:
+class MagicianDraw(Act):
     """Magician: draw as many cards as were discarded with MagicianDiscard (S. 1–2 · Magier)."""
 
-    def __str__(self) -> str:
-        return "draws as many"
+    text = "draws as many"
 
 
 @dataclass(frozen=True)
-class Destroy:
+class Destroy(Act):
     """Warlord's ability: destroy this district of this player (S. 2 · Söldner)."""
 
     player: str
     district: District
-
-    def __str__(self) -> str:
-        return f"destroys {self.player}'s {self.district}"
+    text = "destroys {player}'s {district}"
 
 
 @dataclass(frozen=True)
-class EndTurn:
+class EndTurn(Act):
     """End the character's turn (after the resource step)."""
 
-    def __str__(self) -> str:
-        return "ends the turn"
+    text = "ends the turn"
 
 
 Action = Union[
@@ -287,12 +273,7 @@ def lay_out_face_up(stack: list[Character], count: int, shuffle: Callable[[list]
 
 
 class GameState(State):
-    """The whole state of one game. Mutable, owned by its caller; ``copy()`` for a private copy.
-
-    ``legal_actions()`` is the single source of truth: it lists exactly the actions ``apply`` accepts.
-    ``apply`` refuses anything else with a :class:`RuleViolation` naming the rule, and leaves the state
-    unchanged when it does (every check runs before any change).
-    """
+    """The whole state of one game: the table, the round's draft and calling, the turn under way."""
 
     def __init__(self, config: GameConfig | None = None, seed: int = 0, *, deal: bool = True):
         self.config = config or GameConfig()
@@ -339,11 +320,9 @@ class GameState(State):
         self.rng.shuffle(self.deck)
         for p in self.players:
             self._pay_from_bank(p, self.config.start_gold)
-            for _ in range(self.config.start_cards):
-                card = self._draw()
-                if card is not None:
-                    self.hands[p].append(card)
-        self._log(f"Setup: {self.config.start_gold} gold and {self.config.start_cards} cards each; crown {self.crown}")
+            self.hands[p] += self._draw(self.config.start_cards)
+        cfg = self.config
+        self.history.append(f"Setup: {cfg.start_gold} gold and {cfg.start_cards} cards each; crown {self.crown}")
         self._start_round()
 
     @classmethod
@@ -362,10 +341,14 @@ class GameState(State):
         as a number or one list are the first seat's. Districts are ``[colour, cost]`` or District;
         they are taken out of the deck and the gold out of the bank, so nothing is created. Also
         ``crown``, ``murdered``, ``robbed``, ``first_complete``, ``seed`` and GameConfig fields.
+        With ``new_game: true`` it is a game just set up and dealt, its first draft beginning.
         """
         data = dict(data)
         players = data.pop("players", 4)
-        names = player_names(int(players)) if isinstance(players, (int, str)) and str(players).isdigit() else tuple(players)
+        names = player_names(int(players)) if str(players).isdigit() else tuple(players)
+        seed = int(data.pop("seed", 0))
+        if data.pop("new_game", False):
+            return cls(GameConfig(players=names, **data), seed=seed)
         me = names[0]
         holders = {parse_character(c): p for c, p in (data.pop("holders", None) or {}).items()}
         start_at = data.pop("start_at", 1)
@@ -377,41 +360,32 @@ class GameState(State):
         gold = gold if isinstance(gold, Mapping) else {me: gold}
         hands = {me: data.pop("hand", None) or [], **(data.pop("hands", None) or {})}
         cities = {me: data.pop("city", None) or [], **(data.pop("cities", None) or {})}
-        seed = int(data.pop("seed", 0))
         murdered, robbed = data.pop("murdered", None), data.pop("robbed", None)
         first_complete = data.pop("first_complete", None)
-        config = GameConfig(players=names, **data)
-        st = cls(config, seed=seed, deal=False)
-        deck = Counter(st.deck)
-        for source in hands, cities:
-            for p, cards in source.items():
-                if p not in st.players:
-                    raise ValueError(f"unknown player {p!r}")
-                for d in map(as_district, cards):
-                    if deck[d] <= 0:
-                        raise ValueError(f"no card {d} left in the deck for {p}")
-                    deck[d] -= 1
-        st.hands = {p: [as_district(d) for d in hands.get(p, [])] for p in st.players}
-        st.cities = {p: [as_district(d) for d in cities.get(p, [])] for p in st.players}
-        st.deck = sorted(deck.elements())
+        st = cls(GameConfig(players=names, **data), seed=seed, deal=False)
+        unknown = (set(hands) | set(cities) | set(gold) | set(holders.values())) - set(names)
+        if unknown:
+            raise ValueError(f"unknown player {sorted(unknown)[0]!r}")
+        st.hands = {p: [as_district(d) for d in hands.get(p, [])] for p in names}
+        st.cities = {p: [as_district(d) for d in cities.get(p, [])] for p in names}
+        placed = sum((Counter(st.hands[p]) + Counter(st.cities[p]) for p in names), Counter())
+        if placed - Counter(st.deck):
+            raise ValueError(f"no card {min(placed - Counter(st.deck))} left in the deck")
+        st.deck = sorted((Counter(st.deck) - placed).elements())
         st.rng.shuffle(st.deck)
-        for p in st.players:
-            st.gold[p] = int(gold.get(p, 0))
-        st.bank = config.bank_gold - sum(st.gold.values())
+        st.gold = {p: int(gold.get(p, 0)) for p in names}
+        st.bank = st.config.bank_gold - sum(st.gold.values())
         if st.bank < 0 or min(st.gold.values()) < 0:
             raise ValueError("more gold than the 30 pieces")
         st.round = 1
         st.holders = holders
-        for p in st.holders.values():
-            if p not in st.players:
-                raise ValueError(f"unknown player {p!r}")
         st.removed = [c for c in Character if c not in st.holders]
         st.murdered = parse_character(murdered) if murdered is not None else None
         st.robbed = parse_character(robbed) if robbed is not None else None
         st.first_complete = first_complete
         st.phase = "call"
         st.call_next = int(start_at)
-        st._log("Scenario: " + ", ".join(f"{c}={p}" for c, p in sorted(st.holders.items())))
+        st.history.append("Scenario: " + ", ".join(f"{c}={p}" for c, p in sorted(st.holders.items())))
         st._advance()
         return st
 
@@ -444,11 +418,23 @@ class GameState(State):
         return KeepCard(min(self.drawn)) if self.step == "keep" else None
 
     def observe(self) -> dict[str, Any]:
-        """The first seat's turn: ``gold``, ``built``, ``city_size``, ``city_growth``, ``hand_size``,
-        ``income`` (paid by the income ability), ``extra_cards`` (architect), ``extra_gold``
-        (merchant), ``other_hand_sizes`` ({player: n})."""
+        """The first seat's turn: ``gold``, ``built``, ``city_size``, ``hand_size``, ``income`` (paid
+        by the income ability), ``extra_cards`` (architect), ``extra_gold`` (merchant),
+        ``paid_to_destroy`` (warlord), ``other_hand_sizes`` ({player: n}).
+
+        The table now: ``gold_by_player``, ``city_sizes``, ``bank``, ``draw_pile``, ``crown``,
+        ``round``, ``drafting`` (a draft is under way), ``terminal``, ``first_complete``, ``player``
+        (who acts), ``on_turn`` (whose character's turn it is). Since the scenario began: ``turns`` and ``turn_players``
+        (characters that took a turn, in order, and their players), ``played`` ({character: took a
+        turn}), ``nobody`` (characters called that nobody holds), ``crown_at_turn`` ({character: crown
+        holder when its turn began}), ``turns_after_complete`` (turns after the first city of 8 was
+        completed), ``stolen`` (gold handed to the thief), ``in_discard`` (a district the warlord
+        destroyed lies on the discard pile). Characters are lower-case English names."""
         me = self.players[0]
         mine = [e for e in self.events if len(e) > 1 and e[1] == me]
+        turns = [e for e in self.events if e[0] == "turn"]
+        complete = next((i for i, e in enumerate(self.events) if e[0] == "complete"), len(self.events))
+        destroyed = [e[3] for e in self.events if e[0] == "destroy"]
         return {
             "gold": self.gold[me],
             "built": sum(1 for e in mine if e[0] == "build"),
@@ -457,7 +443,27 @@ class GameState(State):
             "income": sum(e[4] for e in mine if e[0] == "income"),
             "extra_cards": sum(e[2] for e in mine if e[0] == "architect_cards"),
             "extra_gold": sum(e[2] for e in mine if e[0] == "merchant_bonus"),
+            "paid_to_destroy": sum(e[4] for e in mine if e[0] == "destroy"),
             "other_hand_sizes": {p: len(self.hands[p]) for p in self.players if p != me},
+            "gold_by_player": dict(self.gold),
+            "city_sizes": {p: len(city) for p, city in self.cities.items()},
+            "bank": self.bank,
+            "draw_pile": len(self.deck),
+            "crown": self.crown,
+            "round": self.round,
+            "drafting": self.phase == "draft",
+            "terminal": self.is_terminal(),
+            "first_complete": self.first_complete,
+            "player": self.current_player(),
+            "on_turn": str(self.active) if self.active else None,
+            "turns": [str(e[1]) for e in turns],
+            "turn_players": [e[2] for e in turns],
+            "played": {str(c): any(e[1] == c for e in turns) for c in Character},
+            "nobody": [str(e[1]) for e in self.events if e[0] == "nobody"],
+            "crown_at_turn": {str(e[1]): e[3] for e in turns},
+            "turns_after_complete": [str(e[1]) for e in self.events[complete:] if e[0] == "turn"],
+            "stolen": sum(e[3] for e in self.events if e[0] == "rob"),
+            "in_discard": any(d in self.discard for d in destroyed),
         }
 
     # ------------------------------------------------------------------ queries
@@ -475,10 +481,6 @@ class GameState(State):
 
     def characters_of(self, player: str) -> list[Character]:
         return sorted(c for c, p in self.holders.items() if p == player)
-
-    def build_limit(self) -> int:
-        """1 district per turn; the architect up to 3 (S. 1 · Ein Zug; S. 2 · Baumeister)."""
-        return ARCHITECT_BUILD_LIMIT if self.active == Character.ARCHITECT else BUILD_LIMIT
 
     def total_gold(self) -> int:
         return self.bank + sum(self.gold.values())
@@ -552,9 +554,11 @@ class GameState(State):
             return RuleViolation(R_TURN, "First keep one of the 2 cards drawn and discard the other.")
         if self.step == "magician" and not isinstance(a, (MagicianDiscard, MagicianDraw)):
             return RuleViolation(R_MAGICIAN, "The magician discards, then draws as many.")
+        if isinstance(a, (Build, EndTurn)) and self.step != "main":
+            return RuleViolation(R_TURN, "Take 2 gold or draw 2 cards first.")
         rule = {
             TakeGold: self._rule_resources, DrawCards: self._rule_resources, KeepCard: self._rule_keep,
-            Build: self._rule_build, EndTurn: self._rule_end_turn, CollectIncome: self._rule_income,
+            Build: self._rule_build, EndTurn: lambda _: None, CollectIncome: self._rule_income,
             Assassinate: self._rule_assassin, Rob: self._rule_thief, SwapHands: self._rule_magician,
             MagicianDiscard: self._rule_magician, MagicianDraw: self._rule_magician, Destroy: self._rule_warlord,
         }.get(type(a))
@@ -609,7 +613,8 @@ class GameState(State):
         seats = self.players[i:] + self.players[:i]
         if n == 2:
             a, b = seats
-            self.draft_steps = [("choose", a), ("choose", b), ("discard", b), ("choose", a), ("discard", a), ("choose", b)]
+            self.draft_steps = [("choose", a), ("choose", b), ("discard", b),
+                                ("choose", a), ("discard", a), ("choose", b)]
         elif n == 3:
             self.draft_steps = [("choose", p) for p in seats + seats]
         else:
@@ -617,7 +622,8 @@ class GameState(State):
         self.draft_pos = 0
         self.phase = "draft"
         shown = ", ".join(str(c) for c in self.face_up) or "none"
-        self._log(f"R{self.round} crown {self.crown}; face up: {shown}; set aside face down: {self.set_aside}")
+        self.history.append(f"R{self.round} crown {self.crown}; face up: {shown}; "
+                            f"set aside face down: {self.set_aside}")
         self._prepare_draft_step()
 
     def _prepare_draft_step(self) -> None:
@@ -681,7 +687,7 @@ class GameState(State):
                     self.events.append(("rob", Character.THIEF, None, 0))
                 continue
             if c == self.murdered:
-                self._log(f"R{self.round} {c} ({p}) is assassinated and skips the turn")
+                self.history.append(f"R{self.round} {c} ({p}) is assassinated and skips the turn")
                 self.events.append(("skipped", c, p))
                 continue
             self._begin_turn(c, p)
@@ -689,44 +695,35 @@ class GameState(State):
     def _begin_turn(self, c: Character, p: str) -> None:
         self.phase, self.active, self.step = "turn", c, "resources"
         self.drawn, self.builds, self.used, self.magician_discards = [], 0, set(), 0
-        self.events.append(("turn", c, p))
-        self._log(f"R{self.round} call {c}: {p}")
-        if c == self.robbed:
-            self._rule_robbery_on_call(p)
-        if c == Character.KING:
-            self._rule_king_takes_crown(p)
-
-    def _rule_robbery_on_call(self, victim: str) -> None:
-        """Dieb (S. 2): when the robbed character is called, its holder gives the thief all his gold."""
-        thief = self.holders[Character.THIEF]
-        amount = self.gold[victim]
-        self.gold[victim] -= amount
-        self.gold[thief] += amount
-        self.events.append(("rob", Character.THIEF, victim, amount))
-        self._log(f"R{self.round} thief {thief} receives {amount} gold from {victim}")
-
-    def _rule_king_takes_crown(self, p: str) -> None:
-        """König (S. 2): the king takes the crown when called, and calls from now on."""
-        self.events.append(("crown", self.crown, p, "called"))
-        self._log(f"R{self.round} {p} takes the crown")
-        self.crown = p
+        self.events.append(("turn", c, p, self.crown))
+        self.history.append(f"R{self.round} call {c}: {p}")
+        if c == self.robbed:  # Dieb (S. 2): called, the robbed character's holder gives the thief all gold
+            thief, amount = self.holders[Character.THIEF], self.gold[p]
+            self.gold[p] -= amount
+            self.gold[thief] += amount
+            self.events.append(("rob", Character.THIEF, p, amount))
+            self.history.append(f"R{self.round} thief {thief} receives {amount} gold from {p}")
+        if c == Character.KING:  # König (S. 2): the king takes the crown when called
+            self.events.append(("crown", self.crown, p, "called"))
+            self.history.append(f"R{self.round} {p} takes the crown")
+            self.crown = p
 
     def _end_round(self) -> None:
         """Round end: the crown for a murdered king (S. 2 · König, Sonderfall a); game end (S. 2)."""
         king = self.holders.get(Character.KING)
         if king is not None and self.murdered == Character.KING:
             self.events.append(("crown", self.crown, king, "murdered_king"))
-            self._log(f"R{self.round} end: the murdered king {king} takes the crown")
+            self.history.append(f"R{self.round} end: the murdered king {king} takes the crown")
             self.crown = king
         elif king is None:
             self.events.append(("crown", self.crown, self.crown, "king_not_chosen"))
-            self._log(f"R{self.round} end: nobody chose the king, the crown stays with {self.crown}")
+            self.history.append(f"R{self.round} end: nobody chose the king, the crown stays with {self.crown}")
         self.active, self.step = None, None
         if self._rule_game_end():
             self.phase = "over"
             res = self.final_scores()
             totals = ", ".join(f"{p} {s['total']}" for p, s in res["scores"].items())
-            self._log(f"Game over after round {self.round}: {totals}; winner {', '.join(res['winners'])}")
+            self.history.append(f"Game over after round {self.round}: {totals}; winner {', '.join(res['winners'])}")
         else:
             self._start_round()
 
@@ -753,13 +750,11 @@ class GameState(State):
         """Bauen (S. 1 · Ein Zug; S. 2 · Baumeister): after the resource step, from hand, paying the
         cost; 1 district per turn, the architect up to 3."""
         me = self.current_player()
-        if self.step != "main":
-            return RuleViolation(R_TURN, "Take gold or draw cards first, then build.")
         if a.district not in self.hands[me]:
             return RuleViolation(R_BUILD, f"{a.district} is not in hand.")
-        if self.builds >= self.build_limit():
-            if self.active == Character.ARCHITECT:
-                return RuleViolation(R_ARCHITECT, "The architect builds at most 3 districts per turn.")
+        if self.active == Character.ARCHITECT and self.builds >= ARCHITECT_BUILD_LIMIT:
+            return RuleViolation(R_ARCHITECT, "The architect builds at most 3 districts per turn.")
+        if self.active != Character.ARCHITECT and self.builds >= BUILD_LIMIT:
             return RuleViolation(R_BUILD, "Only 1 district per turn (only the architect up to 3).")
         if self.gold[me] < a.district.cost:
             return RuleViolation(R_BUILD, f"{a.district} costs {a.district.cost} gold, there are {self.gold[me]}.")
@@ -767,22 +762,22 @@ class GameState(State):
             return RuleViolation(R_UNIQUE, f"{a.district} is already in the city.")
         return None
 
-    def _rule_end_turn(self, _: EndTurn) -> RuleViolation | None:
-        if self.step != "main":
-            return RuleViolation(R_TURN, "Take 2 gold or draw 2 cards first.")
-        return None
-
     def _cards_available(self) -> int:
         return len(self.deck) + len(self.discard)
 
-    def _draw(self) -> District | None:
-        """Draw the top card; an empty pile takes the shuffled discard pile (source silent)."""
-        if not self.deck and self.discard:
-            self.deck, self.discard = self.discard, []
-            self.rng.shuffle(self.deck)
-            self.events.append(("reshuffle", len(self.deck)))
-            self._log(f"Discard pile reshuffled ({len(self.deck)} cards)")
-        return self.deck.pop() if self.deck else None
+    def _draw(self, n: int) -> list[District]:
+        """Draw up to n cards from the top; an empty pile takes the shuffled discard pile (source
+        silent), and with both empty fewer cards are drawn."""
+        cards = []
+        for _ in range(n):
+            if not self.deck and self.discard:
+                self.deck, self.discard = self.discard, []
+                self.rng.shuffle(self.deck)
+                self.events.append(("reshuffle", len(self.deck)))
+                self.history.append(f"Discard pile reshuffled ({len(self.deck)} cards)")
+            if self.deck:
+                cards.append(self.deck.pop())
+        return cards
 
     def _pay_from_bank(self, p: str, n: int) -> int:
         """Pay up to n gold from the bank; an empty bank pays what it has (source silent)."""
@@ -799,11 +794,7 @@ class GameState(State):
 
     def _do_draw_cards(self, _: DrawCards) -> None:
         me = self.current_player()
-        cards = []
-        for _ in range(DRAW_CARDS):
-            card = self._draw()
-            if card is not None:
-                cards.append(card)
+        cards = self._draw(DRAW_CARDS)
         self.events.append(("draw", me, tuple(cards)))
         if len(cards) >= 2:
             self.drawn = cards
@@ -827,11 +818,7 @@ class GameState(State):
             paid = self._pay_from_bank(me, MERCHANT_BONUS)
             self.events.append(("merchant_bonus", me, paid))
         if self.active == Character.ARCHITECT:
-            got = []
-            for _ in range(ARCHITECT_EXTRA_CARDS):
-                card = self._draw()
-                if card is not None:
-                    got.append(card)
+            got = self._draw(ARCHITECT_EXTRA_CARDS)
             self.hands[me].extend(got)
             self.events.append(("architect_cards", me, len(got)))
         self.step = "main"
@@ -847,7 +834,8 @@ class GameState(State):
         if self.first_complete is None and len(self.cities[me]) >= self.config.complete_size:
             self.first_complete = me
             self.events.append(("complete", me, self.round))
-            self._log(f"R{self.round} {me} is the first with {self.config.complete_size} districts: the round is played to its end")
+            self.history.append(f"R{self.round} {me} is the first with {self.config.complete_size} districts: "
+                                "the round is played to its end")
 
     def _do_end_turn(self, _: EndTurn) -> None:
         self.events.append(("end_turn", self.active, self.current_player()))
@@ -929,19 +917,15 @@ class GameState(State):
 
     def _do_magician_draw(self, _: MagicianDraw) -> None:
         me = self.current_player()
-        got = 0
-        for _ in range(self.magician_discards):
-            card = self._draw()
-            if card is not None:
-                self.hands[me].append(card)
-                got += 1
-        self.events.append(("magician_redraw", me, self.magician_discards, got))
+        got = self._draw(self.magician_discards)
+        self.hands[me].extend(got)
+        self.events.append(("magician_redraw", me, self.magician_discards, len(got)))
         self.magician_discards, self.step, self.return_step = 0, self.return_step, None
 
     @staticmethod
     def destroy_price(d: District) -> int:
-        """Söldner (S. 2): a district of cost 1 is free, any other costs 1 gold less than its price."""
-        return 0 if d.cost <= 1 else d.cost - 1
+        """Söldner (S. 2): 1 gold less than its price, so a district of cost 1 is free."""
+        return d.cost - 1
 
     def _rule_warlord(self, a: Destroy) -> RuleViolation | None:
         """Söldner (S. 2): one district of another player; not in a city of 8 or more; not the
@@ -972,16 +956,12 @@ class GameState(State):
         self.discard.append(d)
         self.events.append(("destroy", me, other, d, price))
 
-    # ------------------------------------------------------------------ misc
-
-    def _log(self, line: str) -> None:
-        self.history.append(line)
-
 
 # --------------------------------------------------------------------------- play helpers
 
 
-def advance_passively(state: GameState, until: Callable[[GameState], bool] | None = None, max_actions: int = 10_000) -> GameState:
+def advance_passively(state: GameState, until: Callable[[GameState], bool] | None = None,
+                      max_actions: int = 10_000) -> GameState:
     """Play on in the plainest way until ``until(state)`` holds or the game ends: draft the first
     legal option, take 2 gold, keep the first card, end the turn. For probes and tests."""
     for _ in range(max_actions):

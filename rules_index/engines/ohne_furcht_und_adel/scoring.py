@@ -14,30 +14,21 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
-from .cards import COMPLETE_CITY, Color, District, parse_color
+from .cards import COMPLETE_CITY, Color, District, as_district
 
 ALL_COLOURS_BONUS = 3
 FIRST_COMPLETE_BONUS = 4
 LATER_COMPLETE_BONUS = 2
 
 
-def _district(value: Any) -> District:
-    if isinstance(value, District):
-        return value
-    if isinstance(value, Mapping):
-        return District(parse_color(value["color"]), int(value["cost"]))
-    color, cost = value
-    return District(parse_color(color), int(cost))
-
-
 def district_points(city: Iterable[Any]) -> int:
     """Points of all districts of a city: the sum of their costs (S. 2 · Spielende & Sieger)."""
-    return sum(_district(d).cost for d in city)
+    return sum(as_district(d).cost for d in city)
 
 
 def all_colours_bonus(city: Iterable[Any]) -> int:
     """3 points for districts in all 5 colours (S. 2 · Spielende & Sieger)."""
-    colours = {_district(d).color for d in city}
+    colours = {as_district(d).color for d in city}
     return ALL_COLOURS_BONUS if colours >= set(Color) else 0
 
 
@@ -61,7 +52,7 @@ def _entries(players: Iterable[Any]) -> list[tuple[str, list[District]]]:
             name, city = entry["name"], entry.get("districts", [])
         else:
             name, city = entry
-        out.append((str(name), [_district(d) for d in city]))
+        out.append((str(name), [as_district(d) for d in city]))
     names = [n for n, _ in out]
     if len(set(names)) != len(names):
         raise ValueError("player names must be unique")
@@ -100,7 +91,7 @@ def score(
         }
     order = [n for n, _ in entries]
     key = lambda n: (scores[n]["total"], scores[n]["district_points"])  # noqa: E731
-    ranking = sorted(order, key=lambda n: (-key(n)[0], -key(n)[1], order.index(n)))
+    ranking = sorted(order, key=key, reverse=True)  # stable: level players keep their order
     best = key(ranking[0]) if ranking else None
     winners = [n for n in ranking if key(n) == best]
     top_total = [n for n in ranking if scores[n]["total"] == (best[0] if best else None)]
