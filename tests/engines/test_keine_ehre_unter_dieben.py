@@ -12,7 +12,7 @@ from rules_index.engines import probes_for
 from rules_index.engines.base import RuleViolation
 from rules_index.engines.keine_ehre_unter_dieben import (
     FEATHERS, KeineEhreGame, KeineEhreState, LootCard, Pass, Phase, Reveal, Stop, Take, default_deck,
-    lay_out, leader_quota, majority_awards, score_holdings, share_plan)
+    lay_out, leader_quota, majority_awards, score_holdings)
 from rules_index.engines.keine_ehre_unter_dieben import rules as R
 
 COLOURS = ("red", "blue", "green", "yellow", "purple")
@@ -193,14 +193,18 @@ def test_not_enough_cards_some_thieves_get_nothing():
     assert s.phase is Phase.RAID and [len(h) for h in s.holdings] == [1, 1, 0, 0, 0]
 
 
-def test_share_plan_pure_function():
-    assert share_plan(R.VOLUNTARY_STOP, 1, 3, 5, 2).takes == (1, 1, 2, 0, 1)
-    assert share_plan(R.VOLUNTARY_STOP, 1, 3, 5, 2, leader_takes_extra=False).discarded == 1
-    plan = share_plan(R.CAUGHT, 0, 2, 4, 0)
-    assert plan.takes == (1,) and plan.discarded == 3
-    assert share_plan(R.MASTER_STROKE, 0, 4, 4, 4).received(4) == (4, 0, 0, 0)
-    with pytest.raises(ValueError):
-        share_plan(R.CAUGHT, 0, 2, 4, 1)
+def test_share_plans_through_the_engine():
+    five = dict(num_players=3, leader=1, moves=[0] * 5)
+    share = ["reveal"] * 5 + ["stop", "P1:take", "P1:take", "P2:take", "P0:take"]
+    out = steps(*share, "P1:take", **five)
+    assert all(out["legal"]) and out["cards"] == {"P0": 1, "P1": 3, "P2": 1} and out["discarded"] == 0
+    out = steps(*share, "P1:pass", **five)
+    assert all(out["legal"]) and out["cards"] == {"P0": 1, "P1": 2, "P2": 1} and out["discarded"] == 1
+    out = steps(*["reveal"] * 5, "P0:take", "P1:take", num_players=2, moves=[0, 0, 0, 0, 3])
+    assert out["rules"][5] == "Auf frischer Tat ertappt" and out["cards"] == {"P0": 0, "P1": 1}
+    assert out["discarded"] == 1 + 3 and out["round"] == 2
+    out = steps(*["reveal"] * 4, *["take"] * 4, moves=[3, 0, 0, 0])
+    assert all(out["legal"]) and out["cards"] == {"P0": 4, "P1": 0, "P2": 0, "P3": 0} and out["round"] == 2
 
 
 # ----------------------------------------------------------------------------- laying out
@@ -238,7 +242,7 @@ def test_police_raid_engine_bell_card():
     s.apply(Reveal("P0"))
     s.apply(Stop("P0"))
     s.apply(Take("P0", 1))
-    assert s.raids == [(0, "red", 4)] and s.holdings[0] == []
+    assert s.raids == [{"player": "P0", "colour": "red", "bells": 3, "cards": 4}] and s.holdings[0] == []
     assert len(s.discard) == 4
 
 
@@ -277,7 +281,7 @@ def test_last_heist_uses_reserve_then_game_ends_and_is_scored():
     reserve = cards(0, 0, colour="green", start=200)
     s = scenario([0, 0], filler=0, reserve=reserve)
     reveal_all(s, 3)
-    assert s.from_reserve == 1 and not s.deck and len(s.reserve) == 1
+    assert not s.deck and [c.id for c in s.reserve] == [201] and s.board[2].id == 200
     s.apply(Reveal("P0"))
     assert s.reserve == []
     refused(s, Reveal("P0"), "Spielende")
@@ -287,7 +291,8 @@ def test_last_heist_uses_reserve_then_game_ends_and_is_scored():
     while not s.is_terminal():
         s.apply(s.legal_actions()[0])
     assert s.legal_actions() == []
-    assert list(s.returns().values()) == list(s.scores.totals)
+    sheet = score_holdings(s.holdings, s.game.reward_tiles, s.game.feather_tiles)
+    assert list(s.returns().values()) == list(sheet.totals) and s.history[-1].startswith("R1 game over; scores P0=")
     refused(s, Reveal(s.players[s.leader]), "Spielende")
 
 
@@ -365,6 +370,43 @@ def test_game_parameters_are_validated():
         KeineEhreGame(deck=deck + cards(0, colour="blue", start=10), reserve_size=0, reward_tiles=tiles)
 
 
+
+@pytest.mark.parametrize("params,problem", [
+    ({"num_players": 9}, "num_players must be 2..8"),
+    ({"deck": cards(0, 0) + cards(0)}, "card ids must be unique"),
+    ({"deck": cards(4, 0)}, "commissar movement is 0..3"),
+    ({"reserve_size": 3}, "reserve_size must leave a loot deck"),
+    ({"commissar_start": 1}, "commissar_start must leave field 1 free"),
+    ({"full_board_outcome": "caught"}, "full_board_outcome must be voluntary_stop or master_stroke"),
+    ({"take_counts": (1, 2)}, "take_counts needs one value per field"),
+    ({"deck": cards(0, 0) + cards(0, colour="blue", start=5)}, "no reward tiles for colours ['blue']"),
+    ({"tie_rule": "coin"}, "tie_rule must be one of ('split', 'all', 'none')"),
+    ({"leader_rotation": "random"}, "leader_rotation must be clockwise or counterclockwise"),
+    ({"first_leader": 4}, "first_leader out of range"),
+])
+def test_a_bad_parameter_is_named(params, problem):
+    with pytest.raises(ValueError) as err:
+        KeineEhreGame(**{"deck": cards(0, 0, 0), "reserve_size": 0, "reward_tiles": {"red": (5, 2)}, **params})
+    assert str(err.value) == problem
+
+
+def test_scenario_material_and_tiles():
+    state = played(moves=[0], filler=2, discard=[0, {"colour": "green"}], reward_tiles={"red": [6, 3]},
+                   holdings={"P1": [{"points": 2}]})
+    assert [c.colour for c in state.deck] == ["red", "blue", "blue"] and len(state.discard) == 2
+    assert state.game.reward_tiles == {"red": (6, 3), "blue": (5, 2), "green": (5, 2)}
+    assert state.returns() == {"P0": 0, "P1": 6 + 2, "P2": 0, "P3": 0}
+
+
+def test_history_names_the_discarded_cards():
+    state = played(*["reveal"] * 5, num_players=2, moves=[0, 0, 0, 1, 3])
+    assert state.history[-3:] == ["R1 P0 reveals #1005 red m3 -> field 5", "R1 commissar 7->4; caught",
+                                  "R1 caught: discard #1004 red m1, #1005 red m3"]
+    state = played(*["reveal"] * 5, "stop", "take", "take", "take", "take", "pass", num_players=3, moves=[0] * 5)
+    assert state.history[-2:] == ["R1 P0 passes", "R1 discard rest #1005 red"]
+
+
+
 def test_unknown_action_refused():
     s = scenario([0])
     before = snapshot(s)
@@ -412,8 +454,7 @@ def test_default_deck_and_setup():
 
 def test_probes_registered_and_computed():
     probes = probes_for("keine-ehre-unter-dieben")
-    assert probes.names() == ["game_end", "lay_out", "rotation", "scoring", "setup", "share", "share_turn",
-                              "steps"]
+    assert probes.names() == ["scoring", "steps"]
     caught = probes.run("steps", {"moves": [2, 2, 2], "steps": ["reveal"] * 4})
     assert caught["outcome"] == "caught" and caught["leader_quota"] == [0, 0]
     assert caught["legal"] == [True, True, True, False] and caught["rules"] == [None, None, None, "Raubzug"]
@@ -422,43 +463,121 @@ def test_probes_registered_and_computed():
     out = probes.run("steps", {"moves": [0], "steps": ["P1:reveal", "reveal", "stop", "take", "P1:take:1"]})
     assert out["legal"] == [False, True, True, True, False] and out["rules"][0] == "Anführer"
     assert out["cards"] == {"P0": 1, "P1": 0, "P2": 0, "P3": 0} and out["player"] == "P1"  # the next leader
+    with pytest.raises(ValueError):
+        probes.run("steps", {"moves": [0], "steps": ["grab"]})
 
 
-def test_setup_probe_uses_the_real_setup():
-    probes = probes_for("keine-ehre-unter-dieben")
-    out = probes.run("setup", {"seed": 4})
-    assert (out["total"], out["reserve"], out["deck"]) == (70, 15, 55)
-    assert out["board"] == [] and out["commissar"] == 8 and out["leader"] == "P0" and out["can_reveal"]
-    assert probes.run("setup", {"commissar_start": 10, "first_leader": 2})["commissar"] == 10
-    assert probes.run("setup", {"first_leader": 2})["leader"] == "P2"
+def test_setup_through_new_game():
+    state = KeineEhreState.new_game(4)
+    out = state.observe()
+    assert (state.total, out["reserve"], out["deck"]) == (70, 15, 55)
+    assert out["cards_on_board"] == [] and out["commissar"] == 8 and out["player"] == "P0" and out["can_reveal"]
+    assert (out["round"], out["outcome"], out["phase"], out["terminal"]) == (1, "open", "raid", False)
+    assert KeineEhreState.new_game(0, commissar_start=10, first_leader=2).observe()["commissar"] == 10
+    assert KeineEhreState.new_game(0, first_leader=2).observe()["player"] == "P2"
 
 
-def test_share_turn_probe_reports_options_and_takes():
-    probes = probes_for("keine-ehre-unter-dieben")
+def steps(*actions, **given):
+    return probes_for("keine-ehre-unter-dieben").run("steps", {**given, "steps": list(actions)})
+
+
+def test_steps_observe_the_share_options():
     # voluntary stop on field 4: the leader must take 2 and may not pass
-    out = probes.run("share_turn", {"moves": [0, 0, 0, 0], "stop": True, "at": "leader_share"})
-    assert out["player"] == "P0" and not out["can_pass"] and out["pass_refused"] == "Freiwilliges Ende"
-    assert out["takeable_fields"] == [1, 2, 3, 4]
+    out = steps(*["reveal"] * 4, "stop", "pass", moves=[0, 0, 0, 0])
+    assert out["player"] == "P0" and not out["can_pass"] and out["rules"][-1] == "Freiwilliges Ende"
+    assert out["can_take"] == [1, 2, 3, 4] and not out["can_reveal"] and not out["can_stop"]
     # master stroke: he may pass at once
-    out = probes.run("share_turn", {"moves": [3, 0, 0, 0], "at": "leader_share"})
-    assert out["outcome"] == "master_stroke" and out["can_pass"] and out["pass_refused"] is None
+    out = steps(*["reveal"] * 4, moves=[3, 0, 0, 0])
+    assert out["outcome"] == "master_stroke" and out["can_pass"] and out["phase"] == "leader_share"
     # the next thief must take one card, any of them
-    out = probes.run("share_turn", {"moves": [0, 0, 0, 0], "stop": True, "take": 4})
-    assert out["player"] == "P1" and not out["can_pass"] and out["pass_refused"] == "Verteilen der Beute"
-    assert out["takeable_fields"] == [3, 4] and out["take_refused"] is None and out["rows"] == {"red": 1}
-    # the extra card is optional; a caught leader never reaches it
-    out = probes.run("share_turn", {"num_players": 3, "moves": [0] * 5, "stop": True, "at": "leader_extra"})
-    assert out["player"] == "P0" and out["can_pass"] and out["takeable_fields"] == [5]
-    out = probes.run("share_turn", {"num_players": 2, "moves": [0, 0, 0, 0, 3], "at": "leader_extra"})
-    assert out["outcome"] == "caught" and out["phase"] == "ended" and out["board_fields"] == []
+    out = steps(*["reveal"] * 4, "stop", "take", "take", "pass", moves=[0, 0, 0, 0])
+    assert out["player"] == "P1" and not out["can_pass"] and out["rules"][-1] == "Verteilen der Beute"
+    assert out["can_take"] == [3, 4] and out["phase"] == "others_share"
+    out = steps(*["reveal"] * 4, "stop", "take", "take", "take:4", moves=[0, 0, 0, 0])
+    assert out["rows"] == {"P0": {"red": 2}, "P1": {"red": 1}} and out["cards_on_board"] == [3]
+    # the extra card is optional; a caught leader never reaches it, and the outcome stays in view
+    out = steps(*["reveal"] * 5, "stop", "take", "take", "take", "take", num_players=3, moves=[0] * 5)
+    assert out["phase"] == "leader_extra" and out["player"] == "P0" and out["can_pass"] and out["can_take"] == [5]
+    out = steps(*["reveal"] * 5, "take", num_players=2, moves=[0, 0, 0, 0, 3])
+    assert out["outcome"] == "caught" and out["leader_quota"] == [0, 0] and out["phase"] == "raid"
+    assert out["round"] == 2 and out["cards_on_board"] == [] and out["discarded"] == 4 and out["can_reveal"]
+    # the next heist's first card clears the last outcome
+    out = steps(*["reveal"] * 5, "take", "reveal", num_players=2, moves=[0, 0, 0, 0, 3])
+    assert out["outcome"] == "open" and out["leader_quota"] is None and out["last_field"] == 1
     # a forced card can be the third bell: police raid through apply
-    out = probes.run("share_turn", {"num_players": 2, "stop": True, "take": 3,
-                                    "moves": [{"colour": "blue"}, {"colour": "blue"}, {"bell": True},
-                                              {"bell": True}],
-                                    "holdings": {1: [{"bell": True}, {"bell": True}]}})
-    assert out["raids"] == [["P1", "red"]] and out["rows"] == {}
+    out = steps(*["reveal"] * 4, "stop", "take", "take", "take:3", num_players=2,
+                moves=[{"colour": "blue"}, {"colour": "blue"}, {"bell": True}, {"bell": True}],
+                holdings={1: [{"bell": True}, {"bell": True}]})
+    assert out["raids"] == [{"player": "P1", "colour": "red", "bells": 3, "cards": 3}]
+    assert out["rows"] == {"P0": {"blue": 2}} and out["bells"] == {"P0": {"blue": 0}} and out["discarded"] == 3
     # an open heist shares nothing
-    assert probes.run("share_turn", {"moves": [0, 0]})["phase"] == "raid"
+    out = steps("reveal", "reveal", moves=[0, 0])
+    assert out["phase"] == "raid" and out["can_take"] == [] and not out["can_pass"]
+
+
+def test_steps_observe_the_game_end():
+    out = steps(*["reveal"] * 4, "stop", "take", "take", "take", "take", moves=[0, 0], filler=0, reserve=[0, 0, 0])
+    assert (out["deck"], out["reserve"], out["terminal"], out["phase"]) == (0, 1, True, "game_over")
+    assert out["player"] is None and not out["can_reveal"] and out["cards"] == {"P0": 2, "P1": 1, "P2": 1, "P3": 0}
+
+
+def played(*actions, **given):
+    """A scenario state after legal steps, each read by ``parse_action``."""
+    state = KeineEhreState.from_scenario(given)
+    for step in actions:
+        state.apply(state.parse_action(step))
+    return state
+
+
+STOPPED_ON_4 = ["reveal"] * 4 + ["stop"]
+
+
+@pytest.mark.parametrize("actions,given,step,rule,message", [
+    ([], {}, "P1:reveal", "Anführer", "only the leader P0 reveals loot cards and stops"),
+    ([], {}, "stop", "Raubzug", "the leader decides only after a revealed card"),
+    ([], {}, "take:1", "Raubzug", "the loot is shared only after the heist"),
+    ([], {}, "pass", "Raubzug", "during the heist the leader reveals a card or stops"),
+    (["reveal"] * 4, {"moves": [3, 0, 0, 0]}, "reveal", "Raubzug",
+     "the heist has ended (master_stroke): no more revealing or stopping"),
+    (STOPPED_ON_4, {}, "P2:take:1", "Verteilen der Beute", "the leader P0 takes his share first"),
+    (STOPPED_ON_4, {}, "P2:pass", "Verteilen der Beute", "it is P0's turn"),
+    (STOPPED_ON_4 + ["take"], {}, "pass", "Freiwilliges Ende",
+     "after a voluntary stop the leader must take 2 card(s); 1 still to take"),
+    (STOPPED_ON_4 + ["take", "take"], {}, "P0:take", "Freiwilliges Ende",
+     "the leader has taken the 2 card(s) printed under the last card; the others choose now"),
+    (STOPPED_ON_4 + ["take", "take"], {}, "P2:take", "Verteilen der Beute",
+     "clockwise from the leader's left it is P1's turn"),
+    (STOPPED_ON_4 + ["take", "take"], {}, "pass", "Verteilen der Beute", "each thief must take one card of his choice"),
+    (STOPPED_ON_4 + ["take", "take"], {}, "take:1", "Verteilen der Beute", "no loot card on field 1"),
+    (STOPPED_ON_4 + ["take", "take"], {}, "take:8", "Verteilen der Beute", "no loot card on field 8"),
+    (["reveal"] * 5, {"moves": [0, 0, 0, 0, 3], "num_players": 3}, "P0:take", "Auf frischer Tat ertappt",
+     "a leader caught in the act gets nothing of the loot"),
+    (["reveal"] * 5 + ["stop"] + ["take"] * 4, {"num_players": 3}, "P1:take", "Verteilen der Beute",
+     "every other thief had a card; only the leader may take one more"),
+    (["reveal"] * 3, {"moves": [0, 0], "filler": 0, "reserve": [0]}, "reveal", "Spielende",
+     "no loot card left in the deck or the reserve"),
+    (["reveal", "stop", "take"], {"moves": [0], "filler": 0}, "reveal", "Spielende",
+     "the game is over: the loot deck is used up"),
+])
+def test_refusals_name_the_rule_and_say_why(actions, given, step, rule, message):
+    state = played(*actions, **{"moves": [0] * 5, **given})
+    refusal = state.check(state.parse_action(step))
+    assert (refusal.rule.name, refusal.message) == (rule, message)
+
+
+def test_scenario_cards_are_numbered_in_order():
+    state = played("reveal", "reveal", moves=[0, {"colour": "blue", "bell": True}], reserve=[{"points": 2}])
+    assert state.history == ["R1 P0 reveals #1001 red -> field 1", "R1 commissar 8->8",
+                             "R1 P0 reveals #1002 blue bell -> field 2", "R1 commissar 8->8"]
+    assert [c.id for c in state.deck[:2]] == [1003, 1004] and str(state.reserve[0]) == "#1013 green +2"
+
+
+@pytest.mark.parametrize("flag,rows", [(True, {"P0": {"blue": 1}}), (False, {})])
+def test_compartment_after_razzia_through_the_engine(flag, rows):
+    out = steps("reveal", "stop", "take", compartment_after_razzia=flag, holdings={0: [{"bell": True}] * 2},
+                moves=[{"bell": True, "compartment": True}], reserve=[{"colour": "blue"}])
+    assert out["raids"] == [{"player": "P0", "colour": "red", "bells": 3, "cards": 3}] and out["rows"] == rows
+    assert out["reserve"] == (0 if flag else 1)
 
 
 # ----------------------------------------------------------------------------- golden playthrough

@@ -29,12 +29,12 @@ anything the review does not describe (e.g. a variant, end-of-game tie-breaks be
 from .cards import FEATHERS, LootCard, default_deck
 from .game import KeineEhreGame, KeineEhreState, Pass, Phase, Reveal, Stop, Take
 from .scoring import ScoreSheet, majority_awards, score_holdings
-from .rules import lay_out, leader_quota, share_plan
+from .rules import lay_out, leader_quota
 
 __all__ = [
     "FEATHERS", "KeineEhreGame", "KeineEhreState", "LootCard", "Pass", "Phase", "Reveal", "ScoreSheet",
     "Stop", "Take", "default_deck", "lay_out", "leader_quota", "majority_awards",
-    "score_holdings", "share_plan", "STATE",
+    "score_holdings", "STATE",
 ]
 
 STATE = KeineEhreState

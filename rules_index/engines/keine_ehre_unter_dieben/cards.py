@@ -66,16 +66,9 @@ class LootCard:
     points: int = 0
 
     def __str__(self) -> str:
-        marks = "".join(
-            (
-                f" m{self.move}" if self.move else "",
-                " bell" if self.bell else "",
-                " comp" if self.compartment else "",
-                f" f{self.feathers}" if self.feathers else "",
-                f" +{self.points}" if self.points else "",
-            )
-        )
-        return f"#{self.id} {self.colour}{marks}"
+        marks = {f"m{self.move}": self.move, "bell": self.bell, "comp": self.compartment,
+                 f"f{self.feathers}": self.feathers, f"+{self.points}": self.points}
+        return " ".join([f"#{self.id}", self.colour, *(mark for mark, shown in marks.items() if shown)])
 
 
 class CardMaker:
@@ -86,20 +79,16 @@ class CardMaker:
     def __init__(self, start: int = 1000) -> None:
         self.next_id = start
 
-    def make(self, spec: "int | dict | LootCard", default_colour: str = "red") -> LootCard:
+    def make(self, spec: "int | dict | LootCard", default_colour: str) -> LootCard:
         if isinstance(spec, LootCard):
             return spec
-        spec = {"move": spec} if isinstance(spec, int) else dict(spec)
+        fields = {"move": spec} if isinstance(spec, int) else spec
         self.next_id += 1
-        return LootCard(self.next_id, spec.get("colour", default_colour), int(spec.get("move", 0)),
-                        bool(spec.get("bell", False)), bool(spec.get("compartment", False)),
-                        int(spec.get("feathers", 0)), int(spec.get("points", 0)))
+        return LootCard(self.next_id, **{"colour": default_colour, **fields})
 
     def many(self, specs, default_colour: str = "red") -> list[LootCard]:
         """Cards from specs, or ``specs`` plain cards when it is a number."""
-        if isinstance(specs, int):
-            specs = [0] * specs
-        return [self.make(s, default_colour) for s in specs or ()]
+        return [self.make(s, default_colour) for s in ([0] * specs if isinstance(specs, int) else specs or ())]
 
 
 #: Source silent: the composition of one colour. Invented default, the same for every colour:

@@ -18,9 +18,9 @@ from typing import Any, Mapping, Sequence
 
 from ..base import RuleViolation, State
 from . import rules as R
-from .cards import (BELL_LIMIT, COMMISSAR_START, DEFAULT_FEATHER_TILES, DEFAULT_REWARD_TILES,
+from .cards import (BELL_LIMIT, COMMISSAR_START, DEFAULT_FEATHER_TILES, DEFAULT_REWARD_TILES, MAX_MOVE,
                     NUM_FIELDS, RESERVE_SIZE, TAKE_COUNTS, CardMaker, LootCard, default_deck)
-from .scoring import TIE_RULES, ScoreSheet, score_holdings
+from .scoring import TIE_RULES, score_holdings
 
 
 # --------------------------------------------------------------------------- actions
@@ -81,6 +81,7 @@ class Phase(enum.Enum):
 # --------------------------------------------------------------------------- game
 
 
+@dataclass
 class KeineEhreGame:
     """Parameters of one game. Every parameter except ``reserve_size`` (15), ``num_fields`` (7),
     ``bell_limit`` (3) and ``take_counts[0:6]`` (1,1,1,2,2,4) covers a point where the source is silent.
@@ -104,56 +105,46 @@ class KeineEhreGame:
     * ``compartment_after_razzia`` (True): see ``rules.lay_out``.
     """
 
-    def __init__(self, num_players: int = 4, deck: Sequence[LootCard] | None = None,
-                 reserve_size: int = RESERVE_SIZE, num_fields: int = NUM_FIELDS,
-                 commissar_start: int = COMMISSAR_START, reset_commissar: bool = True,
-                 full_board_outcome: str = R.VOLUNTARY_STOP, take_counts: Sequence[int] = TAKE_COUNTS,
-                 reward_tiles: Mapping[str, tuple[int, int]] | None = None,
-                 feather_tiles: tuple[int, int] = DEFAULT_FEATHER_TILES, tie_rule: str = "split",
-                 bell_limit: int = BELL_LIMIT, leader_rotation: str = "clockwise",
-                 first_leader: int = 0, compartment_after_razzia: bool = True):
-        if not 2 <= num_players <= 8:
-            raise ValueError("num_players must be 2..8")
-        self.num_players = num_players
-        self.deck = tuple(deck) if deck is not None else default_deck()
-        if len({c.id for c in self.deck}) != len(self.deck):
-            raise ValueError("card ids must be unique")
-        if any(not 0 <= c.move <= 3 for c in self.deck):
-            raise ValueError("commissar movement is 0..3")
-        self.reserve_size = reserve_size
-        if not 0 <= reserve_size < len(self.deck):
-            raise ValueError("reserve_size must leave a loot deck")
-        self.num_fields = num_fields
-        if commissar_start < 2:
-            raise ValueError("commissar_start must leave field 1 free")
-        self.commissar_start = commissar_start
-        self.reset_commissar = reset_commissar
-        if full_board_outcome not in (R.VOLUNTARY_STOP, R.MASTER_STROKE):
-            raise ValueError("full_board_outcome must be voluntary_stop or master_stroke")
-        self.full_board_outcome = full_board_outcome
-        self.take_counts = tuple(take_counts)
-        if len(self.take_counts) != num_fields:
-            raise ValueError("take_counts needs one value per field")
-        self.reward_tiles = dict(reward_tiles) if reward_tiles is not None else {
-            c: (h, l) for c, h, l in DEFAULT_REWARD_TILES}
-        missing = {c.colour for c in self.deck} - set(self.reward_tiles)
-        if missing:
-            raise ValueError(f"no reward tiles for colours {sorted(missing)}")
-        self.feather_tiles = tuple(feather_tiles)
-        if tie_rule not in TIE_RULES:
-            raise ValueError(f"tie_rule must be one of {TIE_RULES}")
-        self.tie_rule = tie_rule
-        self.bell_limit = bell_limit
-        if leader_rotation not in ("clockwise", "counterclockwise"):
-            raise ValueError("leader_rotation must be clockwise or counterclockwise")
-        self.leader_rotation = leader_rotation
-        if not 0 <= first_leader < num_players:
-            raise ValueError("first_leader out of range")
-        self.first_leader = first_leader
-        self.compartment_after_razzia = compartment_after_razzia
+    num_players: int = 4
+    deck: Sequence[LootCard] | None = None
+    reserve_size: int = RESERVE_SIZE
+    num_fields: int = NUM_FIELDS
+    commissar_start: int = COMMISSAR_START
+    reset_commissar: bool = True
+    full_board_outcome: str = R.VOLUNTARY_STOP
+    take_counts: Sequence[int] = TAKE_COUNTS
+    reward_tiles: Mapping[str, tuple[int, int]] | None = None
+    feather_tiles: tuple[int, int] = DEFAULT_FEATHER_TILES
+    tie_rule: str = "split"
+    bell_limit: int = BELL_LIMIT
+    leader_rotation: str = "clockwise"
+    first_leader: int = 0
+    compartment_after_razzia: bool = True
 
-    def total_cards(self) -> int:
-        return len(self.deck)
+    def __post_init__(self) -> None:
+        self.deck = default_deck() if self.deck is None else tuple(self.deck)
+        if self.reward_tiles is None:
+            self.reward_tiles = {c: (high, low) for c, high, low in DEFAULT_REWARD_TILES}
+        self.take_counts = tuple(self.take_counts)
+        self.feather_tiles = tuple(self.feather_tiles)
+        missing = sorted({c.colour for c in self.deck} - set(self.reward_tiles))
+        for valid, problem in (
+            (2 <= self.num_players <= 8, "num_players must be 2..8"),
+            (len({c.id for c in self.deck}) == len(self.deck), "card ids must be unique"),
+            (all(0 <= c.move <= MAX_MOVE for c in self.deck), "commissar movement is 0..3"),
+            (0 <= self.reserve_size < len(self.deck), "reserve_size must leave a loot deck"),
+            (self.commissar_start >= 2, "commissar_start must leave field 1 free"),
+            (self.full_board_outcome in (R.VOLUNTARY_STOP, R.MASTER_STROKE),
+             "full_board_outcome must be voluntary_stop or master_stroke"),
+            (len(self.take_counts) == self.num_fields, "take_counts needs one value per field"),
+            (not missing, f"no reward tiles for colours {missing}"),
+            (self.tie_rule in TIE_RULES, f"tie_rule must be one of {TIE_RULES}"),
+            (self.leader_rotation in ("clockwise", "counterclockwise"),
+             "leader_rotation must be clockwise or counterclockwise"),
+            (0 <= self.first_leader < self.num_players, "first_leader out of range"),
+        ):
+            if not valid:
+                raise ValueError(problem)
 
 
 # --------------------------------------------------------------------------- state
@@ -183,11 +174,9 @@ class KeineEhreState(State):
         self.quota: tuple[int, int] = (0, 0)
         self.leader_taken = 0
         self.queue: list[int] = []
-        self.from_reserve = 0  # cards revealed from the reserve in the last heist
         self.history: list[str] = []
-        self.raids: list[tuple[int, str, int]] = []  # (player, colour, cards lost) per police raid
-        self.scores: ScoreSheet | None = None
-        self.total = game.total_cards()
+        self.raids: list[dict[str, Any]] = []  # per police raid: player, colour, bells and cards lost
+        self.total = len(game.deck)
 
     # ----------------------------------------------------------------- bookkeeping
 
@@ -218,33 +207,18 @@ class KeineEhreState(State):
         discard = make.many(data.pop("discard", None) or [])
         holdings = {_seat(p): make.many(c) for p, c in (data.pop("holdings", None) or {}).items()}
         leader, commissar = data.pop("leader", None), data.pop("commissar", None)
-        material = deck + reserve + discard + [c for h in holdings.values() for c in h]
-        tiles = {c: tuple(v) for c, v in (data.pop("reward_tiles", None) or {}).items()}
-        for colour in {c.colour for c in material} - set(tiles):
-            tiles[colour] = (5, 2)
-        if "feather_tiles" in data:
-            data["feather_tiles"] = tuple(data["feather_tiles"])
-        game = KeineEhreGame(deck=material or [LootCard(0, "red")], reserve_size=0, reward_tiles=tiles, **data)
         if not deck:
             raise ValueError("a heist needs a loot deck")
+        material = deck + reserve + discard + [c for h in holdings.values() for c in h]
+        tiles = {c.colour: (5, 2) for c in material} | {
+            c: tuple(v) for c, v in (data.pop("reward_tiles", None) or {}).items()}
+        game = KeineEhreGame(deck=material, reserve_size=0, reward_tiles=tiles, **data)  # checks the card ids
         for p, cards in holdings.items():
             for colour in {c.colour for c in cards}:
                 if R.bells_in_row(cards, colour) >= game.bell_limit:
                     raise ValueError(f"P{p}'s {colour} row would already have been raided")
-        state = cls(game, deck=deck, reserve=reserve, holdings=holdings, discard=discard, commissar=commissar,
-                    leader=game.first_leader if leader is None else _seat(leader))
-        ids = [c.id for c in state.all_cards()]
-        if len(set(ids)) != len(ids):
-            raise ValueError("card ids must be unique")
-        return state
-
-    def copy(self) -> "KeineEhreState":
-        other = object.__new__(KeineEhreState)
-        other.__dict__.update(self.__dict__)
-        for name in ("deck", "reserve", "board", "discard", "queue", "history", "raids"):
-            setattr(other, name, list(getattr(self, name)))
-        other.holdings = [list(h) for h in self.holdings]
-        return other
+        return cls(game, deck=deck, reserve=reserve, holdings=holdings, discard=discard, commissar=commissar,
+                   leader=game.first_leader if leader is None else _seat(leader))
 
     # ----------------------------------------------------------------- the generic probe
 
@@ -263,22 +237,36 @@ class KeineEhreState(State):
         return actions[kind](player)
 
     def observe(self) -> dict[str, Any]:
-        """``outcome`` of the heist ("open" while it runs), ``phase``, ``commissar``, ``last_field``,
-        ``cards_on_board`` (fields), ``discarded``, ``leader_quota`` ([min, max] once it ended),
-        ``can_reveal``, ``can_stop``, ``player`` (to act), ``cards`` {player: cards laid out}."""
+        """``outcome`` of the heist ("open" while it runs, then kept until the next heist starts),
+        ``phase``, ``round``, ``player`` (to act), ``terminal``, ``commissar``, ``last_field``,
+        ``cards_on_board`` (fields), ``deck``, ``reserve``, ``discarded`` (cards), ``leader_quota``
+        ([min, max] once the heist ended), ``can_reveal``, ``can_stop``, ``can_pass``, ``can_take``
+        (fields), ``cards`` {player: cards laid out}, ``rows`` and ``bells`` {player: {colour: cards,
+        bell cards}} of the players with loot, ``raids`` (player, colour, bells, cards lost per raid)."""
         legal = self.legal_actions()
+        kinds = {type(a) for a in legal}
+        rows = {p: self.rows(i) for i, p in enumerate(self.players) if self.holdings[i]}
         return {
             "outcome": self.outcome or R.OPEN,
             "phase": self.phase.value,
+            "round": self.round_no,
+            "player": self.current_player(),
+            "terminal": self.is_terminal(),
             "commissar": self.commissar,
             "last_field": self.last_field,
             "cards_on_board": sorted(self.board_cards()),
+            "deck": len(self.deck),
+            "reserve": len(self.reserve),
             "discarded": len(self.discard),
             "leader_quota": list(self.quota) if self.outcome else None,
-            "can_reveal": any(isinstance(a, Reveal) for a in legal),
-            "can_stop": any(isinstance(a, Stop) for a in legal),
-            "player": self.current_player(),
+            "can_reveal": Reveal in kinds,
+            "can_stop": Stop in kinds,
+            "can_pass": Pass in kinds,
+            "can_take": sorted(a.field for a in legal if isinstance(a, Take)),
             "cards": {p: len(h) for p, h in zip(self.players, self.holdings)},
+            "rows": {p: {c: len(r) for c, r in sorted(row.items())} for p, row in rows.items()},
+            "bells": {p: {c: R.bells_in_row(r, c) for c, r in sorted(row.items())} for p, row in rows.items()},
+            "raids": list(self.raids),
         }
 
     def all_cards(self) -> list[LootCard]:
@@ -306,14 +294,8 @@ class KeineEhreState(State):
 
     def returns(self) -> dict[str, int]:
         """Scores by player of the loot laid out (final at the end)."""
-        sheet = self.scores or score_holdings(self.holdings, self.game.reward_tiles, self.game.feather_tiles,
-                                              self.game.tie_rule)
+        sheet = score_holdings(self.holdings, self.game.reward_tiles, self.game.feather_tiles, self.game.tie_rule)
         return dict(zip(self.players, sheet.totals))
-
-    def __str__(self) -> str:
-        board = " ".join(str(c.id) if c else "." for c in self.board)
-        return (f"round {self.round_no} {self.phase.value} leader P{self.leader} commissar "
-                f"{self.commissar} board [{board}] deck {len(self.deck)} reserve {len(self.reserve)}")
 
     def _log(self, text: str) -> None:
         self.history.append(f"R{self.round_no} {text}")
@@ -321,42 +303,37 @@ class KeineEhreState(State):
     # ----------------------------------------------------------------- rule checks
 
     def describe(self, action: Action) -> str:
+        """The history's line: the round, and the card revealed or taken."""
+        text = str(action)
         if isinstance(action, Reveal):
             card = f"{self.deck[0]}" if self.deck else f"{self.reserve[0]} (reserve)"
-            return f"R{self.round_no} {action.player} reveals {card} -> field {len(self.board_cards()) + 1}"
-        if isinstance(action, Take):
-            return f"R{self.round_no} {action.player} takes {self.board[action.field - 1]} (field {action.field})"
-        if isinstance(action, Stop):
-            return f"R{self.round_no} {action.player} stops voluntarily after field {self.last_field}"
-        return f"R{self.round_no} {action}"
+            text = f"{action.player} reveals {card} -> field {len(self.board_cards()) + 1}"
+        elif isinstance(action, Take):
+            text = f"{action.player} takes {self.board[action.field - 1]} (field {action.field})"
+        elif isinstance(action, Stop):
+            text = f"{action.player} stops voluntarily after field {self.last_field}"
+        return f"R{self.round_no} {text}"
 
     def check(self, action: object) -> RuleViolation | None:
         """The rule ``action`` breaks in this state, or None if it is legal."""
         if self.phase is Phase.GAME_OVER:
             return RuleViolation(R.R_GAME_END, "the game is over: the loot deck is used up")
-        rule = {Reveal: self._check_reveal, Stop: self._check_stop, Take: self._check_take,
+        rule = {Reveal: self._check_heist, Stop: self._check_heist, Take: self._check_take,
                 Pass: self._check_pass}.get(type(action))
         return rule(action) if rule else RuleViolation(R.R_RAID, f"unknown action {action!r}")
 
-    def _check_reveal(self, a: Reveal) -> RuleViolation | None:
-        """Only the leader reveals, only during the heist, from the deck (from the reserve once the deck
-        is used up). Rezension · Der Raubzug; Das Spielende und die Wertung."""
+    def _check_heist(self, a: Reveal | Stop) -> RuleViolation | None:
+        """Only the leader acts in the heist, and only while it runs: he reveals a card from the deck
+        (from the reserve once the deck is used up) or, after each revealed card, stops.
+        Rezension · Der Raubzug; Das Spielende und die Wertung."""
         if self.phase is not Phase.RAID:
-            return RuleViolation(R.R_RAID, f"the heist has ended ({self.outcome}): no more cards are revealed")
+            return RuleViolation(R.R_RAID, f"the heist has ended ({self.outcome}): no more revealing or stopping")
         if a.player != self.players[self.leader]:
-            return RuleViolation(R.R_LEADER, f"only the leader P{self.leader} reveals loot cards")
-        if not self.deck and not self.reserve:
-            return RuleViolation(R.R_GAME_END, "no loot card left in the deck or the reserve")
-        return None
-
-    def _check_stop(self, a: Stop) -> RuleViolation | None:
-        """The leader decides after each revealed card whether to stop. Rezension · Der Raubzug."""
-        if self.phase is not Phase.RAID:
-            return RuleViolation(R.R_RAID, f"the heist has already ended ({self.outcome})")
-        if a.player != self.players[self.leader]:
-            return RuleViolation(R.R_LEADER, f"only the leader P{self.leader} decides to stop")
-        if not self.board_cards():
+            return RuleViolation(R.R_LEADER, f"only the leader P{self.leader} reveals loot cards and stops")
+        if isinstance(a, Stop) and not self.board_cards():
             return RuleViolation(R.R_RAID, "the leader decides only after a revealed card")
+        if isinstance(a, Reveal) and not self.deck and not self.reserve:
+            return RuleViolation(R.R_GAME_END, "no loot card left in the deck or the reserve")
         return None
 
     def _check_take(self, a: Take) -> RuleViolation | None:
@@ -410,21 +387,30 @@ class KeineEhreState(State):
     def perform(self, action: Action) -> None:
         if isinstance(action, Reveal):
             self._reveal()
-        elif isinstance(action, Stop):
+            return
+        if isinstance(action, Stop):
             self._start_share(R.VOLUNTARY_STOP)
+            return
+        if isinstance(action, Take):
+            card = self.board[action.field - 1]
+            self.board[action.field - 1] = None
+            self._lay_out(self.players.index(action.player), card)
+        if self.phase is Phase.LEADER_EXTRA:  # the extra card, taken or declined, ends the share
+            self._end_round()
+        elif self.phase is Phase.OTHERS_SHARE:
+            self.queue.pop(0)
+            self._advance()
         elif isinstance(action, Take):
-            self._take(self.players.index(action.player), action.field)
-        else:
-            self._pass(self.players.index(action.player))
+            self.leader_taken += 1
+            self._advance()
+        else:  # the leader ends his master-stroke share
+            self._advance(leader_done=True)
 
     def _reveal(self) -> None:
         """Turn the top card onto the first free field, move the commissar, judge the situation.
         Rezension · Der Raubzug; cards from the reserve once the deck is used up (Das Spielende)."""
-        if self.deck:
-            card = self.deck.pop(0)
-        else:
-            card = self.reserve.pop(0)
-            self.from_reserve += 1
+        card = self.deck.pop(0) if self.deck else self.reserve.pop(0)
+        self.outcome = None
         field = len(self.board_cards()) + 1
         self.board[field - 1] = card
         self.last_field = field
@@ -433,11 +419,9 @@ class KeineEhreState(State):
         status = R.heist_status(self.commissar, field, self.game.num_fields, self.game.full_board_outcome)
         self._log(f"commissar {before}->{self.commissar}"
                   f"{'' if status == R.OPEN else '; ' + status}")
-        if status == R.CAUGHT:
-            lost = []
-            for f in R.caught_fields(self.commissar, field):
-                lost.append(self.board[f - 1])
-                self.board[f - 1] = None
+        if status == R.CAUGHT:  # the card under the commissar and all cards to its right are discarded
+            lost = self.board[self.commissar - 1:field]
+            self.board[self.commissar - 1:field] = [None] * len(lost)
             self.discard.extend(lost)
             self._log("caught: discard " + ", ".join(str(c) for c in lost))
         if status != R.OPEN:
@@ -445,62 +429,24 @@ class KeineEhreState(State):
 
     def _start_share(self, outcome: str) -> None:
         self.outcome = outcome
-        cards = len(self.board_cards())
-        self.quota = R.leader_quota(outcome, self.last_field, cards, self.game.take_counts)
+        self.quota = R.leader_quota(outcome, self.last_field, len(self.board_cards()), self.game.take_counts)
         self.leader_taken = 0
-        if outcome == R.CAUGHT:
-            self._begin_others()
-        else:
-            self.phase = Phase.LEADER_SHARE
+        self.phase = Phase.LEADER_SHARE
         self._advance()
 
-    def _begin_others(self) -> None:
-        self.phase = Phase.OTHERS_SHARE
-        self.queue = list(R.others_order(self.leader, self.game.num_players))
-
-    def _take(self, player: int, field: int) -> None:
-        card = self.board[field - 1]
-        self.board[field - 1] = None
-        self._lay_out(player, card)
-        if self.phase is Phase.LEADER_SHARE:
-            self.leader_taken += 1
-        elif self.phase is Phase.OTHERS_SHARE:
-            self.queue.pop(0)
-        else:
-            self._end_round()
-            return
-        self._advance()
-
-    def _pass(self, player: int) -> None:
-        if self.phase is Phase.LEADER_SHARE:
-            self._begin_others()
-            self._advance()
-        else:
-            self._end_round()
-
-    def _advance(self) -> None:
-        """Move through the share: leader first, then clockwise one card each, then the leader's extra
-        card (not if caught), rest discarded. Rezension · Das Verteilen der Beute."""
-        while True:
-            cards = len(self.board_cards())
-            if self.phase is Phase.LEADER_SHARE:
-                if cards == 0 or self.leader_taken >= self.quota[1]:
-                    self._begin_others()
-                    continue
-                return
-            if self.phase is Phase.OTHERS_SHARE:
-                if cards == 0:
-                    self.queue = []
-                if self.queue:
-                    return
-                if R.leader_may_take_extra(self.outcome, cards):
-                    self.phase = Phase.LEADER_EXTRA
-                    return
+    def _advance(self, leader_done: bool = False) -> None:
+        """Move through the share: the leader's share first (none if caught), then clockwise one card
+        each while cards last, then the leader's extra card (not if caught), the rest is discarded.
+        Rezension · Das Verteilen der Beute."""
+        cards = len(self.board_cards())
+        if self.phase is Phase.LEADER_SHARE and (leader_done or not cards or self.leader_taken >= self.quota[1]):
+            self.phase = Phase.OTHERS_SHARE
+            self.queue = list(R.others_order(self.leader, self.game.num_players))
+        if self.phase is Phase.OTHERS_SHARE and not (cards and self.queue):
+            if R.leader_may_take_extra(self.outcome, cards):
+                self.phase = Phase.LEADER_EXTRA
+            else:
                 self._end_round()
-                return
-            if self.phase is Phase.LEADER_EXTRA and cards == 0:
-                self._end_round()
-            return
 
     def _lay_out(self, player: int, card: LootCard) -> None:
         """Lay the card out by colour: police raid on the third bell, secret compartment draws from the
@@ -512,7 +458,8 @@ class KeineEhreState(State):
         self.discard.extend(res.lost)
         for ev in res.events:
             if ev[0] == "razzia":
-                self.raids.append((player, ev[1], len(ev[2])))
+                self.raids.append({"player": self.players[player], "colour": ev[1],
+                                   "bells": R.bells_in_row(ev[2], ev[1]), "cards": len(ev[2])})
                 self._log(f"P{player} police raid in {ev[1]}: loses {len(ev[2])} card(s)")
             elif ev[0] == "compartment":
                 self._log(f"P{player} secret compartment: draws {ev[1]} from the reserve")
@@ -520,27 +467,19 @@ class KeineEhreState(State):
     def _end_round(self) -> None:
         """Discard what is left; game end when the loot deck is used up, else the next leader.
         Rezension · Das Verteilen der Beute; Der Spielablauf; Das Spielende und die Wertung."""
-        rest = list(self.board_cards().items())
-        for f, c in rest:
-            self.board[f - 1] = None
-            self.discard.append(c)
+        rest = [c for c in self.board if c is not None]
+        self.board = [None] * self.game.num_fields
+        self.discard.extend(rest)
         if rest:
-            self._log("discard rest " + ", ".join(str(c) for _, c in rest))
+            self._log("discard rest " + ", ".join(str(c) for c in rest))
         self.queue = []
         if not self.deck:
             self.phase = Phase.GAME_OVER
-            self.scores = score_holdings(self.holdings, self.game.reward_tiles, self.game.feather_tiles,
-                                         self.game.tie_rule)
-            self._log("game over; scores " + " ".join(f"P{p}={s}" for p, s in enumerate(self.scores.totals)))
+            self._log("game over; scores " + " ".join(f"{p}={s}" for p, s in self.returns().items()))
             return
         self.leader = R.next_leader(self.leader, self.game.num_players, self.game.leader_rotation)
         self.round_no += 1
         self.phase = Phase.RAID
-        self.outcome = None
-        self.last_field = None
-        self.quota = (0, 0)
-        self.leader_taken = 0
-        self.from_reserve = 0
         if self.game.reset_commissar:
             self.commissar = self.game.commissar_start
         else:

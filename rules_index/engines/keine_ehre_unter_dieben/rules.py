@@ -28,7 +28,6 @@ OPEN = "open"
 VOLUNTARY_STOP = "voluntary_stop"
 MASTER_STROKE = "master_stroke"
 CAUGHT = "caught"
-OUTCOMES = (VOLUNTARY_STOP, MASTER_STROKE, CAUGHT)
 
 
 # --------------------------------------------------------------------------- the heist
@@ -62,12 +61,6 @@ def heist_status(commissar: int, last_field: int, num_fields: int = NUM_FIELDS,
     return OPEN
 
 
-def caught_fields(commissar: int, last_field: int) -> range:
-    """Fields whose cards are discarded when the leader is caught: the card under the commissar and
-    all cards to its right. Rezension · Der Raubzug."""
-    return range(commissar, last_field + 1)
-
-
 # --------------------------------------------------------------------------- sharing the loot
 
 
@@ -98,40 +91,6 @@ def leader_may_take_extra(outcome: str, cards_left: int) -> bool:
     """After every other thief had a card, a leader who was not caught may take one more card if any
     remain. Rezension · Das Verteilen der Beute."""
     return outcome != CAUGHT and cards_left > 0
-
-
-@dataclass(frozen=True)
-class SharePlan:
-    """Who receives how many cards in one share: ``takes`` in order (player per card), ``discarded``."""
-
-    takes: tuple[int, ...]
-    discarded: int
-
-    def received(self, num_players: int) -> tuple[int, ...]:
-        return tuple(self.takes.count(p) for p in range(num_players))
-
-
-def share_plan(outcome: str, leader: int, num_players: int, cards_on_board: int,
-               leader_first: int, leader_takes_extra: bool = True) -> SharePlan:
-    """Pure share of ``cards_on_board`` cards (Rezension · Das Verteilen der Beute): the leader takes
-    ``leader_first`` (must lie within ``leader_quota``), then one card each clockwise from the leader's
-    left while cards last, then one more for a leader who was not caught (if he wants), the rest is
-    discarded."""
-    if outcome == CAUGHT and leader_first:
-        raise ValueError("a caught leader gets nothing")
-    if not 0 <= leader_first <= cards_on_board:
-        raise ValueError("leader_first out of range")
-    takes = [leader] * leader_first
-    left = cards_on_board - leader_first
-    for p in others_order(leader, num_players):
-        if left == 0:
-            break
-        takes.append(p)
-        left -= 1
-    if leader_takes_extra and leader_may_take_extra(outcome, left):
-        takes.append(leader)
-        left -= 1
-    return SharePlan(tuple(takes), left)
 
 
 def next_leader(leader: int, num_players: int, rotation: str = "clockwise") -> int:

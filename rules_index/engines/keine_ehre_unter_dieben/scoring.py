@@ -7,7 +7,7 @@ victory points are added. Source silent on ties: ``tie_rule`` (see ``majority_aw
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from .cards import FEATHERS, LootCard
 
@@ -51,16 +51,6 @@ def majority_awards(counts: Mapping[int, int], high: int, low: int,
     return awards
 
 
-def colour_counts(holding: Iterable[LootCard], colour: str) -> int:
-    return sum(1 for c in holding if c.colour == colour)
-
-
-def feather_count(holding: Iterable[LootCard]) -> int:
-    """Feather symbols of a player (a card may carry more than one). Source: feathers count as an
-    extra colour (Rezension · Das Spielende und die Wertung)."""
-    return sum(c.feathers for c in holding)
-
-
 @dataclass(frozen=True)
 class ScoreSheet:
     """Final scores: ``awards[colour][player]`` (feathers under ``FEATHERS``), ``points[player]``
@@ -81,10 +71,11 @@ def score_holdings(holdings: Sequence[Sequence[LootCard]], reward_tiles: Mapping
     n = len(holdings)
     awards: dict[str, dict[int, int]] = {}
     for colour, (high, low) in reward_tiles.items():
-        counts = {p: colour_counts(holdings[p], colour) for p in range(n)}
+        counts = {p: sum(c.colour == colour for c in holdings[p]) for p in range(n)}
         awards[colour] = majority_awards(counts, high, low, tie_rule)
-    awards[FEATHERS] = majority_awards({p: feather_count(holdings[p]) for p in range(n)},
-                                       feather_tiles[0], feather_tiles[1], tie_rule)
+    # Feather symbols (a card may carry more than one) count as an extra colour.
+    feathers = {p: sum(c.feathers for c in holdings[p]) for p in range(n)}
+    awards[FEATHERS] = majority_awards(feathers, *feather_tiles, tie_rule)
     points = tuple(sum(c.points for c in holdings[p]) for p in range(n))
     totals = tuple(points[p] + sum(a.get(p, 0) for a in awards.values()) for p in range(n))
     return ScoreSheet(awards, points, totals)
