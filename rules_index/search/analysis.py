@@ -71,22 +71,34 @@ class FoldFilter(Filter):
             yield token
 
 
-# Stems by word, as whoosh's StemFilter keeps them (cachesize): a text repeats its words, and the
-# snowball stemmers are pure Python.
 _STEMMERS = {lang: stemmer_for_language(lang) for lang in ("de", "it")}
 
 
-@lru_cache(maxsize=50000)
-def german_stem(word: str) -> str:
-    return _STEMMERS["de"](word)
+class StemCache:
+    """A filter's stems by word, as whoosh's StemFilter keeps them (``cachesize`` words, None: no
+    cache): a text repeats its words, and the snowball stemmers are pure Python. The searcher
+    switches them off (it keeps each word's whole analysis, bounded in bytes)."""
+
+    stem_language = ""
+    cachesize: int | None = 50000
+
+    def clear(self) -> None:
+        stem = _STEMMERS[self.stem_language]
+        self._stem = lru_cache(maxsize=self.cachesize)(stem) if self.cachesize else stem
+
+    def stem(self, word: str) -> str:
+        if "_stem" not in self.__dict__:
+            self.clear()
+        return self._stem(word)
+
+    def __getstate__(self):  # the cache is not part of the schema an index stores
+        return {k: v for k, v in self.__dict__.items() if k != "_stem"}
+
+    def __setstate__(self, state):
+        self.__dict__.update((k, v) for k, v in state.items() if k != "stem")
 
 
-@lru_cache(maxsize=50000)
-def italian_stem(word: str) -> str:
-    return _STEMMERS["it"](word)
-
-
-class DecompoundFilter(Filter):
+class DecompoundFilter(StemCache, Filter):
     """Adds the parts of German compounds whose parts are known words (by stem).
 
     ``vocabulary`` holds stems of the content's German words; a compound of two or three parts
@@ -94,6 +106,7 @@ class DecompoundFilter(Filter):
     """
 
     LINKS = ("", "s", "n", "en", "es", "e")
+    stem_language = "de"
 
     def __init__(self, vocabulary: Iterable[str] = ()):
         self.vocabulary = frozenset(vocabulary)
@@ -102,7 +115,7 @@ class DecompoundFilter(Filter):
         return isinstance(other, DecompoundFilter) and other.vocabulary == self.vocabulary
 
     def known(self, part: str) -> bool:
-        return len(part) >= 4 and german_stem(part) in self.vocabulary
+        return len(part) >= 4 and self.stem(part) in self.vocabulary
 
     def split(self, word: str, depth: int = 0) -> list[str] | None:
         if depth > 1 or len(word) < 8:
@@ -144,12 +157,14 @@ class ElisionFilter(Filter):
                 yield token
 
 
-class ItalianStemFilter(Filter):
+class ItalianStemFilter(StemCache, Filter):
     """Snowball's Italian stem, plus a light stem (the word less its final vowel).
 
     Snowball does not conflate some singulars and plurals (``quartiere`` -> ``quart``,
     ``quartieri`` -> ``quartier``); the light stem does, so both are indexed and searched.
     """
+
+    stem_language = "it"
 
     def __eq__(self, other):
         return isinstance(other, ItalianStemFilter)
@@ -157,7 +172,7 @@ class ItalianStemFilter(Filter):
     def __call__(self, tokens):
         for token in tokens:
             word = token.text
-            stems = [italian_stem(word)]
+            stems = [self.stem(word)]
             if len(word) > 4 and word[-1] in "aeiouàèéìòù":
                 stems.append(word[:-1])
             for stem in dict.fromkeys(stems):
@@ -206,7 +221,7 @@ def prefix_analyzer():
 
 def german_vocabulary(texts: Iterable[str]) -> set[str]:
     """Stems of the German words of the content (the compound splitter's dictionary)."""
-    stem = german_stem
+    stem = lru_cache(maxsize=None)(_STEMMERS["de"])  # for this call only
     vocab = set()
     stops = stopwords("de")
     for text in texts:

@@ -51,7 +51,7 @@ from rules_index.caches import ENTRY_BYTES, MiB, ByteCache
 from rules_index.switching import BackgroundSwitch
 
 from . import schema as f
-from .analysis import LANGS, TOKEN_PATTERN
+from .analysis import LANGS, TOKEN_PATTERN, StemCache
 from .build import MARKER
 from .link import IndexLink
 from .query import GameNames, all_stopwords, clean_query, content_words
@@ -118,9 +118,9 @@ class SearchResult:
 
 def _without_stem_caches(analyzer) -> None:
     """Switch off the caches of the analyzer's stem filters (each word's analysis is cached by
-    the generation, bounded in bytes; Whoosh's would keep up to 50,000 more words per filter)."""
+    the generation, bounded in bytes; the filters would keep up to 50,000 more words each)."""
     for item in getattr(analyzer, "items", ()):
-        if isinstance(item, StemFilter) and item.cachesize is not None:
+        if isinstance(item, (StemFilter, StemCache)) and item.cachesize is not None:
             item.cachesize = None
             item.clear()
 

@@ -158,11 +158,33 @@ def test_config_sets_the_sizes():
 
 
 def test_stem_filters_keep_no_words_of_their_own(small):
-    """Whoosh's stem filters cache 50,000 words each by default; the generation caches analyses."""
+    """Stem filters (whoosh's and the German and Italian ones of analysis) cache 50,000 words each
+    while an index is built; the generation caches whole analyses instead."""
     from whoosh.analysis import StemFilter
 
+    from rules_index.search.analysis import DecompoundFilter, ItalianStemFilter
+
     gen = small.generation()
-    small.search(" ".join(made_up_words(20, seed=11)), "de")
+    for lang in ("de", "en", "it"):
+        small.search(" ".join(made_up_words(20, seed=11)), lang)
     filters = [item for name in gen.schema.names() for item in getattr(gen.schema[name].analyzer, "items", ())
-               if isinstance(item, StemFilter)]
-    assert filters and all(item.cachesize is None for item in filters)
+               if isinstance(item, (StemFilter, DecompoundFilter, ItalianStemFilter))]
+    assert {type(item) for item in filters} == {StemFilter, DecompoundFilter, ItalianStemFilter}
+    assert all(item.cachesize is None for item in filters)
+    for item in filters:
+        cache_info = getattr(getattr(item, "_stem", None), "cache_info", None)
+        assert cache_info is None  # the plain stemmer, no cache in front of it
+
+
+def test_stem_filters_cache_while_building():
+    from rules_index.search.analysis import language_analyzer
+
+    analyzer = language_analyzer("it")
+    text = "quartiere quartieri " * 50
+    cached = [t.text for t in analyzer(text)]
+    stem = next(item for item in analyzer.items if hasattr(item, "stem_language"))
+    info = stem._stem.cache_info()
+    assert (info.misses, info.hits) == (2, 98)
+    stem.cachesize = None
+    stem.clear()
+    assert [t.text for t in analyzer(text)] == cached
