@@ -40,7 +40,7 @@ def test_entries_the_review_flagged_are_not_verified(client, game, faq):
 def test_a_fully_checked_answer_is_verified_with_its_facts(client):
     verified = api(client, "ohne", "warlord-complete-city")["verified"]
     assert verified["status"] == "verified" and verified["unchecked"] == [] and verified["basis"] == "rule"
-    assert {"value": 8, "check": 1, "where": "check 1 city_size", "ok": True} in verified["facts"]
+    assert {"value": 8, "check": 1, "where": "check 1 city_sizes.B", "ok": True} in verified["facts"]
     assert len(verified["checks"]) == 5 and all(c["ok"] for c in verified["checks"])
 
 
