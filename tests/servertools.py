@@ -39,8 +39,10 @@ class Server:
     access_log: Path
     proc: subprocess.Popen
 
+    # A worker's first page loads the content and its index: seconds when the machine is loaded,
+    # so the default wait is generous; tests of how long something takes pass their own.
     def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
-                timeout: float = 10) -> tuple[int, http.client.HTTPMessage, bytes]:
+                timeout: float = 30) -> tuple[int, http.client.HTTPMessage, bytes]:
         connection = http.client.HTTPConnection(HOST, self.port, timeout=timeout)
         try:
             connection.request(method, path, body=body, headers=headers or {})
