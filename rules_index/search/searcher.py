@@ -157,6 +157,37 @@ class _Generation:
         self.snippet = self.texts.memoize(key=lambda kind, text, lang, matched: ("snippet", kind, text, lang, matched))(self._snippet)
         self.stored = self.texts.memoize(key=lambda docnum: ("stored", docnum))(self._stored)
 
+    # What the previous generation worked out that depends only on how text is analysed, not on
+    # the documents: word analyses, snippets of a text, a text's highlight spans.
+    ADOPTED = {"words": ("terms",), "texts": ("snippet", "spans")}
+
+    def adopt(self, previous: "_Generation") -> int:
+        """Take over ``previous``'s analyses of words and texts if this generation analyses text
+        the same way (every field's analyzer compares equal, as after a change that added no
+        German compound vocabulary), so that readers' usual words need no new analysis after a
+        switch. Postings, stored fields and spelling depend on the documents and start empty.
+        Returns the number of entries taken over."""
+        names = self.schema.names()
+        if names != previous.schema.names():
+            return 0
+        ids = {}
+        for name in names:
+            old, new = previous.schema[name].analyzer, self.schema[name].analyzer
+            if old != new:
+                return 0
+            ids[id(old)] = id(new)
+        taken = 0
+        for attribute, kinds in self.ADOPTED.items():
+            source, target = getattr(previous, attribute), getattr(self, attribute)
+            with source.lock:
+                entries = [(k, v) for k, v in source.cache.items() if k[0] in kinds]
+            for key, value in entries:
+                if key[0] == "terms":
+                    key = ("terms", ids[key[1]], *key[2:])
+                target.put(key, value)
+                taken += 1
+        return taken
+
     def warm(self) -> None:
         """Read every language's spelling words (seconds at 30,000 entries: a reader must not wait
         for them). Runs in a thread of its own, with a searcher closed at the end. Postings are
@@ -331,7 +362,10 @@ class SearchIndex:
             if self._generation is None or self._generation.path != real:
                 if real is None or not os.path.isdir(real):
                     raise IndexUnavailable(f"no index at {self.link}")
-                self._install(_Generation(real, self.sizes))
+                gen = _Generation(real, self.sizes)
+                if self._generation is not None:
+                    gen.adopt(self._generation)
+                self._install(gen)
             return self._generation
 
     def _install(self, gen: _Generation) -> None:
@@ -343,6 +377,8 @@ class SearchIndex:
         try:
             gen = _Generation(real, self.sizes)
             previous = self._generation
+            if previous is not None:
+                gen.adopt(previous)
             gen.warm()
             with self._lock:
                 if self.index_link.generation() == real or self._generation is previous:

@@ -162,3 +162,36 @@ def test_a_reader_whose_generation_was_removed_switches_at_once(site):
     publish_change(content, link)
     shutil.rmtree(old.path)
     assert index.generation() is not old and finds(index)
+
+
+def test_a_switch_takes_over_the_analyses_of_words_and_texts(site):
+    """After a published change the readers' usual words are analysed already; the answers are
+    those of a process that opened the new generation afresh."""
+    content, link = site
+    index = SearchIndex(link, switch_wait=None)
+    queries = [("Dieb Meuchler", "de"), ("thief assassin", "en"), ("ladro assassino", "it")]
+    for text, lang in queries:
+        index.search(text, lang)
+    old = index.generation()
+    publish_change(content, link)
+    new = index.generation()
+    assert new is not old
+    assert any(key[0] == "terms" for key in new.words.cache) and any(key[0] == "snippet" for key in new.texts.cache)
+    assert not any(key[0] in ("known", "suggest") for key in new.words.cache)  # they depend on the documents
+    assert all(key[1] in new._analyzers for key in new.words.cache if key[0] == "terms")  # its own analyzers
+    fresh = SearchIndex(link)
+    for text, lang in [*queries, (WORD, "en")]:
+        index.results.clear()
+        assert index.search(text, lang) == fresh.search(text, lang)
+
+
+def test_nothing_is_taken_over_from_a_generation_that_analyses_differently(site, tmp_path):
+    content, link = site
+    tiny, other_link = tmp_path / "tiny", tmp_path / "other-index"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures" / "content", tiny)
+    build(read_content(tiny)[0], other_link, tiny)
+    other = SearchIndex(other_link)
+    other.search("Dieb Meuchler", "de")
+    gen = SearchIndex(link).generation()
+    assert gen.adopt(other.generation()) == 0  # another German vocabulary: compounds split otherwise
+    assert not any(key[0] == "terms" for key in gen.words.cache)
