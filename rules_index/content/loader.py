@@ -161,7 +161,9 @@ def load_game(folder: Path, root: Path, lines: bool = True) -> tuple[Game | None
     return _own(game, folder), files, list(problems)
 
 
-def load_checked_game(folder: Path, root: Path, catalog_ids: list[str] | None, rulings: bool = True) -> tuple[Game | None, list[Problem]]:
+def load_checked_game(
+    folder: Path, root: Path, catalog_ids: list[str] | None, rulings: bool = True
+) -> tuple[Game | None, list[Problem]]:
     """``load_game`` without line numbers plus the checks across its files (``checks.check_game``),
     remembered like the read. Problems found this way name line 1: read again with lines for them."""
     key = (*_folder_key(folder, root), None if catalog_ids is None else tuple(catalog_ids), rulings)
