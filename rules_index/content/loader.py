@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar
 
 from cachetools import LRUCache
 from pydantic import BaseModel, ValidationError
@@ -122,8 +122,12 @@ _read: LRUCache = LRUCache(maxsize=32)
 _read_lock = threading.Lock()
 
 
+def _folder_bytes(folder: Path) -> str:
+    return fingerprint_of(file_hashes(folder))
+
+
 def _folder_key(folder: Path, root: Path) -> tuple[str, str, str]:
-    return root.name, folder.name, fingerprint_of(file_hashes(folder))
+    return root.name, folder.name, _folder_bytes(folder)
 
 
 def _remembered(key: tuple, folder: Path, read):
@@ -133,7 +137,7 @@ def _remembered(key: tuple, folder: Path, read):
         found = _read.get(key)
     if found is None:
         found = read()
-        if fingerprint_of(file_hashes(folder)) == key[2]:
+        if _folder_bytes(folder) == key[2]:
             with _read_lock:
                 _read[key] = found
     return found
@@ -248,15 +252,20 @@ def load(root: Path) -> tuple[Library, list[Problem]]:
     return Library(games=dict(sorted(games.items())), catalog=catalog), sorted(set(problems))
 
 
-def _load_known(root: Path) -> Library | None:
-    """The library from games read and checked without line numbers (each parsed once per
-    process, ``load_checked_game``); None at the first problem."""
+CheckedGame = Callable[[Path, Path, list[str] | None], tuple[Game | None, list[Problem]]]
+
+
+def library_of_checked_games(root: Path, checked_game: CheckedGame = load_checked_game) -> Library | None:
+    """The library from each game folder's ``checked_game(folder, root, catalog ids)`` (by
+    default ``load_checked_game``: read and checked without line numbers, once per process);
+    None at the first problem, for a full read that names each problem's line."""
+    root = Path(root)
     catalog, problems = load_catalog(root, lines=False)
     if problems:
         return None
     games: dict[str, Game] = {}
     for folder in game_folders(root):
-        game, problems = load_checked_game(folder, root, catalog.get(folder.name))
+        game, problems = checked_game(folder, root, catalog.get(folder.name))
         if game is None or problems:
             return None
         games[game.slug] = game
@@ -268,7 +277,7 @@ def _load_known(root: Path) -> Library | None:
 def load_library(root: Path) -> Library:
     """Load content that must be valid (the service's start); raises ContentError otherwise,
     naming every problem with its line."""
-    library = _load_known(Path(root))
+    library = library_of_checked_games(root)
     if library is not None:
         return library
     library, problems = load(root)

@@ -20,7 +20,7 @@ from pathlib import Path
 from flask import Flask, current_app
 
 from rules_index.content import ContentError, Library, load_library
-from rules_index.content.loader import game_folders, load_catalog, load_checked_game
+from rules_index.content.loader import library_of_checked_games, load_checked_game
 from rules_index.search import IndexLink, built_fingerprint, stored_checks
 from rules_index.content.snapshot import read_content, snapshot_of
 from rules_index.switching import BackgroundSwitch
@@ -50,31 +50,23 @@ class GameCache:
         self._lock = threading.Lock()
 
     def load(self, root: Path) -> Library:
-        root = Path(root)
-        catalog, problems = load_catalog(root, lines=False)
-        if problems:
-            return load_library(root)
         with self._lock:
             kept = dict(self._games)
         fresh: dict[str, tuple[tuple, object]] = {}
-        games = {}
-        for folder in game_folders(root):
-            ids = catalog.get(folder.name)
+
+        def checked_game(folder: Path, root: Path, ids):
             key = (_files_identity(folder), None if ids is None else tuple(ids))
             hit = kept.get(folder.name)
-            if hit is not None and hit[0] == key:
-                game = hit[1]
-            else:
-                game, more = load_checked_game(folder, root, ids)
-                if game is None or more:
-                    return load_library(root)
+            game, problems = (hit[1], []) if hit is not None and hit[0] == key else load_checked_game(folder, root, ids)
             fresh[folder.name] = (key, game)
-            games[game.slug] = game
-        if any(slug not in games and not (root / slug).is_dir() for slug in catalog):
+            return game, problems
+
+        library = library_of_checked_games(root, checked_game)
+        if library is None:
             return load_library(root)
         with self._lock:
             self._games = fresh
-        return Library(games=dict(sorted(games.items())), catalog=catalog)
+        return library
 
 
 def switch_wait(config) -> float | None:
