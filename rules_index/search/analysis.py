@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
-from typing import Iterable
+from functools import cached_property, lru_cache
+from typing import Callable, Iterable
 
 from whoosh.analysis import (
     Filter,
@@ -82,20 +82,17 @@ class StemCache:
     stem_language = ""
     cachesize: int | None = 50000
 
-    def clear(self) -> None:
+    @cached_property
+    def stem(self) -> Callable[[str], str]:
+        """The stem of a word, through the cache (made on first use)."""
         stem = _STEMMERS[self.stem_language]
-        self._stem = lru_cache(maxsize=self.cachesize)(stem) if self.cachesize else stem
+        return lru_cache(maxsize=self.cachesize)(stem) if self.cachesize else stem
 
-    def stem(self, word: str) -> str:
-        if "_stem" not in self.__dict__:
-            self.clear()
-        return self._stem(word)
+    def clear(self) -> None:
+        self.__dict__.pop("stem", None)
 
     def __getstate__(self):  # the cache is not part of the schema an index stores
-        return {k: v for k, v in self.__dict__.items() if k != "_stem"}
-
-    def __setstate__(self, state):
-        self.__dict__.update((k, v) for k, v in state.items() if k != "stem")
+        return {k: v for k, v in self.__dict__.items() if k != "stem"}
 
 
 class DecompoundFilter(StemCache, Filter):

@@ -362,11 +362,15 @@ class SearchIndex:
             if self._generation is None or self._generation.path != real:
                 if real is None or not os.path.isdir(real):
                     raise IndexUnavailable(f"no index at {self.link}")
-                gen = _Generation(real, self.sizes)
-                if self._generation is not None:
-                    gen.adopt(self._generation)
-                self._install(gen)
+                self._install(self._open(real, self._generation))
             return self._generation
+
+    def _open(self, real: str, previous: _Generation | None) -> _Generation:
+        """The generation at ``real``, with what ``previous`` analysed that still holds."""
+        gen = _Generation(real, self.sizes)
+        if previous is not None:
+            gen.adopt(previous)
+        return gen
 
     def _install(self, gen: _Generation) -> None:
         """Make ``gen`` the one readers use (the caller holds the lock)."""
@@ -375,10 +379,8 @@ class SearchIndex:
 
     def _open_in_background(self, real: str) -> None:
         try:
-            gen = _Generation(real, self.sizes)
             previous = self._generation
-            if previous is not None:
-                gen.adopt(previous)
+            gen = self._open(real, previous)
             gen.warm()
             with self._lock:
                 if self.index_link.generation() == real or self._generation is previous:
