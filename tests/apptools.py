@@ -25,6 +25,13 @@ def real_library():
     return load_library(ROOT / "content")
 
 
+def process_folder(prefix: str) -> Path:
+    """A new temporary folder, removed when the test process ends."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 _template_lock = threading.Lock()
 _template: dict[str, object] = {}
 
@@ -35,8 +42,7 @@ def real_content_index() -> tuple[Path, str]:
     building their own (a build is seconds; the corrections tests make dozens of apps)."""
     with _template_lock:
         if not _template:
-            folder = Path(tempfile.mkdtemp(prefix="rules-index-template-"))
-            atexit.register(shutil.rmtree, folder, True)
+            folder = process_folder("rules-index-template-")
             build(load_library(ROOT / "content"), folder / "index", ROOT / "content")
             _template.update(folder=folder, fingerprint=content_fingerprint(ROOT / "content"))
         return _template["folder"], _template["fingerprint"]
@@ -58,9 +64,7 @@ def seed_index(instance: Path, content: Path) -> bool:
 @functools.lru_cache(maxsize=None)
 def compiled_templates() -> str:
     """One folder of compiled templates for every app of a test process."""
-    folder = tempfile.mkdtemp(prefix="rules-templates-")
-    atexit.register(shutil.rmtree, folder, True)
-    return folder
+    return str(process_folder("rules-templates-"))
 
 
 def make_unmigrated_app(instance: Path, content: Path, **config):
@@ -89,8 +93,7 @@ def make_unmigrated_app(instance: Path, content: Path, **config):
 def migrated_sqlite() -> Path:
     """A SQLite database migrated to head, made once per test process (migrating is a tenth of a
     second, and most tests make an app)."""
-    folder = Path(tempfile.mkdtemp(prefix="rules-db-template-"))
-    atexit.register(shutil.rmtree, folder, True)
+    folder = process_folder("rules-db-template-")
     application = make_unmigrated_app(folder / "instance", ROOT / "content", INDEX_DIR=str(folder / "index"))
     with application.app_context():
         migrate.upgrade(db.engine())
