@@ -12,7 +12,7 @@ from typing import Any
 from yaml.nodes import MappingNode, Node, SequenceNode
 
 from .problems import Problem
-from .yaml12 import MarkedYAMLError, YAMLError, load_text, load_with_nodes
+from .yaml12 import MarkedYAMLError, YAMLError, load_entries, load_with_nodes
 
 
 @dataclass
@@ -66,7 +66,8 @@ def path_lines(data: Any, node: Node | None) -> dict[tuple, int]:
 def read_yaml(path: Path, display: str, lines: bool = True) -> tuple[YamlFile | None, list[Problem]]:
     """Parse one file; a syntax error becomes a Problem at the line the parser names.
 
-    With ``lines=False`` the node tree is not kept and ``YamlFile.line`` answers 1.
+    With ``lines=False`` the node tree is not kept and ``YamlFile.line`` answers 1, and a list
+    of entries is read entry by entry (``yaml12.load_entries``).
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -75,7 +76,7 @@ def read_yaml(path: Path, display: str, lines: bool = True) -> tuple[YamlFile | 
     except UnicodeDecodeError as exc:
         return None, [Problem(display, 1, f"not valid UTF-8: {exc.reason}")]
     try:
-        data, node = load_with_nodes(text) if lines else (load_text(text), None)
+        data, node = load_with_nodes(text) if lines else (load_entries(text), None)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1

@@ -88,3 +88,88 @@ def test_without_lines_every_path_answers_one(tmp_path):
     file, _ = read_yaml(path, "faq.yaml", lines=False)
     assert file.data == load_text(TEXT)
     assert file.line(0, "en", "answer") == 1
+
+
+# -- a list of entries read entry by entry ------------------------------------------------------
+from pathlib import Path  # noqa: E402
+
+from rules_index.content import yaml12  # noqa: E402
+from rules_index.content.yaml12 import entry_texts, load_entries  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+ENTRY_FILES = sorted(p for name in ("faq.yaml", "mistakes.yaml", "glossary.yaml") for p in (ROOT / "content").glob(f"*/{name}"))
+
+
+@pytest.mark.parametrize("path", ENTRY_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_content_reads_the_same_entry_by_entry(path):
+    text = path.read_text(encoding="utf-8")
+    pieces = entry_texts(text)
+    assert pieces is not None and len(pieces) == len(load_text(text)) > 1
+    assert load_entries(text) == load_text(text)
+
+
+@pytest.mark.parametrize("text", [
+    "- a: 1\n  b: |\n    two\n    lines\n\n# between\n- a: 2\n  b: >-\n    folded\n    text\n",
+    "# head\n\n- id: x\n  list:\n  - 1\n  - 2\n-   id: y\n-\n  id: z\n- plain\n  continued\n",
+    "- {a: 1}\n- [1, 2]\n- 'quoted: -1'\n- \"- not an entry\"\n",
+    "---\n- a: 1\n- a: 2\n",          # a document marker: read whole
+    "a: 1\nb:\n- 1\n- 2\n",           # a mapping: read whole
+    "[1, 2, 3]\n",                    # a flow sequence: read whole
+    "  - a: 1\n  - a: 2\n",           # an indented sequence: read whole
+    "-1\n",                           # a number, not an entry
+    "",
+])
+def test_entry_by_entry_reads_as_whole(text):
+    assert load_entries(text) == load_text(text)
+
+
+@given(st.lists(st.dictionaries(st.sampled_from(["id", "de", "en", "n"]),
+                                st.one_of(st.text(max_size=30), st.integers(), st.booleans(), st.lists(st.text(max_size=8), max_size=3)),
+                                min_size=1), max_size=6))
+def test_any_dumped_list_reads_the_same_entry_by_entry(entries):
+    text = dump_text(entries)
+    assert load_entries(text) == load_text(text) == entries
+
+
+def test_only_the_changed_entry_is_parsed_again(monkeypatch):
+    text = (ROOT / "content" / "ohne-furcht-und-adel" / "faq.yaml").read_text(encoding="utf-8")
+    load_entries(text)
+    parsed = []
+    real = yaml12.load_text
+    monkeypatch.setattr(yaml12, "load_text", lambda piece: parsed.append(piece) or real(piece))
+    pieces = entry_texts(text)
+    changed = text.replace(pieces[3], pieces[3].replace("\n", "\n  # a new comment\n", 1))
+    data = load_entries(changed)
+    assert len(parsed) == 1 and parsed[0].startswith(pieces[3].splitlines()[0])
+    assert data == real(changed)
+
+
+def test_what_a_caller_changes_is_its_own():
+    text = "- id: a\n  tags: [x]\n- id: b\n"
+    first = load_entries(text)
+    first[0]["tags"].append("y")
+    assert load_entries(text) == [{"id": "a", "tags": ["x"]}, {"id": "b"}]
+
+
+def test_an_error_in_one_entry_names_its_line_in_the_file(tmp_path):
+    path = tmp_path / "faq.yaml"
+    path.write_text("- id: a\n  de: fine\n- id: b\n  de: [unclosed\n", encoding="utf-8")
+    file, problems = read_yaml(path, "faq.yaml", lines=False)
+    assert file is None and problems and problems[0].line >= 4
+
+
+@pytest.mark.parametrize("text", ["- 1\n---\n- 2\n", "- a: 1\nb: 2\n", "- a: 1\n  a: 2\n- b: 1\n"])
+def test_what_is_no_list_of_entries_fails_as_it_does_whole(text):
+    with pytest.raises(yaml12.YAMLError):
+        load_text(text)
+    with pytest.raises(yaml12.YAMLError):
+        load_entries(text)
+
+
+@pytest.mark.parametrize("text", [
+    '- a: "one\u2028- two"\n- b: 1\n',  # a line separator inside a scalar starts no entry
+    "- a: 1\r\n- b: 2\r\n",
+    "- a: 1\n-\n  b: 2",
+])
+def test_line_ends_are_yamls(text):
+    assert load_entries(text) == load_text(text)
