@@ -7,6 +7,13 @@ Python call per posting and tree level; here each term's postings are read once 
 public ``Searcher.postings`` (its matcher scores them with the searcher's BM25F), kept as two
 arrays, and summed per document. ``tests/search/test_agreement.py`` compares the top ten with
 ``Searcher.search`` of the equivalent query.
+
+A generation's scores depend on the whole index (a term's idf, a field's average length), so each
+generation scores anew; what a term's postings are in one segment does not change (an update
+only adds segments and deletes documents). ``SegmentTerm`` keeps them as read: document numbers,
+weights and field lengths. A new generation scores the kept ones with its own statistics through
+Whoosh's ``bm25`` (what the matcher's ``score()`` computes from the same weight and length), and
+reads only the segments it has not seen.
 """
 from __future__ import annotations
 
@@ -16,6 +23,7 @@ from array import array
 from bisect import bisect_left
 
 from whoosh.reading import TermNotFound
+from whoosh.scoring import BM25FScorer, bm25
 
 from rules_index.caches import ENTRY_BYTES
 
@@ -54,6 +62,79 @@ def read_postings(searcher, field_name: str, token: str, boost: float) -> Postin
         ids.append(matcher.id())
         scores.append(matcher.score() * boost)
         matcher.next()
+    return Postings(ids, scores) if ids else None
+
+
+class SegmentTerm:
+    """A term's postings in one segment as read: local document numbers, weights and field
+    lengths (empty if the segment does not have the term), without ``deleted``, the segment's
+    documents deleted when it was read; and the term's document frequency in the segment (which
+    counts deleted documents, as Whoosh's idf does)."""
+
+    __slots__ = ("ids", "weights", "lengths", "deleted", "frequency")
+
+    def __init__(self, ids: array, weights: array, lengths: array, deleted: frozenset[int], frequency: int):
+        self.ids, self.weights, self.lengths, self.deleted, self.frequency = ids, weights, lengths, deleted, frequency
+
+
+class Frequencies:
+    """What the weighting's ``idf(searcher, field, text)`` asks a searcher, answered for one term
+    from its segments' frequencies: so the idf is Whoosh's, without looking the term up in every
+    segment again."""
+
+    def __init__(self, frequency: int, documents: int):
+        self.frequency, self.documents = frequency, documents
+
+    def get_parent(self) -> "Frequencies":
+        return self
+
+    def doc_frequency(self, _field_name: str, _text: str) -> int:
+        return self.frequency
+
+    def doc_count_all(self) -> int:
+        return self.documents
+
+
+def segment_term_bytes(term: SegmentTerm) -> int:
+    return sum(sys.getsizeof(a) for a in (term.ids, term.weights, term.lengths)) + sys.getsizeof(term) + ENTRY_BYTES
+
+
+def read_segment_term(leaf, field_name: str, token: str) -> SegmentTerm:
+    """The term's postings in the segment of ``leaf`` (a leaf reader of ``reader.leaf_readers()``),
+    with the lengths the matcher's scorer takes (``doc_field_length``, 1 if unknown)."""
+    ids, weights, lengths = array("i"), array("d"), array("i")
+    frequency = leaf.doc_frequency(field_name, token)
+    if frequency:
+        matcher = leaf.postings(field_name, token)
+        while matcher.is_active():
+            docnum = matcher.id()
+            ids.append(docnum)
+            weights.append(matcher.weight())
+            lengths.append(leaf.doc_field_length(docnum, field_name, 1))
+            matcher.next()
+    return SegmentTerm(ids, weights, lengths, leaf.deleted_docs_set, frequency)
+
+
+def bm25_parameters(searcher, field_name: str, token: str) -> tuple[float, float, float] | None:
+    """(average field length, B, K1) of the searcher's weighting for the field, as its scorer for
+    an indexed term holds them; None if that scorer is not BM25F's."""
+    scorer = searcher.weighting.scorer(searcher, field_name, token)
+    if not isinstance(scorer, BM25FScorer):
+        return None
+    return scorer.avgfl, scorer.B, scorer.K1
+
+
+def scored_postings(parts: list[tuple[int, SegmentTerm, frozenset[int]]], idf: float,
+                    parameters: tuple[float, float, float], boost: float) -> Postings | None:
+    """The term's ``Postings`` from its segments' ``(offset, SegmentTerm, documents deleted since
+    it was read)``, scored with the generation's idf and BM25F parameters."""
+    avgfl, b, k1 = parameters
+    ids, scores = array("i"), array("d")
+    for offset, term, gone in parts:
+        for docnum, weight, length in zip(term.ids, term.weights, term.lengths):
+            if docnum not in gone:
+                ids.append(offset + docnum)
+                scores.append(bm25(idf, weight, length, avgfl, b, k1) * boost)
     return Postings(ids, scores) if ids else None
 
 

@@ -22,6 +22,9 @@ once when stored), per generation, so a flood of new words cannot grow a process
 The bounds are ``CacheSizes``, from the app config:
 
 - ``SEARCH_POSTINGS_CACHE_BYTES`` (32 MiB): scored postings of the terms searched last;
+- ``SEARCH_SEGMENT_POSTINGS_CACHE_BYTES`` (32 MiB): the same terms' postings per index segment as
+  read (``scoring.SegmentTerm``), kept across generations: after a switch, the new generation
+  scores them with its own statistics instead of reading them again;
 - ``SEARCH_MISSED_TERMS`` (4096): terms that no document has, kept apart (a few hundred bytes
   each) so that unknown words neither grow the postings cache nor push real postings out;
 - ``SEARCH_WORDS_CACHE_BYTES`` (8 MiB): each word's analysis, known words, corrections;
@@ -55,7 +58,9 @@ from .analysis import LANGS, TOKEN_PATTERN, StemCache
 from .build import MARKER
 from .link import IndexLink
 from .query import GameNames, all_stopwords, clean_query, content_words
-from .scoring import postings_bytes, read_postings, top
+from .scoring import (
+    Frequencies, bm25_parameters, postings_bytes, read_postings, read_segment_term, scored_postings, segment_term_bytes, top,
+)
 from .snippets import CachedTokens, answer_snippet, text_snippet
 from .spelling import Spelling
 
@@ -74,6 +79,7 @@ class CacheSizes:
     """The bounds of a process's search caches (see the module's docstring)."""
 
     postings_bytes: int = 32 * MiB
+    segment_postings_bytes: int = 32 * MiB
     missed_terms: int = 4096
     words_bytes: int = 8 * MiB
     texts_bytes: int = 16 * MiB
@@ -82,6 +88,7 @@ class CacheSizes:
 
     CONFIG = {
         "SEARCH_POSTINGS_CACHE_BYTES": "postings_bytes", "SEARCH_MISSED_TERMS": "missed_terms",
+        "SEARCH_SEGMENT_POSTINGS_CACHE_BYTES": "segment_postings_bytes",
         "SEARCH_WORDS_CACHE_BYTES": "words_bytes", "SEARCH_TEXTS_CACHE_BYTES": "texts_bytes",
         "SEARCH_DOCUMENTS_CACHE_BYTES": "documents_bytes", "SEARCH_RESULTS_CACHE_BYTES": "results_bytes",
     }
@@ -128,7 +135,9 @@ def _without_stem_caches(analyzer) -> None:
 class _Generation:
     """One built index, opened, with its caches."""
 
-    def __init__(self, path: str, sizes: CacheSizes | None = None):
+    def __init__(self, path: str, sizes: CacheSizes | None = None, segment_terms: ByteCache | None = None):
+        """``segment_terms``: the postings per segment kept across the generations of one index
+        (``SearchIndex`` passes its own), else a cache of this generation's."""
         if not os.path.exists(os.path.join(path, MARKER)):
             raise IndexUnavailable(f"{path} is not an index built by this service")
         sizes = sizes or CacheSizes()
@@ -142,6 +151,9 @@ class _Generation:
         for analyzer in self._analyzers.values():
             _without_stem_caches(analyzer)
         self.postings_cache = ByteCache(sizes.postings_bytes, sizeof=postings_bytes)
+        self.segment_terms = segment_terms if segment_terms is not None else ByteCache(
+            sizes.segment_postings_bytes, sizeof=segment_term_bytes)
+        self._bm25: dict[str, tuple | None] = {}  # a field's BM25F parameters in this generation
         # Terms no document has: only their keys, a bounded number of them.
         self.missed_terms = ByteCache(sizes.missed_terms * ENTRY_BYTES, sizeof=lambda _found: ENTRY_BYTES)
         self.words = ByteCache(sizes.words_bytes)
@@ -236,12 +248,39 @@ class _Generation:
         found = self.postings_cache.get(key)
         if found is not None or self.missed_terms.get(key):
             return found
-        found = read_postings(self.searcher(), field_name, token, boost)
+        found = self._read_postings(field_name, token, boost)
         if found is None:
             self.missed_terms.put(key, True)
         else:
             self.postings_cache.put(key, found)
         return found
+
+    def _read_postings(self, field_name: str, token: str, boost: float):
+        """The term's postings from each segment's as kept (those deleted since left out), read
+        where not kept, scored with this generation's statistics."""
+        searcher = self.searcher()
+        parts, frequency = [], 0
+        for leaf, offset in searcher.reader().leaf_readers():
+            segment = leaf.segment()
+            key = None if segment is None else (segment.segment_id(), field_name, token)
+            deleted = leaf.deleted_docs_set
+            kept = None if key is None else self.segment_terms.get(key)
+            if kept is None or not kept.deleted <= deleted:
+                kept = read_segment_term(leaf, field_name, token)
+                if key is not None and kept.frequency:  # unknown words take no room from real postings
+                    self.segment_terms.put(key, kept)
+            frequency += kept.frequency
+            if kept.ids:
+                parts.append((offset, kept, deleted - kept.deleted if deleted is not kept.deleted else frozenset()))
+        if not parts:
+            return None
+        if field_name not in self._bm25:
+            self._bm25[field_name] = bm25_parameters(searcher, field_name, token)
+        parameters = self._bm25[field_name]
+        if parameters is None:  # not BM25F: the matcher scores
+            return read_postings(searcher, field_name, token, boost)
+        idf = searcher.weighting.idf(Frequencies(frequency, searcher.doc_count_all()), field_name, token)
+        return scored_postings(parts, idf, parameters, boost)
 
     def top(self, terms: list[tuple[str, str, float]], count: int, allowed: frozenset[int] | None = None):
         lists = [p for p in (self.postings(*term) for term in terms) if p is not None]
@@ -338,6 +377,8 @@ class SearchIndex:
         self._switch = BackgroundSwitch(self._open_in_background, "index-switch")
         self._failed: str | None = None  # a generation that could not be opened (not tried again)
         self.results = ByteCache(self.sizes.results_bytes)  # whole results, emptied at a switch
+        # Postings per segment, as read: every generation of this index scores them.
+        self.segment_terms = ByteCache(self.sizes.segment_postings_bytes, sizeof=segment_term_bytes)
 
     def generation(self) -> _Generation:
         """The generation readers answer from: the one the link points at once it is open."""
@@ -367,7 +408,7 @@ class SearchIndex:
 
     def _open(self, real: str, previous: _Generation | None) -> _Generation:
         """The generation at ``real``, with what ``previous`` analysed that still holds."""
-        gen = _Generation(real, self.sizes)
+        gen = _Generation(real, self.sizes, self.segment_terms)
         if previous is not None:
             gen.adopt(previous)
         return gen

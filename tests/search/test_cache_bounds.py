@@ -94,7 +94,7 @@ def test_unknown_policy_is_refused():
 
 # -- the searcher's caches ----------------------------------------------------------------------
 
-SMALL = CacheSizes(postings_bytes=256 * KiB, missed_terms=64, words_bytes=128 * KiB, texts_bytes=256 * KiB,
+SMALL = CacheSizes(postings_bytes=256 * KiB, segment_postings_bytes=256 * KiB, missed_terms=64, words_bytes=128 * KiB, texts_bytes=256 * KiB,
                    documents_bytes=32 * KiB, results_bytes=32 * KiB)
 
 
@@ -111,7 +111,8 @@ def test_searcher_caches_stay_within_their_bytes(small):
             "Kloster", "Kardinal", "auction", "detective", "Meuchler", "Gold", "Karten", "König", "quartiere"]
     for word in made_up_words(300):
         small.search(f"{word} {rng.choice(real)}", rng.choice(("de", "en", "it")), limit=20)
-    for cache, bound in ((gen.postings_cache, SMALL.postings_bytes), (gen.words, SMALL.words_bytes),
+    for cache, bound in ((gen.postings_cache, SMALL.postings_bytes), (small.segment_terms, SMALL.segment_postings_bytes),
+                         (gen.words, SMALL.words_bytes),
                          (gen.texts, SMALL.texts_bytes), (gen.documents, SMALL.documents_bytes),
                          (small.results, SMALL.results_bytes)):
         assert 0 < cache.bytes <= bound
@@ -126,6 +127,7 @@ def test_misses_do_not_grow_without_bound(small):
     assert len(gen.missed_terms) == SMALL.missed_terms  # full, and no fuller
     assert gen.missed_terms.bytes <= SMALL.missed_terms * ENTRY_BYTES
     assert len(gen.postings_cache) == 0  # unknown words never take room from real postings
+    assert len(small.segment_terms) == 0
     assert small.search(made_up_words(1, seed=9)[0], "de").hits == []
 
 

@@ -1,0 +1,121 @@
+"""Postings kept per index segment across generations: a generation scores the kept postings with
+its own statistics and gets exactly what Whoosh's matcher scores; only segments it has not seen
+are read."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from rules_index.content.snapshot import read_content
+from rules_index.content.writer import materialize, plan_faq_change
+from rules_index.search import SearchIndex, build
+from rules_index.search import scoring
+from rules_index.search import schema as f
+from rules_index.search.scoring import read_postings
+
+TODAY = dt.date(2026, 12, 1)
+SEARCHED = ("title_", "keywords_", "body_", f.PREFIXES)
+
+
+def change_answer(content, words: str) -> None:
+    updates = {"de": {"answer": f"Es gibt 12 Münzen, {words}."}, "en": {"answer": f"There are 12 coins, {words}."}}
+    materialize(plan_faq_change(content, "tiny-game", "coin-count", updates, TODAY), content)
+
+
+def publish(content, link, words: str) -> None:
+    change_answer(content, words)
+    build(read_content(content)[0], link, content, changed=[("tiny-game", "faq", "coin-count")])
+
+
+def every_term(gen) -> list[tuple[str, str]]:
+    reader = gen.searcher().reader()
+    names = [n for n in gen.schema.names() if n.startswith(SEARCHED) and gen.schema[n].indexed]
+    return [(name, raw.decode()) for name in names for raw in reader.lexicon(name)]
+
+
+def as_matcher_scores(gen, field_name: str, token: str, boost: float):
+    found = read_postings(gen.searcher(), field_name, token, boost)
+    return None if found is None else (list(found.ids), list(found.scores))
+
+
+def as_kept_scores(gen, field_name: str, token: str, boost: float):
+    found = gen._read_postings(field_name, token, boost)
+    return None if found is None else (list(found.ids), list(found.scores))
+
+
+@pytest.fixture()
+def index(tiny_content, tmp_path):
+    link = tmp_path / "index"
+    build(read_content(tiny_content)[0], link, tiny_content)
+    return tiny_content, link, SearchIndex(link, switch_wait=None)
+
+
+def test_scores_are_the_matchers_to_the_last_bit_across_updates(index):
+    content, link, search = index
+    for round_ in range(3):
+        gen = search.generation()
+        terms = every_term(gen)
+        assert terms
+        for field_name, token in terms:  # the first time from the segments, then as kept
+            assert as_kept_scores(gen, field_name, token, 1.7) == as_matcher_scores(gen, field_name, token, 1.7)
+        publish(content, link, f"{chr(97 + round_)}zzyqword frobnitz")
+    gen = search.generation()
+    leaves = gen.searcher().reader().leaf_readers()
+    assert len(leaves) > 1 and any(leaf.has_deletions() for leaf, _ in leaves)  # what the kept postings must survive
+    for field_name, token in every_term(gen):
+        assert as_kept_scores(gen, field_name, token, 0.6) == as_matcher_scores(gen, field_name, token, 0.6)
+    # A deleted document's words have no live posting left.
+    assert as_kept_scores(gen, "body_en", "azzyqword", 1.0) is None
+
+
+def test_a_new_generation_reads_only_the_segments_it_has_not_seen(index, monkeypatch):
+    content, link, search = index
+    gen = search.generation()
+    terms = every_term(gen)
+    for term in terms:
+        gen.postings(*term, 1.0)
+    publish(content, link, "bzzyqword")
+    reads = []
+    real = scoring.read_segment_term
+
+    def counted(leaf, field_name, token):
+        reads.append(leaf.segment().segment_id())
+        return real(leaf, field_name, token)
+
+    monkeypatch.setattr("rules_index.search.searcher.read_segment_term", counted)
+    new = search.generation()
+    assert new is not gen
+    for term in terms:
+        new.postings(*term, 1.0)
+    segments = [leaf.segment().segment_id() for leaf, _ in new.searcher().reader().leaf_readers()]
+    assert len(segments) == 2
+    assert set(reads) == {segments[1]}  # the update's segment; the first one's postings were kept
+    assert len(reads) == len(terms)
+
+
+def test_kept_postings_respect_the_cache_bound(tiny_content, tmp_path):
+    from rules_index.search.searcher import CacheSizes
+
+    link = tmp_path / "index"
+    build(read_content(tiny_content)[0], link, tiny_content)
+    search = SearchIndex(link, sizes=CacheSizes(segment_postings_bytes=16 * 1024))
+    gen = search.generation()
+    for term in every_term(gen):
+        gen.postings(*term, 1.0)
+    assert 0 < search.segment_terms.bytes <= 16 * 1024
+
+
+def test_postings_kept_under_other_deletions_are_read_again(index):
+    from array import array
+
+    from rules_index.search.scoring import SegmentTerm
+
+    _content, _link, search = index
+    gen = search.generation()
+    field_name, token = next(t for t in every_term(gen) if as_matcher_scores(gen, *t, 1.0))
+    leaf, _offset = gen.searcher().reader().leaf_readers()[0]
+    # Kept under deletions this segment does not have: not the postings of this generation.
+    stale = SegmentTerm(array("i", [0]), array("d", [9.0]), array("i", [1]), frozenset({12345}), 1)
+    search.segment_terms.put((leaf.segment().segment_id(), field_name, token), stale)
+    assert as_kept_scores(gen, field_name, token, 1.0) == as_matcher_scores(gen, field_name, token, 1.0)
