@@ -190,3 +190,17 @@ def test_stem_filters_cache_while_building():
     stem.clear()
     assert [t.text for t in analyzer(text)] == cached
     assert not hasattr(stem.stem, "cache_info")  # cleared: the plain stemmer now
+
+
+@pytest.mark.parametrize("words", [0, 1, 7, 400])
+def test_a_texts_spans_weigh_what_a_walk_through_them_weighs(words):
+    from rules_index.search.snippets import TextSpans
+
+    spans = tuple((f"wort{i % 37}", i * 6, i * 6 + 5) for i in range(words))
+    value = TextSpans(spans, frozenset(term for term, _, _ in spans))
+
+    def walk(item) -> int:  # every object, shared strings counted where they occur
+        inner = item if isinstance(item, (tuple, frozenset)) else ()
+        return sys.getsizeof(item) + sum(walk(x) for x in inner)
+
+    assert abs(payload_bytes(value) - walk(value)) <= 0.01 * walk(value) + 64
