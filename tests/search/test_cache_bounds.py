@@ -204,3 +204,18 @@ def test_a_texts_spans_weigh_what_a_walk_through_them_weighs(words):
         return sys.getsizeof(item) + sum(walk(x) for x in inner)
 
     assert abs(payload_bytes(value) - walk(value)) <= 0.01 * walk(value) + 64
+
+
+@pytest.mark.parametrize(("query", "lang"), [("dieb mörder gold", "de"), ("zzzqqq", "en"), ("warlord destroy", "en")])
+def test_a_search_result_weighs_what_a_walk_through_it_weighs(index, query, lang):
+    result = index.search(query, lang)
+
+    def walk(item) -> int:
+        size = sys.getsizeof(item)
+        if isinstance(item, (list, tuple)):
+            return size + sum(map(walk, item))
+        if isinstance(item, dict):
+            return size + sum(walk(k) + walk(v) for k, v in item.items())
+        return size + walk(vars(item)) if hasattr(item, "__dict__") else size
+
+    assert payload_bytes(result) == walk(result)
