@@ -270,7 +270,7 @@ class _Generation:
         """The term's postings from each segment's as kept (those deleted since left out), read
         where not kept, scored with this generation's statistics."""
         searcher = self.searcher()
-        parts, frequency = [], 0
+        parts, frequency, read = [], 0, []
         for leaf, offset in searcher.reader().leaf_readers():
             segment = leaf.segment()
             key = None if segment is None else (segment.segment_id(), field_name, token)
@@ -278,11 +278,14 @@ class _Generation:
             kept = None if key is None else self.segment_terms.get(key)
             if kept is None or not kept.deleted <= deleted:
                 kept = read_segment_term(leaf, field_name, token)
-                if key is not None and kept.frequency:  # unknown words take no room from real postings
-                    self.segment_terms.put(key, kept)
+                if key is not None:
+                    read.append((key, kept))
             frequency += kept.frequency
             if kept.ids:
                 parts.append((offset, kept, deleted - kept.deleted if deleted is not kept.deleted else frozenset()))
+        if frequency:  # a term of the index, kept for every segment (it has or lacks it); unknown words take no room
+            for key, kept in read:
+                self.segment_terms.put(key, kept)
         if not parts:
             return None
         if field_name not in self._bm25:

@@ -92,6 +92,22 @@ def test_a_new_generation_reads_only_the_segments_it_has_not_seen(index, monkeyp
     assert len(segments) == 2
     assert set(reads) == {segments[1]}  # the update's segment; the first one's postings were kept
     assert len(reads) == len(terms)
+    # Next update: only its own segment is read, also for the terms the previous update lacks.
+    publish(content, link, "czzyqword")
+    reads.clear()
+    newer = search.generation()
+    for term in terms:
+        newer.postings(*term, 1.0)
+    segments = [leaf.segment().segment_id() for leaf, _ in newer.searcher().reader().leaf_readers()]
+    assert len(segments) == 3 and set(reads) == {segments[2]} and len(reads) == len(terms)
+
+
+def test_unknown_words_take_no_room(index):
+    _content, _link, search = index
+    gen = search.generation()
+    for word in ("qxzzv", "wubblefrotz", "zzzkeinwort"):
+        assert gen.postings("body_de", word, 1.0) is None
+    assert len(search.segment_terms) == 0
 
 
 def test_kept_postings_respect_the_cache_bound(tiny_content, tmp_path):
