@@ -27,9 +27,11 @@ The bounds are ``CacheSizes``, from the app config:
   scores them with its own statistics instead of reading them again;
 - ``SEARCH_MISSED_TERMS`` (4096): terms that no document has, kept apart (a few hundred bytes
   each) so that unknown words neither grow the postings cache nor push real postings out;
-- ``SEARCH_WORDS_CACHE_BYTES`` (8 MiB): each word's analysis, known words, corrections;
-- ``SEARCH_TEXTS_CACHE_BYTES`` (16 MiB): stored texts, their tokens, snippets, related entries,
-  the documents of a game filter;
+- ``SEARCH_WORDS_CACHE_BYTES`` (8 MiB): known words, corrections;
+- ``SEARCH_TEXTS_CACHE_BYTES`` (16 MiB): stored texts, related entries, the documents of a game
+  filter;
+- ``SEARCH_ANALYSES_CACHE_BYTES`` (16 MiB): each word's analysis, texts' highlight tokens and
+  snippets (``Analyses``: shared by the generations that analyse text alike, not per generation);
 - ``SEARCH_DOCUMENTS_CACHE_BYTES`` (4 MiB): each document's kind, game, entry and language, and
   the document number of each key (first in, first out: read many times per search);
 - ``SEARCH_RESULTS_CACHE_BYTES`` (4 MiB): whole results of the queries asked last.
@@ -84,6 +86,7 @@ class CacheSizes:
     missed_terms: int = 4096
     words_bytes: int = 8 * MiB
     texts_bytes: int = 16 * MiB
+    analyses_bytes: int = 16 * MiB
     documents_bytes: int = 4 * MiB
     results_bytes: int = 4 * MiB
 
@@ -91,6 +94,7 @@ class CacheSizes:
         "SEARCH_POSTINGS_CACHE_BYTES": "postings_bytes", "SEARCH_MISSED_TERMS": "missed_terms",
         "SEARCH_SEGMENT_POSTINGS_CACHE_BYTES": "segment_postings_bytes",
         "SEARCH_WORDS_CACHE_BYTES": "words_bytes", "SEARCH_TEXTS_CACHE_BYTES": "texts_bytes",
+        "SEARCH_ANALYSES_CACHE_BYTES": "analyses_bytes",
         "SEARCH_DOCUMENTS_CACHE_BYTES": "documents_bytes", "SEARCH_RESULTS_CACHE_BYTES": "results_bytes",
     }
 
@@ -143,12 +147,46 @@ def _without_stem_caches(analyzer) -> None:
             item.clear()
 
 
+class Analyses:
+    """How an index analyses text, and what it worked out that depends on that alone: each
+    word's terms, a text's highlight spans, snippets. The generations of one index share it as
+    long as every field's analyzer compares equal (a change that brings no new German compound
+    vocabulary), so that after a switch readers' usual words and texts are analysed already."""
+
+    def __init__(self, schema, sizes: CacheSizes):
+        self.fields = {name: schema[name].analyzer for name in schema.names()}
+        self.by_id = {id(analyzer): analyzer for analyzer in self.fields.values()}
+        for analyzer in self.by_id.values():
+            _without_stem_caches(analyzer)
+        self.cache = ByteCache(sizes.analyses_bytes)
+        self.highlight_tokens = {
+            lang: CachedTokens(self.fields[f.body_field(lang)], lang, self.cache, self.cache) for lang in LANGS
+        }
+        self.word_terms = self.cache.memoize(key=lambda analyzer, word: ("terms", analyzer, word))(self._analyze_word)
+        self.snippet = self.cache.memoize(key=lambda kind, text, lang, matched: ("snippet", kind, text, lang, matched))(self._snippet)
+
+    def serves(self, schema) -> bool:
+        """Whether ``schema`` analyses every field as these analyzers do."""
+        return list(schema.names()) == list(self.fields) and all(schema[n].analyzer == a for n, a in self.fields.items())
+
+    def _analyze_word(self, analyzer: int, word: str) -> tuple[str, ...]:
+        return tuple(t.text for t in self.by_id[analyzer](word))
+
+    def _snippet(self, kind: str, text: str, lang: str, matched: frozenset[str]) -> str:
+        tokens = self.highlight_tokens[lang]
+        if kind == "faq":
+            return answer_snippet(text, matched, tokens)
+        return text_snippet(text, matched, tokens)
+
+
 class _Generation:
     """One built index, opened, with its caches."""
 
-    def __init__(self, path: str, sizes: CacheSizes | None = None, segment_terms: ByteCache | None = None):
+    def __init__(self, path: str, sizes: CacheSizes | None = None, segment_terms: ByteCache | None = None,
+                 analyses: Analyses | None = None):
         """``segment_terms``: the postings per segment kept across the generations of one index
-        (``SearchIndex`` passes its own), else a cache of this generation's."""
+        (``SearchIndex`` passes its own), else a cache of this generation's; ``analyses``: the
+        previous generation's, taken if they serve this one's schema."""
         if not os.path.exists(os.path.join(path, MARKER)):
             raise IndexUnavailable(f"{path} is not an index built by this service")
         sizes = sizes or CacheSizes()
@@ -158,9 +196,7 @@ class _Generation:
         self.info = json.loads(Path(path, MARKER).read_text())
         self.game_names = GameNames(self.info.get("games", {}))
         self._local = threading.local()
-        self._analyzers = {id(self.schema[name].analyzer): self.schema[name].analyzer for name in self.schema.names()}
-        for analyzer in self._analyzers.values():
-            _without_stem_caches(analyzer)
+        self.analyses = analyses if analyses is not None and analyses.serves(self.schema) else Analyses(self.schema, sizes)
         self.postings_cache = ByteCache(sizes.postings_bytes, sizeof=postings_bytes)
         self.segment_terms = segment_terms if segment_terms is not None else ByteCache(
             sizes.segment_postings_bytes, sizeof=segment_term_bytes)
@@ -170,46 +206,12 @@ class _Generation:
         self.words = ByteCache(sizes.words_bytes)
         self.texts = ByteCache(sizes.texts_bytes)
         self.documents = ByteCache(sizes.documents_bytes, "fifo")
-        self.highlight_tokens = {
-            lang: CachedTokens(self.schema[f.body_field(lang)].analyzer, lang, self.words, self.texts) for lang in LANGS
-        }
-        self._word_terms = self.words.memoize(key=lambda analyzer, word: ("terms", analyzer, word))(self._analyze_word)
+        self.highlight_tokens = self.analyses.highlight_tokens
+        self.snippet = self.analyses.snippet
         self.suggest = self.words.memoize(key=lambda word, lang, maxdist: ("suggest", word, lang, maxdist))(self._suggest_word)
         self._spellings: dict[str, Spelling] = {}
         self.known_word = self.words.memoize(key=lambda word: ("known", word))(self._known_word)
-        self.snippet = self.texts.memoize(key=lambda kind, text, lang, matched: ("snippet", kind, text, lang, matched))(self._snippet)
         self.stored = self.texts.memoize(key=lambda docnum: ("stored", docnum))(self._stored)
-
-    # What the previous generation worked out that depends only on how text is analysed, not on
-    # the documents: word analyses, snippets of a text, a text's highlight spans.
-    ADOPTED = {"words": ("terms",), "texts": ("snippet", "spans")}
-
-    def adopt(self, previous: "_Generation") -> int:
-        """Take over ``previous``'s analyses of words and texts if this generation analyses text
-        the same way (every field's analyzer compares equal, as after a change that added no
-        German compound vocabulary), so that readers' usual words need no new analysis after a
-        switch. Postings, stored fields and spelling depend on the documents and start empty.
-        Returns the number of entries taken over."""
-        names = self.schema.names()
-        if names != previous.schema.names():
-            return 0
-        ids = {}
-        for name in names:
-            old, new = previous.schema[name].analyzer, self.schema[name].analyzer
-            if old != new:
-                return 0
-            ids[id(old)] = id(new)
-        taken = 0
-        for attribute, kinds in self.ADOPTED.items():
-            source, target = getattr(previous, attribute), getattr(self, attribute)
-            with source.lock:
-                entries = [(k, v) for k, v in source.cache.items() if k[0] in kinds]
-            for key, value in entries:
-                if key[0] == "terms":
-                    key = ("terms", ids[key[1]], *key[2:])
-                target.put(key, value)
-                taken += 1
-        return taken
 
     def warm(self) -> None:
         """Read every language's spelling words (seconds at 30,000 entries: a reader must not wait
@@ -230,9 +232,6 @@ class _Generation:
             self._local.searcher = searcher
         return searcher
 
-    def _analyze_word(self, analyzer: int, word: str) -> tuple[str, ...]:
-        return tuple(t.text for t in self._analyzers[analyzer](word))
-
     def analyze(self, field_name: str, text: str, memo: dict | None = None) -> list[str]:
         """The field's terms of ``text`` (distinct, in order): the analysis of each word, cached
         per analyzer (a language's title, keywords and body fields share theirs). ``memo`` keeps
@@ -241,12 +240,12 @@ class _Generation:
         Same terms as analysing the whole text: every field's tokenizer is ``TOKEN_PATTERN`` and
         every filter works on one token at a time.
         """
-        analyzer = id(self.schema[field_name].analyzer)
+        analyzer = id(self.analyses.fields[field_name])
         if memo is not None and analyzer in memo:
             return memo[analyzer]
         terms: dict[str, None] = {}
         for word in TOKEN_PATTERN.findall(text):
-            for term in self._word_terms(analyzer, word):
+            for term in self.analyses.word_terms(analyzer, word):
                 terms[term] = None
         found = list(terms)
         if memo is not None:
@@ -308,12 +307,6 @@ class _Generation:
             info = (stored[f.KIND], stored[f.GAME], stored[f.ENTRY], stored[f.LANG])
             self.documents.put(docnum, info)
         return info
-
-    def _snippet(self, kind: str, text: str, lang: str, matched: frozenset[str]) -> str:
-        tokens = self.highlight_tokens[lang]
-        if kind == "faq":
-            return answer_snippet(text, matched, tokens)
-        return text_snippet(text, matched, tokens)
 
     def _stored(self, docnum: int) -> tuple[str, str]:
         stored = self.searcher().stored_fields(docnum)
@@ -421,11 +414,8 @@ class SearchIndex:
             return self._generation
 
     def _open(self, real: str, previous: _Generation | None) -> _Generation:
-        """The generation at ``real``, with what ``previous`` analysed that still holds."""
-        gen = _Generation(real, self.sizes, self.segment_terms)
-        if previous is not None:
-            gen.adopt(previous)
-        return gen
+        """The generation at ``real``, with the previous one's analyses if they still hold."""
+        return _Generation(real, self.sizes, self.segment_terms, None if previous is None else previous.analyses)
 
     def _install(self, gen: _Generation) -> None:
         """Make ``gen`` the one readers use (the caller holds the lock)."""

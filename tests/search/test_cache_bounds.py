@@ -94,8 +94,8 @@ def test_unknown_policy_is_refused():
 
 # -- the searcher's caches ----------------------------------------------------------------------
 
-SMALL = CacheSizes(postings_bytes=256 * KiB, segment_postings_bytes=256 * KiB, missed_terms=64, words_bytes=128 * KiB, texts_bytes=256 * KiB,
-                   documents_bytes=32 * KiB, results_bytes=32 * KiB)
+SMALL = CacheSizes(postings_bytes=256 * KiB, segment_postings_bytes=256 * KiB, analyses_bytes=128 * KiB, missed_terms=64,
+                   words_bytes=128 * KiB, texts_bytes=256 * KiB, documents_bytes=32 * KiB, results_bytes=32 * KiB)
 
 
 @pytest.fixture()
@@ -112,7 +112,7 @@ def test_searcher_caches_stay_within_their_bytes(small):
     for word in made_up_words(300):
         small.search(f"{word} {rng.choice(real)}", rng.choice(("de", "en", "it")), limit=20)
     for cache, bound in ((gen.postings_cache, SMALL.postings_bytes), (small.segment_terms, SMALL.segment_postings_bytes),
-                         (gen.words, SMALL.words_bytes),
+                         (gen.analyses.cache, SMALL.analyses_bytes), (gen.words, SMALL.words_bytes),
                          (gen.texts, SMALL.texts_bytes), (gen.documents, SMALL.documents_bytes),
                          (small.results, SMALL.results_bytes)):
         assert 0 < cache.bytes <= bound

@@ -12,7 +12,8 @@ import pytest
 from apptools import seed_index
 from rules_index.content.snapshot import read_content
 from rules_index.content.writer import materialize, plan_faq_change
-from rules_index.search import SearchIndex, build
+from rules_index.search import IndexLink, SearchIndex, build
+from rules_index.search.searcher import _Generation
 from rules_index.search import searcher as searcher_module
 from rules_index.web.state import ContentState
 
@@ -176,9 +177,9 @@ def test_a_switch_takes_over_the_analyses_of_words_and_texts(site):
     publish_change(content, link)
     new = index.generation()
     assert new is not old
-    assert any(key[0] == "terms" for key in new.words.cache) and any(key[0] == "snippet" for key in new.texts.cache)
-    assert not any(key[0] in ("known", "suggest") for key in new.words.cache)  # they depend on the documents
-    assert all(key[1] in new._analyzers for key in new.words.cache if key[0] == "terms")  # its own analyzers
+    assert new.analyses is old.analyses  # the same analysers: words and texts stay analysed
+    assert any(key[0] == "terms" for key in new.analyses.cache.cache) and any(key[0] == "snippet" for key in new.analyses.cache.cache)
+    assert len(new.words) == 0  # known words and corrections depend on the documents: not taken
     fresh = SearchIndex(link)
     for text, lang in [*queries, (WORD, "en")]:
         index.results.clear()
@@ -192,6 +193,8 @@ def test_nothing_is_taken_over_from_a_generation_that_analyses_differently(site,
     build(read_content(tiny)[0], other_link, tiny)
     other = SearchIndex(other_link)
     other.search("Dieb Meuchler", "de")
-    gen = SearchIndex(link).generation()
-    assert gen.adopt(other.generation()) == 0  # another German vocabulary: compounds split otherwise
-    assert not any(key[0] == "terms" for key in gen.words.cache)
+    theirs = other.generation().analyses
+    assert len(theirs.cache) > 0
+    gen = _Generation(IndexLink(link).generation(), analyses=theirs)
+    assert gen.analyses is not theirs  # another German vocabulary: compounds split otherwise
+    assert len(gen.analyses.cache) == 0
