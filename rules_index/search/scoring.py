@@ -76,6 +76,9 @@ class SegmentTerm:
     def __init__(self, ids: array, weights: array, lengths: array, deleted: frozenset[int], frequency: int):
         self.ids, self.weights, self.lengths, self.deleted, self.frequency = ids, weights, lengths, deleted, frequency
 
+    def cache_bytes(self) -> int:
+        return sum(sys.getsizeof(a) for a in (self.ids, self.weights, self.lengths)) + sys.getsizeof(self)
+
 
 class Frequencies:
     """What the weighting's ``idf(searcher, field, text)`` asks a searcher, answered for one term
@@ -95,8 +98,6 @@ class Frequencies:
         return self.documents
 
 
-def segment_term_bytes(term: SegmentTerm) -> int:
-    return sum(sys.getsizeof(a) for a in (term.ids, term.weights, term.lengths)) + sys.getsizeof(term) + ENTRY_BYTES
 
 
 def read_segment_term(leaf, field_name: str, token: str) -> SegmentTerm:

@@ -22,9 +22,10 @@ once when stored), per generation, so a flood of new words cannot grow a process
 The bounds are ``CacheSizes``, from the app config:
 
 - ``SEARCH_POSTINGS_CACHE_BYTES`` (32 MiB): scored postings of the terms searched last;
-- ``SEARCH_SEGMENT_POSTINGS_CACHE_BYTES`` (32 MiB): the same terms' postings per index segment as
-  read (``scoring.SegmentTerm``), kept across generations: after a switch, the new generation
-  scores them with its own statistics instead of reading them again;
+- ``SEARCH_SEGMENT_POSTINGS_CACHE_BYTES`` (32 MiB): what each index segment holds, as read: the
+  same terms' postings (``scoring.SegmentTerm``) and the spelling words (``spelling.SegmentWords``),
+  kept across generations: after a switch, the new generation scores the postings with its own
+  statistics and reads only its new segments;
 - ``SEARCH_MISSED_TERMS`` (4096): terms that no document has, kept apart (a few hundred bytes
   each) so that unknown words neither grow the postings cache nor push real postings out;
 - ``SEARCH_WORDS_CACHE_BYTES`` (8 MiB): known words, corrections;
@@ -62,10 +63,10 @@ from .build import MARKER
 from .link import IndexLink
 from .query import GameNames, all_stopwords, clean_query, content_words
 from .scoring import (
-    Frequencies, bm25_parameters, postings_bytes, read_postings, read_segment_term, scored_postings, segment_term_bytes, top,
+    Frequencies, bm25_parameters, postings_bytes, read_postings, read_segment_term, scored_postings, top,
 )
 from .snippets import CachedTokens, answer_snippet, text_snippet
-from .spelling import Spelling
+from .spelling import SegmentWords, Spelling
 
 MAX_LIMIT = 50
 # Field weights: the question outranks players' words, which outrank the answer.
@@ -182,11 +183,11 @@ class Analyses:
 class _Generation:
     """One built index, opened, with its caches."""
 
-    def __init__(self, path: str, sizes: CacheSizes | None = None, segment_terms: ByteCache | None = None,
+    def __init__(self, path: str, sizes: CacheSizes | None = None, segment_cache: ByteCache | None = None,
                  analyses: Analyses | None = None):
-        """``segment_terms``: the postings per segment kept across the generations of one index
-        (``SearchIndex`` passes its own), else a cache of this generation's; ``analyses``: the
-        previous generation's, taken if they serve this one's schema."""
+        """``segment_cache``: what each segment holds (term postings, spelling words), kept across
+        the generations of one index (``SearchIndex`` passes its own), else this generation's;
+        ``analyses``: the previous generation's, taken if they serve this one's schema."""
         if not os.path.exists(os.path.join(path, MARKER)):
             raise IndexUnavailable(f"{path} is not an index built by this service")
         sizes = sizes or CacheSizes()
@@ -198,8 +199,8 @@ class _Generation:
         self._local = threading.local()
         self.analyses = analyses if analyses is not None and analyses.serves(self.schema) else Analyses(self.schema, sizes)
         self.postings_cache = ByteCache(sizes.postings_bytes, sizeof=postings_bytes)
-        self.segment_terms = segment_terms if segment_terms is not None else ByteCache(
-            sizes.segment_postings_bytes, sizeof=segment_term_bytes)
+        self.segment_cache = segment_cache if segment_cache is not None else ByteCache(
+            sizes.segment_postings_bytes)
         self._bm25: dict[str, tuple | None] = {}  # a field's BM25F parameters in this generation
         # Terms no document has: only their keys, a bounded number of them.
         self.missed_terms = ByteCache(sizes.missed_terms * ENTRY_BYTES, sizeof=lambda _found: ENTRY_BYTES)
@@ -274,7 +275,7 @@ class _Generation:
             segment = leaf.segment()
             key = None if segment is None else (segment.segment_id(), field_name, token)
             deleted = leaf.deleted_docs_set
-            kept = None if key is None else self.segment_terms.get(key)
+            kept = None if key is None else self.segment_cache.get(key)
             if kept is None or not kept.deleted <= deleted:
                 kept = read_segment_term(leaf, field_name, token)
                 if key is not None:
@@ -284,7 +285,7 @@ class _Generation:
                 parts.append((offset, kept, deleted - kept.deleted if deleted is not kept.deleted else frozenset()))
         if frequency:  # a term of the index, kept for every segment (it has or lacks it); unknown words take no room
             for key, kept in read:
-                self.segment_terms.put(key, kept)
+                self.segment_cache.put(key, kept)
         if not parts:
             return None
         if field_name not in self._bm25:
@@ -337,7 +338,17 @@ class _Generation:
         """The spelling words of a language, read once per generation."""
         found = self._spellings.get(lang)
         if found is None:
-            found = self._spellings[lang] = Spelling(self.searcher().reader(), f.words_field(lang))
+            field_name, segments = f.words_field(lang), []
+            for leaf, _offset in self.searcher().reader().leaf_readers():
+                segment = leaf.segment()
+                key = None if segment is None else ("words", segment.segment_id(), field_name)
+                words = None if key is None else self.segment_cache.get(key)
+                if words is None:
+                    words = SegmentWords(leaf, field_name)
+                    if key is not None:
+                        self.segment_cache.put(key, words)
+                segments.append(words)
+            found = self._spellings[lang] = Spelling(field_name, segments)
         return found
 
     def _suggest_word(self, word: str, lang: str, maxdist: int) -> str | None:
@@ -384,8 +395,8 @@ class SearchIndex:
         self._switch = BackgroundSwitch(self._open_in_background, "index-switch")
         self._failed: str | None = None  # a generation that could not be opened (not tried again)
         self.results = ByteCache(self.sizes.results_bytes)  # whole results, emptied at a switch
-        # Postings per segment, as read: every generation of this index scores them.
-        self.segment_terms = ByteCache(self.sizes.segment_postings_bytes, sizeof=segment_term_bytes)
+        # What each segment holds (term postings, spelling words), as read: every generation of this index uses it.
+        self.segment_cache = ByteCache(self.sizes.segment_postings_bytes)
 
     def generation(self) -> _Generation:
         """The generation readers answer from: the one the link points at once it is open."""
@@ -415,7 +426,7 @@ class SearchIndex:
 
     def _open(self, real: str, previous: _Generation | None) -> _Generation:
         """The generation at ``real``, with the previous one's analyses if they still hold."""
-        return _Generation(real, self.sizes, self.segment_terms, None if previous is None else previous.analyses)
+        return _Generation(real, self.sizes, self.segment_cache, None if previous is None else previous.analyses)
 
     def _install(self, gen: _Generation) -> None:
         """Make ``gen`` the one readers use (the caller holds the lock)."""

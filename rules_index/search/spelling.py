@@ -2,8 +2,8 @@
 
 ``searcher.suggest(field, word, limit, maxdist, prefix=1)`` builds a Levenshtein automaton per
 word and walks the field's term graph with it: tens of milliseconds per word. ``Spelling`` keeps
-the spelling words of one field in memory (read once per index generation through the public
-``reader.lexicon``) and returns the same words in the same order: those with the same first
+the spelling words of one field in memory (read per index segment through the public
+``reader.lexicon``, ``SegmentWords``) and returns the same words in the same order: those with the same first
 letter and the rest within ``maxdist`` edits, most frequent first (ties: the greater word), as
 Whoosh's ``ReaderCorrector`` ranks them. Candidates are narrowed by first letter, length and
 letter set before any edit distance is computed. ``tests/search/test_spelling.py`` holds the
@@ -12,6 +12,11 @@ answers against Whoosh's own.
 from __future__ import annotations
 
 import heapq
+import sys
+
+
+# A (word, letter bits) pair and its list slot, beside the word itself.
+WORD_ENTRY_BYTES = sys.getsizeof(("", 0)) + sys.getsizeof(2**40) + 8
 
 
 def letter_bits(word: str) -> int:
@@ -37,29 +42,53 @@ def within(a: str, b: str, limit: int) -> bool:
     return previous[-1] <= limit
 
 
-class Spelling:
-    """The spelling words of one field, for Whoosh's correction rule."""
+class SegmentWords:
+    """The spelling words of one field in one index segment (a leaf reader of
+    ``reader.leaf_readers()``), by first letter and length. A segment never changes, so the
+    generations of an index share these; a new generation reads only its new segments' words."""
 
-    def __init__(self, reader, field_name: str):
-        self.field_name = field_name
-        spelling = reader.schema[field_name].spelling_fieldname(field_name)
+    __slots__ = ("by_start", "weight")
+
+    def __init__(self, leaf, field_name: str):
+        spelling = leaf.schema[field_name].spelling_fieldname(field_name)
         self.by_start: dict[tuple[str, int], list[tuple[str, int]]] = {}
-        for raw in reader.lexicon(spelling):
-            word = reader.schema[spelling].from_bytes(raw)
+        words = 0
+        for raw in leaf.lexicon(spelling):
+            word = leaf.schema[spelling].from_bytes(raw)
             self.by_start.setdefault((word[:1], len(word)), []).append((word, letter_bits(word)))
+            words += sys.getsizeof(word)
+        self.weight = words + sum(map(len, self.by_start.values())) * WORD_ENTRY_BYTES + 128 * len(self.by_start)
+
+    def cache_bytes(self) -> int:
+        return self.weight
+
+
+class Spelling:
+    """The spelling words of one field (those of each segment), for Whoosh's correction rule."""
+
+    def __init__(self, field_name: str, segments: list[SegmentWords]):
+        self.field_name = field_name
+        self.segments = segments
+
+    @classmethod
+    def read(cls, reader, field_name: str) -> "Spelling":
+        """The field's words from every segment of ``reader``, read now."""
+        return cls(field_name, [SegmentWords(leaf, field_name) for leaf, _offset in reader.leaf_readers()])
 
     def suggestions(self, reader, word: str, maxdist: int, limit: int = 8) -> list[str]:
         """What ``searcher.suggest(field, word, limit, maxdist, prefix=1)`` returns."""
         if not word:
             return []
-        mask, found = letter_bits(word), []
+        mask, found, seen = letter_bits(word), [], {word}
         for length in range(max(1, len(word) - maxdist), len(word) + maxdist + 1):
-            for candidate, letters in self.by_start.get((word[0], length), ()):
-                if candidate == word or (mask ^ letters).bit_count() > 2 * maxdist:
-                    continue
-                if within(word[1:], candidate[1:], maxdist):
-                    frequency = reader.frequency(self.field_name, candidate) or 1
-                    found.append((0 - (maxdist + (1.0 / frequency * 0.5)), candidate))
+            for segment in self.segments:
+                for candidate, letters in segment.by_start.get((word[0], length), ()):
+                    if candidate in seen:  # a word of several segments is one candidate
+                        continue
+                    seen.add(candidate)
+                    if (mask ^ letters).bit_count() <= 2 * maxdist and within(word[1:], candidate[1:], maxdist):
+                        frequency = reader.frequency(self.field_name, candidate) or 1
+                        found.append((0 - (maxdist + (1.0 / frequency * 0.5)), candidate))
         # Whoosh keeps the ``limit`` greatest (score, word) pairs, then lists them best score first.
         kept = heapq.nlargest(limit, found)
         kept.sort(key=lambda item: (-item[0], item[1]))

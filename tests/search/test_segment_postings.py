@@ -107,7 +107,7 @@ def test_unknown_words_take_no_room(index):
     gen = search.generation()
     for word in ("qxzzv", "wubblefrotz", "zzzkeinwort"):
         assert gen.postings("body_de", word, 1.0) is None
-    assert len(search.segment_terms) == 0
+    assert len(search.segment_cache) == 0
 
 
 def test_kept_postings_respect_the_cache_bound(tiny_content, tmp_path):
@@ -119,7 +119,7 @@ def test_kept_postings_respect_the_cache_bound(tiny_content, tmp_path):
     gen = search.generation()
     for term in every_term(gen):
         gen.postings(*term, 1.0)
-    assert 0 < search.segment_terms.bytes <= 16 * 1024
+    assert 0 < search.segment_cache.bytes <= 16 * 1024
 
 
 def test_postings_kept_under_other_deletions_are_read_again(index):
@@ -133,5 +133,34 @@ def test_postings_kept_under_other_deletions_are_read_again(index):
     leaf, _offset = gen.searcher().reader().leaf_readers()[0]
     # Kept under deletions this segment does not have: not the postings of this generation.
     stale = SegmentTerm(array("i", [0]), array("d", [9.0]), array("i", [1]), frozenset({12345}), 1)
-    search.segment_terms.put((leaf.segment().segment_id(), field_name, token), stale)
+    search.segment_cache.put((leaf.segment().segment_id(), field_name, token), stale)
     assert as_kept_scores(gen, field_name, token, 1.0) == as_matcher_scores(gen, field_name, token, 1.0)
+
+
+def test_spelling_words_of_every_segment_correct_as_whoosh_does(index, monkeypatch):
+    from rules_index.search import spelling as spelling_module
+    from rules_index.search.spelling import Spelling
+
+    content, link, search = index
+    search.generation().spelling("en")
+    for round_, words in enumerate(("grobnik frobnitz", "grobnak plumbus", "frobnitzen")):
+        publish(content, link, words)
+        made = []
+        real = spelling_module.SegmentWords.__init__
+
+        def counted(self, leaf, field_name):
+            made.append(leaf.segment().segment_id())
+            real(self, leaf, field_name)
+
+        monkeypatch.setattr(spelling_module.SegmentWords, "__init__", counted)
+        gen = search.generation()
+        kept = gen.spelling("en")
+        monkeypatch.undo()
+        leaves = gen.searcher().reader().leaf_readers()
+        assert made == [leaves[-1][0].segment().segment_id()]  # only the update's own segment was read
+        searcher, field = gen.searcher(), f.words_field("en")
+        for typo in ("grobnok", "frobnits", "plumbis", "frobnitzn", "coinz", "grobni"):
+            for maxdist in (1, 2):
+                expected = searcher.suggest(field, typo, limit=8, maxdist=maxdist, prefix=1)
+                assert kept.suggestions(searcher.reader(), typo, maxdist) == expected, (round_, typo)
+                assert Spelling.read(searcher.reader(), field).suggestions(searcher.reader(), typo, maxdist) == expected

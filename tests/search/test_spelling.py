@@ -37,7 +37,7 @@ def test_corrections_are_whooshs(index, lang):
     reader = searcher.reader()
     field = f.words_field(lang)
     words = sorted(w for w in (reader.schema[field].from_bytes(raw) for raw in reader.lexicon(field)) if len(w) >= 4)
-    spelling = Spelling(reader, field)
+    spelling = Spelling.read(reader, field)
     rng = random.Random(f"spelling-{lang}")
     compared = 0
     for word in typos(words, rng, 60) + ["xqzvbnm", "zz"]:
