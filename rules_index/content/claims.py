@@ -17,9 +17,12 @@ Only text is read here; whether the facts are true is the rule engine's part (ve
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 from typing import Mapping
+
+from cachetools import LRUCache
 
 from .numbers import number_counts, numbers_in_order, prose, stated_numbers
 from .schema import LANGS, Fact, Localized, Ruling
@@ -166,7 +169,26 @@ def text_problems(
     ruling: Ruling, texts: Mapping[str, str], field: str = "answer",
     pages: tuple[int, int] | None = None, unchecked: list[Localized] = (),
 ) -> list[ClaimProblem]:
-    """Every disagreement of ``texts`` ({lang: text}) with ``ruling``, language by language."""
+    """Every disagreement of ``texts`` ({lang: text}) with ``ruling``, language by language.
+
+    Kept by its arguments' values: a reload after an accept compares only the changed entry's
+    texts again (every argument is a value; the result is a new list each time)."""
+    key = (ruling.model_dump_json(), tuple(sorted(texts.items())), field, pages,
+           tuple(claim.model_dump_json() for claim in unchecked))
+    with _compared_lock:
+        found = _compared.get(key)
+    if found is None:
+        found = tuple(_text_problems(ruling, texts, field, pages, unchecked))
+        with _compared_lock:
+            _compared[key] = found
+    return list(found)
+
+
+_compared: LRUCache = LRUCache(maxsize=8192)
+_compared_lock = threading.Lock()
+
+
+def _text_problems(ruling: Ruling, texts: Mapping[str, str], field: str, pages, unchecked) -> list[ClaimProblem]:
     problems: list[ClaimProblem] = []
     for lang in LANGS:
         if lang in texts:

@@ -109,8 +109,9 @@ def load_text(text: str) -> Any:
 # that does not read as one entry, and the text is read whole.
 _ENTRY_START = re.compile(r"^-(?:[ \t\r\n]|$)")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
-# Each entry's data by its text, pickled so that every caller gets its own copy to keep.
-_entries: LRUCache = LRUCache(maxsize=16384)
+# Each entry's data (or a whole document's that is no list of entries) by its text, pickled so
+# that every caller gets its own copy to keep; weighed by the texts' length.
+_entries: LRUCache = LRUCache(maxsize=64 * 2**20, getsizeof=lambda data: len(data) + 200)
 _entries_lock = threading.Lock()
 
 
@@ -128,27 +129,33 @@ def entry_texts(text: str) -> list[str] | None:
     return ["".join(piece) for piece in pieces] or None
 
 
+def _kept(text: str, load) -> Any:
+    """``load()``, kept by ``text`` (pickled: each caller gets its own copy)."""
+    with _entries_lock:
+        kept = _entries.get(text)
+    if kept is None:
+        kept = pickle.dumps(load(), protocol=pickle.HIGHEST_PROTOCOL)
+        with _entries_lock:
+            _entries[text] = kept
+    return pickle.loads(kept)
+
+
 def load_entries(text: str) -> Any:
     """What ``load_text`` returns, reading a list of entries one entry at a time (each entry's
     data kept by its text, so unchanged entries are not parsed again). Anything other than a
-    block sequence of entries, or an entry that does not read as exactly one, is read whole (so
-    an error names its line in the file)."""
+    block sequence of entries is read whole (and kept by its text); an entry that does not read
+    as exactly one means the whole text is read again as one (so an error names its line in the
+    file)."""
     pieces = entry_texts(text)
     if pieces is None:
-        return load_text(text)
+        return _kept(text, lambda: load_text(text))
     items = []
     try:
         for piece in pieces:
-            with _entries_lock:
-                kept = _entries.get(piece)
-            if kept is None:
-                data = load_text(piece)
-                if not isinstance(data, list) or len(data) != 1:
-                    return load_text(text)
-                kept = pickle.dumps(data[0], protocol=pickle.HIGHEST_PROTOCOL)
-                with _entries_lock:
-                    _entries[piece] = kept
-            items.append(pickle.loads(kept))
+            data = _kept(piece, lambda: load_text(piece))
+            if not isinstance(data, list) or len(data) != 1:
+                return load_text(text)
+            items.append(data[0])
     except YAMLError:
         return load_text(text)
     return items
