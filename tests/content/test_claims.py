@@ -103,3 +103,22 @@ def test_open_questions_do_not_answer_yes_or_no():
     assert messages(rul, {**texts, "de": "Nein. Das sagt die Regel nicht."}) == [
         'answer (de): opens with "Nein", but the ruling leaves the question open',
     ]
+
+
+def test_each_comparison_is_made_once_per_value_and_answers_its_own_arguments(monkeypatch):
+    from rules_index.content import claims
+
+    made = []
+    real = claims._text_problems
+    monkeypatch.setattr(claims, "_text_problems", lambda *args: made.append(args) or real(*args))
+    # Texts no other test compares (the comparisons are kept for the whole process).
+    texts = {**TEXTS_8, "de": TEXTS_8["de"] + " Einmalig.", "en": "No. Cities with **seven or more** districts are safe, kept apart."}
+    first = messages(NO_8, texts)
+    assert first and len(made) == 1
+    assert messages(NO_8, dict(texts)) == first and len(made) == 1  # the same values: kept
+    assert messages(ruling("no", [7]), texts) != first and len(made) == 2  # another ruling
+    assert messages(NO_8, {**texts, "en": TEXTS_8["en"]}) == [] and len(made) == 3  # another text
+    assert messages(NO_8, texts, field="correction") != first and len(made) == 4
+    found = text_problems(NO_8, texts)
+    found.clear()  # the caller's own list
+    assert messages(NO_8, texts) == first

@@ -173,3 +173,15 @@ def test_what_is_no_list_of_entries_fails_as_it_does_whole(text):
 ])
 def test_line_ends_are_yamls(text):
     assert load_entries(text) == load_text(text)
+
+
+def test_a_document_that_is_no_list_is_parsed_once_per_text(monkeypatch):
+    parsed = []
+    real = yaml12.load_text
+    monkeypatch.setattr(yaml12, "load_text", lambda text: parsed.append(text) or real(text))
+    text = "ohne-furcht-und-adel:\n  faq: [tie-break, zzz-once]\nkardinal:\n  faq: []\n"
+    first = load_entries(text)
+    first["kardinal"]["faq"].append("changed by its caller")
+    assert load_entries(text) == {"ohne-furcht-und-adel": {"faq": ["tie-break", "zzz-once"]}, "kardinal": {"faq": []}}
+    assert parsed == [text]
+    assert load_entries(text + "# another text\n") == load_entries(text) and len(parsed) == 2
