@@ -148,6 +148,22 @@ def _without_stem_caches(analyzer) -> None:
             item.clear()
 
 
+@dataclass
+class SegmentCaches:
+    """What the segments of an index hold, kept across its generations (a segment never changes):
+    term postings and spelling words (``held``, bounded in bytes), and the terms that no segment
+    has, with the segments known to lack them (``missing``: a bounded number of terms, so unknown
+    words take no room from real postings)."""
+
+    held: ByteCache
+    missing: ByteCache
+
+    @classmethod
+    def sized(cls, sizes: CacheSizes) -> "SegmentCaches":
+        return cls(ByteCache(sizes.segment_postings_bytes),
+                   ByteCache(sizes.missed_terms * ENTRY_BYTES, sizeof=lambda _found: ENTRY_BYTES))
+
+
 class Analyses:
     """How an index analyses text, and what it worked out that depends on that alone: each
     word's terms, a text's highlight spans, snippets. The generations of one index share it as
@@ -183,11 +199,11 @@ class Analyses:
 class _Generation:
     """One built index, opened, with its caches."""
 
-    def __init__(self, path: str, sizes: CacheSizes | None = None, segment_cache: ByteCache | None = None,
+    def __init__(self, path: str, sizes: CacheSizes | None = None, segments: SegmentCaches | None = None,
                  analyses: Analyses | None = None):
-        """``segment_cache``: what each segment holds (term postings, spelling words), kept across
-        the generations of one index (``SearchIndex`` passes its own), else this generation's;
-        ``analyses``: the previous generation's, taken if they serve this one's schema."""
+        """``segments``: what each segment holds, kept across the generations of one index
+        (``SearchIndex`` passes its own), else this generation's; ``analyses``: the previous
+        generation's, taken if they serve this one's schema."""
         if not os.path.exists(os.path.join(path, MARKER)):
             raise IndexUnavailable(f"{path} is not an index built by this service")
         sizes = sizes or CacheSizes()
@@ -199,8 +215,7 @@ class _Generation:
         self._local = threading.local()
         self.analyses = analyses if analyses is not None and analyses.serves(self.schema) else Analyses(self.schema, sizes)
         self.postings_cache = ByteCache(sizes.postings_bytes, sizeof=postings_bytes)
-        self.segment_cache = segment_cache if segment_cache is not None else ByteCache(
-            sizes.segment_postings_bytes)
+        self.segments = segments if segments is not None else SegmentCaches.sized(sizes)
         self._bm25: dict[str, tuple | None] = {}  # a field's BM25F parameters in this generation
         # Terms no document has: only their keys, a bounded number of them.
         self.missed_terms = ByteCache(sizes.missed_terms * ENTRY_BYTES, sizeof=lambda _found: ENTRY_BYTES)
@@ -271,11 +286,15 @@ class _Generation:
         where not kept, scored with this generation's statistics."""
         searcher = self.searcher()
         parts, frequency, read = [], 0, []
+        held, missing = self.segments.held, self.segments.missing
+        lacking = missing.get((field_name, token), frozenset())  # the segments known to lack the term
         for leaf, offset in searcher.reader().leaf_readers():
             segment = leaf.segment()
             key = None if segment is None else (segment.segment_id(), field_name, token)
+            if key is not None and key[0] in lacking:
+                continue
             deleted = leaf.deleted_docs_set
-            kept = None if key is None else self.segment_cache.get(key)
+            kept = None if key is None else held.get(key)
             if kept is None or not kept.deleted <= deleted:
                 kept = read_segment_term(leaf, field_name, token)
                 if key is not None:
@@ -283,9 +302,11 @@ class _Generation:
             frequency += kept.frequency
             if kept.ids:
                 parts.append((offset, kept, deleted - kept.deleted if deleted is not kept.deleted else frozenset()))
-        if frequency:  # a term of the index, kept for every segment (it has or lacks it); unknown words take no room
+        if frequency:  # a term of the index is kept for every segment (it has or lacks it)
             for key, kept in read:
-                self.segment_cache.put(key, kept)
+                held.put(key, kept)
+        elif read:  # no segment has it: one key, whatever the number of segments
+            missing.put((field_name, token), lacking | {key[0] for key, _kept in read})
         if not parts:
             return None
         if field_name not in self._bm25:
@@ -342,11 +363,11 @@ class _Generation:
             for leaf, _offset in self.searcher().reader().leaf_readers():
                 segment = leaf.segment()
                 key = None if segment is None else ("words", segment.segment_id(), field_name)
-                words = None if key is None else self.segment_cache.get(key)
+                words = None if key is None else self.segments.held.get(key)
                 if words is None:
                     words = SegmentWords(leaf, field_name)
                     if key is not None:
-                        self.segment_cache.put(key, words)
+                        self.segments.held.put(key, words)
                 segments.append(words)
             found = self._spellings[lang] = Spelling(field_name, segments)
         return found
@@ -396,7 +417,7 @@ class SearchIndex:
         self._failed: str | None = None  # a generation that could not be opened (not tried again)
         self.results = ByteCache(self.sizes.results_bytes)  # whole results, emptied at a switch
         # What each segment holds (term postings, spelling words), as read: every generation of this index uses it.
-        self.segment_cache = ByteCache(self.sizes.segment_postings_bytes)
+        self.segments = SegmentCaches.sized(self.sizes)
 
     def generation(self) -> _Generation:
         """The generation readers answer from: the one the link points at once it is open."""
@@ -426,7 +447,7 @@ class SearchIndex:
 
     def _open(self, real: str, previous: _Generation | None) -> _Generation:
         """The generation at ``real``, with the previous one's analyses if they still hold."""
-        return _Generation(real, self.sizes, self.segment_cache, None if previous is None else previous.analyses)
+        return _Generation(real, self.sizes, self.segments, None if previous is None else previous.analyses)
 
     def _install(self, gen: _Generation) -> None:
         """Make ``gen`` the one readers use (the caller holds the lock)."""

@@ -111,7 +111,7 @@ def test_searcher_caches_stay_within_their_bytes(small):
             "Kloster", "Kardinal", "auction", "detective", "Meuchler", "Gold", "Karten", "König", "quartiere"]
     for word in made_up_words(300):
         small.search(f"{word} {rng.choice(real)}", rng.choice(("de", "en", "it")), limit=20)
-    for cache, bound in ((gen.postings_cache, SMALL.postings_bytes), (small.segment_cache, SMALL.segment_postings_bytes),
+    for cache, bound in ((gen.postings_cache, SMALL.postings_bytes), (small.segments.held, SMALL.segment_postings_bytes),
                          (gen.analyses.cache, SMALL.analyses_bytes), (gen.words, SMALL.words_bytes),
                          (gen.texts, SMALL.texts_bytes), (gen.documents, SMALL.documents_bytes),
                          (small.results, SMALL.results_bytes)):
@@ -127,7 +127,7 @@ def test_misses_do_not_grow_without_bound(small):
     assert len(gen.missed_terms) == SMALL.missed_terms  # full, and no fuller
     assert gen.missed_terms.bytes <= SMALL.missed_terms * ENTRY_BYTES
     assert len(gen.postings_cache) == 0  # unknown words never take room from real postings
-    assert all(key[0] == "words" for key in small.segment_cache.cache)  # spelling words only, no postings
+    assert all(key[0] == "words" for key in small.segments.held.cache)  # spelling words only, no postings
     assert small.search(made_up_words(1, seed=9)[0], "de").hits == []
 
 

@@ -12,6 +12,7 @@ from rules_index.content.writer import materialize, plan_faq_change
 from rules_index.search import SearchIndex, build
 from rules_index.search import scoring
 from rules_index.search import schema as f
+from rules_index.caches import ENTRY_BYTES
 from rules_index.search.scoring import read_postings
 
 TODAY = dt.date(2026, 12, 1)
@@ -107,7 +108,27 @@ def test_unknown_words_take_no_room(index):
     gen = search.generation()
     for word in ("qxzzv", "wubblefrotz", "zzzkeinwort"):
         assert gen.postings("body_de", word, 1.0) is None
-    assert len(search.segment_cache) == 0
+    assert len(search.segments.held) == 0
+    assert len(search.segments.missing) == 3 <= search.segments.missing.max_bytes // ENTRY_BYTES  # a key per word
+
+
+def test_a_word_no_segment_had_is_looked_up_only_in_new_segments(index, monkeypatch):
+    content, link, search = index
+    assert search.generation().postings("body_en", "wubblefrotz", 1.0) is None
+    publish(content, link, "wubblefrotz")  # now the update's segment has it
+    reads = []
+    real = scoring.read_segment_term
+
+    def counted(leaf, field_name, token):
+        reads.append(leaf.segment().segment_id())
+        return real(leaf, field_name, token)
+
+    monkeypatch.setattr("rules_index.search.searcher.read_segment_term", counted)
+    gen = search.generation()
+    assert as_kept_scores(gen, "body_en", "wubblefrotz", 1.0) == as_matcher_scores(gen, "body_en", "wubblefrotz", 1.0)
+    assert as_kept_scores(gen, "body_en", "wubblefrotz", 1.0) is not None
+    leaves = gen.searcher().reader().leaf_readers()
+    assert reads == [leaves[-1][0].segment().segment_id()]
 
 
 def test_kept_postings_respect_the_cache_bound(tiny_content, tmp_path):
@@ -119,7 +140,7 @@ def test_kept_postings_respect_the_cache_bound(tiny_content, tmp_path):
     gen = search.generation()
     for term in every_term(gen):
         gen.postings(*term, 1.0)
-    assert 0 < search.segment_cache.bytes <= 16 * 1024
+    assert 0 < search.segments.held.bytes <= 16 * 1024
 
 
 def test_postings_kept_under_other_deletions_are_read_again(index):
@@ -133,7 +154,7 @@ def test_postings_kept_under_other_deletions_are_read_again(index):
     leaf, _offset = gen.searcher().reader().leaf_readers()[0]
     # Kept under deletions this segment does not have: not the postings of this generation.
     stale = SegmentTerm(array("i", [0]), array("d", [9.0]), array("i", [1]), frozenset({12345}), 1)
-    search.segment_cache.put((leaf.segment().segment_id(), field_name, token), stale)
+    search.segments.held.put((leaf.segment().segment_id(), field_name, token), stale)
     assert as_kept_scores(gen, field_name, token, 1.0) == as_matcher_scores(gen, field_name, token, 1.0)
 
 
