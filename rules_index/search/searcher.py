@@ -49,6 +49,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from whoosh import index as whoosh_index
 from whoosh.analysis import StemFilter
@@ -281,9 +282,10 @@ class _Generation:
             self.postings_cache.put(key, found)
         return found
 
-    def _read_postings(self, field_name: str, token: str, boost: float):
-        """The term's postings from each segment's as kept (those deleted since left out), read
-        where not kept, scored with this generation's statistics."""
+    def _segment_parts(self, field_name: str, token: str) -> tuple[list, int]:
+        """The term in each segment as kept (read where not kept): ``(offset, SegmentTerm,
+        documents deleted since it was read)`` for the segments that have it, and its document
+        frequency over all segments (deleted documents counted, as Whoosh's idf counts them)."""
         searcher = self.searcher()
         parts, frequency, read = [], 0, []
         held, missing = self.segments.held, self.segments.missing
@@ -307,6 +309,21 @@ class _Generation:
                 held.put(key, kept)
         elif read:  # no segment has it: one key, whatever the number of segments
             missing.put((field_name, token), lacking | {key[0] for key, _kept in read})
+        return parts, frequency
+
+    @staticmethod
+    def _live(parts) -> Iterator[int]:
+        """The document numbers of ``parts`` that are not deleted, in order."""
+        for offset, kept, gone in parts:
+            for docnum in kept.ids:
+                if docnum not in gone:
+                    yield offset + docnum
+
+    def _read_postings(self, field_name: str, token: str, boost: float):
+        """The term's postings from each segment's as kept (those deleted since left out), read
+        where not kept, scored with this generation's statistics."""
+        searcher = self.searcher()
+        parts, frequency = self._segment_parts(field_name, token)
         if not parts:
             return None
         if field_name not in self._bm25:
@@ -338,7 +355,7 @@ class _Generation:
         """The document number of a KEY, kept once looked up (keyed by the KEY string)."""
         found = self.documents.get(key, -1)
         if found == -1:
-            found = self.searcher().document_number(**{f.KEY: key})
+            found = next(self._live(self._segment_parts(f.KEY, key)[0]), None)
             self.documents.put(key, found)
         return found
 
@@ -350,10 +367,7 @@ class _Generation:
         """Whether a document of the content has ``word`` in the field. A generation updated in
         place of a rebuild (``incremental``) keeps the replaced documents as deleted ones, and
         their words in the lexicon: those words count only with a live document."""
-        reader = self.searcher().reader()
-        if (field_name, word) not in reader:
-            return False
-        return not reader.has_deletions() or reader.postings(field_name, word).is_active()
+        return next(self._live(self._segment_parts(field_name, word)[0]), None) is not None
 
     def spelling(self, lang: str) -> Spelling:
         """The spelling words of a language, read once per generation."""

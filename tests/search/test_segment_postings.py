@@ -185,3 +185,31 @@ def test_spelling_words_of_every_segment_correct_as_whoosh_does(index, monkeypat
                 expected = searcher.suggest(field, typo, limit=8, maxdist=maxdist, prefix=1)
                 assert kept.suggestions(searcher.reader(), typo, maxdist) == expected, (round_, typo)
                 assert Spelling.read(searcher.reader(), field).suggestions(searcher.reader(), typo, maxdist) == expected
+
+
+def test_keys_and_live_words_are_whooshs_across_updates(index):
+    content, link, search = index
+    publish(content, link, "grobnik")
+    before = search.generation()
+    reader = before.searcher().reader()
+    for key in (raw.decode() for raw in reader.lexicon(f.KEY)):
+        before.docnum(key)  # kept for the segments, to be used by the next generation
+    for word in (raw.decode() for raw in reader.lexicon(f.words_field("en"))):
+        before.live_word(f.words_field("en"), word)
+    publish(content, link, "frobnitz plumbus")  # deletes documents of segments read before
+    gen = search.generation()
+    searcher = gen.searcher()
+    reader = searcher.reader()
+    assert reader.has_deletions()
+    keys = [raw.decode() for raw in reader.lexicon(f.KEY)]
+    # A replaced entry's key has a deleted document in an older segment and a live one in the newest.
+    assert reader.doc_frequency(f.KEY, "faq:tiny-game:coin-count:en") == 3
+    for key in keys:
+        assert gen.docnum(key) == searcher.document_number(**{f.KEY: key}), key
+    field = f.words_field("en")
+    words = [raw.decode() for raw in reader.lexicon(field)]
+    assert "grobnik" in words  # replaced: in the lexicon, with no live document
+    for word in words + ["nowhere"]:
+        whoosh_live = (field, word) in reader and reader.postings(field, word).is_active()
+        assert gen.live_word(field, word) == whoosh_live, word
+    assert not gen.live_word(field, "grobnik") and gen.live_word(field, "plumbus")
