@@ -152,9 +152,9 @@ def _without_stem_caches(analyzer) -> None:
 @dataclass
 class SegmentCaches:
     """What the segments of an index hold, kept across its generations (a segment never changes):
-    term postings and spelling words (``held``, bounded in bytes), and the terms that no segment
-    has, with the segments known to lack them (``missing``: a bounded number of terms, so unknown
-    words take no room from real postings)."""
+    term postings, spelling words and stored documents (``held``, bounded in bytes), and the
+    terms that no segment has, with the segments known to lack them (``missing``: a bounded
+    number of terms, so unknown words take no room from real postings)."""
 
     held: ByteCache
     missing: ByteCache
@@ -342,14 +342,28 @@ class _Generation:
         """(kind, game, entry, lang) of a document, kept once read (keyed by its number)."""
         info = self.documents.get(docnum)
         if info is None:
-            stored = self.searcher().stored_fields(docnum)
-            info = (stored[f.KIND], stored[f.GAME], stored[f.ENTRY], stored[f.LANG])
+            info = self._document(docnum)[:4]
             self.documents.put(docnum, info)
         return info
 
+    def _document(self, docnum: int) -> tuple[str, str, str, str, str, str]:
+        """A document's (kind, game, entry, lang, title, text) as stored, kept per segment (a
+        segment's documents never change, so the next generation finds them here too)."""
+        for leaf, offset in reversed(self.searcher().reader().leaf_readers()):
+            if docnum >= offset:
+                break
+        segment = leaf.segment()
+        key = None if segment is None else ("document", segment.segment_id(), docnum - offset)
+        found = None if key is None else self.segments.held.get(key)
+        if found is None:
+            stored = leaf.stored_fields(docnum - offset)
+            found = tuple(stored[name] for name in (f.KIND, f.GAME, f.ENTRY, f.LANG, f.TITLE_TEXT, f.BODY_TEXT))
+            if key is not None:
+                self.segments.held.put(key, found)
+        return found
+
     def _stored(self, docnum: int) -> tuple[str, str]:
-        stored = self.searcher().stored_fields(docnum)
-        return stored[f.TITLE_TEXT], stored[f.BODY_TEXT]
+        return self._document(docnum)[4:]
 
     def docnum(self, key: str) -> int | None:
         """The document number of a KEY, kept once looked up (keyed by the KEY string)."""

@@ -213,3 +213,23 @@ def test_keys_and_live_words_are_whooshs_across_updates(index):
         whoosh_live = (field, word) in reader and reader.postings(field, word).is_active()
         assert gen.live_word(field, word) == whoosh_live, word
     assert not gen.live_word(field, "grobnik") and gen.live_word(field, "plumbus")
+
+
+def test_stored_documents_are_whooshs_and_read_once_per_segment(index, monkeypatch):
+    content, link, search = index
+    before = search.generation()
+    for docnum in before.searcher().reader().all_doc_ids():
+        before.stored(docnum)
+    publish(content, link, "quibblestone")
+    gen = search.generation()
+    searcher = gen.searcher()
+    expected = {docnum: searcher.stored_fields(docnum) for docnum in searcher.reader().all_doc_ids()}
+    leaves = searcher.reader().leaf_readers()
+    read = []
+    for leaf, _offset in leaves:
+        real = leaf.stored_fields
+        monkeypatch.setattr(leaf, "stored_fields", lambda local, real=real, leaf=leaf: read.append(leaf) or real(local))
+    for docnum, stored in expected.items():
+        assert gen.docinfo(docnum) == (stored[f.KIND], stored[f.GAME], stored[f.ENTRY], stored[f.LANG])
+        assert gen.stored(docnum) == (stored[f.TITLE_TEXT], stored[f.BODY_TEXT])
+    assert read and {id(leaf) for leaf in read} == {id(leaves[-1][0])}  # the older segments' were kept
