@@ -100,18 +100,32 @@ class Frequencies:
 
 
 
-def read_segment_term(leaf, field_name: str, token: str) -> SegmentTerm:
+def field_lengths(leaf) -> array:
+    """An empty table of the segment's documents' lengths in one field (0: not read yet), for
+    ``read_segment_term`` to fill: a document's length is asked for by every term it has."""
+    return array("i", bytes(4 * leaf.doc_count_all()))
+
+
+def read_segment_term(leaf, field_name: str, token: str, table=None) -> SegmentTerm:
     """The term's postings in the segment of ``leaf`` (a leaf reader of ``reader.leaf_readers()``),
-    with the lengths the matcher's scorer takes (``doc_field_length``, 1 if unknown)."""
+    with the lengths the matcher's scorer takes (``doc_field_length``, 1 if unknown), taken from
+    and written to the table ``table()`` gives (``field_lengths``), if given and the segment has
+    the term."""
     ids, weights, lengths = array("i"), array("d"), array("i")
     frequency = leaf.doc_frequency(field_name, token)
     if frequency:
+        known = None if table is None else table()
         matcher = leaf.postings(field_name, token)
         while matcher.is_active():
             docnum = matcher.id()
             ids.append(docnum)
             weights.append(matcher.weight())
-            lengths.append(leaf.doc_field_length(docnum, field_name, 1))
+            length = known[docnum] if known is not None else 0
+            if not length:
+                length = leaf.doc_field_length(docnum, field_name, 1)
+                if known is not None:
+                    known[docnum] = length
+            lengths.append(length)
             matcher.next()
     return SegmentTerm(ids, weights, lengths, leaf.deleted_docs_set, frequency)
 

@@ -64,7 +64,7 @@ from .build import MARKER
 from .link import IndexLink
 from .query import GameNames, all_stopwords, clean_query, content_words
 from .scoring import (
-    Frequencies, bm25_parameters, postings_bytes, read_postings, read_segment_term, scored_postings, top,
+    Frequencies, bm25_parameters, field_lengths, postings_bytes, read_postings, read_segment_term, scored_postings, top,
 )
 from .snippets import CachedTokens, answer_snippet, text_snippet
 from .spelling import SegmentWords, Spelling
@@ -152,9 +152,9 @@ def _without_stem_caches(analyzer) -> None:
 @dataclass
 class SegmentCaches:
     """What the segments of an index hold, kept across its generations (a segment never changes):
-    term postings, spelling words and stored documents (``held``, bounded in bytes), and the
-    terms that no segment has, with the segments known to lack them (``missing``: a bounded
-    number of terms, so unknown words take no room from real postings)."""
+    term postings, documents' field lengths, spelling words and stored documents (``held``,
+    bounded in bytes), and the terms that no segment has, with the segments known to lack them
+    (``missing``: a bounded number of terms, so unknown words take no room from real postings)."""
 
     held: ByteCache
     missing: ByteCache
@@ -298,7 +298,8 @@ class _Generation:
             deleted = leaf.deleted_docs_set
             kept = None if key is None else held.get(key)
             if kept is None or not kept.deleted <= deleted:
-                kept = read_segment_term(leaf, field_name, token)
+                table = None if key is None else (lambda leaf=leaf, key=key: self._field_lengths(leaf, key))
+                kept = read_segment_term(leaf, field_name, token, table)
                 if key is not None:
                     read.append((key, kept))
             frequency += kept.frequency
@@ -310,6 +311,16 @@ class _Generation:
         elif read:  # no segment has it: one key, whatever the number of segments
             missing.put((field_name, token), lacking | {key[0] for key, _kept in read})
         return parts, frequency
+
+    def _field_lengths(self, leaf, key: tuple):
+        """The segment's table of document lengths in the field of ``key`` (kept with what the
+        segment holds)."""
+        table_key = ("lengths", key[0], key[1])
+        table = self.segments.held.get(table_key)
+        if table is None:
+            table = field_lengths(leaf)
+            self.segments.held.put(table_key, table)
+        return table
 
     @staticmethod
     def _live(parts) -> Iterator[int]:

@@ -80,9 +80,9 @@ def test_a_new_generation_reads_only_the_segments_it_has_not_seen(index, monkeyp
     reads = []
     real = scoring.read_segment_term
 
-    def counted(leaf, field_name, token):
+    def counted(leaf, field_name, token, table=None):
         reads.append(leaf.segment().segment_id())
-        return real(leaf, field_name, token)
+        return real(leaf, field_name, token, table)
 
     monkeypatch.setattr("rules_index.search.searcher.read_segment_term", counted)
     new = search.generation()
@@ -119,9 +119,9 @@ def test_a_word_no_segment_had_is_looked_up_only_in_new_segments(index, monkeypa
     reads = []
     real = scoring.read_segment_term
 
-    def counted(leaf, field_name, token):
+    def counted(leaf, field_name, token, table=None):
         reads.append(leaf.segment().segment_id())
-        return real(leaf, field_name, token)
+        return real(leaf, field_name, token, table)
 
     monkeypatch.setattr("rules_index.search.searcher.read_segment_term", counted)
     gen = search.generation()
