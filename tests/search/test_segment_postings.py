@@ -70,13 +70,9 @@ def test_scores_are_the_matchers_to_the_last_bit_across_updates(index):
     assert as_kept_scores(gen, "body_en", "azzyqword", 1.0) is None
 
 
-def test_a_new_generation_reads_only_the_segments_it_has_not_seen(index, monkeypatch):
-    content, link, search = index
-    gen = search.generation()
-    terms = every_term(gen)
-    for term in terms:
-        gen.postings(*term, 1.0)
-    publish(content, link, "bzzyqword")
+@pytest.fixture()
+def segment_reads(monkeypatch) -> list[str]:
+    """The segment ids the searcher reads a term's postings from, from now on."""
     reads = []
     real = scoring.read_segment_term
 
@@ -85,6 +81,18 @@ def test_a_new_generation_reads_only_the_segments_it_has_not_seen(index, monkeyp
         return real(leaf, field_name, token, table)
 
     monkeypatch.setattr("rules_index.search.searcher.read_segment_term", counted)
+    return reads
+
+
+def test_a_new_generation_reads_only_the_segments_it_has_not_seen(index, segment_reads):
+    content, link, search = index
+    gen = search.generation()
+    terms = every_term(gen)
+    for term in terms:
+        gen.postings(*term, 1.0)
+    publish(content, link, "bzzyqword")
+    reads = segment_reads
+    reads.clear()  # from here: the next generation's reads
     new = search.generation()
     assert new is not gen
     for term in terms:
@@ -112,23 +120,16 @@ def test_unknown_words_take_no_room(index):
     assert len(search.segments.missing) == 3 <= search.segments.missing.max_bytes // ENTRY_BYTES  # a key per word
 
 
-def test_a_word_no_segment_had_is_looked_up_only_in_new_segments(index, monkeypatch):
+def test_a_word_no_segment_had_is_looked_up_only_in_new_segments(index, segment_reads):
     content, link, search = index
     assert search.generation().postings("body_en", "wubblefrotz", 1.0) is None
     publish(content, link, "wubblefrotz")  # now the update's segment has it
-    reads = []
-    real = scoring.read_segment_term
-
-    def counted(leaf, field_name, token, table=None):
-        reads.append(leaf.segment().segment_id())
-        return real(leaf, field_name, token, table)
-
-    monkeypatch.setattr("rules_index.search.searcher.read_segment_term", counted)
+    segment_reads.clear()
     gen = search.generation()
     assert as_kept_scores(gen, "body_en", "wubblefrotz", 1.0) == as_matcher_scores(gen, "body_en", "wubblefrotz", 1.0)
     assert as_kept_scores(gen, "body_en", "wubblefrotz", 1.0) is not None
     leaves = gen.searcher().reader().leaf_readers()
-    assert reads == [leaves[-1][0].segment().segment_id()]
+    assert segment_reads == [leaves[-1][0].segment().segment_id()]
 
 
 def test_kept_postings_respect_the_cache_bound(tiny_content, tmp_path):
