@@ -22,15 +22,15 @@ once when stored), per generation, so a flood of new words cannot grow a process
 The bounds are ``CacheSizes``, from the app config:
 
 - ``SEARCH_POSTINGS_CACHE_BYTES`` (32 MiB): scored postings of the terms searched last;
-- ``SEARCH_SEGMENT_POSTINGS_CACHE_BYTES`` (32 MiB): what each index segment holds, as read: the
-  same terms' postings (``scoring.SegmentTerm``) and the spelling words (``spelling.SegmentWords``),
-  kept across generations: after a switch, the new generation scores the postings with its own
-  statistics and reads only its new segments;
+- ``SEARCH_SEGMENT_POSTINGS_CACHE_BYTES`` (32 MiB): what each index segment holds, as read
+  (``SegmentCaches``): the same terms' postings (``scoring.SegmentTerm``), documents' field
+  lengths, spelling words (``spelling.SegmentWords``) and stored documents, kept across
+  generations: after a switch, the new generation scores the postings with its own statistics
+  and reads only its new segments;
 - ``SEARCH_MISSED_TERMS`` (4096): terms that no document has, kept apart (a few hundred bytes
   each) so that unknown words neither grow the postings cache nor push real postings out;
 - ``SEARCH_WORDS_CACHE_BYTES`` (8 MiB): known words, corrections;
-- ``SEARCH_TEXTS_CACHE_BYTES`` (16 MiB): stored texts, related entries, the documents of a game
-  filter;
+- ``SEARCH_TEXTS_CACHE_BYTES`` (16 MiB): related entries, the documents of a game filter;
 - ``SEARCH_ANALYSES_CACHE_BYTES`` (16 MiB): each word's analysis, texts' highlight tokens and
   snippets (``Analyses``: shared by the generations that analyse text alike, not per generation);
 - ``SEARCH_DOCUMENTS_CACHE_BYTES`` (4 MiB): each document's kind, game, entry and language, and
@@ -48,6 +48,7 @@ import os
 import sys
 import threading
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Iterator
 
@@ -164,6 +165,19 @@ class SegmentCaches:
         return cls(ByteCache(sizes.segment_postings_bytes),
                    ByteCache(sizes.missed_terms * ENTRY_BYTES, sizeof=lambda _found: ENTRY_BYTES))
 
+    def kept(self, kind: str, leaf, item, make):
+        """``make()``, kept as the ``kind`` ``item`` of the segment of ``leaf`` (made anew each
+        time for a segment without an id)."""
+        segment = leaf.segment()
+        if segment is None:
+            return make()
+        key = (kind, segment.segment_id(), item)
+        found = self.held.get(key)
+        if found is None:
+            found = make()
+            self.held.put(key, found)
+        return found
+
 
 class Analyses:
     """How an index analyses text, and what it worked out that depends on that alone: each
@@ -178,7 +192,7 @@ class Analyses:
             _without_stem_caches(analyzer)
         self.cache = ByteCache(sizes.analyses_bytes)
         self.highlight_tokens = {
-            lang: CachedTokens(self.fields[f.body_field(lang)], lang, self.cache, self.cache) for lang in LANGS
+            lang: CachedTokens(self.fields[f.body_field(lang)], lang, self.cache) for lang in LANGS
         }
         self.word_terms = self.cache.memoize(key=lambda analyzer, word: ("terms", analyzer, word))(self._analyze_word)
         self.snippet = self.cache.memoize(key=lambda kind, text, lang, matched: ("snippet", kind, text, lang, matched))(self._snippet)
@@ -228,7 +242,6 @@ class _Generation:
         self.suggest = self.words.memoize(key=lambda word, lang, maxdist: ("suggest", word, lang, maxdist))(self._suggest_word)
         self._spellings: dict[str, Spelling] = {}
         self.known_word = self.words.memoize(key=lambda word: ("known", word))(self._known_word)
-        self.stored = self.texts.memoize(key=lambda docnum: ("stored", docnum))(self._stored)
 
     def warm(self) -> None:
         """Read every language's spelling words (seconds at 30,000 entries: a reader must not wait
@@ -298,7 +311,7 @@ class _Generation:
             deleted = leaf.deleted_docs_set
             kept = None if key is None else held.get(key)
             if kept is None or not kept.deleted <= deleted:
-                table = None if key is None else (lambda leaf=leaf, key=key: self._field_lengths(leaf, key))
+                table = partial(self.segments.kept, "lengths", leaf, field_name, partial(field_lengths, leaf))
                 kept = read_segment_term(leaf, field_name, token, table)
                 if key is not None:
                     read.append((key, kept))
@@ -311,16 +324,6 @@ class _Generation:
         elif read:  # no segment has it: one key, whatever the number of segments
             missing.put((field_name, token), lacking | {key[0] for key, _kept in read})
         return parts, frequency
-
-    def _field_lengths(self, leaf, key: tuple):
-        """The segment's table of document lengths in the field of ``key`` (kept with what the
-        segment holds)."""
-        table_key = ("lengths", key[0], key[1])
-        table = self.segments.held.get(table_key)
-        if table is None:
-            table = field_lengths(leaf)
-            self.segments.held.put(table_key, table)
-        return table
 
     @staticmethod
     def _live(parts) -> Iterator[int]:
@@ -363,17 +366,15 @@ class _Generation:
         for leaf, offset in reversed(self.searcher().reader().leaf_readers()):
             if docnum >= offset:
                 break
-        segment = leaf.segment()
-        key = None if segment is None else ("document", segment.segment_id(), docnum - offset)
-        found = None if key is None else self.segments.held.get(key)
-        if found is None:
-            stored = leaf.stored_fields(docnum - offset)
-            found = tuple(stored[name] for name in (f.KIND, f.GAME, f.ENTRY, f.LANG, f.TITLE_TEXT, f.BODY_TEXT))
-            if key is not None:
-                self.segments.held.put(key, found)
-        return found
 
-    def _stored(self, docnum: int) -> tuple[str, str]:
+        def read():
+            stored = leaf.stored_fields(docnum - offset)
+            return tuple(stored[name] for name in (f.KIND, f.GAME, f.ENTRY, f.LANG, f.TITLE_TEXT, f.BODY_TEXT))
+
+        return self.segments.kept("document", leaf, docnum - offset, read)
+
+    def stored(self, docnum: int) -> tuple[str, str]:
+        """(title, text) of a document as stored."""
         return self._document(docnum)[4:]
 
     def docnum(self, key: str) -> int | None:
@@ -398,16 +399,9 @@ class _Generation:
         """The spelling words of a language, read once per generation."""
         found = self._spellings.get(lang)
         if found is None:
-            field_name, segments = f.words_field(lang), []
-            for leaf, _offset in self.searcher().reader().leaf_readers():
-                segment = leaf.segment()
-                key = None if segment is None else ("words", segment.segment_id(), field_name)
-                words = None if key is None else self.segments.held.get(key)
-                if words is None:
-                    words = SegmentWords(leaf, field_name)
-                    if key is not None:
-                        self.segments.held.put(key, words)
-                segments.append(words)
+            field_name = f.words_field(lang)
+            segments = [self.segments.kept("words", leaf, field_name, partial(SegmentWords, leaf, field_name))
+                        for leaf, _offset in self.searcher().reader().leaf_readers()]
             found = self._spellings[lang] = Spelling(field_name, segments)
         return found
 
@@ -455,7 +449,7 @@ class SearchIndex:
         self._switch = BackgroundSwitch(self._open_in_background, "index-switch")
         self._failed: str | None = None  # a generation that could not be opened (not tried again)
         self.results = ByteCache(self.sizes.results_bytes)  # whole results, emptied at a switch
-        # What each segment holds (term postings, spelling words), as read: every generation of this index uses it.
+        # What each segment holds, as read: every generation of this index uses it.
         self.segments = SegmentCaches.sized(self.sizes)
 
     def generation(self) -> _Generation:

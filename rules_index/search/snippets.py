@@ -38,7 +38,7 @@ class CachedTokens:
     texts without any query term skip the highlighter.
     """
 
-    def __init__(self, analyzer, lang: str, words: ByteCache, texts: ByteCache):
+    def __init__(self, analyzer, lang: str, texts: ByteCache):
         self._analyzer = analyzer
         # Asked for every word of every new text: functools' cache costs a tenth of a cachetools
         # lookup. Its keys are words of the index's own stored texts, never a reader's, so a

@@ -109,8 +109,12 @@ def test_searcher_caches_stay_within_their_bytes(small):
     rng = random.Random(5)
     real = ["Dieb", "Baumeister", "Söldner", "Stadt", "thief", "warlord", "district", "architetto", "corona",
             "Kloster", "Kardinal", "auction", "detective", "Meuchler", "Gold", "Karten", "König", "quartiere"]
+    games = [None, "ohne-furcht-und-adel", "adel-verpflichtet", "kardinal-und-koenig", "keine-ehre-unter-dieben"]
     for word in made_up_words(300):
-        small.search(f"{word} {rng.choice(real)}", rng.choice(("de", "en", "it")), limit=20)
+        lang = rng.choice(("de", "en", "it"))
+        result = small.search(f"{word} {rng.choice(real)}", lang, game=rng.choice(games), limit=20)
+        for hit in result.hits[:2]:  # a page's related entries, as the results link to them
+            small.related(hit.kind, hit.game, hit.entry, lang)
     for cache, bound in ((gen.postings_cache, SMALL.postings_bytes), (small.segments.held, SMALL.segment_postings_bytes),
                          (gen.analyses.cache, SMALL.analyses_bytes), (gen.words, SMALL.words_bytes),
                          (gen.texts, SMALL.texts_bytes), (gen.documents, SMALL.documents_bytes),
