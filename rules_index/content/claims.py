@@ -16,13 +16,14 @@ Only text is read here; whether the facts are true is the rule engine's part (ve
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import re
-import threading
 import unicodedata
 from dataclasses import dataclass
 from typing import Mapping
 
-from cachetools import LRUCache
+from rules_index.caches import MiB, ByteCache
 
 from .numbers import number_counts, numbers_in_order, prose, stated_numbers
 from .schema import LANGS, Fact, Localized, Ruling
@@ -173,19 +174,18 @@ def text_problems(
 
     Kept by its arguments' values: a reload after an accept compares only the changed entry's
     texts again (every argument is a value; the result is a new list each time)."""
-    key = (ruling.model_dump_json(), tuple(sorted(texts.items())), field, pages,
-           tuple(claim.model_dump_json() for claim in unchecked))
-    with _compared_lock:
-        found = _compared.get(key)
+    arguments = (ruling.model_dump_json(), sorted(texts.items()), field, pages,
+                 [claim.model_dump_json() for claim in unchecked])
+    key = hashlib.sha256(json.dumps(arguments, ensure_ascii=False).encode()).digest()
+    found = _compared.get(key)
     if found is None:
         found = tuple(_text_problems(ruling, texts, field, pages, unchecked))
-        with _compared_lock:
-            _compared[key] = found
+        _compared.put(key, found)
     return list(found)
 
 
-_compared: LRUCache = LRUCache(maxsize=8192)
-_compared_lock = threading.Lock()
+# The problems found, by the digest of the arguments (a small key: the weight is the problems').
+_compared = ByteCache(4 * MiB)
 
 
 def _text_problems(ruling: Ruling, texts: Mapping[str, str], field: str, pages, unchecked) -> list[ClaimProblem]:

@@ -15,16 +15,17 @@ letting other threads run: about 20 ms for a game's ``faq.yaml``).
 """
 from __future__ import annotations
 
+import hashlib
 import pickle
 import re
-import threading
 from typing import Any, Iterator
 
 import yaml
-from cachetools import LRUCache
 from yaml.constructor import ConstructorError
 from yaml.events import Event
 from yaml.nodes import MappingNode, Node, ScalarNode
+
+from rules_index.caches import MiB, ByteCache
 
 YAMLError = yaml.YAMLError
 MarkedYAMLError = yaml.MarkedYAMLError
@@ -109,10 +110,9 @@ def load_text(text: str) -> Any:
 # that does not read as one entry, and the text is read whole.
 _ENTRY_START = re.compile(r"^-(?:[ \t\r\n]|$)")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
-# Each entry's data (or a whole document's that is no list of entries) by its text, pickled so
-# that every caller gets its own copy to keep; weighed by the texts' length.
-_entries: LRUCache = LRUCache(maxsize=64 * 2**20, getsizeof=lambda data: len(data) + 200)
-_entries_lock = threading.Lock()
+# Each entry's data (or a whole document's that is no list of entries) by the digest of its text,
+# pickled so that every caller gets its own copy to keep (the weight is the data's, the key small).
+_entries = ByteCache(64 * MiB)
 
 
 def entry_texts(text: str) -> list[str] | None:
@@ -131,12 +131,11 @@ def entry_texts(text: str) -> list[str] | None:
 
 def _kept(text: str, load) -> Any:
     """``load()``, kept by ``text`` (pickled: each caller gets its own copy)."""
-    with _entries_lock:
-        kept = _entries.get(text)
+    key = hashlib.sha256(text.encode()).digest()
+    kept = _entries.get(key)
     if kept is None:
         kept = pickle.dumps(load(), protocol=pickle.HIGHEST_PROTOCOL)
-        with _entries_lock:
-            _entries[text] = kept
+        _entries.put(key, kept)
     return pickle.loads(kept)
 
 
