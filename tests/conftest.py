@@ -20,7 +20,7 @@ from pathlib import Path
 os.environ.setdefault("RULES_PASSWORD_HASH_PROFILE", "CHEAPEST")
 
 import pytest  # noqa: E402
-from hypothesis import settings  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 from apptools import make_app  # noqa: E402
 from app import ROOT  # noqa: E402
@@ -28,8 +28,12 @@ from rules_index.web.search_state import search_index  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
-settings.register_profile("repeatable", derandomize=True, database=None, max_examples=50)
-settings.register_profile("explore", derandomize=False, database=None, max_examples=int(os.environ.get("FUZZ_EXAMPLES", "200")))
+# The first text a process draws builds Hypothesis's table of characters: seconds on a fresh clone
+# under load, which its too_slow health check takes for slow generation of whichever test is first.
+SLOW_MACHINE = [HealthCheck.too_slow]
+settings.register_profile("repeatable", derandomize=True, database=None, max_examples=50, suppress_health_check=SLOW_MACHINE)
+settings.register_profile("explore", derandomize=False, database=None, max_examples=int(os.environ.get("FUZZ_EXAMPLES", "200")),
+                          suppress_health_check=SLOW_MACHINE)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
