@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 import sys
+from array import array
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -51,42 +53,60 @@ class CachedTokens:
 
     def _analyze(self, text: str) -> "TextSpans":
         word_terms = self._word
-        spans = tuple(
-            (term, match.start(), match.end())
-            for match in TOKEN_PATTERN.finditer(text)
-            for term in word_terms(match.group())
-        )
-        return TextSpans(spans, frozenset(term for term, _, _ in spans))
+        terms: list[str] = []
+        starts, ends = array("i"), array("i")
+        for match in TOKEN_PATTERN.finditer(text):
+            found = word_terms(match.group())
+            if found:
+                terms.extend(found)
+                starts.extend([match.start()] * len(found))
+                ends.extend([match.end()] * len(found))
+        return TextSpans(tuple(terms), starts, ends, frozenset(terms))
 
     def terms(self, text: str) -> frozenset[str]:
-        return self.spans(text)[1]
+        return self.spans(text).vocabulary
 
     def __call__(self, text: str, **_options):
-        token = Token(chars=True, boost=1.0, removestops=False)  # one token, refilled, as Whoosh's tokenizers do
-        for term, start, end in self.spans(text)[0]:
-            token.text, token.startchar, token.endchar = term, start, end
-            token.stopped = False
-            yield token
+        spans = self.spans(text)
+        return _tokens(spans.terms, spans.starts, spans.ends, 0)
 
 
-# A (term, start, end) tuple and its two numbers.
-SPAN_BYTES = sys.getsizeof(("", 0, 0)) + 2 * sys.getsizeof(2**20)
+def _tokens(terms, starts, ends, offset: int):
+    token = Token(chars=True, boost=1.0, removestops=False)  # one token, refilled, as Whoosh's tokenizers do
+    for term, start, end in zip(terms, starts, ends):
+        token.text, token.startchar, token.endchar = term, start - offset, end - offset
+        token.stopped = False
+        yield token
 
 
 class TextSpans(NamedTuple):
-    """A text's tokens as (term, start, end) and the set of their terms, weighed in one step
-    (a cache weighs each entry it stores; walking thousands of small tuples cost a quarter of a
-    search that analyses new texts)."""
+    """A text's tokens: their terms, and where each starts and ends, in words' order; and the set
+    of their terms.
 
-    spans: tuple[tuple[str, int, int], ...]
-    terms: frozenset[str]
+    Four objects whatever the text's length: a cache keeps thousands of these, and the garbage
+    collector walks every object a new entry adds (a tuple per token made each collection of
+    new entries take 5-15 ms).
+    """
+
+    terms: tuple[str, ...]
+    starts: array
+    ends: array
+    vocabulary: frozenset[str]
+
+    def part(self, start: int, end: int) -> "_Part":
+        """The tokens inside ``text[start:end]``, placed as in that part."""
+        # Tokens are in text order and never overlap (a word's terms share its place).
+        first, stop = bisect_left(self.starts, start), bisect_right(self.ends, end)
+        return _Part(self.terms[first:stop], self.starts[first:stop], self.ends[first:stop], start)
+
+    def first_of(self, wanted: frozenset[str]) -> int | None:
+        """Where the first token with one of ``wanted`` terms starts."""
+        return next((start for term, start in zip(self.terms, self.starts) if term in wanted), None)
 
     def cache_bytes(self) -> int:
-        """As a walk through every tuple weighs them: each span's term counted again (on the safe
-        side: the spans share the set's strings), at the terms' mean size."""
-        terms = sum(map(sys.getsizeof, self.terms))
-        per_span = SPAN_BYTES + (terms // len(self.terms) if self.terms else 0)
-        return sys.getsizeof(self) + sys.getsizeof(self.spans) + len(self.spans) * per_span + sys.getsizeof(self.terms) + terms
+        """Each object once: the term strings are those of the set."""
+        return (sys.getsizeof(self) + sys.getsizeof(self.terms) + sys.getsizeof(self.starts)
+                + sys.getsizeof(self.ends) + sys.getsizeof(self.vocabulary) + sum(map(sys.getsizeof, self.vocabulary)))
 
 
 def split_lead(text: str) -> tuple[str, str]:
@@ -98,21 +118,17 @@ def split_lead(text: str) -> tuple[str, str]:
 
 
 class _Part:
-    """An analyzer for a part of a text (``text[start:end]``) from the whole text's cached
-    spans: the part's tokens without analysing it again."""
+    """An analyzer for a part of a text from the whole text's cached spans: the part's tokens
+    without analysing it again."""
 
-    def __init__(self, spans, start: int, end: int):
-        self.spans = [(term, s - start, e - start) for term, s, e in spans if s >= start and e <= end]
+    def __init__(self, terms, starts, ends, offset: int):
+        self._spans = (terms, starts, ends, offset)
 
     def terms(self) -> frozenset[str]:
-        return frozenset(term for term, _, _ in self.spans)
+        return frozenset(self._spans[0])
 
     def __call__(self, text: str, **_options):
-        token = Token(chars=True, boost=1.0, removestops=False)
-        for term, start, end in self.spans:
-            token.text, token.startchar, token.endchar = term, start, end
-            token.stopped = False
-            yield token
+        return _tokens(*self._spans)
 
 
 def _formatter():
@@ -143,13 +159,13 @@ def _around(text: str, part: _Part, matched: frozenset[str], top: int) -> str:
 
 def answer_snippet(text: str, matched: frozenset[str], tokens: CachedTokens) -> str:
     """A FAQ answer: the verdict first, then the passage with the query's words if they come later."""
-    spans = tokens.spans(text)[0]
+    spans = tokens.spans(text)
     lead, rest = split_lead(text)
     lead_end = _clip(lead, LEAD_CHARS)
-    lead_part = _Part(spans, 0, lead_end)
+    lead_part = spans.part(0, lead_end)
     lead_html = _marked_whole(text[:lead_end], lead_part, matched) + (" …" if lead_end < len(lead) else "")
     rest_start = len(text) - len(rest)
-    rest_part = _Part(spans, rest_start, len(text))
+    rest_part = spans.part(rest_start, len(text))
     if rest and (matched & rest_part.terms()) - lead_part.terms():
         fragment = _around(rest, rest_part, matched, top=1)
         if fragment:
@@ -159,10 +175,10 @@ def answer_snippet(text: str, matched: frozenset[str], tokens: CachedTokens) -> 
 
 def text_snippet(text: str, matched: frozenset[str], tokens: CachedTokens) -> str:
     """Any other text: from its beginning, unless the query's words are found only further on."""
-    spans = tokens.spans(text)[0]
-    first = next((start for term, start, _ in spans if term in matched), None)
+    spans = tokens.spans(text)
+    first = spans.first_of(matched)
     if first is None or first < NEAR_START:
         end = _clip(text, START_CHARS)
-        return _marked_whole(text[:end], _Part(spans, 0, end), matched) + (" …" if end < len(text) else "")
-    fragment = _around(text, _Part(spans, 0, len(text)), matched, top=2)
+        return _marked_whole(text[:end], spans.part(0, end), matched) + (" …" if end < len(text) else "")
+    fragment = _around(text, spans.part(0, len(text)), matched, top=2)
     return fragment or str(escape(text[:_clip(text, START_CHARS)]))
