@@ -31,8 +31,10 @@ The bounds are ``CacheSizes``, from the app config:
   each) so that unknown words neither grow the postings cache nor push real postings out;
 - ``SEARCH_WORDS_CACHE_BYTES`` (8 MiB): known words, corrections;
 - ``SEARCH_TEXTS_CACHE_BYTES`` (16 MiB): related entries, the documents of a game filter;
-- ``SEARCH_ANALYSES_CACHE_BYTES`` (16 MiB): each word's analysis, texts' highlight tokens and
-  snippets (``Analyses``: shared by the generations that analyse text alike, not per generation);
+- ``SEARCH_ANALYSES_CACHE_BYTES`` (16 MiB): each word's analysis and texts' highlight tokens,
+  and ``SEARCH_SNIPPETS_CACHE_BYTES`` (4 MiB): snippets (``Analyses``: shared by the generations
+  that analyse text alike, not per generation). Snippets have a cache of their own: nearly every
+  new query makes new ones, and they pushed the texts' tokens out;
 - ``SEARCH_DOCUMENTS_CACHE_BYTES`` (4 MiB): each document's kind, game, entry and language, and
   the document number of each key (first in, first out: read many times per search);
 - ``SEARCH_RESULTS_CACHE_BYTES`` (4 MiB): whole results of the queries asked last.
@@ -90,6 +92,7 @@ class CacheSizes:
     words_bytes: int = 8 * MiB
     texts_bytes: int = 16 * MiB
     analyses_bytes: int = 16 * MiB
+    snippets_bytes: int = 4 * MiB
     documents_bytes: int = 4 * MiB
     results_bytes: int = 4 * MiB
 
@@ -97,7 +100,7 @@ class CacheSizes:
         "SEARCH_POSTINGS_CACHE_BYTES": "postings_bytes", "SEARCH_MISSED_TERMS": "missed_terms",
         "SEARCH_SEGMENT_POSTINGS_CACHE_BYTES": "segment_postings_bytes",
         "SEARCH_WORDS_CACHE_BYTES": "words_bytes", "SEARCH_TEXTS_CACHE_BYTES": "texts_bytes",
-        "SEARCH_ANALYSES_CACHE_BYTES": "analyses_bytes",
+        "SEARCH_ANALYSES_CACHE_BYTES": "analyses_bytes", "SEARCH_SNIPPETS_CACHE_BYTES": "snippets_bytes",
         "SEARCH_DOCUMENTS_CACHE_BYTES": "documents_bytes", "SEARCH_RESULTS_CACHE_BYTES": "results_bytes",
     }
 
@@ -191,11 +194,12 @@ class Analyses:
         for analyzer in self.by_id.values():
             _without_stem_caches(analyzer)
         self.cache = ByteCache(sizes.analyses_bytes)
+        self.snippets = ByteCache(sizes.snippets_bytes)
         self.highlight_tokens = {
             lang: CachedTokens(self.fields[f.body_field(lang)], lang, self.cache) for lang in LANGS
         }
         self.word_terms = self.cache.memoize(key=lambda analyzer, word: ("terms", analyzer, word))(self._analyze_word)
-        self.snippet = self.cache.memoize(key=lambda kind, text, lang, matched: ("snippet", kind, text, lang, matched))(self._snippet)
+        self.snippet = self.snippets.memoize(key=lambda kind, text, lang, matched: (kind, text, lang, matched))(self._snippet)
 
     def serves(self, schema) -> bool:
         """Whether ``schema`` analyses every field as these analyzers do."""
@@ -575,7 +579,7 @@ class SearchIndex:
             if docnum is None:
                 continue
             title, body = gen.stored(docnum)
-            matched = snippet_terms & gen.highlight_tokens[lang].terms(body) if body else frozenset()
+            matched = gen.highlight_tokens[lang].matched(body, snippet_terms) if body else frozenset()
             snippet = gen.snippet(kind, body, lang, matched) if body else ""
             is_best = not best_taken and kind in ANSWER_KINDS
             best_taken = best_taken or is_best

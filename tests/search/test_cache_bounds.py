@@ -94,8 +94,8 @@ def test_unknown_policy_is_refused():
 
 # -- the searcher's caches ----------------------------------------------------------------------
 
-SMALL = CacheSizes(postings_bytes=256 * KiB, segment_postings_bytes=256 * KiB, analyses_bytes=128 * KiB, missed_terms=64,
-                   words_bytes=128 * KiB, texts_bytes=256 * KiB, documents_bytes=32 * KiB, results_bytes=32 * KiB)
+SMALL = CacheSizes(postings_bytes=256 * KiB, segment_postings_bytes=256 * KiB, analyses_bytes=128 * KiB,
+                   snippets_bytes=32 * KiB, missed_terms=64, words_bytes=128 * KiB, texts_bytes=256 * KiB, documents_bytes=32 * KiB, results_bytes=32 * KiB)
 
 
 @pytest.fixture()
@@ -116,7 +116,8 @@ def test_searcher_caches_stay_within_their_bytes(small):
         for hit in result.hits[:2]:  # a page's related entries, as the results link to them
             small.related(hit.kind, hit.game, hit.entry, lang)
     for cache, bound in ((gen.postings_cache, SMALL.postings_bytes), (small.segments.held, SMALL.segment_postings_bytes),
-                         (gen.analyses.cache, SMALL.analyses_bytes), (gen.words, SMALL.words_bytes),
+                         (gen.analyses.cache, SMALL.analyses_bytes), (gen.analyses.snippets, SMALL.snippets_bytes),
+                         (gen.words, SMALL.words_bytes),
                          (gen.texts, SMALL.texts_bytes), (gen.documents, SMALL.documents_bytes),
                          (small.results, SMALL.results_bytes)):
         assert 0 < cache.bytes <= bound

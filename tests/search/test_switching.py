@@ -178,7 +178,8 @@ def test_a_switch_takes_over_the_analyses_of_words_and_texts(site):
     new = index.generation()
     assert new is not old
     assert new.analyses is old.analyses  # the same analysers: words and texts stay analysed
-    assert any(key[0] == "terms" for key in new.analyses.cache.cache) and any(key[0] == "snippet" for key in new.analyses.cache.cache)
+    assert any(key[0] == "terms" for key in new.analyses.cache.cache) and any(key[0] == "spans" for key in new.analyses.cache.cache)
+    assert len(new.analyses.snippets) > 0
     assert len(new.words) == 0  # known words and corrections depend on the documents: not taken
     fresh = SearchIndex(link)
     for text, lang in [*queries, (WORD, "en")]:
@@ -197,4 +198,4 @@ def test_nothing_is_taken_over_from_a_generation_that_analyses_differently(site,
     assert len(theirs.cache) > 0
     gen = _Generation(IndexLink(link).generation(), analyses=theirs)
     assert gen.analyses is not theirs  # another German vocabulary: compounds split otherwise
-    assert len(gen.analyses.cache) == 0
+    assert len(gen.analyses.cache) == 0 and len(gen.analyses.snippets) == 0
