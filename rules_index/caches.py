@@ -8,8 +8,9 @@ plus ``ENTRY_BYTES`` for the key and the cache's own bookkeeping. The weights ar
 the safe side (an object shared by two entries is counted in both).
 
 ``ByteCache(max_bytes, policy)`` holds one such cache and the lock that guards it:
-``"lru"`` evicts the least recently used entry (a hit reorders, under the lock); ``"fifo"`` the
-first stored (a hit is one lookup without the lock, for tables read many times per request whose
+``"lru"`` evicts the least recently used entry (a hit reorders, under the lock); ``"lfu"`` the
+least frequently used (a hit counts, under the lock; for entries some of which are asked for far
+more often than others, such as a common word's postings); ``"fifo"`` the first stored (a hit is one lookup without the lock, for tables read many times per request whose
 keys are the index's own documents). ``memoize`` wraps a function with ``cachetools.cached`` over
 it. A value larger than the whole cache is returned but not stored.
 """
@@ -19,7 +20,7 @@ import sys
 import threading
 from array import array
 
-from cachetools import FIFOCache, LRUCache, cached
+from cachetools import FIFOCache, LFUCache, LRUCache, cached
 
 MiB = 1024 * 1024
 # The key (a tuple of a few short strings) and the cache's dict slots and order per entry:
@@ -69,12 +70,12 @@ class ByteCache:
     """
 
     def __init__(self, max_bytes: int, policy: str = "lru", sizeof=entry_bytes):
-        kinds = {"lru": LRUCache, "fifo": FIFOCache}
+        kinds = {"lru": LRUCache, "lfu": LFUCache, "fifo": FIFOCache}
         if policy not in kinds:
             raise ValueError(f"policy: {policy!r} is not one of {', '.join(kinds)}")
         self.cache = kinds[policy](maxsize=max_bytes, getsizeof=sizeof)
         self.lock = threading.Lock()
-        self._locked_reads = policy == "lru"
+        self._locked_reads = policy != "fifo"
 
     def get(self, key, default=None):
         # A membership test first: a miss raising KeyError through the cache costs several times

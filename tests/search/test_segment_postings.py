@@ -144,6 +144,65 @@ def test_kept_postings_respect_the_cache_bound(tiny_content, tmp_path):
     assert 0 < search.segments.held.bytes <= 16 * 1024
 
 
+def test_a_term_many_searches_ask_for_outlasts_a_stream_of_others(tiny_content, tmp_path, segment_reads):
+    from rules_index.search.searcher import CacheSizes
+
+    link = tmp_path / "index"
+    build(read_content(tiny_content)[0], link, tiny_content)
+    everything = SearchIndex(link)
+    gen = everything.generation()
+    terms = [t for t in every_term(gen) if gen._read_postings(*t, 1.0)]
+    room = everything.segments.held.bytes // 4  # a quarter of the terms' postings fit
+    search = SearchIndex(link, sizes=CacheSizes(segment_postings_bytes=room))
+    gen = search.generation()
+    common = max(terms, key=lambda t: len(gen._read_postings(*t, 1.0).ids))
+    for _ in range(3):  # asked for by several searches
+        gen._read_postings(*common, 1.0)
+    for term in terms:  # then every other term once, four times what the cache holds
+        gen._read_postings(*term, 1.0)
+    segment_reads.clear()
+    gen._read_postings(*common, 1.0)
+    assert segment_reads == []  # still held
+
+
+def test_a_term_many_searches_ask_for_outlasts_others_in_the_generations_scored_postings(tiny_content, tmp_path):
+    from rules_index.caches import payload_bytes
+    from rules_index.search.searcher import CacheSizes
+
+    link = tmp_path / "index"
+    build(read_content(tiny_content)[0], link, tiny_content)
+    gen = SearchIndex(link).generation()
+    scored = {t: gen._read_postings(*t, 1.0) for t in every_term(gen)}
+    terms = [t for t, found in scored.items() if found]
+    room = sum(payload_bytes(scored[t]) + ENTRY_BYTES for t in terms) // 4
+    gen = SearchIndex(link, sizes=CacheSizes(postings_bytes=room)).generation()
+    common = max(terms, key=lambda t: len(scored[t].ids))
+    for _ in range(3):
+        gen.postings(*common, 1.0)
+    for term in terms:
+        gen.postings(*term, 1.0)
+    reads = []
+    real = gen._read_postings
+    gen._read_postings = lambda *term: reads.append(term) or real(*term)
+    gen.postings(*common, 1.0)
+    assert reads == []
+
+
+def test_what_is_held_for_segments_a_new_generation_lacks_is_let_go(index):
+    content, link, search = index
+    gen = search.generation()
+    for term in every_term(gen):
+        gen.postings(*term, 1.0)
+    old = gen.segment_ids()
+    assert {key[1] for key in search.segments.held.cache} == old
+    change_answer(content, "qzzyqword")
+    build(read_content(content)[0], link, content)  # rebuilt whole: new segments only
+    new = search.generation()
+    assert new is not gen and not new.segment_ids() & old
+    assert all(key[1] in new.segment_ids() for key in search.segments.held.cache)
+    assert as_kept_scores(new, "body_en", "qzzyqword", 1.0) == as_matcher_scores(new, "body_en", "qzzyqword", 1.0)
+
+
 def test_postings_kept_under_other_deletions_are_read_again(index):
     from array import array
 
@@ -155,7 +214,7 @@ def test_postings_kept_under_other_deletions_are_read_again(index):
     leaf, _offset = gen.searcher().reader().leaf_readers()[0]
     # Kept under deletions this segment does not have: not the postings of this generation.
     stale = SegmentTerm(array("i", [0]), array("d", [9.0]), array("i", [1]), frozenset({12345}), 1)
-    search.segments.held.put((leaf.segment().segment_id(), field_name, token), stale)
+    search.segments.held.put(("postings", leaf.segment().segment_id(), (field_name, token)), stale)
     assert as_kept_scores(gen, field_name, token, 1.0) == as_matcher_scores(gen, field_name, token, 1.0)
 
 
