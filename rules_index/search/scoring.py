@@ -114,19 +114,22 @@ def read_segment_term(leaf, field_name: str, token: str, table=None) -> SegmentT
     ids, weights, lengths = array("i"), array("d"), array("i")
     frequency = leaf.doc_frequency(field_name, token)
     if frequency:
-        known = None if table is None else table()
         matcher = leaf.postings(field_name, token)
-        while matcher.is_active():
-            docnum = matcher.id()
-            ids.append(docnum)
-            weights.append(matcher.weight())
-            length = known[docnum] if known is not None else 0
-            if not length:
-                length = leaf.doc_field_length(docnum, field_name, 1)
-                if known is not None:
-                    known[docnum] = length
-            lengths.append(length)
-            matcher.next()
+        # The matcher's methods bound once: a common word has tens of thousands of postings.
+        active, docnum, weight, step = matcher.is_active, matcher.id, matcher.weight, matcher.next
+        add_id, add_weight = ids.append, weights.append
+        while active():
+            add_id(docnum())
+            add_weight(weight())
+            step()
+        if table is None:
+            lengths = array("i", [leaf.doc_field_length(doc, field_name, 1) for doc in ids])
+        else:
+            known = table()
+            for doc in ids:
+                if not known[doc]:
+                    known[doc] = leaf.doc_field_length(doc, field_name, 1)
+            lengths = array("i", [known[doc] for doc in ids])
     return SegmentTerm(ids, weights, lengths, leaf.deleted_docs_set, frequency)
 
 
