@@ -8,6 +8,8 @@
 - ``content_words``: the query's words less the stop words of every language. A query is run
   against the fields of all three languages, so "of" or "gilt" must not match German or Italian
   text just because only English or German lists them as stop words.
+- ``with_rules_words``: players' colloquial words ("futsch", "nicked", "fregato") followed by the
+  word a rulebook uses for the same thing, so that they find the answers written in its words.
 """
 from __future__ import annotations
 
@@ -55,6 +57,39 @@ def content_words(text: str) -> str:
     """``text`` without the words that any language counts as a stop word."""
     stops = all_stopwords()
     return " ".join(w for w in TOKEN_PATTERN.findall(text) if w.lower() not in stops)
+
+
+# Players' words -> the rulebooks' words, per language (a query's words are looked up lower case).
+# Words of the language at large, not of one game: a game's own nicknames for its pieces and
+# characters are its glossary's aliases.
+COLLOQUIAL = {
+    "de": {"futsch": "verloren", "hinüber": "verloren", "flöten": "verloren", "geklaut": "gestohlen",
+           "klauen": "stehlen", "klaut": "stiehlt", "abgezockt": "gestohlen", "abzocken": "stehlen",
+           "gemopst": "gestohlen", "mopsen": "stehlen", "knete": "Geld", "kohle": "Geld"},
+    "en": {"nicked": "stolen", "nick": "steal", "nicks": "steals", "pinched": "stolen", "pinch": "steal",
+           "swiped": "stolen", "swipe": "steal", "gone": "lost", "cash": "money", "dough": "money",
+           "bucks": "money", "nuke": "destroy", "nuked": "destroyed", "trash": "destroy"},
+    "it": {"fregato": "rubato", "fregare": "rubare", "frega": "ruba", "soffiato": "rubato", "soffiare": "rubare",
+           "sparito": "perso", "sparisce": "perde", "grana": "denaro", "soldi": "denaro",
+           "spaccare": "distruggere", "spacca": "distrugge"},
+}
+_RULES_WORDS = {word: plain for words in COLLOQUIAL.values() for word, plain in words.items()}
+
+
+def with_rules_words(text: str) -> str:
+    """``text`` with each colloquial word followed by the rulebooks' word for it."""
+    out = []
+    for word in TOKEN_PATTERN.findall(text):
+        out.append(word)
+        plain = _RULES_WORDS.get(word.lower())
+        if plain:
+            out.append(plain)
+    return " ".join(out)
+
+
+def is_colloquial(word: str) -> bool:
+    """Whether ``word`` (lower case) is a players' word ``with_rules_words`` knows."""
+    return word in _RULES_WORDS
 
 
 @dataclass(frozen=True)

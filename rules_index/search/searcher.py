@@ -66,7 +66,7 @@ from . import schema as f
 from .analysis import LANGS, TOKEN_PATTERN, StemCache
 from .build import MARKER
 from .link import IndexLink
-from .query import GameNames, all_stopwords, clean_query, content_words
+from .query import GameNames, all_stopwords, clean_query, content_words, is_colloquial, with_rules_words
 from .scoring import (
     Frequencies, bm25_parameters, field_lengths, postings_bytes, read_postings, read_segment_term, scored_postings, top,
 )
@@ -532,7 +532,7 @@ class SearchIndex:
         """(field, token, boost) of the query's words in every language's fields and the prefixes;
         the fields of the reader's language ``lang`` weigh ``READER_LANG_BONUS`` more."""
         memo = {} if memo is None else memo
-        words = content_words(text)
+        words = with_rules_words(content_words(text))
         parts = []
         for field_lang in LANGS:
             bonus = READER_LANG_BONUS if field_lang == lang else 1.0
@@ -561,7 +561,7 @@ class SearchIndex:
         out = []
         for word in TOKEN_PATTERN.findall(text):
             lower = word.lower()
-            if len(lower) >= 3 and lower not in all_stopwords() and not gen.known_word(lower):
+            if len(lower) >= 3 and lower not in all_stopwords() and not is_colloquial(lower) and not gen.known_word(lower):
                 found = gen.suggest(lower, lang, 2 if len(lower) >= 8 else 1)
                 if found:
                     out.append(found)
@@ -596,7 +596,7 @@ class SearchIndex:
         if kinds:
             ranked = [item for item in ranked if item[0][0] in kinds]
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
-        snippet_terms = frozenset(gen.analyze(f.body_field(lang), content_words(words)))
+        snippet_terms = frozenset(gen.analyze(f.body_field(lang), with_rules_words(content_words(words))))
         best_taken = False
         for (kind, game_slug, entry), score in chosen:
             docnum = gen.docnum(f"{kind}:{game_slug}:{entry}:{lang}")

@@ -33,6 +33,24 @@ def test_players_questions_find_the_answer(index, query, lang, expected):
     assert expected in top_faq(index, query, lang)
 
 
+@pytest.mark.parametrize("query,lang,expected,within", [
+    ("thief nicked my cheque can I still use it", "en", ("adel-verpflichtet", "stolen-cheque-usable"), 1),
+    ("il ladro mi ha fregato l'assegno posso usarlo", "it", ("adel-verpflichtet", "stolen-cheque-usable"), 1),
+    ("kohle vom dieb wann", "de", (GAME, "thief-gold-timing"), 3),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_players_colloquial_words_find_the_rulebooks_words(index, query, lang, expected, within):
+    assert expected in top_faq(index, query, lang, n=within)
+
+
+def test_a_colloquial_word_is_followed_by_the_rulebooks_word_and_never_corrected(index):
+    from rules_index.search.query import with_rules_words
+
+    assert with_rules_words("Ist mein Scheck futsch?") == "Ist mein Scheck futsch verloren"
+    assert with_rules_words("il ladro mi ha Fregato") == "il ladro mi ha Fregato rubato"
+    assert with_rules_words("thief assassin") == "thief assassin"
+    assert index.search("assegno sparito", "it").suggestion is None  # not "spartito"
+
+
 def test_question_in_another_language_is_answered_in_the_readers(index):
     result = index.search("Söldner zerstören Kosten", "en", limit=5)
     faq = [h for h in result.hits if h.kind == "faq"]
