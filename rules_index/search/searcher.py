@@ -25,7 +25,8 @@ The bounds are ``CacheSizes``, from the app config:
   (least frequently used out, as the next);
 - ``SEARCH_SEGMENT_POSTINGS_CACHE_BYTES`` (32 MiB): what each index segment holds, as read
   (``SegmentCaches``): the same terms' postings (``scoring.SegmentTerm``), documents' field
-  lengths, spelling words (``spelling.SegmentWords``) and stored documents, kept across
+  lengths, spelling words (``spelling.SegmentWords``), stored documents and the whole lexicon of
+  small segments (``scoring.SegmentLexicon``: a term they lack is not looked up), kept across
   generations: after a switch, the new generation scores the postings with its own statistics
   and reads only its new segments; what is held for segments merged away is let go at a switch;
 - ``SEARCH_MISSED_TERMS`` (4096): terms that no document has, kept apart (a few hundred bytes
@@ -68,12 +69,16 @@ from .build import MARKER
 from .link import IndexLink
 from .query import GameNames, all_stopwords, clean_query, content_words, is_colloquial, with_rules_words
 from .scoring import (
-    Frequencies, bm25_parameters, field_lengths, postings_bytes, read_postings, read_segment_term, scored_postings, top,
+    Frequencies, SegmentLexicon, bm25_parameters, field_lengths, postings_bytes, read_postings, read_segment_term,
+    scored_postings, top,
 )
 from .snippets import CachedTokens, answer_snippet, text_snippet
 from .spelling import SegmentWords, Spelling
 
 MAX_LIMIT = 50
+# A segment of at most this many documents has its terms kept whole (``SegmentLexicon``): the
+# segments a published change adds (a few documents each) and their merges.
+SMALL_SEGMENT_DOCS = 300
 # Field weights: the question outranks players' words, which outrank the answer.
 WEIGHTS = {"title": 4.0, "keywords": 2.5, "body": 1.0}
 PREFIX_WEIGHT = 0.6
@@ -172,6 +177,13 @@ class SegmentCaches:
         return cls(ByteCache(sizes.segment_postings_bytes, "lfu"),
                    ByteCache(sizes.missed_terms * ENTRY_BYTES, sizeof=lambda _found: ENTRY_BYTES))
 
+    def lexicon(self, leaf) -> SegmentLexicon | None:
+        """Every term of the segment of ``leaf`` if it is a small one (``SMALL_SEGMENT_DOCS``),
+        kept; else None."""
+        if leaf.doc_count_all() > SMALL_SEGMENT_DOCS:
+            return None
+        return self.kept("lexicon", leaf, None, partial(SegmentLexicon, leaf))
+
     def keep_only(self, segment_ids) -> None:
         """Drop what is held for segments not in ``segment_ids`` (merged away: a generation no
         longer has them). Under LFU their frequent entries would otherwise never leave."""
@@ -262,13 +274,16 @@ class _Generation:
 
     def warm(self) -> None:
         """Read every language's spelling words (seconds at 30,000 entries: a reader must not wait
-        for them), and look up the ids of the generation's segments. Runs in a thread of its own, with a searcher closed at the end. Postings are
+        for them) and the terms of its small segments, and look up the ids of its segments. Runs
+        in a thread of its own, with a searcher closed at the end. Postings are
         left to the readers: reading ahead the terms searched last cost more than it saved."""
         with self.index.searcher() as searcher:
             self._local.searcher = searcher
             try:
                 for lang in LANGS:
                     self.spelling(lang)
+                for leaf, _offset in searcher.reader().leaf_readers():
+                    self.segments.lexicon(leaf)
                 self.segment_ids()
             finally:
                 del self._local.searcher
@@ -334,6 +349,9 @@ class _Generation:
             key = None if segment is None else ("postings", segment.segment_id(), (field_name, token))
             if key is not None and key[1] in lacking:
                 continue
+            small = self.segments.lexicon(leaf)
+            if small is not None and not small.has(field_name, token):
+                continue  # not in this (small) segment: nothing to read or keep
             deleted = leaf.deleted_docs_set
             kept = None if key is None else held.get(key)
             if kept is None or not kept.deleted <= deleted:

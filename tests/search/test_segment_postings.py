@@ -45,8 +45,10 @@ def as_kept_scores(gen, field_name: str, token: str, boost: float):
     return None if found is None else (list(found.ids), list(found.scores))
 
 
-@pytest.fixture()
-def index(tiny_content, tmp_path):
+@pytest.fixture(params=["small segments known whole", "every segment looked up"])
+def index(request, tiny_content, tmp_path, monkeypatch):
+    if request.param == "every segment looked up":  # as for segments over SMALL_SEGMENT_DOCS
+        monkeypatch.setattr("rules_index.search.searcher.SMALL_SEGMENT_DOCS", 0)
     link = tmp_path / "index"
     build(read_content(tiny_content)[0], link, tiny_content)
     return tiny_content, link, SearchIndex(link, switch_wait=None)
@@ -97,18 +99,49 @@ def test_a_new_generation_reads_only_the_segments_it_has_not_seen(index, segment
     assert new is not gen
     for term in terms:
         new.postings(*term, 1.0)
-    segments = [leaf.segment().segment_id() for leaf, _ in new.searcher().reader().leaf_readers()]
-    assert len(segments) == 2
-    assert set(reads) == {segments[1]}  # the update's segment; the first one's postings were kept
-    assert len(reads) == len(terms)
+    leaves = [leaf for leaf, _ in new.searcher().reader().leaf_readers()]
+    assert len(leaves) == 2
+    assert set(reads) == {leaves[1].segment().segment_id()}  # the update's segment; the first one's postings were kept
+    # Small, the update's segment has its terms known whole: only those it has are read.
+    assert len(reads) == (len(in_segment(leaves[1], terms)) if knows_small_segments() else len(terms))
     # Next update: only its own segment is read, also for the terms the previous update lacks.
     publish(content, link, "czzyqword")
     reads.clear()
     newer = search.generation()
     for term in terms:
         newer.postings(*term, 1.0)
-    segments = [leaf.segment().segment_id() for leaf, _ in newer.searcher().reader().leaf_readers()]
-    assert len(segments) == 3 and set(reads) == {segments[2]} and len(reads) == len(terms)
+    leaves = [leaf for leaf, _ in newer.searcher().reader().leaf_readers()]
+    assert len(leaves) == 3 and set(reads) == {leaves[2].segment().segment_id()}
+    assert len(reads) == (len(in_segment(leaves[2], terms)) if knows_small_segments() else len(terms))
+    assert len(in_segment(leaves[2], terms)) < len(terms)
+
+
+def knows_small_segments() -> bool:
+    from rules_index.search import searcher
+
+    return searcher.SMALL_SEGMENT_DOCS > 0
+
+
+def in_segment(leaf, terms: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [t for t in terms if leaf.doc_frequency(*t)]
+
+
+def test_a_small_segment_lacking_a_term_is_not_asked_for_it(index, monkeypatch):
+    content, link, search = index
+    terms = every_term(search.generation())
+    publish(content, link, "dzzyqword")
+    gen = search.generation()
+    new_leaf = gen.searcher().reader().leaf_readers()[-1][0]
+    if not knows_small_segments():
+        pytest.skip("every segment is looked up")
+    lacking = [t for t in terms if not new_leaf.doc_frequency(*t)]
+    expected = [as_matcher_scores(gen, *term, 1.0) for term in lacking]
+    assert lacking and any(expected)
+    asked = []
+    real = type(new_leaf).doc_frequency
+    monkeypatch.setattr(type(new_leaf), "doc_frequency", lambda self, *t: asked.append((self, t)) or real(self, *t))
+    assert [as_kept_scores(gen, *term, 1.0) for term in lacking] == expected
+    assert asked and not any(leaf is new_leaf for leaf, _t in asked)  # the other segment was asked
 
 
 def test_unknown_words_take_no_room(index):
@@ -116,8 +149,12 @@ def test_unknown_words_take_no_room(index):
     gen = search.generation()
     for word in ("qxzzv", "wubblefrotz", "zzzkeinwort"):
         assert gen.postings("body_de", word, 1.0) is None
-    assert len(search.segments.held) == 0
-    assert len(search.segments.missing) == 3 <= search.segments.missing.max_bytes // ENTRY_BYTES  # a key per word
+    if knows_small_segments():  # one small segment, its terms known whole: no word takes room of its own
+        assert [key[0] for key in search.segments.held.cache] == ["lexicon"]
+        assert len(search.segments.missing) == 0
+    else:
+        assert len(search.segments.held) == 0
+        assert len(search.segments.missing) == 3 <= search.segments.missing.max_bytes // ENTRY_BYTES  # a key per word
 
 
 def test_a_word_no_segment_had_is_looked_up_only_in_new_segments(index, segment_reads):
