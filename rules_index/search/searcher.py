@@ -177,12 +177,12 @@ class SegmentCaches:
         return cls(ByteCache(sizes.segment_postings_bytes, "lfu"),
                    ByteCache(sizes.missed_terms * ENTRY_BYTES, sizeof=lambda _found: ENTRY_BYTES))
 
-    def lexicon(self, leaf) -> SegmentLexicon | None:
+    def lexicon(self, leaf, segment_id: str | None) -> SegmentLexicon | None:
         """Every term of the segment of ``leaf`` if it is a small one (``SMALL_SEGMENT_DOCS``),
         kept; else None."""
-        if leaf.doc_count_all() > SMALL_SEGMENT_DOCS:
+        if segment_id is None or leaf.doc_count_all() > SMALL_SEGMENT_DOCS:
             return None
-        return self.kept("lexicon", leaf, None, partial(SegmentLexicon, leaf))
+        return self.kept("lexicon", segment_id, None, partial(SegmentLexicon, leaf))
 
     def keep_only(self, segment_ids) -> None:
         """Drop what is held for segments not in ``segment_ids`` (merged away: a generation no
@@ -192,13 +192,12 @@ class SegmentCaches:
             for key in [key for key in self.held.cache if key[1] not in wanted]:
                 del self.held.cache[key]
 
-    def kept(self, kind: str, leaf, item, make):
-        """``make()``, kept as the ``kind`` ``item`` of the segment of ``leaf`` (made anew each
+    def kept(self, kind: str, segment_id: str | None, item, make):
+        """``make()``, kept as the ``kind`` ``item`` of the segment ``segment_id`` (made anew each
         time for a segment without an id)."""
-        segment = leaf.segment()
-        if segment is None:
+        if segment_id is None:
             return make()
-        key = (kind, segment.segment_id(), item)
+        key = (kind, segment_id, item)
         found = self.held.get(key)
         if found is None:
             found = make()
@@ -282,18 +281,16 @@ class _Generation:
             try:
                 for lang in LANGS:
                     self.spelling(lang)
-                for leaf, _offset in searcher.reader().leaf_readers():
-                    self.segments.lexicon(leaf)
                 self.segment_ids()
             finally:
                 del self._local.searcher
+                self._local.leaves = None
 
     def segment_ids(self) -> frozenset[str]:
         """The ids of the segments this generation reads (looked up once, with this thread's
         searcher)."""
         if self._segment_ids is None:
-            self._segment_ids = frozenset(leaf.segment().segment_id() for leaf, _offset in self.searcher().reader().leaf_readers()
-                                          if leaf.segment() is not None)
+            self._segment_ids = frozenset(sid for _leaf, _offset, sid, _small in self.leaves() if sid is not None)
         return self._segment_ids
 
     def searcher(self):
@@ -302,6 +299,20 @@ class _Generation:
             searcher = self.index.searcher()
             self._local.searcher = searcher
         return searcher
+
+    def leaves(self) -> list[tuple]:
+        """``(leaf reader, offset, segment id, SegmentLexicon or None)`` of each segment, for this
+        thread's searcher: worked out once (a segment's id is formatted anew at each call)."""
+        searcher = self.searcher()
+        found = getattr(self._local, "leaves", None)
+        if found is None or found[0] is not searcher:
+            listed = []
+            for leaf, offset in searcher.reader().leaf_readers():
+                segment = leaf.segment()
+                sid = None if segment is None else segment.segment_id()
+                listed.append((leaf, offset, sid, self.segments.lexicon(leaf, sid)))
+            found = self._local.leaves = (searcher, listed)
+        return found[1]
 
     def analyze(self, field_name: str, text: str, memo: dict | None = None) -> list[str]:
         """The field's terms of ``text`` (distinct, in order): the analysis of each word, cached
@@ -340,22 +351,19 @@ class _Generation:
         """The term in each segment as kept (read where not kept): ``(offset, SegmentTerm,
         documents deleted since it was read)`` for the segments that have it, and its document
         frequency over all segments (deleted documents counted, as Whoosh's idf counts them)."""
-        searcher = self.searcher()
         parts, frequency, read = [], 0, []
         held, missing = self.segments.held, self.segments.missing
         lacking = missing.get((field_name, token), frozenset())  # the segments known to lack the term
-        for leaf, offset in searcher.reader().leaf_readers():
-            segment = leaf.segment()
-            key = None if segment is None else ("postings", segment.segment_id(), (field_name, token))
-            if key is not None and key[1] in lacking:
+        for leaf, offset, sid, small in self.leaves():
+            if sid in lacking:
                 continue
-            small = self.segments.lexicon(leaf)
             if small is not None and not small.has(field_name, token):
                 continue  # not in this (small) segment: nothing to read or keep
+            key = None if sid is None else ("postings", sid, (field_name, token))
             deleted = leaf.deleted_docs_set
             kept = None if key is None else held.get(key)
             if kept is None or not kept.deleted <= deleted:
-                table = partial(self.segments.kept, "lengths", leaf, field_name, partial(field_lengths, leaf))
+                table = partial(self.segments.kept, "lengths", sid, field_name, partial(field_lengths, leaf))
                 kept = read_segment_term(leaf, field_name, token, table)
                 if key is not None:
                     read.append((key, kept))
@@ -407,7 +415,7 @@ class _Generation:
     def _document(self, docnum: int) -> tuple[str, str, str, str, str, str]:
         """A document's (kind, game, entry, lang, title, text) as stored, kept per segment (a
         segment's documents never change, so the next generation finds them here too)."""
-        for leaf, offset in reversed(self.searcher().reader().leaf_readers()):
+        for leaf, offset, sid, _small in reversed(self.leaves()):
             if docnum >= offset:
                 break
 
@@ -415,7 +423,7 @@ class _Generation:
             stored = leaf.stored_fields(docnum - offset)
             return tuple(stored[name] for name in (f.KIND, f.GAME, f.ENTRY, f.LANG, f.TITLE_TEXT, f.BODY_TEXT))
 
-        return self.segments.kept("document", leaf, docnum - offset, read)
+        return self.segments.kept("document", sid, docnum - offset, read)
 
     def stored(self, docnum: int) -> tuple[str, str]:
         """(title, text) of a document as stored."""
@@ -444,8 +452,8 @@ class _Generation:
         found = self._spellings.get(lang)
         if found is None:
             field_name = f.words_field(lang)
-            segments = [self.segments.kept("words", leaf, field_name, partial(SegmentWords, leaf, field_name))
-                        for leaf, _offset in self.searcher().reader().leaf_readers()]
+            segments = [self.segments.kept("words", sid, field_name, partial(SegmentWords, leaf, field_name))
+                        for leaf, _offset, sid, _small in self.leaves()]
             found = self._spellings[lang] = Spelling(field_name, segments)
         return found
 
