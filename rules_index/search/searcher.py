@@ -79,6 +79,8 @@ MAX_LIMIT = 50
 # A segment of at most this many documents has its terms kept whole (``SegmentLexicon``): the
 # segments a published change adds (a few documents each) and their merges.
 SMALL_SEGMENT_DOCS = 300
+# Searchers a new generation opens ahead for the threads that searched the previous one.
+MAX_READY_SEARCHERS = 16
 # Field weights: the question outranks players' words, which outrank the answer.
 WEIGHTS = {"title": 4.0, "keywords": 2.5, "body": 1.0}
 PREFIX_WEIGHT = 0.6
@@ -242,10 +244,11 @@ class _Generation:
     """One built index, opened, with its caches."""
 
     def __init__(self, path: str, sizes: CacheSizes | None = None, segments: SegmentCaches | None = None,
-                 analyses: Analyses | None = None):
+                 analyses: Analyses | None = None, readers: int = 0):
         """``segments``: what each segment holds, kept across the generations of one index
         (``SearchIndex`` passes its own), else this generation's; ``analyses``: the previous
-        generation's, taken if they serve this one's schema."""
+        generation's, taken if they serve this one's schema; ``readers``: how many searchers
+        ``warm`` opens ahead for the threads that will search (those of the previous one)."""
         if not os.path.exists(os.path.join(path, MARKER)):
             raise IndexUnavailable(f"{path} is not an index built by this service")
         sizes = sizes or CacheSizes()
@@ -255,6 +258,9 @@ class _Generation:
         self.info = json.loads(Path(path, MARKER).read_text())
         self.game_names = GameNames(self.info.get("games", {}))
         self._local = threading.local()
+        self.readers = min(readers, MAX_READY_SEARCHERS)
+        self._ready: list = []  # searchers opened ahead, each taken by one thread
+        self.opened = 0  # threads that searched this generation
         self.analyses = analyses if analyses is not None and analyses.serves(self.schema) else Analyses(self.schema, sizes)
         self.postings_cache = ByteCache(sizes.postings_bytes, "lfu", sizeof=postings_bytes)  # as SegmentCaches.held
         self.segments = segments if segments is not None else SegmentCaches.sized(sizes)
@@ -273,8 +279,9 @@ class _Generation:
 
     def warm(self) -> None:
         """Read every language's spelling words (seconds at 30,000 entries: a reader must not wait
-        for them) and the terms of its small segments, and look up the ids of its segments. Runs
-        in a thread of its own, with a searcher closed at the end. Postings are
+        for them) and the terms of its small segments, look up the ids of its segments, and open
+        the searchers of ``readers``. Runs in a thread of its own, with a searcher closed at the
+        end. Postings are
         left to the readers: reading ahead the terms searched last cost more than it saved."""
         with self.index.searcher() as searcher:
             self._local.searcher = searcher
@@ -285,6 +292,8 @@ class _Generation:
             finally:
                 del self._local.searcher
                 self._local.leaves = None
+        for _ in range(self.readers):
+            self._ready.append(self.index.searcher())
 
     def segment_ids(self) -> frozenset[str]:
         """The ids of the segments this generation reads (looked up once, with this thread's
@@ -294,10 +303,16 @@ class _Generation:
         return self._segment_ids
 
     def searcher(self):
+        """This thread's searcher: one opened ahead by ``warm`` if one is left (opening one reads
+        every segment's headers, 10-15 ms: a reader's first search after a switch paid it)."""
         searcher = getattr(self._local, "searcher", None)
         if searcher is None:
-            searcher = self.index.searcher()
+            try:
+                searcher = self._ready.pop()
+            except IndexError:
+                searcher = self.index.searcher()
             self._local.searcher = searcher
+            self.opened += 1
         return searcher
 
     def leaves(self) -> list[tuple]:
@@ -532,7 +547,9 @@ class SearchIndex:
 
     def _open(self, real: str, previous: _Generation | None) -> _Generation:
         """The generation at ``real``, with the previous one's analyses if they still hold."""
-        return _Generation(real, self.sizes, self.segments, None if previous is None else previous.analyses)
+        if previous is None:
+            return _Generation(real, self.sizes, self.segments)
+        return _Generation(real, self.sizes, self.segments, previous.analyses, readers=previous.opened)
 
     def _install(self, gen: _Generation) -> None:
         """Make ``gen`` the one readers use (the caller holds the lock), and let go of what is

@@ -80,6 +80,35 @@ def test_readers_answer_from_the_previous_generation_until_the_next_is_warm(site
     assert set(index.generation()._spellings) == {"de", "en", "it"}  # read before it served
 
 
+def test_a_switch_opens_a_searcher_ahead_for_each_thread_that_searched(site, monkeypatch):
+    content, link = site
+    index = SearchIndex(link, switch_wait=5)
+    threads = [threading.Thread(target=index.search, args=(word, "de")) for word in ("Dieb", "Meuchler", "Gold")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    index.search("Baumeister", "de")  # this thread too: four threads searched the old generation
+    old = index.generation()
+    publish_change(content, link)
+    opened = []
+    real = searcher_module.whoosh_index.FileIndex.searcher
+    monkeypatch.setattr(searcher_module.whoosh_index.FileIndex, "searcher",
+                        lambda self, **kw: opened.append(threading.current_thread().name) or real(self, **kw))
+    new = index.generation()  # opened and warmed in the background
+    assert new is not old and len(new._ready) == 4
+    opened.clear()
+    index.search("Dieb", "de")
+    index.search("Gold", "de")
+    readers = [threading.Thread(target=index.search, args=(word, "en")) for word in ("thief", "assassin", "gold")]
+    for thread in readers:
+        thread.start()
+    for thread in readers:
+        thread.join()
+    assert opened == [] and new._ready == []  # each took one opened ahead
+    assert finds(index)
+
+
 def test_waiting_readers_see_the_switch_at_once(site):
     content, link = site
     index = SearchIndex(link, switch_wait=None)
