@@ -106,11 +106,11 @@ def field_lengths(leaf) -> array:
     return array("i", bytes(4 * leaf.doc_count_all()))
 
 
-def read_segment_term(leaf, field_name: str, token: str, table=None) -> SegmentTerm:
+def read_segment_term(leaf, field_name: str, token: str, table=None, with_lengths: bool = True) -> SegmentTerm:
     """The term's postings in the segment of ``leaf`` (a leaf reader of ``reader.leaf_readers()``),
     with the lengths the matcher's scorer takes (``doc_field_length``, 1 if unknown), taken from
     and written to the table ``table()`` gives (``field_lengths``), if given and the segment has
-    the term."""
+    the term; without lengths (``with_lengths`` false) for a field that is never scored."""
     ids, weights, lengths = array("i"), array("d"), array("i")
     frequency = leaf.doc_frequency(field_name, token)
     if frequency:
@@ -122,7 +122,9 @@ def read_segment_term(leaf, field_name: str, token: str, table=None) -> SegmentT
             add_id(docnum())
             add_weight(weight())
             step()
-        if table is None:
+        if not with_lengths:
+            pass
+        elif table is None:
             lengths = array("i", [leaf.doc_field_length(doc, field_name, 1) for doc in ids])
         else:
             known = table()

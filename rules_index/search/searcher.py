@@ -79,6 +79,8 @@ MAX_LIMIT = 50
 # A segment of at most this many documents has its terms kept whole (``SegmentLexicon``): the
 # segments a published change adds (a few documents each) and their merges.
 SMALL_SEGMENT_DOCS = 300
+# Fields only looked up (a key's document, whether a word has a live document), never scored.
+UNSCORED_FIELDS = frozenset({f.KEY, *(f.words_field(lang) for lang in LANGS)})
 # Searchers a new generation opens ahead for the threads that searched the previous one.
 MAX_READY_SEARCHERS = 16
 # Field weights: the question outranks players' words, which outrank the answer.
@@ -378,8 +380,11 @@ class _Generation:
             deleted = leaf.deleted_docs_set
             kept = None if key is None else held.get(key)
             if kept is None or not kept.deleted <= deleted:
-                table = partial(self.segments.kept, "lengths", sid, field_name, partial(field_lengths, leaf))
-                kept = read_segment_term(leaf, field_name, token, table)
+                if field_name in UNSCORED_FIELDS:  # looked up, never scored: no lengths needed
+                    kept = read_segment_term(leaf, field_name, token, with_lengths=False)
+                else:
+                    table = partial(self.segments.kept, "lengths", sid, field_name, partial(field_lengths, leaf))
+                    kept = read_segment_term(leaf, field_name, token, table)
                 if key is not None:
                     read.append((key, kept))
             frequency += kept.frequency
@@ -585,15 +590,19 @@ class SearchIndex:
         parts.extend((f.PREFIXES, p, PREFIX_WEIGHT) for p in gen.analyze(f.PREFIXES, words, memo))
         return parts
 
-    def _rank(self, gen: _Generation, text: str, lang: str, game: str | None, limit: int) -> dict[tuple, float]:
-        """Each entry's best score over its languages: {(kind, game, entry): score}."""
+    def _rank(self, gen: _Generation, text: str, lang: str, game: str | None, limit: int,
+              seen: dict | None = None) -> dict[tuple, float]:
+        """Each entry's best score over its languages: {(kind, game, entry): score}; ``seen``
+        gets the number of each document ranked, by (kind, game, entry, language)."""
         terms = self.terms(gen, text, lang)
         best: dict[tuple, float] = {}
         if not terms:
             return best
         for docnum, score in gen.top(terms, limit * 6 + 12, gen.game_docs(game) if game else None):
-            kind, game_slug, entry, _doc_lang = gen.docinfo(docnum)
+            kind, game_slug, entry, doc_lang = gen.docinfo(docnum)
             key = (kind, game_slug, entry)
+            if seen is not None:
+                seen[(*key, doc_lang)] = docnum
             if score > best.get(key, 0.0):
                 best[key] = score
         return best
@@ -625,13 +634,14 @@ class SearchIndex:
         game_filter = game or understood.game
         result = SearchResult(query=query_text, lang=lang, game=understood.game)
         words = understood.text
-        scores = self._rank(gen, words, lang, game_filter, limit)
+        seen: dict[tuple, int] = {}  # ranked documents: most hits need no lookup of their key
+        scores = self._rank(gen, words, lang, game_filter, limit, seen)
         corrected = self._suggest(gen, words, lang) if words else None
         if corrected:
             result.suggestion = " ".join([*understood.game_words, corrected])
             # Typo tolerance where the words as typed score weakly: the corrected words count too,
             # if they reach more than the words as typed.
-            fixed = {key: score * CORRECTED_WEIGHT for key, score in self._rank(gen, corrected, lang, game_filter, limit).items()}
+            fixed = {key: score * CORRECTED_WEIGHT for key, score in self._rank(gen, corrected, lang, game_filter, limit, seen).items()}
             if max(fixed.values(), default=0.0) > max(scores.values(), default=0.0):
                 for key, score in fixed.items():
                     scores[key] = max(score, scores.get(key, 0.0))
@@ -642,7 +652,9 @@ class SearchIndex:
         snippet_terms = frozenset(gen.analyze(f.body_field(lang), with_rules_words(content_words(words))))
         best_taken = False
         for (kind, game_slug, entry), score in chosen:
-            docnum = gen.docnum(f"{kind}:{game_slug}:{entry}:{lang}")
+            docnum = seen.get((kind, game_slug, entry, lang))
+            if docnum is None:
+                docnum = gen.docnum(f"{kind}:{game_slug}:{entry}:{lang}")
             if docnum is None:
                 continue
             title, body = gen.stored(docnum)
