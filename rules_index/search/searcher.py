@@ -283,8 +283,9 @@ class _Generation:
         """Read every language's spelling words (seconds at 30,000 entries: a reader must not wait
         for them) and the terms of its small segments, look up the ids of its segments, and open
         the searchers of ``readers``. Runs in a thread of its own, with a searcher closed at the
-        end. Postings are
-        left to the readers: reading ahead the terms searched last cost more than it saved."""
+        end. Postings are left to the readers: scoring ahead the terms the previous generation
+        kept made the searches while switching slower, not faster (it competes with them for
+        the interpreter)."""
         with self.index.searcher() as searcher:
             self._local.searcher = searcher
             try:
@@ -314,7 +315,7 @@ class _Generation:
             except IndexError:
                 searcher = self.index.searcher()
             self._local.searcher = searcher
-            self.opened += 1
+            self.opened += 1  # not locked: a count for the next switch, one more or less is harmless
         return searcher
 
     def leaves(self) -> list[tuple]:
@@ -551,7 +552,8 @@ class SearchIndex:
             return self._generation
 
     def _open(self, real: str, previous: _Generation | None) -> _Generation:
-        """The generation at ``real``, with the previous one's analyses if they still hold."""
+        """The generation at ``real``, with the previous one's analyses if they still hold, and a
+        searcher to open ahead for each thread that searched the previous one."""
         if previous is None:
             return _Generation(real, self.sizes, self.segments)
         return _Generation(real, self.sizes, self.segments, previous.analyses, readers=previous.opened)

@@ -33,11 +33,12 @@ MIN_LEAD = 40
 
 
 class CachedTokens:
-    """An analyzer for the highlighter that tokenizes each text once (per generation).
+    """An analyzer for the highlighter that tokenizes each text once (kept in the analyses
+    cache, which the generations of an index share).
 
     Every filter of the language analyzers works on one token at a time, so a text's tokens are
-    the analysis of its words one by one; a text's tokens come with the set of their terms, so
-    texts without any query term skip the highlighter.
+    the analysis of its words one by one; ``matched`` tells which of a query's terms a text has,
+    so texts without any skip the highlighter.
     """
 
     def __init__(self, analyzer, lang: str, texts: ByteCache):
