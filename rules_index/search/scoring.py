@@ -98,19 +98,17 @@ class Frequencies:
         return self.documents
 
 
-
-
 def field_lengths(leaf) -> array:
     """An empty table of the segment's documents' lengths in one field (0: not read yet), for
     ``read_segment_term`` to fill: a document's length is asked for by every term it has."""
     return array("i", bytes(4 * leaf.doc_count_all()))
 
 
-def read_segment_term(leaf, field_name: str, token: str, table=None, with_lengths: bool = True) -> SegmentTerm:
+def read_segment_term(leaf, field_name: str, token: str, table=None) -> SegmentTerm:
     """The term's postings in the segment of ``leaf`` (a leaf reader of ``reader.leaf_readers()``),
     with the lengths the matcher's scorer takes (``doc_field_length``, 1 if unknown), taken from
-    and written to the table ``table()`` gives (``field_lengths``), if given and the segment has
-    the term; without lengths (``with_lengths`` false) for a field that is never scored."""
+    and written to the table ``table()`` gives (``field_lengths``); without a table, no lengths
+    (a field that is only looked up, never scored)."""
     ids, weights, lengths = array("i"), array("d"), array("i")
     frequency = leaf.doc_frequency(field_name, token)
     if frequency:
@@ -122,11 +120,7 @@ def read_segment_term(leaf, field_name: str, token: str, table=None, with_length
             add_id(docnum())
             add_weight(weight())
             step()
-        if not with_lengths:
-            pass
-        elif table is None:
-            lengths = array("i", [leaf.doc_field_length(doc, field_name, 1) for doc in ids])
-        else:
+        if table is not None:
             known = table()
             for doc in ids:
                 if not known[doc]:

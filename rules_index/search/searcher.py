@@ -381,11 +381,10 @@ class _Generation:
             deleted = leaf.deleted_docs_set
             kept = None if key is None else held.get(key)
             if kept is None or not kept.deleted <= deleted:
-                if field_name in UNSCORED_FIELDS:  # looked up, never scored: no lengths needed
-                    kept = read_segment_term(leaf, field_name, token, with_lengths=False)
-                else:
+                table = None  # a field only looked up, never scored, is read without lengths
+                if field_name not in UNSCORED_FIELDS:
                     table = partial(self.segments.kept, "lengths", sid, field_name, partial(field_lengths, leaf))
-                    kept = read_segment_term(leaf, field_name, token, table)
+                kept = read_segment_term(leaf, field_name, token, table)
                 if key is not None:
                     read.append((key, kept))
             frequency += kept.frequency
