@@ -9,7 +9,8 @@
   against the fields of all three languages, so "of" or "gilt" must not match German or Italian
   text just because only English or German lists them as stop words.
 - ``with_rules_words``: players' colloquial words ("futsch", "nicked", "fregato") followed by the
-  word a rulebook uses for the same thing, so that they find the answers written in its words.
+  word a rulebook uses for the same thing, so that they find the answers written in its words;
+  ``scoring_words`` is both steps, what ranking and highlighting search for.
 """
 from __future__ import annotations
 
@@ -85,6 +86,11 @@ def with_rules_words(text: str) -> str:
         if plain:
             out.append(plain)
     return " ".join(out)
+
+
+def scoring_words(text: str) -> str:
+    """The words of ``text`` that are searched for: stop words out, rulebooks' words added."""
+    return with_rules_words(content_words(text))
 
 
 def is_colloquial(word: str) -> bool:

@@ -67,7 +67,7 @@ from . import schema as f
 from .analysis import LANGS, TOKEN_PATTERN, StemCache
 from .build import MARKER
 from .link import IndexLink
-from .query import GameNames, all_stopwords, clean_query, content_words, is_colloquial, with_rules_words
+from .query import GameNames, all_stopwords, clean_query, is_colloquial, scoring_words
 from .scoring import (
     Frequencies, SegmentLexicon, bm25_parameters, field_lengths, postings_bytes, read_postings, read_segment_term,
     scored_postings, top,
@@ -581,7 +581,7 @@ class SearchIndex:
         """(field, token, boost) of the query's words in every language's fields and the prefixes;
         the fields of the reader's language ``lang`` weigh ``READER_LANG_BONUS`` more."""
         memo = {} if memo is None else memo
-        words = with_rules_words(content_words(text))
+        words = scoring_words(text)
         parts = []
         for field_lang in LANGS:
             bonus = READER_LANG_BONUS if field_lang == lang else 1.0
@@ -650,7 +650,7 @@ class SearchIndex:
         if kinds:
             ranked = [item for item in ranked if item[0][0] in kinds]
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
-        snippet_terms = frozenset(gen.analyze(f.body_field(lang), with_rules_words(content_words(words))))
+        snippet_terms = frozenset(gen.analyze(f.body_field(lang), scoring_words(words)))
         best_taken = False
         for (kind, game_slug, entry), score in chosen:
             docnum = seen.get((kind, game_slug, entry, lang))
