@@ -10,8 +10,9 @@ the safe side (an object shared by two entries is counted in both).
 ``ByteCache(max_bytes, policy)`` holds one such cache and the lock that guards it:
 ``"lru"`` evicts the least recently used entry (a hit reorders, under the lock); ``"lfu"`` the
 least frequently used (a hit counts, under the lock; for entries some of which are asked for far
-more often than others, such as a common word's postings); ``"fifo"`` the first stored (a hit is one lookup without the lock, for tables read many times per request whose
-keys are the index's own documents). ``memoize`` wraps a function with ``cachetools.cached`` over
+more often than others, such as a common word's postings); ``"fifo"`` the first stored (a hit is
+one lookup without the lock, for tables read many times per request whose keys are the index's
+own documents). ``memoize`` wraps a function with ``cachetools.cached`` over
 it. A value larger than the whole cache is returned but not stored.
 """
 from __future__ import annotations

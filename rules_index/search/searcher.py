@@ -166,9 +166,10 @@ def _without_stem_caches(analyzer) -> None:
 @dataclass
 class SegmentCaches:
     """What the segments of an index hold, kept across its generations (a segment never changes):
-    term postings, documents' field lengths, spelling words and stored documents (``held``,
-    bounded in bytes), and the terms that no segment has, with the segments known to lack them
-    (``missing``: a bounded number of terms, so unknown words take no room from real postings)."""
+    term postings, documents' field lengths, spelling words, stored documents and the whole
+    lexicon of small segments (``held``, bounded in bytes), and the terms that no segment has,
+    with the segments known to lack them (``missing``: a bounded number of terms, so unknown
+    words take no room from real postings)."""
 
     held: ByteCache
     missing: ByteCache
@@ -642,7 +643,8 @@ class SearchIndex:
             result.suggestion = " ".join([*understood.game_words, corrected])
             # Typo tolerance where the words as typed score weakly: the corrected words count too,
             # if they reach more than the words as typed.
-            fixed = {key: score * CORRECTED_WEIGHT for key, score in self._rank(gen, corrected, lang, game_filter, limit, seen).items()}
+            ranked = self._rank(gen, corrected, lang, game_filter, limit, seen)
+            fixed = {key: score * CORRECTED_WEIGHT for key, score in ranked.items()}
             if max(fixed.values(), default=0.0) > max(scores.values(), default=0.0):
                 for key, score in fixed.items():
                     scores[key] = max(score, scores.get(key, 0.0))

@@ -5,8 +5,8 @@ word and walks the field's term graph with it: tens of milliseconds per word. ``
 the spelling words of one field in memory (read per index segment through the public
 ``reader.lexicon``, ``SegmentWords``) and returns the same words in the same order: those with
 the same first letter and the rest within ``maxdist`` edits, most frequent first (ties: the
-greater word), as Whoosh's ``ReaderCorrector`` ranks them. Candidates are narrowed by first letter, length and
-letter set before any edit distance is computed. ``tests/search/test_spelling.py`` holds the
+greater word), as Whoosh's ``ReaderCorrector`` ranks them. Candidates are narrowed by first
+letter, length and letter set before any edit distance is computed. ``tests/search/test_spelling.py`` holds the
 answers against Whoosh's own.
 """
 from __future__ import annotations
