@@ -21,6 +21,7 @@ import heapq
 import sys
 from array import array
 from bisect import bisect_left
+from itertools import islice
 
 from whoosh.reading import TermNotFound
 from whoosh.scoring import BM25FScorer, bm25
@@ -130,23 +131,39 @@ def read_segment_term(leaf, field_name: str, token: str, table=None) -> SegmentT
 
 
 class SegmentLexicon:
-    """Every term of a small segment, per field: a published change adds a segment of a few
-    documents, and without this each term a reader searches afterwards is looked up in it (most
-    are not there), tens of microseconds each, for thousands of terms at every switch."""
+    """The terms of a segment's fields, per field, for the fields it was given (each of at most
+    ``max_terms`` terms, all together weighing about ``max_bytes`` at most, if set): a term it
+    lacks is not looked up in the segment. Most terms a query asks for are in no document (a
+    German word in the English fields, a typo): each such look-up in Whoosh's term table costs
+    tens of microseconds, and a new query makes dozens."""
 
     __slots__ = ("terms", "weight")
 
-    def __init__(self, leaf):
+    def __init__(self, leaf, field_names=None, max_terms: int | None = None, max_bytes: int | None = None):
         self.terms: dict[str, frozenset[str]] = {}
         weight = 0
-        for name in leaf.indexed_field_names():
+        names = leaf.indexed_field_names() if field_names is None else [n for n in field_names if n in leaf.schema]
+        for name in names:
+            if max_bytes is not None and weight >= max_bytes:
+                break  # the fields left are looked up in the segment
             field = leaf.schema[name]
-            terms = frozenset(field.from_bytes(raw) for raw in leaf.lexicon(name))
+            raw_terms = leaf.lexicon(name)
+            if max_terms is not None:
+                raw_terms = islice(raw_terms, max_terms + 1)
+            terms = frozenset(field.from_bytes(raw) for raw in raw_terms)
+            if max_terms is not None and len(terms) > max_terms:
+                continue  # too many to keep: looked up in the segment
             self.terms[name] = terms
             weight += sys.getsizeof(terms) + sum(map(sys.getsizeof, terms))
         self.weight = weight + sys.getsizeof(self.terms) + sys.getsizeof(self)
 
+    def lacks(self, field_name: str, token: str) -> bool:
+        """Whether the segment has no such term (False for a field not kept: it may have it)."""
+        terms = self.terms.get(field_name)
+        return terms is not None and token not in terms
+
     def has(self, field_name: str, token: str) -> bool:
+        """Whether the segment has the term (False for a field not kept: not known here)."""
         return token in self.terms.get(field_name, ())
 
     def cache_bytes(self) -> int:

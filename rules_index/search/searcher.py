@@ -25,8 +25,9 @@ The bounds are ``CacheSizes``, from the app config:
   (least frequently used out, as the next);
 - ``SEARCH_SEGMENT_POSTINGS_CACHE_BYTES`` (32 MiB): what each index segment holds, as read
   (``SegmentCaches``): the same terms' postings (``scoring.SegmentTerm``), documents' field
-  lengths, spelling words (``spelling.SegmentWords``), stored documents and the whole lexicon of
-  small segments (``scoring.SegmentLexicon``: a term they lack is not looked up), kept across
+  lengths, spelling words (``spelling.SegmentWords``), stored documents and the terms of the
+  fields queries look up (``scoring.SegmentLexicon``: a term a segment lacks is not looked up
+  there; a small segment's every field), kept across
   generations: after a switch, the new generation scores the postings with its own statistics
   and reads only its new segments; what is held for segments merged away is let go at a switch;
 - ``SEARCH_MISSED_TERMS`` (4096): terms that no document has, kept apart (a few hundred bytes
@@ -76,9 +77,14 @@ from .snippets import CachedTokens, answer_snippet, text_snippet
 from .spelling import SegmentWords, Spelling
 
 MAX_LIMIT = 50
-# A segment of at most this many documents has its terms kept whole (``SegmentLexicon``): the
-# segments a published change adds (a few documents each) and their merges.
+# A segment of at most this many documents has the terms of all its fields kept whole
+# (``SegmentLexicon``): the segments a published change adds (a few documents each) and their
+# merges. Any other keeps those of the fields readers' words are looked up in (``QUERY_FIELDS``),
+# each of at most ``LEXICON_MAX_TERMS`` terms, all together at most a quarter of the segment cache.
 SMALL_SEGMENT_DOCS = 300
+QUERY_FIELDS = (f.PREFIXES, *(field(lang) for lang in LANGS
+                              for field in (f.title_field, f.keywords_field, f.body_field, f.words_field)))
+LEXICON_MAX_TERMS = 50_000
 # Fields only looked up (a key's document, whether a word has a live document), never scored.
 UNSCORED_FIELDS = frozenset({f.KEY, *(f.words_field(lang) for lang in LANGS)})
 # Searchers a new generation opens ahead for the threads that searched the previous one.
@@ -166,8 +172,8 @@ def _without_stem_caches(analyzer) -> None:
 @dataclass
 class SegmentCaches:
     """What the segments of an index hold, kept across its generations (a segment never changes):
-    term postings, documents' field lengths, spelling words, stored documents and the whole
-    lexicon of small segments (``held``, bounded in bytes), and the terms that no segment has,
+    term postings, documents' field lengths, spelling words, stored documents and the terms of
+    the fields queries look up (``held``, bounded in bytes), and the terms that no segment has,
     with the segments known to lack them (``missing``: a bounded number of terms, so unknown
     words take no room from real postings)."""
 
@@ -183,11 +189,16 @@ class SegmentCaches:
                    ByteCache(sizes.missed_terms * ENTRY_BYTES, sizeof=lambda _found: ENTRY_BYTES))
 
     def lexicon(self, leaf, segment_id: str | None) -> SegmentLexicon | None:
-        """Every term of the segment of ``leaf`` if it is a small one (``SMALL_SEGMENT_DOCS``),
-        kept; else None."""
-        if segment_id is None or leaf.doc_count_all() > SMALL_SEGMENT_DOCS:
+        """The terms of the segment of ``leaf`` kept whole: of every field if it is a small one
+        (``SMALL_SEGMENT_DOCS``), else of the ``QUERY_FIELDS``; None for a segment without an id."""
+        if segment_id is None:
             return None
-        return self.kept("lexicon", segment_id, None, partial(SegmentLexicon, leaf))
+        if leaf.doc_count_all() <= SMALL_SEGMENT_DOCS:
+            return self.kept("lexicon", segment_id, None, partial(SegmentLexicon, leaf))
+        if not QUERY_FIELDS:
+            return None
+        return self.kept("lexicon", segment_id, None, partial(
+            SegmentLexicon, leaf, QUERY_FIELDS, LEXICON_MAX_TERMS, self.held.max_bytes // 4))
 
     def keep_only(self, segment_ids) -> None:
         """Drop what is held for segments not in ``segment_ids`` (merged away: a generation no
@@ -282,7 +293,7 @@ class _Generation:
 
     def warm(self) -> None:
         """Read every language's spelling words (seconds at 30,000 entries: a reader must not wait
-        for them) and the terms of its small segments, look up the ids of its segments, and open
+        for them) and the terms its segments keep whole, look up their ids, and open
         the searchers of ``readers``. Runs in a thread of its own, with a searcher closed at the
         end. Postings are left to the readers: scoring ahead the terms the previous generation
         kept made the searches while switching slower, not faster (it competes with them for
@@ -303,7 +314,7 @@ class _Generation:
         """The ids of the segments this generation reads (looked up once, with this thread's
         searcher)."""
         if self._segment_ids is None:
-            self._segment_ids = frozenset(sid for _leaf, _offset, sid, _small in self.leaves() if sid is not None)
+            self._segment_ids = frozenset(sid for _leaf, _offset, sid, _known in self.leaves() if sid is not None)
         return self._segment_ids
 
     def searcher(self):
@@ -373,11 +384,11 @@ class _Generation:
         parts, frequency, read = [], 0, []
         held, missing = self.segments.held, self.segments.missing
         lacking = missing.get((field_name, token), frozenset())  # the segments known to lack the term
-        for leaf, offset, sid, small in self.leaves():
+        for leaf, offset, sid, known in self.leaves():
             if sid in lacking:
                 continue
-            if small is not None and not small.has(field_name, token):
-                continue  # not in this (small) segment: nothing to read or keep
+            if known is not None and known.lacks(field_name, token):
+                continue  # not in this segment: nothing to read or keep
             key = None if sid is None else ("postings", sid, (field_name, token))
             deleted = leaf.deleted_docs_set
             kept = None if key is None else held.get(key)
@@ -436,7 +447,7 @@ class _Generation:
     def _document(self, docnum: int) -> tuple[str, str, str, str, str, str]:
         """A document's (kind, game, entry, lang, title, text) as stored, kept per segment (a
         segment's documents never change, so the next generation finds them here too)."""
-        for leaf, offset, sid, _small in reversed(self.leaves()):
+        for leaf, offset, sid, _known in reversed(self.leaves()):
             if docnum >= offset:
                 break
 
@@ -466,6 +477,9 @@ class _Generation:
         """Whether a document of the content has ``word`` in the field. A generation updated in
         place of a rebuild (``incremental``) keeps the replaced documents as deleted ones, and
         their words in the lexicon: those words count only with a live document."""
+        for leaf, _offset, _sid, known in self.leaves():
+            if known is not None and known.has(field_name, word) and not leaf.has_deletions():
+                return True  # in a segment none of whose documents is deleted: nothing to read
         return next(self._live(self._segment_parts(field_name, word)[0]), None) is not None
 
     def spelling(self, lang: str) -> Spelling:
@@ -474,7 +488,7 @@ class _Generation:
         if found is None:
             field_name = f.words_field(lang)
             segments = [self.segments.kept("words", sid, field_name, partial(SegmentWords, leaf, field_name))
-                        for leaf, _offset, sid, _small in self.leaves()]
+                        for leaf, _offset, sid, _known in self.leaves()]
             found = self._spellings[lang] = Spelling(field_name, segments)
         return found
 

@@ -45,10 +45,12 @@ def as_kept_scores(gen, field_name: str, token: str, boost: float):
     return None if found is None else (list(found.ids), list(found.scores))
 
 
-@pytest.fixture(params=["small segments known whole", "every segment looked up"])
+@pytest.fixture(params=["small segments known whole", "query fields known whole", "every segment looked up"])
 def index(request, tiny_content, tmp_path, monkeypatch):
-    if request.param == "every segment looked up":  # as for segments over SMALL_SEGMENT_DOCS
+    if request.param != "small segments known whole":  # as for segments over SMALL_SEGMENT_DOCS
         monkeypatch.setattr("rules_index.search.searcher.SMALL_SEGMENT_DOCS", 0)
+    if request.param == "every segment looked up":  # as for fields of too many terms
+        monkeypatch.setattr("rules_index.search.searcher.QUERY_FIELDS", ())
     link = tmp_path / "index"
     build(read_content(tiny_content)[0], link, tiny_content)
     return tiny_content, link, SearchIndex(link, switch_wait=None)
@@ -102,8 +104,8 @@ def test_a_new_generation_reads_only_the_segments_it_has_not_seen(index, segment
     leaves = [leaf for leaf, _ in new.searcher().reader().leaf_readers()]
     assert len(leaves) == 2
     assert set(reads) == {leaves[1].segment().segment_id()}  # the update's segment; the first one's postings were kept
-    # Small, the update's segment has its terms known whole: only those it has are read.
-    assert len(reads) == (len(in_segment(leaves[1], terms)) if knows_small_segments() else len(terms))
+    # The update's segment has its terms known whole: only those it has are read.
+    assert len(reads) == (len(in_segment(leaves[1], terms)) if knows_segment_terms() else len(terms))
     # Next update: only its own segment is read, also for the terms the previous update lacks.
     publish(content, link, "czzyqword")
     reads.clear()
@@ -112,14 +114,15 @@ def test_a_new_generation_reads_only_the_segments_it_has_not_seen(index, segment
         newer.postings(*term, 1.0)
     leaves = [leaf for leaf, _ in newer.searcher().reader().leaf_readers()]
     assert len(leaves) == 3 and set(reads) == {leaves[2].segment().segment_id()}
-    assert len(reads) == (len(in_segment(leaves[2], terms)) if knows_small_segments() else len(terms))
+    assert len(reads) == (len(in_segment(leaves[2], terms)) if knows_segment_terms() else len(terms))
     assert len(in_segment(leaves[2], terms)) < len(terms)
 
 
-def knows_small_segments() -> bool:
+def knows_segment_terms() -> bool:
+    """Whether segments keep the terms of the searched fields whole (``SEARCHED``)."""
     from rules_index.search import searcher
 
-    return searcher.SMALL_SEGMENT_DOCS > 0
+    return searcher.SMALL_SEGMENT_DOCS > 0 or bool(searcher.QUERY_FIELDS)
 
 
 def in_segment(leaf, terms: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -132,7 +135,7 @@ def test_a_small_segment_lacking_a_term_is_not_asked_for_it(index, monkeypatch):
     publish(content, link, "dzzyqword")
     gen = search.generation()
     new_leaf = gen.searcher().reader().leaf_readers()[-1][0]
-    if not knows_small_segments():
+    if not knows_segment_terms():
         pytest.skip("every segment is looked up")
     lacking = [t for t in terms if not new_leaf.doc_frequency(*t)]
     expected = [as_matcher_scores(gen, *term, 1.0) for term in lacking]
@@ -149,7 +152,7 @@ def test_unknown_words_take_no_room(index):
     gen = search.generation()
     for word in ("qxzzv", "wubblefrotz", "zzzkeinwort"):
         assert gen.postings("body_de", word, 1.0) is None
-    if knows_small_segments():  # one small segment, its terms known whole: no word takes room of its own
+    if knows_segment_terms():  # the segment's terms known whole: no word takes room of its own
         assert [key[0] for key in search.segments.held.cache] == ["lexicon"]
         assert len(search.segments.missing) == 0
     else:
@@ -330,3 +333,23 @@ def test_stored_documents_are_whooshs_and_read_once_per_segment(index, monkeypat
         assert gen.docinfo(docnum) == (stored[f.KIND], stored[f.GAME], stored[f.ENTRY], stored[f.LANG])
         assert gen.stored(docnum) == (stored[f.TITLE_TEXT], stored[f.BODY_TEXT])
     assert read and {id(leaf) for leaf in read} == {id(leaves[-1][0])}  # the older segments' were kept
+
+
+def test_a_segment_keeps_the_terms_of_fields_within_its_bounds(tiny_content, tmp_path):
+    from rules_index.search.scoring import SegmentLexicon
+    from rules_index.search.searcher import QUERY_FIELDS
+
+    link = tmp_path / "index"
+    build(read_content(tiny_content)[0], link, tiny_content)
+    leaf = SearchIndex(link).generation().searcher().reader().leaf_readers()[0][0]
+    counts = {name: len(list(leaf.lexicon(name))) for name in QUERY_FIELDS}
+    bound = sorted(counts.values())[len(counts) // 2]
+    known = SegmentLexicon(leaf, QUERY_FIELDS, max_terms=bound)
+    assert set(known.terms) == {name for name, count in counts.items() if count <= bound} != set(QUERY_FIELDS)
+    for name in QUERY_FIELDS:
+        terms = [raw.decode() for raw in leaf.lexicon(name)]
+        assert not any(known.lacks(name, term) for term in terms)  # a field not kept lacks nothing
+        assert known.lacks(name, "zzqxword") == (name in known.terms)
+        assert all(known.has(name, term) for term in terms) == (name in known.terms)
+    first = SegmentLexicon(leaf, QUERY_FIELDS, max_bytes=1)  # the first field already fills it
+    assert list(first.terms) == [QUERY_FIELDS[0]]
