@@ -41,9 +41,6 @@ The bounds are ``CacheSizes``, from the app config:
 - ``SEARCH_DOCUMENTS_CACHE_BYTES`` (4 MiB): each document's kind, game, entry and language, and
   the document number of each key (first in, first out: read many times per search);
 - ``SEARCH_RESULTS_CACHE_BYTES`` (4 MiB): whole results of the queries asked last.
-
-The stem filters' own caches (Whoosh keeps up to 50,000 words per filter) are switched off in
-the searching process: each word's analysis is cached here, in bytes.
 """
 from __future__ import annotations
 
@@ -58,14 +55,13 @@ from pathlib import Path
 from typing import Iterator
 
 from whoosh import index as whoosh_index
-from whoosh.analysis import StemFilter
 from whoosh.query import And, Term
 
 from rules_index.caches import ENTRY_BYTES, MiB, ByteCache
 from rules_index.switching import BackgroundSwitch
 
 from . import schema as f
-from .analysis import LANGS, TOKEN_PATTERN, StemCache
+from .analysis import LANGS, TOKEN_PATTERN
 from .build import MARKER
 from .link import IndexLink
 from .query import GameNames, all_stopwords, clean_query, is_colloquial, scoring_words
@@ -160,15 +156,6 @@ class SearchResult:
         return weight(self) + sum(map(weight, self.hits))  # the list itself is one of the attributes
 
 
-def _without_stem_caches(analyzer) -> None:
-    """Switch off the caches of the analyzer's stem filters (each word's analysis is cached by
-    the generation, bounded in bytes; the filters would keep up to 50,000 more words each)."""
-    for item in getattr(analyzer, "items", ()):
-        if isinstance(item, (StemFilter, StemCache)) and item.cachesize is not None:
-            item.cachesize = None
-            item.clear()
-
-
 @dataclass
 class SegmentCaches:
     """What the segments of an index hold, kept across its generations (a segment never changes):
@@ -230,8 +217,6 @@ class Analyses:
     def __init__(self, schema, sizes: CacheSizes):
         self.fields = {name: schema[name].analyzer for name in schema.names()}
         self.by_id = {id(analyzer): analyzer for analyzer in self.fields.values()}
-        for analyzer in self.by_id.values():
-            _without_stem_caches(analyzer)
         self.cache = ByteCache(sizes.analyses_bytes)
         self.snippets = ByteCache(sizes.snippets_bytes)
         self.highlight_tokens = {

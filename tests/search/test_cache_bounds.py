@@ -164,37 +164,30 @@ def test_config_sets_the_sizes():
     assert sizes.words_bytes == CacheSizes().words_bytes
 
 
-def test_stem_filters_keep_no_words_of_their_own(small):
-    """Stem filters (whoosh's and the German and Italian ones of analysis) cache 50,000 words each
-    while an index is built; the generation caches whole analyses instead."""
-    from whoosh.analysis import StemFilter
-
-    from rules_index.search.analysis import DecompoundFilter, ItalianStemFilter
+def test_analyzers_keep_no_words_of_their_own(small):
+    """Stemming holds no memory per word (PyStemmer's word cache is off): the generation caches
+    whole analyses, bounded in bytes, and nothing else grows with the words readers type."""
+    import gc
+    import tracemalloc
 
     gen = small.generation()
-    for lang in ("de", "en", "it"):
-        small.search(" ".join(made_up_words(20, seed=11)), lang)
-    filters = [item for name in gen.schema.names() for item in getattr(gen.schema[name].analyzer, "items", ())
-               if isinstance(item, (StemFilter, DecompoundFilter, ItalianStemFilter))]
-    assert {type(item) for item in filters} == {StemFilter, DecompoundFilter, ItalianStemFilter}
-    assert all(item.cachesize is None for item in filters)
-    ours = [item for item in filters if not isinstance(item, StemFilter)]
-    assert ours and all(not hasattr(item.stem, "cache_info") for item in ours)  # the plain stemmer, no cache in front
-
-
-def test_stem_filters_cache_while_building():
-    from rules_index.search.analysis import language_analyzer
-
-    analyzer = language_analyzer("it")
-    text = "quartiere quartieri " * 50
-    cached = [t.text for t in analyzer(text)]
-    stem = next(item for item in analyzer.items if hasattr(item, "stem_language"))
-    info = stem.stem.cache_info()
-    assert (info.misses, info.hits) == (2, 98)
-    stem.cachesize = None
-    stem.clear()
-    assert [t.text for t in analyzer(text)] == cached
-    assert not hasattr(stem.stem, "cache_info")  # cleared: the plain stemmer now
+    analyzers = [analyzer for analyzer in gen.analyses.by_id.values() if analyzer is not None]
+    words = made_up_words(6000, seed=13)
+    for analyzer in analyzers:  # every stemmer of this thread made once
+        list(analyzer(" ".join(words[:10])))
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        for analyzer in analyzers:
+            for word in words:
+                for _token in analyzer(word):
+                    pass
+        gc.collect()
+        grown = sum(stat.size_diff for stat in tracemalloc.take_snapshot().compare_to(before, "filename"))
+    finally:
+        tracemalloc.stop()
+    assert grown < 64 * 1024  # a cache of the words would hold about a megabyte
 
 
 @pytest.mark.parametrize("words", [0, 1, 7, 400])
