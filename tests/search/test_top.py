@@ -1,0 +1,53 @@
+"""``scoring.top``: the best documents of an OR of terms, against the sum written out per document."""
+from __future__ import annotations
+
+from array import array
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules_index.search.scoring import COORD_SCALE, Postings, top
+
+
+def written_out(lists: list[Postings], count: int, allowed=None) -> list[tuple[int, float]]:
+    """Whoosh's Or(scale=COORD_SCALE) score of every document, one by one: best ``count``."""
+    total = len(lists)
+    sums: dict[int, float] = {}
+    matching: dict[int, int] = {}
+    for postings in lists:
+        for doc, score in zip(postings.ids, postings.scores):
+            sums[doc] = sums.get(doc, 0.0) + score
+            matching[doc] = matching.get(doc, 0) + 1
+    scores = {}
+    for doc, value in sums.items():
+        if allowed is not None and doc not in allowed:
+            continue
+        if total > 1:
+            value = (value + (matching[doc] - 1) / (total - COORD_SCALE) ** 2) * (total - 1) / total
+        scores[doc] = value
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:count]
+
+
+def postings(docs: list[int], scores: list[float]) -> Postings:
+    return Postings(array("i", docs), array("d", scores))
+
+
+term = st.dictionaries(st.integers(0, 60), st.sampled_from([0.5, 1.0, 1.25, 2.0, 3.5]), min_size=1, max_size=25)
+
+
+@given(st.lists(term, min_size=1, max_size=6), st.integers(1, 12), st.none() | st.sets(st.integers(0, 60)))
+def test_the_best_documents_are_those_of_the_written_out_sum(terms, count, allowed):
+    lists = [postings(sorted(found), [found[doc] for doc in sorted(found)]) for found in terms]
+    filt = None if allowed is None else np.array(sorted(allowed), dtype=np.int64)
+    ours = top(lists, count, filt)
+    expected = written_out(lists, count, allowed)
+    assert [doc for doc, _ in ours] == [doc for doc, _ in expected]  # ties: the lower number first
+    assert all(abs(a - b) <= 1e-12 * max(1.0, abs(b)) for (_, a), (_, b) in zip(ours, expected))
+
+
+def test_a_document_matching_more_terms_gets_the_coordination_bonus():
+    # Same sum of scores: the document matching both terms ranks first.
+    lists = [postings([1, 2], [1.0, 2.0]), postings([1], [1.0])]
+    assert [doc for doc, _ in top(lists, 2)] == [1, 2]
+    assert top([], 5) == []
