@@ -54,7 +54,6 @@ from functools import partial
 from pathlib import Path
 from typing import Iterator
 
-import numpy as np
 from whoosh import index as whoosh_index
 from whoosh.query import And, Term
 
@@ -418,7 +417,7 @@ class _Generation:
         idf = searcher.weighting.idf(Frequencies(frequency, searcher.doc_count_all()), field_name, token)
         return scored_postings(parts, idf, parameters, boost)
 
-    def top(self, terms: list[tuple[str, str, float]], count: int, allowed: np.ndarray | None = None):
+    def top(self, terms: list[tuple[str, str, float]], count: int, allowed: frozenset[int] | None = None):
         lists = [p for p in (self.postings(*term) for term in terms) if p is not None]
         return top(lists, count, allowed)
 
@@ -490,12 +489,11 @@ class _Generation:
                         return candidate
         return None
 
-    def game_docs(self, game: str) -> np.ndarray:
-        """The numbers of the game's documents, ascending (``top``'s filter)."""
+    def game_docs(self, game: str) -> frozenset[int]:
         key = ("game", game)
         docs = self.texts.get(key)
         if docs is None:
-            docs = np.array(sorted(self.searcher().docs_for_query(Term(f.GAME, game))), dtype=np.int64)
+            docs = frozenset(self.searcher().docs_for_query(Term(f.GAME, game)))
             self.texts.put(key, docs)
         return docs
 
