@@ -44,6 +44,23 @@ def test_the_best_documents_are_those_of_the_written_out_sum(terms, count, allow
     assert all(abs(a - b) <= 1e-12 * max(1.0, abs(b)) for (_, a), (_, b) in zip(ours, expected))
 
 
+long_term = st.builds(
+    lambda docs, seed, top_score: {doc: top_score * ((doc * 7 + seed) % 11 + 1) / 11 for doc in docs},
+    st.sets(st.integers(0, 700), min_size=257, max_size=500), st.integers(0, 10), st.sampled_from([0.5, 2.0, 4.0]))
+rare_term = st.dictionaries(st.integers(0, 700), st.sampled_from([0.5, 1.0, 3.0, 6.0]), min_size=1, max_size=40)
+
+
+@given(st.lists(st.one_of(rare_term, long_term), min_size=2, max_size=6), st.integers(1, 40),
+       st.none() | st.sets(st.integers(0, 700), max_size=300))
+def test_long_lists_pruned_still_give_the_written_out_best(terms, count, allowed):
+    """Lists of over 256 postings are where top() stops adding to documents that cannot make it."""
+    lists = [postings(sorted(found), [found[doc] for doc in sorted(found)]) for found in terms]
+    ours = top(lists, count, None if allowed is None else frozenset(allowed))
+    expected = written_out(lists, count, allowed)
+    assert [doc for doc, _ in ours] == [doc for doc, _ in expected]
+    assert all(abs(a - b) <= 1e-12 * max(1.0, abs(b)) for (_, a), (_, b) in zip(ours, expected))
+
+
 def test_a_document_matching_more_terms_gets_the_coordination_bonus():
     # Same sum of scores: the document matching both terms ranks first.
     lists = [postings([1, 2], [1.0, 2.0]), postings([1], [1.0])]
