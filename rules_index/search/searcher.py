@@ -599,7 +599,10 @@ class SearchIndex:
         best: dict[tuple, float] = {}
         if not terms:
             return best
-        for docnum, score in gen.top(terms, limit * 6 + 12, gen.game_docs(game) if game else None):
+        # An entry has a document per language: one among the best ``limit`` entries has its best
+        # document among the best ``limit * len(LANGS)`` (those above it are of fewer entries).
+        count = (limit + 1) * len(LANGS)
+        for docnum, score in gen.top(terms, count, gen.game_docs(game) if game else None):
             kind, game_slug, entry, doc_lang = gen.docinfo(docnum)
             key = (kind, game_slug, entry)
             if seen is not None:
@@ -623,11 +626,11 @@ class SearchIndex:
             out.append(word)
         return " ".join(out) if changed else None
 
-    def search(self, text: str, lang: str, game: str | None = None, limit: int = 10, kinds: tuple[str, ...] | None = None) -> SearchResult:
+    def search(self, text: str, lang: str, game: str | None = None, limit: int = 10) -> SearchResult:
         gen = self.generation()
         query_text = clean_query(text)
         limit = max(1, min(limit, MAX_LIMIT))
-        cache_key = (gen.path, query_text, lang, game, limit, kinds)
+        cache_key = (gen.path, query_text, lang, game, limit)
         cached = self.results.get(cache_key)
         if cached is not None:
             return cached
@@ -648,8 +651,6 @@ class SearchIndex:
                 for key, score in fixed.items():
                     scores[key] = max(score, scores.get(key, 0.0))
         ranked = sorted(scores.items(), key=lambda item: -item[1])
-        if kinds:
-            ranked = [item for item in ranked if item[0][0] in kinds]
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
         snippet_terms = frozenset(gen.analyze(f.body_field(lang), scoring_words(words)))
         best_taken = False
