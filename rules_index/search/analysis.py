@@ -38,6 +38,8 @@ ITALIAN_ELISIONS = {"l", "d", "un", "dell", "all", "nell", "sull", "dall", "ques
 
 
 def fold_accents(text: str) -> str:
+    if text.isascii():  # most words: nothing to fold
+        return text
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
