@@ -125,8 +125,9 @@ def write_synthetic_content(target: Path, games: int = SYNTH_GAMES, entries: int
 
 
 def cached_synthetic(cache: Path) -> tuple[Path, Path]:
-    """The synthetic content and its index link in ``cache``, written and built on first use."""
-    from rules_index.search import build
+    """The synthetic content and its index link in ``cache``, written on first use; the index built
+    then and again whenever it is stale (of an older schema: every change would rebuild it whole)."""
+    from rules_index.search import build, is_stale
     from rules_index.content.snapshot import read_content
 
     content, link = cache / "content-30k", cache / "index-30k"
@@ -137,8 +138,8 @@ def cached_synthetic(cache: Path) -> tuple[Path, Path]:
         shutil.rmtree(tmp, ignore_errors=True)
         write_synthetic_content(tmp)
         os.replace(tmp, content)
-    if not os.path.lexists(link):
-        log("building its index (once; minutes)")
+    if not os.path.lexists(link) or is_stale(link, content):
+        log("building its index (once per schema; minutes)")
         start = time.perf_counter()
         library, _ = read_content(content)
         build(library, link, content)
