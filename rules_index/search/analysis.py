@@ -55,20 +55,31 @@ def fold_german(word: str) -> str:
     return fold_accents(word)
 
 
-class FoldFilter(Filter):
-    """Folds accents (and, for German, umlaut transliterations)."""
+class LanguageTokenFilter(Filter):
+    """Replaces each token's text by what a function of one language makes of it
+    (``function()``, looked up once per text)."""
 
     def __init__(self, lang: str):
         self.lang = lang
 
     def __eq__(self, other):
-        return isinstance(other, FoldFilter) and other.lang == self.lang
+        return type(other) is type(self) and other.lang == self.lang
+
+    def function(self) -> Callable[[str], str]:
+        raise NotImplementedError
 
     def __call__(self, tokens):
-        fold = fold_german if self.lang == "de" else fold_accents
+        change = self.function()
         for token in tokens:
-            token.text = fold(token.text)
+            token.text = change(token.text)
             yield token
+
+
+class FoldFilter(LanguageTokenFilter):
+    """Folds accents (and, for German, umlaut transliterations)."""
+
+    def function(self) -> Callable[[str], str]:
+        return fold_german if self.lang == "de" else fold_accents
 
 
 SNOWBALL_ALGORITHMS = {"de": "german", "en": "english", "it": "italian"}
@@ -87,20 +98,11 @@ def stemmer(lang: str) -> Callable[[str], str]:
     return found
 
 
-class SnowballStemFilter(Filter):
+class SnowballStemFilter(LanguageTokenFilter):
     """Each token's Snowball stem."""
 
-    def __init__(self, lang: str):
-        self.lang = lang
-
-    def __eq__(self, other):
-        return isinstance(other, SnowballStemFilter) and other.lang == self.lang
-
-    def __call__(self, tokens):
-        stem = stemmer(self.lang)
-        for token in tokens:
-            token.text = stem(token.text)
-            yield token
+    def function(self) -> Callable[[str], str]:
+        return stemmer(self.lang)
 
 
 class DecompoundFilter(Filter):

@@ -600,7 +600,8 @@ class SearchIndex:
         if not terms:
             return best
         # An entry has a document per language: one among the best ``limit`` entries has its best
-        # document among the best ``limit * len(LANGS)`` (those above it are of fewer entries).
+        # document among the best ``limit * len(LANGS)`` (those above it are of fewer entries);
+        # one entry's documents more for equal scores at the cut.
         count = (limit + 1) * len(LANGS)
         for docnum, score in gen.top(terms, count, gen.game_docs(game) if game else None):
             kind, game_slug, entry, doc_lang = gen.docinfo(docnum)
