@@ -15,7 +15,10 @@ written once into the cache directory with its first full index, both reused by 
 Switches: threads of the serving process search without pause (the result cache cleared before
 each search) while this process publishes a change every half second, each a switch to a new
 generation; their p99 over the p99 of the same searches while nothing is published is
-``switch_p99_ratio``. Writes ``publish`` into ``bench/results.json`` (merged).
+``switch_p99_ratio`` (two threads, as a served worker has several). The same with one thread is
+``switch_p99_ratio_one_reader``: two threads share one interpreter lock, and how fairly it passes
+between them decides much of their tail (each run also reports the mean, p99.9, the longest search
+and how many searches each thread made). Writes ``publish`` into ``bench/results.json`` (merged).
 """
 from __future__ import annotations
 
@@ -175,9 +178,10 @@ def serve(content: Path, link: Path, game: str, faq: str, query_games: list[str]
 
     - a word: answers ``seen <time>`` once both its search and its library show the word in the
       entry (polling every ``POLL_S``), with the wall-clock time;
-    - ``search <seconds>``: answers ``warm`` once it has searched each query on the current
-      generation, then threads search without pause for that long (each search also looks at
-      the library, as a request does); answers with the JSON list of their durations (s).
+    - ``search <seconds> <threads>``: answers ``warm`` once it has searched each query on the
+      current generation, then that many threads search without pause for that long (each
+      search also looks at the library, as a request does); answers with the JSON list of each
+      thread's search durations (s).
     """
     from rules_index.search import SearchIndex
     from rules_index.search.documents import game_documents
@@ -199,7 +203,7 @@ def serve(content: Path, link: Path, game: str, faq: str, query_games: list[str]
             for lang, text in queries:  # warm on the current generation (the last change's)
                 index.search(text, lang)
             print("warm", flush=True)
-            print(json.dumps(search_for(state, index, queries, float(command[1]))), flush=True)
+            print(json.dumps(search_for(state, index, queries, float(command[1]), int(command[2]))), flush=True)
             continue
         word = command[0]
         deadline = time.time() + TIMEOUT_S
@@ -214,20 +218,20 @@ def serve(content: Path, link: Path, game: str, faq: str, query_games: list[str]
             print("timeout", flush=True)
 
 
-def search_for(state, index, queries: list, seconds: float, threads: int = 2) -> list[float]:
-    """Durations of searches by ``threads`` threads without pause for ``seconds`` (the result
-    cache cleared before each, so every search is computed)."""
-    stop, times = threading.Event(), []
+def search_for(state, index, queries: list, seconds: float, threads: int) -> list[list[float]]:
+    """Durations of searches by ``threads`` threads without pause for ``seconds``, per thread (the
+    result cache cleared before each, so every search is computed)."""
+    stop, times = threading.Event(), [[] for _ in range(threads)]
 
     def run(seed: int) -> None:
-        rng = random.Random(seed)
+        rng, mine = random.Random(seed), times[seed]
         while not stop.is_set():
             lang, text = rng.choice(queries)
             index.results.clear()
             start = time.perf_counter()
             state.library
             index.search(text, lang)
-            times.append(time.perf_counter() - start)
+            mine.append(time.perf_counter() - start)
 
     workers = [threading.Thread(target=run, args=(n,)) for n in range(threads)]
     for w in workers:
@@ -237,6 +241,16 @@ def search_for(state, index, queries: list, seconds: float, threads: int = 2) ->
     for w in workers:
         w.join()
     return times
+
+
+def distribution(per_thread: list[list[float]]) -> dict:
+    """p50, mean, p99, p99.9 and longest (ms) of searches, and each thread's number of them. With
+    threads searching without pause, the mean is set by throughput (Little's law: threads /
+    searches per second); a p50 far below it means some searches waited long for the others."""
+    times = sorted(t for mine in per_thread for t in mine)
+    return {"p50_ms": percentile(times, 0.5) * 1000, "mean_ms": statistics.fmean(times) * 1000,
+            "p99_ms": percentile(times, 0.99) * 1000, "p999_ms": percentile(times, 0.999) * 1000,
+            "max_ms": times[-1] * 1000, "searches": len(times), "per_thread": [len(mine) for mine in per_thread]}
 
 
 def _change(content: Path, game: str, faq: str, word: str) -> None:
@@ -273,13 +287,14 @@ def accept_latencies(server, content: Path, game: str, faq: str, changes: int) -
             "write_p50_s": statistics.median(write_s), "changes": changes}
 
 
-def switch_ratio(server, content: Path, game: str, faq: str, seconds: float = 10.0) -> dict:
-    """p99 of the serving process's searches while this process publishes a change every half
-    second (each a switch to a new generation), over their p99 while nothing is published."""
+def switch_ratio(server, content: Path, game: str, faq: str, threads: int, seconds: float = 10.0) -> dict:
+    """p99 of the serving process's searches (``threads`` threads) while this process publishes a
+    change every half second (each a switch to a new generation), over their p99 while nothing
+    is published; with both runs' distributions."""
     from rules_index.web.publishing import publish
 
-    def searches(publishing: bool) -> list[float]:
-        server.stdin.write(f"search {seconds}\n")
+    def searches(publishing: bool) -> dict:
+        server.stdin.write(f"search {seconds} {threads}\n")
         server.stdin.flush()
         if server.stdout.readline().strip() != "warm":
             raise RuntimeError("the serving process did not answer")
@@ -289,18 +304,17 @@ def switch_ratio(server, content: Path, game: str, faq: str, seconds: float = 10
             publish(changed=[(game, "faq", faq)])
             i += 1
             time.sleep(0.5)
-        return json.loads(server.stdout.readline())
+        return distribution(json.loads(server.stdout.readline()))
 
     steady, switching = searches(False), searches(True)
-    p99_steady, p99_switch = percentile(steady, 0.99), percentile(switching, 0.99)
-    return {"p99_steady_ms": p99_steady * 1000, "p99_switch_ms": p99_switch * 1000, "ratio": p99_switch / p99_steady,
-            "p50_steady_ms": statistics.median(steady) * 1000, "p50_switch_ms": statistics.median(switching) * 1000,
-            "searches_steady": len(steady), "searches_switching": len(switching)}
+    return {"threads": threads, "ratio": switching["p99_ms"] / steady["p99_ms"], "steady": steady, "switching": switching}
 
 
-def measure(content: Path, link: Path | None, game: str, faq: str, changes: int, query_games: tuple[str, ...]) -> dict:
+def measure(content: Path, link: Path | None, game: str, faq: str, changes: int, query_games: tuple[str, ...],
+            one_reader: bool = False) -> dict:
     """Both measures on a working copy of ``content`` (and of its index, if given): this process
-    accepts and publishes, another one serves."""
+    accepts and publishes, another one serves; ``one_reader``: the switches once more with one
+    searching thread."""
     from app import create_app
     from rules_index.web.publishing import publish
     from rules_index.web.state import content_state
@@ -323,8 +337,12 @@ def measure(content: Path, link: Path | None, game: str, faq: str, changes: int,
                 figures = {"accept": accept_latencies(server, work_content, game, faq, changes)}
                 log(f"    {figures['accept']}")
                 log("  searches while switching")
-                figures["switch"] = switch_ratio(server, work_content, game, faq)
+                figures["switch"] = switch_ratio(server, work_content, game, faq, threads=2)
                 log(f"    {figures['switch']}")
+                if one_reader:
+                    log("  searches while switching, one thread")
+                    figures["switch_one_reader"] = switch_ratio(server, work_content, game, faq, threads=1)
+                    log(f"    {figures['switch_one_reader']}")
             finally:
                 server.stdin.close()
                 server.wait(timeout=60)
@@ -343,8 +361,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     figures: dict = {}
     log("real content")
-    real = measure(ROOT / "content", None, REAL_GAME, REAL_FAQ, args.changes, (REAL_GAME, "adel-verpflichtet"))
-    figures.update(visible_p50_s=real["accept"]["p50_s"], switch_p99_ratio=real["switch"]["ratio"], real=real)
+    real = measure(ROOT / "content", None, REAL_GAME, REAL_FAQ, args.changes, (REAL_GAME, "adel-verpflichtet"), one_reader=True)
+    figures.update(visible_p50_s=real["accept"]["p50_s"], switch_p99_ratio=real["switch"]["ratio"],
+                   switch_p99_ratio_one_reader=real["switch_one_reader"]["ratio"], real=real)
     if not args.skip_30k:
         args.cache.mkdir(parents=True, exist_ok=True)
         content, link = cached_synthetic(args.cache)
