@@ -120,24 +120,23 @@ class DecompoundFilter(Filter):
     def __eq__(self, other):
         return isinstance(other, DecompoundFilter) and other.vocabulary == self.vocabulary
 
-    def known(self, part: str, stem: Callable[[str], str]) -> bool:
-        return len(part) >= 4 and stem(part) in self.vocabulary
+    def known(self, part: str) -> bool:
+        return len(part) >= 4 and stemmer("de")(part) in self.vocabulary
 
-    def split(self, word: str, depth: int = 0, stem: Callable[[str], str] | None = None) -> list[str] | None:
+    def split(self, word: str, depth: int = 0) -> list[str] | None:
         if depth > 1 or len(word) < 8:
             return None
-        stem = stem or stemmer("de")
         for cut in range(len(word) - 4, 3, -1):
             head, rest = word[:cut], word[cut:]
-            if not self.known(head, stem):
+            if not self.known(head):
                 continue
             for link in self.LINKS:
                 if not rest.startswith(link):
                     continue
                 tail = rest[len(link):]
-                if self.known(tail, stem):
+                if self.known(tail):
                     return [head, tail]
-                deeper = self.split(tail, depth + 1, stem)
+                deeper = self.split(tail, depth + 1)
                 if deeper:
                     return [head, *deeper]
         return None
