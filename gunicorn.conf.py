@@ -7,7 +7,11 @@ RULES_THREADS   threads per worker (default 8)
 Threaded workers: a client that sends its request slowly holds one thread, not a whole worker,
 so a few slow clients cannot make the site unreachable (in production nginx buffers requests
 in front, see README). Trusted proxies are configured in the app (RULES_PROXY_HOPS), not here.
+
+Each worker, once it has loaded the app, moves what it has made so far out of the cyclic garbage
+collector's reach (``post_worker_init``, see there).
 """
+import gc
 import os
 
 wsgi_app = "app:create_app()"
@@ -26,3 +30,12 @@ forwarded_allow_ips = ""
 secure_scheme_headers = {}
 
 accesslog = "-"
+
+
+def post_worker_init(worker):
+    """What a worker has made by now (the modules, their functions and classes, the app) lives as
+    long as the worker: ``gc.freeze()`` leaves it out of the collector's full passes. Each pass
+    walked it (about 120,000 objects, 60-70 ms on the project's 2-core machine) while every thread
+    of the worker waited, and a published change brings a pass every few changes (a new library
+    and index generation). Objects made later are collected as before."""
+    gc.freeze()

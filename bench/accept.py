@@ -1,6 +1,7 @@
 """Accept-to-visible: how long after an accepted change a serving process shows it.
 
     python -m bench.accept [--changes 20] [--skip-30k] [--cache DIR]
+    python -m bench.accept --served-only     (the served reads alone; prints, writes nothing)
 
 For each change: one FAQ answer (English) gets a new, unique word in a copy of the content
 (``plan_faq_change`` + ``materialize``, as the editor's accept writes it), then the service's
@@ -18,7 +19,17 @@ generation; their p99 over the p99 of the same searches while nothing is publish
 ``switch_p99_ratio`` (two threads, as a served worker has several). The same with one thread is
 ``switch_p99_ratio_one_reader``: two threads share one interpreter lock, and how fairly it passes
 between them decides much of their tail (each run also reports the mean, p99.9, the longest search
-and how many searches each thread made). Writes ``publish`` into ``bench/results.json`` (merged).
+and how many searches each thread made).
+
+Served reads (real content): gunicorn as ``make serve`` runs it (``gunicorn.conf.py``: threaded
+workers, ``SERVED_WORKERS`` of them) on the working copy; wrk sends ``/api/v1/search`` requests over
+``SERVED_CONNECTIONS`` connections, each waiting a random pause (exponential, mean ``THINK_MS``)
+before each request, as readers do, so that the load (about a third of what the server answers
+without pauses) does not depend on how fast it answers; every query is a new one. The p99 of
+these requests while this process publishes a change every half second, over their p99 while
+nothing is published, in ``SERVED_ROUNDS`` rounds of both: ``switch_p99_ratio_served`` (the
+switching rounds' mean p99 over the steady rounds'). Writes ``publish`` into
+``bench/results.json`` (merged).
 """
 from __future__ import annotations
 
@@ -28,6 +39,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -44,6 +56,7 @@ TODAY = dt.date(2026, 12, 1)
 REAL_GAME, REAL_FAQ = "ohne-furcht-und-adel", "tie-break"
 SYNTH_GAMES, SYNTH_ENTRIES = 600, 50
 TIMEOUT_S = 120.0
+SERVED_WORKERS, SERVED_CONNECTIONS, THINK_MS, SERVED_ROUNDS, SERVED_SECONDS = 2, 4, 20, 2, 15.0
 TARGETS = {"visible_p50_s": 1.0, "visible_p50_s_30k": 3.0, "switch_p99_ratio": 3.0}
 
 
@@ -311,10 +324,10 @@ def switch_ratio(server, content: Path, game: str, faq: str, threads: int, secon
 
 
 def measure(content: Path, link: Path | None, game: str, faq: str, changes: int, query_games: tuple[str, ...],
-            one_reader: bool = False) -> dict:
+            one_reader: bool = False, served: bool = False) -> dict:
     """Both measures on a working copy of ``content`` (and of its index, if given): this process
     accepts and publishes, another one serves; ``one_reader``: the switches once more with one
-    searching thread."""
+    searching thread; ``served``: and with gunicorn serving search requests."""
     from app import create_app
     from rules_index.web.publishing import publish
     from rules_index.web.state import content_state
@@ -346,7 +359,106 @@ def measure(content: Path, link: Path | None, game: str, faq: str, changes: int,
             finally:
                 server.stdin.close()
                 server.wait(timeout=60)
+            if served:
+                log("  served searches while switching (gunicorn, paced wrk)")
+                figures["switch_served"] = served_switch_ratio(work_content, work_link, Path(tmp) / "instance", game, faq, query_games)
+                log(f"    {figures['switch_served']}")
     return figures
+
+
+# -- served reads ----------------------------------------------------------------------------
+def served_only() -> dict:
+    """``served_switch_ratio`` on a working copy of the real content, alone."""
+    from app import create_app
+    from rules_index.web.publishing import publish
+
+    with tempfile.TemporaryDirectory(prefix="bench-accept-") as tmp:
+        work_content, work_link = working_copy(ROOT / "content", None, Path(tmp))
+        app = create_app({"INSTANCE_PATH": str(Path(tmp) / "instance"), "CONTENT_DIR": str(work_content),
+                          "INDEX_DIR": str(work_link), "SECRET_KEY": "bench", "TESTING": True})
+        with app.app_context():
+            publish()
+            return served_switch_ratio(work_content, work_link, Path(tmp) / "instance", REAL_GAME, REAL_FAQ,
+                                       (REAL_GAME, "adel-verpflichtet"))
+
+
+def _wrk_percentiles(wrk: str, base: str, paths_file: Path, seconds: float) -> subprocess.Popen:
+    return subprocess.Popen(
+        [wrk, "-t1", f"-c{SERVED_CONNECTIONS}", f"-d{seconds:g}s", "--timeout", "10s", "-s", str(ROOT / "bench" / "wrk" / "cycle.lua"),
+         base, "--", str(paths_file), "1", str(THINK_MS)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _read_percentiles(run: subprocess.Popen) -> dict:
+    """The ``percentiles`` line of ``cycle.lua`` (microseconds) as milliseconds, and the number of
+    requests; failed or non-2xx requests are an error (the figures would not be of searches)."""
+    out, err = run.communicate(timeout=120)
+    line = next((l.split() for l in out.splitlines() if l.startswith("percentiles ")), None)
+    if run.returncode != 0 or line is None or "Non-2xx" in out or "Socket errors" in out:
+        raise RuntimeError(f"wrk failed:\n{out}\n{err}")
+    p50, p99, p999, longest, requests = map(int, line[1:])
+    return {"p50_ms": p50 / 1000, "p99_ms": p99 / 1000, "p999_ms": p999 / 1000, "max_ms": longest / 1000, "requests": requests}
+
+
+def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, faq: str, query_games: tuple[str, ...]) -> dict:
+    """p99 of search requests to gunicorn (``gunicorn.conf.py``) from paced connections while this
+    process publishes a change every half second, over their p99 while nothing is published
+    (``SERVED_ROUNDS`` rounds of each, every request a query not asked before)."""
+    from rules_index.search.documents import game_documents
+    from rules_index.web.publishing import publish
+    from rules_index.web.state import content_state
+
+    from .http import ensure_wrk, free_port, search_paths, wait_ready
+    from .queries import make_queries
+
+    wrk = ensure_wrk()
+    library = content_state().library
+    per_window = int(SERVED_SECONDS * 1000 / THINK_MS * SERVED_CONNECTIONS * 1.2)
+    queries = make_queries([d for slug in query_games for d in game_documents(library.game(slug))],
+                           per_window * (2 * SERVED_ROUNDS + 1), seed=13)
+    if len(queries) < per_window * (2 * SERVED_ROUNDS + 1):
+        raise RuntimeError("not enough distinct queries for the served runs")
+    windows = [queries[i * per_window:(i + 1) * per_window] for i in range(2 * SERVED_ROUNDS + 1)]
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RULES_") and k != "DATABASE_URL"}
+    env.update(RULES_INSTANCE_PATH=str(instance), RULES_CONTENT_DIR=str(content), RULES_INDEX_DIR=str(link),
+               RULES_SECRET_KEY="bench", RULES_BIND=f"127.0.0.1:{port}", RULES_WORKERS=str(SERVED_WORKERS), PYTHONPATH=str(ROOT))
+    bin_dir = Path(sys.executable).parent
+    subprocess.run([str(bin_dir / "flask"), "--app", "app", "db", "upgrade"], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+    server = subprocess.Popen([str(bin_dir / "gunicorn"), "--config", "gunicorn.conf.py"], cwd=ROOT, env=env,
+                              start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    rounds = []
+    try:
+        wait_ready(base + "/api/v1/games?lang=en", server)
+
+        def run(window: int, publishing: bool) -> dict:
+            listing = instance / f"served-{window}.paths"
+            listing.write_text("\n".join(search_paths(windows[window])) + "\n", encoding="utf-8")
+            seconds = SERVED_SECONDS if window else 5.0  # window 0: the warm-up
+            wrk_run, end, i = _wrk_percentiles(wrk, base, listing, seconds), time.time() + seconds, 0
+            while publishing and time.time() < end - 0.5:
+                _change(content, game, faq, unique_word(2000 + 100 * window + i))
+                publish(changed=[(game, "faq", faq)])
+                i += 1
+                time.sleep(0.5)
+            return {**_read_percentiles(wrk_run), "changes": i}
+
+        run(0, False)
+        for r in range(SERVED_ROUNDS):
+            rounds.append({"steady": run(1 + 2 * r, False), "switching": run(2 + 2 * r, True)})
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=10)
+    steady = statistics.fmean(r["steady"]["p99_ms"] for r in rounds)
+    switching = statistics.fmean(r["switching"]["p99_ms"] for r in rounds)
+    return {"ratio": switching / steady, "steady_p99_ms": steady, "switching_p99_ms": switching, "rounds": rounds,
+            "server": f"gunicorn.conf.py, {SERVED_WORKERS} workers", "client": f"wrk, {SERVED_CONNECTIONS} connections, "
+            f"pause {THINK_MS} ms mean before each request, {SERVED_SECONDS:g} s a run"}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -358,12 +470,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--changes", type=int, default=20)
     parser.add_argument("--skip-30k", action="store_true")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--served-only", action="store_true")
     args = parser.parse_args(argv)
+    if args.served_only:
+        print(json.dumps(served_only(), indent=2))
+        return
     figures: dict = {}
     log("real content")
-    real = measure(ROOT / "content", None, REAL_GAME, REAL_FAQ, args.changes, (REAL_GAME, "adel-verpflichtet"), one_reader=True)
+    real = measure(ROOT / "content", None, REAL_GAME, REAL_FAQ, args.changes, (REAL_GAME, "adel-verpflichtet"),
+                   one_reader=True, served=True)
     figures.update(visible_p50_s=real["accept"]["p50_s"], switch_p99_ratio=real["switch"]["ratio"],
-                   switch_p99_ratio_one_reader=real["switch_one_reader"]["ratio"], real=real)
+                   switch_p99_ratio_one_reader=real["switch_one_reader"]["ratio"],
+                   switch_p99_ratio_served=real["switch_served"]["ratio"], real=real)
     if not args.skip_30k:
         args.cache.mkdir(parents=True, exist_ok=True)
         content, link = cached_synthetic(args.cache)
