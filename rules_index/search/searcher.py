@@ -295,6 +295,14 @@ class _Generation:
         for _ in range(self.readers):
             self._ready.append(self.index.searcher())
 
+    def retire(self) -> None:
+        """Empty this generation's own caches: readers have a newer one. A generation refers to
+        itself (its memoized methods), so what it cached would otherwise be freed only by the
+        garbage collector's next full pass, which would have all of it to walk first. A search
+        still under way here fills them again as it goes, for itself alone."""
+        for cache in (self.postings_cache, self.missed_terms, self.words, self.texts, self.documents):
+            cache.clear()
+
     def segment_ids(self) -> frozenset[str]:
         """The ids of the segments this generation reads (looked up once, with this thread's
         searcher)."""
@@ -558,11 +566,13 @@ class SearchIndex:
         return _Generation(real, self.sizes, self.segments, previous.analyses, readers=previous.opened)
 
     def _install(self, gen: _Generation) -> None:
-        """Make ``gen`` the one readers use (the caller holds the lock), and let go of what is
-        held for segments it no longer has."""
-        self._generation = gen
+        """Make ``gen`` the one readers use (the caller holds the lock), let go of what is held
+        for segments it no longer has, and of what the previous generation cached."""
+        previous, self._generation = self._generation, gen
         self.results.clear()
         self.segments.keep_only(gen.segment_ids())
+        if previous is not None and previous is not gen:
+            previous.retire()
 
     def _open_in_background(self, real: str) -> None:
         try:

@@ -3,8 +3,10 @@ generation and content while the next one is opened and warmed, and switch once 
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import shutil
 import threading
+import weakref
 from pathlib import Path
 
 import pytest
@@ -214,6 +216,29 @@ def test_a_switch_takes_over_the_analyses_of_words_and_texts(site):
     for text, lang in [*queries, (WORD, "en")]:
         index.results.clear()
         assert index.search(text, lang) == fresh.search(text, lang)
+
+
+def test_a_switch_frees_what_the_previous_generation_cached_at_once(site):
+    """A generation refers to itself (its memoized methods): what it cached is let go at the
+    switch, by reference counting, not left for the collector's next full pass to find."""
+    content, link = site
+    index = SearchIndex(link, switch_wait=None)
+    index.search("Dieb Meuchler", "de")
+    old = index.generation()
+    scored = next(iter(old.postings_cache.cache.values()))
+    freed = weakref.ref(scored.ids)
+    del scored
+    assert len(old.words) > 0 and freed() is not None
+    gc.disable()
+    try:
+        publish_change(content, link)
+        assert index.generation() is not old
+        assert freed() is None
+        assert all(len(cache) == 0 for cache in (old.postings_cache, old.words, old.texts, old.documents, old.missed_terms))
+    finally:
+        gc.enable()
+    index.results.clear()
+    assert finds(index)
 
 
 def test_nothing_is_taken_over_from_a_generation_that_analyses_differently(site, tmp_path):
