@@ -117,7 +117,9 @@ def _load_sections(folder: Path, root: Path, metas: list[Section]) -> tuple[list
 # Games read without line numbers, by the bytes of their folder: a process reads and checks the
 # same bytes once, however many content folders hold them (a reload after an accept, the gate's
 # copy of the content, every app of the test suite). Models are frozen; each caller gets its own
-# Game and lists.
+# Game and lists. New bytes of a folder replace what was kept of its older ones: a serving process
+# follows every accepted change, and kept versions of a game are objects the garbage collector
+# walks on each full pass (with up to 32 versions kept, a worker held 28 games for 4).
 _read: LRUCache = LRUCache(maxsize=32)
 _read_lock = threading.Lock()
 
@@ -139,6 +141,8 @@ def _remembered(key: tuple, folder: Path, read):
         found = read()
         if _folder_bytes(folder) == key[2]:
             with _read_lock:
+                for older in [k for k in _read if k[:2] == key[:2] and k[2] != key[2]]:
+                    del _read[older]
                 _read[key] = found
     return found
 

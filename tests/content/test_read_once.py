@@ -60,6 +60,27 @@ def test_changed_bytes_are_parsed_again(tmp_path, reads):
     assert "Flumph flumph flumph" in after.faq[0].en.answer
 
 
+def test_new_bytes_of_a_folder_replace_what_was_kept_of_the_older_ones(tmp_path, reads):
+    """A serving process follows every accepted change: it keeps one version of each game, not
+    one per change."""
+    content = copy_of_content(tmp_path)
+    other = "kardinal-und-koenig"
+    load_game(content / other, content, lines=False)
+    faq = content / GAME / "faq.yaml"
+    original = faq.read_text(encoding="utf-8")
+    versions = [original] + [original.replace("\n", f"\n# version {n}\n", 1) for n in range(1, 4)]
+    for text in versions:
+        faq.write_text(text, encoding="utf-8")
+        load_game(content / GAME, content, lines=False)
+        load_checked_game(content / GAME, content, None)
+    kept = [key for key in loader._read if key[1] == GAME]
+    assert len(kept) == 2 and {key[2] for key in kept} == {loader._folder_bytes(content / GAME)}
+    assert [key for key in loader._read if key[1] == other]  # another game's entry stays
+    faq.write_text(versions[0], encoding="utf-8")
+    load_game(content / GAME, content, lines=False)
+    assert len(reads) == 2 * len(versions) + 1 + 1  # the first version is read again
+
+
 def test_read_with_lines_always_parses(tmp_path, reads):
     content = copy_of_content(tmp_path)
     load_game(content / GAME, content, lines=True)
