@@ -223,7 +223,10 @@ class Analyses:
             lang: CachedTokens(self.fields[f.body_field(lang)], lang, self.cache) for lang in LANGS
         }
         self.word_terms = self.cache.memoize(key=lambda analyzer, word: ("terms", analyzer, word))(self._analyze_word)
-        self.snippet = self.snippets.memoize(key=lambda kind, text, lang, matched: (kind, text, lang, matched))(self._snippet)
+        # The matched terms in a sorted tuple, not the frozenset given: a key of strings and tuples
+        # of strings is left out of the garbage collector's passes, a frozenset never is.
+        self.snippet = self.snippets.memoize(
+            key=lambda kind, text, lang, matched: (kind, text, lang, tuple(sorted(matched))))(self._snippet)
 
     def serves(self, schema) -> bool:
         """Whether ``schema`` analyses every field as these analyzers do."""

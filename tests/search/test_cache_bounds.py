@@ -1,6 +1,7 @@
 """Every per-process search cache stays within its bound in bytes, however many new words come in."""
 from __future__ import annotations
 
+import gc
 import random
 import sys
 from array import array
@@ -123,6 +124,23 @@ def test_searcher_caches_stay_within_their_bytes(small):
         assert 0 < cache.bytes <= bound
     assert len(gen.missed_terms) <= SMALL.missed_terms
     assert len(small.results) < 300  # results were evicted by weight
+
+
+def test_snippet_keys_are_left_out_of_the_collectors_passes(small):
+    """A snippet's key holds the matched terms as a sorted tuple of strings, which the garbage
+    collector stops tracking: a full cache is then no more objects for each of its passes to walk.
+    The same texts and terms, asked for in another order, are one entry."""
+    gen = small.generation()
+    first = small.search("Dieb bestehlen Meuchler", "de")
+    assert first.hits and len(gen.analyses.snippets) > 0
+    gc.collect()
+    gc.collect()
+    assert not any(gc.is_tracked(key) for key in gen.analyses.snippets.cache)
+    entries = len(gen.analyses.snippets)
+    small.results.clear()
+    again = small.search("Meuchler bestehlen Dieb", "de")
+    assert len(gen.analyses.snippets) == entries
+    assert [h.snippet for h in again.hits] == [h.snippet for h in SearchIndex(small.link).search("Meuchler bestehlen Dieb", "de").hits]
 
 
 def test_misses_do_not_grow_without_bound(small):
