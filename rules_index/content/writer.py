@@ -397,10 +397,12 @@ class _Positions:
         return max(self.content_end(child) for child in children) if children else self.offset(node.end_mark)
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=1)
 def _parsed(text: str) -> tuple[Node, _Positions]:
     """The file's node tree with the position of every value (read once per file text: the nodes
-    are only looked at, never changed)."""
+    are only looked at, never changed). One text's tree only, let go of once planned texts are
+    written (``materialize``): a FAQ file's tree is some 17,000 objects, which a serving process
+    would otherwise keep and the garbage collector walk on every full pass."""
     return compose_text(text), _Positions(text)
 
 
@@ -640,6 +642,7 @@ def _keep_owner_and_mode(tmp: str, target: Path) -> None:
 
 def materialize(plans: list[FilePlan], root: Path) -> None:
     """Write the planned texts into the content tree at ``root`` (a copy, or the real one)."""
+    _parsed.cache_clear()  # the texts planned from are being replaced
     for plan in plans:
         target = Path(root) / plan.path
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
