@@ -399,10 +399,26 @@ def _read_percentiles(run: subprocess.Popen) -> dict:
     return {"p50_ms": p50 / 1000, "p99_ms": p99 / 1000, "p999_ms": p999 / 1000, "max_ms": longest / 1000, "requests": requests}
 
 
+def _accept(base: str, token: str, game: str, faq: str, answer: str) -> None:
+    """An editor's change of the entry's English answer through the editors' API (the gate, the
+    write and the publication, in a worker of the server)."""
+    import urllib.request
+
+    body = json.dumps({"game": game, "kind": "faq", "id": faq, "text": {"en": {"answer": answer}}}).encode()
+    request = urllib.request.Request(base + "/api/v1/changes", data=body, method="POST", headers={
+        "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        if response.status != 201:
+            raise RuntimeError(f"the change was not accepted: {response.status} {response.read()[:300]!r}")
+
+
 def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, faq: str, query_games: tuple[str, ...]) -> dict:
-    """p99 of search requests to gunicorn (``gunicorn.conf.py``) from paced connections while this
-    process publishes a change every half second, over their p99 while nothing is published
-    (``SERVED_ROUNDS`` rounds of each, every request a query not asked before)."""
+    """p99 of search requests to gunicorn (``gunicorn.conf.py``) from paced connections while a
+    change is published every half second, over their p99 while nothing is (``SERVED_ROUNDS``
+    rounds of each, every request a query not asked before); the changes published two ways:
+    ``"accepted"``, an editor's change accepted through the server's API (the gate, the write and
+    the publication run in one of the workers, as in production); ``"published_apart"``, written
+    and published by this process, so that only following the switch is the workers' work."""
     from rules_index.search.documents import game_documents
     from rules_index.web.publishing import publish
     from rules_index.web.state import content_state
@@ -412,41 +428,55 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
 
     wrk = ensure_wrk()
     library = content_state().library
+    modes = ("accepted", "published_apart")
+    count = 1 + 2 * SERVED_ROUNDS * len(modes)
     per_window = int(SERVED_SECONDS * 1000 / THINK_MS * SERVED_CONNECTIONS * 1.2)
-    queries = make_queries([d for slug in query_games for d in game_documents(library.game(slug))],
-                           per_window * (2 * SERVED_ROUNDS + 1), seed=13)
-    if len(queries) < per_window * (2 * SERVED_ROUNDS + 1):
+    queries = make_queries([d for slug in query_games for d in game_documents(library.game(slug))], per_window * count, seed=13)
+    if len(queries) < per_window * count:
         raise RuntimeError("not enough distinct queries for the served runs")
-    windows = [queries[i * per_window:(i + 1) * per_window] for i in range(2 * SERVED_ROUNDS + 1)]
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RULES_") and k != "DATABASE_URL"}
     env.update(RULES_INSTANCE_PATH=str(instance), RULES_CONTENT_DIR=str(content), RULES_INDEX_DIR=str(link),
                RULES_SECRET_KEY="bench", RULES_BIND=f"127.0.0.1:{port}", RULES_WORKERS=str(SERVED_WORKERS), PYTHONPATH=str(ROOT))
     bin_dir = Path(sys.executable).parent
-    subprocess.run([str(bin_dir / "flask"), "--app", "app", "db", "upgrade"], cwd=ROOT, env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+    flask = [str(bin_dir / "flask"), "--app", "app"]
+    subprocess.run([*flask, "db", "upgrade"], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+    subprocess.run([*flask, "editors", "add", "bench", "--password-stdin"], cwd=ROOT, env=env, check=True, input="bench-password-1234\n",
+                   text=True, stdout=subprocess.DEVNULL, timeout=120)
+    token = subprocess.run([*flask, "editors", "token", "bench"], cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+                           timeout=120).stdout.strip().splitlines()[-1]
     server = subprocess.Popen([str(bin_dir / "gunicorn"), "--config", "gunicorn.conf.py"], cwd=ROOT, env=env,
                               start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
-    rounds = []
+    windows = iter(range(count))
+    rounds: dict[str, list] = {mode: [] for mode in modes}
+
+    def change(mode: str, word: str) -> None:
+        if mode == "accepted":
+            answer = content_state().reload().game(game).faq_entry(faq).en.answer.rstrip().rsplit(" zq", 1)[0]
+            _accept(base, token, game, faq, f"{answer} {word}")
+        else:
+            _change(content, game, faq, word)
+            publish(changed=[(game, "faq", faq)])
+
+    def run(mode: str | None, seconds: float = SERVED_SECONDS) -> dict:
+        window = next(windows)
+        listing = instance / f"served-{window}.paths"
+        listing.write_text("\n".join(search_paths(queries[window * per_window:(window + 1) * per_window])) + "\n", encoding="utf-8")
+        wrk_run, end, took = _wrk_percentiles(wrk, base, listing, seconds), time.time() + seconds, []
+        while mode is not None and time.time() < end - 0.5:
+            started = time.time()
+            change(mode, unique_word(2000 + 100 * window + len(took)))
+            took.append(time.time() - started)
+            time.sleep(max(0.0, 0.5 - took[-1]))
+        return {**_read_percentiles(wrk_run), "changes": len(took), "change_p50_s": statistics.median(took) if took else None}
+
     try:
         wait_ready(base + "/api/v1/games?lang=en", server)
-
-        def run(window: int, publishing: bool) -> dict:
-            listing = instance / f"served-{window}.paths"
-            listing.write_text("\n".join(search_paths(windows[window])) + "\n", encoding="utf-8")
-            seconds = SERVED_SECONDS if window else 5.0  # window 0: the warm-up
-            wrk_run, end, i = _wrk_percentiles(wrk, base, listing, seconds), time.time() + seconds, 0
-            while publishing and time.time() < end - 0.5:
-                _change(content, game, faq, unique_word(2000 + 100 * window + i))
-                publish(changed=[(game, "faq", faq)])
-                i += 1
-                time.sleep(0.5)
-            return {**_read_percentiles(wrk_run), "changes": i}
-
-        run(0, False)
-        for r in range(SERVED_ROUNDS):
-            rounds.append({"steady": run(1 + 2 * r, False), "switching": run(2 + 2 * r, True)})
+        run(None, 5.0)  # warm-up
+        for _ in range(SERVED_ROUNDS):
+            for mode in modes:
+                rounds[mode].append({"steady": run(None), "switching": run(mode)})
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -454,11 +484,13 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait(timeout=10)
-    steady = statistics.fmean(r["steady"]["p99_ms"] for r in rounds)
-    switching = statistics.fmean(r["switching"]["p99_ms"] for r in rounds)
-    return {"ratio": switching / steady, "steady_p99_ms": steady, "switching_p99_ms": switching, "rounds": rounds,
-            "server": f"gunicorn.conf.py, {SERVED_WORKERS} workers", "client": f"wrk, {SERVED_CONNECTIONS} connections, "
-            f"pause {THINK_MS} ms mean before each request, {SERVED_SECONDS:g} s a run"}
+    figures: dict = {"server": f"gunicorn.conf.py, {SERVED_WORKERS} workers",
+                     "client": f"wrk, {SERVED_CONNECTIONS} connections, pause {THINK_MS} ms mean before each request, {SERVED_SECONDS:g} s a run"}
+    for mode, runs in rounds.items():
+        steady = statistics.fmean(r["steady"]["p99_ms"] for r in runs)
+        switching = statistics.fmean(r["switching"]["p99_ms"] for r in runs)
+        figures[mode] = {"ratio": switching / steady, "steady_p99_ms": steady, "switching_p99_ms": switching, "rounds": runs}
+    return figures
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -481,7 +513,8 @@ def main(argv: list[str] | None = None) -> None:
                    one_reader=True, served=True)
     figures.update(visible_p50_s=real["accept"]["p50_s"], switch_p99_ratio=real["switch"]["ratio"],
                    switch_p99_ratio_one_reader=real["switch_one_reader"]["ratio"],
-                   switch_p99_ratio_served=real["switch_served"]["ratio"], real=real)
+                   switch_p99_ratio_served=real["switch_served"]["accepted"]["ratio"],
+                   switch_p99_ratio_served_published_apart=real["switch_served"]["published_apart"]["ratio"], real=real)
     if not args.skip_30k:
         args.cache.mkdir(parents=True, exist_ok=True)
         content, link = cached_synthetic(args.cache)
