@@ -26,10 +26,12 @@ workers, ``SERVED_WORKERS`` of them) on the working copy; wrk sends ``/api/v1/se
 ``SERVED_CONNECTIONS`` connections, each waiting a random pause (exponential, mean ``THINK_MS``)
 before each request, as readers do, so that the load (about a third of what the server answers
 without pauses) does not depend on how fast it answers; every query is a new one. The p99 of
-these requests while this process publishes a change every half second, over their p99 while
-nothing is published, in ``SERVED_ROUNDS`` rounds of both: ``switch_p99_ratio_served`` (the
-switching rounds' mean p99 over the steady rounds'). Writes ``publish`` into
-``bench/results.json`` (merged).
+these requests while a change is published every half second, over their p99 while nothing is,
+in ``SERVED_ROUNDS`` rounds of both (the switching rounds' mean p99 over the steady rounds'):
+``switch_p99_ratio_served`` with each change accepted through the editors' API (gate, write and
+publication in a worker, as in production), ``switch_p99_ratio_served_published_apart`` with
+each written and published by this process. Writes ``publish`` into ``bench/results.json``
+(merged).
 """
 from __future__ import annotations
 
