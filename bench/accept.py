@@ -41,7 +41,6 @@ import json
 import os
 import random
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -425,7 +424,7 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
     from rules_index.web.publishing import publish
     from rules_index.web.state import content_state
 
-    from .http import ensure_wrk, free_port, search_paths, wait_ready
+    from .http import ensure_wrk, free_port, search_paths, stop_group, wait_ready
     from .queries import make_queries
 
     wrk = ensure_wrk()
@@ -480,12 +479,7 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
             for mode in modes:
                 rounds[mode].append({"steady": run(None), "switching": run(mode)})
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=10)
+        stop_group(server, grace=30.0)
     figures: dict = {"server": f"gunicorn.conf.py, {SERVED_WORKERS} workers",
                      "client": f"wrk, {SERVED_CONNECTIONS} connections, pause {THINK_MS} ms mean before each request, {SERVED_SECONDS:g} s a run"}
     for mode, runs in rounds.items():

@@ -102,13 +102,19 @@ def gunicorn(instance: Path, log: Path):
         wait_ready(base + "/bench/hello", process)
         yield base
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
+        stop_group(process)
+
+
+def stop_group(process: subprocess.Popen, grace: float = 20.0) -> None:
+    """Stop a server started in a session of its own: SIGTERM to its process group, SIGKILL
+    after ``grace`` seconds."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
 
 
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3}
