@@ -23,12 +23,24 @@ def _file_hash(path: Path) -> str:
     return digest
 
 
+def is_write_in_progress(path: Path) -> bool:
+    """Whether ``path`` is the temp file of a write under way (``writer.materialize`` writes
+    ``.<name>.<random>.tmp`` beside ``<name>``, then renames it over it)."""
+    return path.name.startswith(".") and path.name.endswith(".tmp")
+
+
 def file_hashes(content_dir: Path) -> dict[str, str]:
-    """sha256 of every file under ``content_dir``, by relative path (sorted)."""
+    """sha256 of every file under ``content_dir``, by relative path (sorted), but for the temp
+    files of writes under way. A file gone between the listing and its reading (renamed over
+    another by an accept) is left out: the files then differ from a second pass, and
+    ``snapshot.read_content`` reads again."""
     root = Path(content_dir)
     hashes = {}
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        hashes[str(path.relative_to(root))] = _file_hash(path)
+    for path in sorted(p for p in root.rglob("*") if not is_write_in_progress(p) and p.is_file()):
+        try:
+            hashes[str(path.relative_to(root))] = _file_hash(path)
+        except FileNotFoundError:
+            continue
     return hashes
 
 
