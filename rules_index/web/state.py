@@ -3,7 +3,9 @@
 Loaded on first use, so that commands such as ``content validate`` work on broken content.
 Every published change switches the search index to a new generation; each process notices the
 switch (asking ``rules_index.search.IndexLink`` where the link points) and reloads the content
-with it. A reload that fails keeps the last good library.
+with it. A reload that fails keeps the last good library: until the next change if the content
+is invalid, until a later request tries again (``ContentState.RETRY_S``) if its files were gone or
+changing while they were read.
 
 A reload parses again only the games whose files changed (``GameCache``: the games kept by the
 identity of their files), so a process follows a publication in a fraction of a full load. The
@@ -15,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from pathlib import Path
 
 from flask import Flask, current_app
@@ -88,6 +91,10 @@ class ContentState:
     known: no index link, or content reloaded ahead of its publication).
     """
 
+    # After a load that failed for a passing reason (a file gone or changing while it was read),
+    # the next request starts it again once this many seconds have passed.
+    RETRY_S = 1.0
+
     def __init__(self, root: Path, index_link: Path | IndexLink | None = None, switch_wait: float | None = None):
         self.root = root
         self.index_link = index_link if index_link is None or isinstance(index_link, IndexLink) else IndexLink(index_link)
@@ -96,6 +103,7 @@ class ContentState:
         self._stamp: str | None = None  # the generation last followed (loaded, or failed to load)
         self.generation: str | None = None
         self._verification = None
+        self._retry_at = 0.0  # time.monotonic() before which a failed load is not started again
         self._games = GameCache()
         self._lock = threading.Lock()
         self._switch = BackgroundSwitch(self._load_in_background, "content-switch")
@@ -115,16 +123,20 @@ class ContentState:
                 if self._library is None:
                     self._library = self._load()
                     self._stamp = self.generation = stamp
-        elif stamp is not None and stamp != self._stamp:
+        elif stamp is not None and stamp != self._stamp and time.monotonic() >= self._retry_at:
             self._switch.follow(stamp, self.switch_wait)
         return self._library
 
     def _load_in_background(self, stamp: str) -> None:
         try:
             fresh = self._load()
-        except Exception:  # ContentError, or files that kept changing: keep the last good content
+        except ContentError:  # invalid content: keep the last good one until the next change
             logging.getLogger(__name__).exception("content changed but could not be loaded; keeping the last good content")
             fresh = None
+        except Exception:  # files gone or changing while read: the last good content until a retry
+            logging.getLogger(__name__).exception("content changed but could not be read; trying again in %.0f s", self.RETRY_S)
+            self._retry_at = time.monotonic() + self.RETRY_S
+            return
         with self._lock:
             if fresh is not None:
                 self._library = fresh

@@ -6,6 +6,7 @@ import datetime as dt
 import gc
 import shutil
 import threading
+import time
 import weakref
 from pathlib import Path
 
@@ -157,6 +158,29 @@ def test_content_is_loaded_in_the_background_while_the_last_library_answers(site
         if state.library is not old:
             break
         threading.Event().wait(0.05)
+    assert WORD in state.library.game(GAME).faq_entry(FAQ).en.answer
+
+
+def test_content_that_could_not_be_read_is_read_again(site, monkeypatch):
+    """A reload that failed for a passing reason (a file renamed away while it was read) is
+    started again by a request once ``RETRY_S`` has passed; meanwhile the last content answers."""
+    content, link = site
+    state = ContentState(content, link, switch_wait=None)
+    old = state.library
+    load, failures = ContentState._load, []
+
+    def flaky(self):
+        if not failures:
+            failures.append(1)
+            raise FileNotFoundError(content / GAME / "faq.yaml")
+        return load(self)
+
+    monkeypatch.setattr(ContentState, "_load", flaky)
+    monkeypatch.setattr(ContentState, "RETRY_S", 0.3)
+    publish_change(content, link)
+    assert state.library is old and failures == [1]
+    assert state.library is old  # not started again at once
+    time.sleep(0.35)
     assert WORD in state.library.game(GAME).faq_entry(FAQ).en.answer
 
 
