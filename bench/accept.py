@@ -185,6 +185,14 @@ def working_copy(content: Path, link: Path | None, into: Path) -> tuple[Path, Pa
     return work_content, work_link
 
 
+def working_app(tmp: Path, content: Path, link: Path):
+    """The accepting process's Flask app on a working copy (its instance folder in ``tmp``)."""
+    from app import create_app
+
+    return create_app({"INSTANCE_PATH": str(tmp / "instance"), "CONTENT_DIR": str(content), "INDEX_DIR": str(link),
+                       "SECRET_KEY": "bench", "TESTING": True})
+
+
 # -- the serving process ---------------------------------------------------------------------
 def serve(content: Path, link: Path, game: str, faq: str, query_games: list[str]) -> None:
     """A warm serving process (``ContentState`` and ``SearchIndex`` as a worker holds them),
@@ -267,14 +275,21 @@ def distribution(per_thread: list[list[float]]) -> dict:
             "max_ms": times[-1] * 1000, "searches": len(times), "per_thread": [len(mine) for mine in per_thread]}
 
 
+def _answer_with(library, game: str, faq: str, word: str) -> str:
+    """The entry's English answer in ``library`` with ``word`` at its end, in place of the previous
+    change's word (the ``zq`` words of ``unique_word``)."""
+    answer = library.game(game).faq_entry(faq).en.answer.rstrip().rsplit(" zq", 1)[0]
+    return f"{answer} {word}"
+
+
 def _change(content: Path, game: str, faq: str, word: str) -> None:
     """The entry's English answer with ``word`` at its end (the previous change's word replaced),
     written as an accept writes it."""
     from rules_index.content.writer import materialize, plan_faq_change
     from rules_index.web.state import content_state
 
-    answer = content_state().library.game(game).faq_entry(faq).en.answer.rstrip().rsplit(" zq", 1)[0]
-    materialize(plan_faq_change(content, game, faq, {"en": {"answer": f"{answer} {word}"}}, TODAY), content)
+    answer = _answer_with(content_state().library, game, faq, word)
+    materialize(plan_faq_change(content, game, faq, {"en": {"answer": answer}}, TODAY), content)
 
 
 def accept_latencies(server, content: Path, game: str, faq: str, changes: int) -> dict:
@@ -329,15 +344,12 @@ def measure(content: Path, link: Path | None, game: str, faq: str, changes: int,
     """Both measures on a working copy of ``content`` (and of its index, if given): this process
     accepts and publishes, another one serves; ``one_reader``: the switches once more with one
     searching thread; ``served``: and with gunicorn serving search requests."""
-    from app import create_app
     from rules_index.web.publishing import publish
     from rules_index.web.state import content_state
 
     with tempfile.TemporaryDirectory(prefix="bench-accept-") as tmp:
         work_content, work_link = working_copy(content, link, Path(tmp))
-        app = create_app({"INSTANCE_PATH": str(Path(tmp) / "instance"), "CONTENT_DIR": str(work_content),
-                          "INDEX_DIR": str(work_link), "SECRET_KEY": "bench", "TESTING": True})
-        with app.app_context():
+        with working_app(Path(tmp), work_content, work_link).app_context():
             content_state().library  # the accepting process is warm too
             if link is None:
                 publish()
@@ -370,20 +382,18 @@ def measure(content: Path, link: Path | None, game: str, faq: str, changes: int,
 # -- served reads ----------------------------------------------------------------------------
 def served_only() -> dict:
     """``served_switch_ratio`` on a working copy of the real content, alone."""
-    from app import create_app
     from rules_index.web.publishing import publish
 
     with tempfile.TemporaryDirectory(prefix="bench-accept-") as tmp:
         work_content, work_link = working_copy(ROOT / "content", None, Path(tmp))
-        app = create_app({"INSTANCE_PATH": str(Path(tmp) / "instance"), "CONTENT_DIR": str(work_content),
-                          "INDEX_DIR": str(work_link), "SECRET_KEY": "bench", "TESTING": True})
-        with app.app_context():
+        with working_app(Path(tmp), work_content, work_link).app_context():
             publish()
             return served_switch_ratio(work_content, work_link, Path(tmp) / "instance", REAL_GAME, REAL_FAQ,
                                        (REAL_GAME, "adel-verpflichtet"))
 
 
-def _wrk_percentiles(wrk: str, base: str, paths_file: Path, seconds: float) -> subprocess.Popen:
+def _start_wrk(wrk: str, base: str, paths_file: Path, seconds: float) -> subprocess.Popen:
+    """wrk sending ``paths_file``'s requests from paced connections (``cycle.lua``), running."""
     return subprocess.Popen(
         [wrk, "-t1", f"-c{SERVED_CONNECTIONS}", f"-d{seconds:g}s", "--timeout", "10s", "-s", str(ROOT / "bench" / "wrk" / "cycle.lua"),
          base, "--", str(paths_file), "1", str(THINK_MS)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -424,7 +434,7 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
     from rules_index.web.publishing import publish
     from rules_index.web.state import content_state
 
-    from .http import ensure_wrk, free_port, search_paths, stop_group, wait_ready
+    from .http import ensure_wrk, free_port, instance_env, search_paths, stop_group, wait_ready
     from .queries import make_queries
 
     wrk = ensure_wrk()
@@ -436,9 +446,9 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
     if len(queries) < per_window * count:
         raise RuntimeError("not enough distinct queries for the served runs")
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RULES_") and k != "DATABASE_URL"}
-    env.update(RULES_INSTANCE_PATH=str(instance), RULES_CONTENT_DIR=str(content), RULES_INDEX_DIR=str(link),
-               RULES_SECRET_KEY="bench", RULES_BIND=f"127.0.0.1:{port}", RULES_WORKERS=str(SERVED_WORKERS), PYTHONPATH=str(ROOT))
+    env = instance_env(instance)
+    env.update(RULES_CONTENT_DIR=str(content), RULES_INDEX_DIR=str(link), RULES_SECRET_KEY="bench",
+               RULES_BIND=f"127.0.0.1:{port}", RULES_WORKERS=str(SERVED_WORKERS))
     bin_dir = Path(sys.executable).parent
     flask = [str(bin_dir / "flask"), "--app", "app"]
     subprocess.run([*flask, "db", "upgrade"], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
@@ -454,8 +464,7 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
 
     def change(mode: str, word: str) -> None:
         if mode == "accepted":
-            answer = content_state().reload().game(game).faq_entry(faq).en.answer.rstrip().rsplit(" zq", 1)[0]
-            _accept(base, token, game, faq, f"{answer} {word}")
+            _accept(base, token, game, faq, _answer_with(content_state().reload(), game, faq, word))
         else:
             _change(content, game, faq, word)
             publish(changed=[(game, "faq", faq)])
@@ -464,7 +473,7 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
         window = next(windows)
         listing = instance / f"served-{window}.paths"
         listing.write_text("\n".join(search_paths(queries[window * per_window:(window + 1) * per_window])) + "\n", encoding="utf-8")
-        wrk_run, end, took = _wrk_percentiles(wrk, base, listing, seconds), time.time() + seconds, []
+        wrk_run, end, took = _start_wrk(wrk, base, listing, seconds), time.time() + seconds, []
         while mode is not None and time.time() < end - 0.5:
             started = time.time()
             change(mode, unique_word(2000 + 100 * window + len(took)))

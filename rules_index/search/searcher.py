@@ -574,7 +574,7 @@ class SearchIndex:
         previous, self._generation = self._generation, gen
         self.results.clear()
         self.segments.keep_only(gen.segment_ids())
-        if previous is not None and previous is not gen:
+        if previous is not None:
             previous.retire()
 
     def _open_in_background(self, real: str) -> None:
