@@ -5,13 +5,16 @@ one they have (the search index's next generation, the content of it).
 thread unless it already runs for that version, then waits up to ``wait`` seconds for it
 (``None``: until it is done; ``0``: not at all). ``prepare`` installs what it made itself and
 handles its own failures (keeping what serves is its choice); anything it lets through is
-logged, and the next ``follow`` of the same version starts it again.
+logged, and the next ``follow`` of the same version starts it again. It starts once the process
+has no request in flight (``readers_first``), as do the steps ``prepare`` marks.
 """
 from __future__ import annotations
 
 import logging
 import threading
 from typing import Callable, Hashable
+
+from rules_index.readers_first import step_aside
 
 
 class BackgroundSwitch:
@@ -39,6 +42,7 @@ class BackgroundSwitch:
 
     def _run(self, version: Hashable, ready: threading.Event) -> None:
         try:
+            step_aside()
             self.prepare(version)
         except Exception:
             logging.getLogger(__name__).exception("%s: preparing %s failed", self.name, version)

@@ -58,6 +58,7 @@ from whoosh import index as whoosh_index
 from whoosh.query import And, Term
 
 from rules_index.caches import ENTRY_BYTES, MiB, ByteCache
+from rules_index.readers_first import step_aside
 from rules_index.switching import BackgroundSwitch
 
 from . import schema as f
@@ -290,12 +291,15 @@ class _Generation:
             self._local.searcher = searcher
             try:
                 for lang in LANGS:
+                    step_aside()
                     self.spelling(lang)
+                step_aside()
                 self.segment_ids()
             finally:
                 del self._local.searcher
                 self._local.leaves = None
         for _ in range(self.readers):
+            step_aside()
             self._ready.append(self.index.searcher())
 
     def retire(self) -> None:
@@ -582,6 +586,7 @@ class SearchIndex:
             previous = self._generation
             gen = self._open(real, previous)
             gen.warm()
+            step_aside()
             with self._lock:
                 if self.index_link.generation() == real or self._generation is previous:
                     self._install(gen)

@@ -2,12 +2,14 @@
 
 ``changed`` names the entries the change wrote ((game slug, "faq" | "section", entry id)): the
 new generation is then made from the current one, with only their documents and checks done
-again (``rules_index.search.build``). Without it, everything is indexed and checked.
+again (``rules_index.search.build``). Without it, everything is indexed and checked. Each step
+waits for a gap between this process's other requests (``readers_first``).
 """
 from __future__ import annotations
 
 from typing import Iterable
 
+from rules_index.readers_first import step_aside
 from rules_index.search import build
 
 from .search_state import search_index
@@ -16,8 +18,11 @@ from .state import content_state
 
 def publish(changed: Iterable[tuple[str, str, str]] | None = None) -> None:
     state = content_state()
+    step_aside()
     library = state.reload()
     index = search_index()
+    step_aside()
     build(library, index.link, state.root, changed=changed)
+    step_aside()
     index.follow_now()  # this process's next search sees its own change
     state.mark_published()

@@ -26,6 +26,7 @@ from rules_index.content import ContentError, Library, load_library
 from rules_index.content.loader import library_of_checked_games, load_checked_game
 from rules_index.search import IndexLink, built_fingerprint, stored_checks
 from rules_index.content.snapshot import read_content, snapshot_of
+from rules_index.readers_first import step_aside
 from rules_index.switching import BackgroundSwitch
 
 KEY = "rules_index.content"
@@ -60,7 +61,11 @@ class GameCache:
         def checked_game(folder: Path, root: Path, ids):
             key = (_files_identity(folder), None if ids is None else tuple(ids))
             hit = kept.get(folder.name)
-            game, problems = (hit[1], []) if hit is not None and hit[0] == key else load_checked_game(folder, root, ids)
+            if hit is not None and hit[0] == key:
+                game, problems = hit[1], []
+            else:
+                step_aside()  # parsing a game takes 10-30 ms: between requests
+                game, problems = load_checked_game(folder, root, ids)
             fresh[folder.name] = (key, game)
             return game, problems
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from apptools import seed_index
+from apptools import request_in_flight, seed_index
+from rules_index import readers_first
 from rules_index.content.snapshot import read_content
 from rules_index.content.writer import materialize, plan_faq_change
 from rules_index.search import IndexLink, SearchIndex, build
@@ -277,3 +278,22 @@ def test_nothing_is_taken_over_from_a_generation_that_analyses_differently(site,
     gen = _Generation(IndexLink(link).generation(), analyses=theirs)
     assert gen.analyses is not theirs  # another German vocabulary: compounds split otherwise
     assert len(gen.analyses.cache) == 0 and len(gen.analyses.snippets) == 0
+
+
+def test_a_switch_is_followed_in_the_gaps_between_requests(site, monkeypatch):
+    """While another request is in flight, the next generation and its content wait (here
+    without a bound) and the previous ones answer; once it ends, both follow."""
+    monkeypatch.setattr(readers_first, "LONGEST_S", 60.0)
+    content, link = site
+    index, state = SearchIndex(link, switch_wait=0), ContentState(content, link, switch_wait=0)
+    old_generation, old_library = index.generation(), state.library
+    with request_in_flight():
+        publish_change(content, link)
+        index.generation(), state.library  # both start following
+        time.sleep(1.5)  # far longer than following takes (tens of milliseconds)
+        assert index.generation() is old_generation and state.library is old_library
+    for _ in range(400):
+        if index.generation() is not old_generation and state.library is not old_library:
+            break
+        time.sleep(0.05)
+    assert finds(index) and WORD in state.library.game(GAME).faq_entry(FAQ).en.answer
