@@ -171,6 +171,7 @@ def apply_change(
         if base_version is not None and base_version != current:
             raise StaleVersion(current)
         before = intents.snapshot(root, game, kind, target)
+        step_aside()
         try:
             plans = _plans(root, game, kind, target, updates, today)
         except WriteCheckFailed as exc:  # the writer would not store what was meant: refuse, write nothing
@@ -186,6 +187,7 @@ def apply_change(
         writes = [p for p in plans if p.before != p.after]
         step_aside()
         after = intents.planned_snapshot(root, game, kind, target, writes)
+        step_aside()
         intent = intents.open_intent(
             session, game=game, kind=kind, target=target, editor_id=editor.id,
             report_id=report.id if report is not None else None,

@@ -287,8 +287,8 @@ def test_a_switch_is_followed_in_the_gaps_between_requests(site, monkeypatch):
     content, link = site
     index, state = SearchIndex(link, switch_wait=0), ContentState(content, link, switch_wait=0)
     old_generation, old_library = index.generation(), state.library
+    publish_change(content, link)
     with request_in_flight():
-        publish_change(content, link)
         index.generation(), state.library  # both start following
         time.sleep(1.5)  # far longer than following takes (tens of milliseconds)
         assert index.generation() is old_generation and state.library is old_library
