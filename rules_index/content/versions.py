@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .model import RuleSection
 from .schema import LANGS, Faq
-from .writer import EntryNotFound, FilePlan, read_section, section_in
+from .writer import EntryNotFound, FilePlan, item_span, read_section, section_in
 from .yaml12 import load_text
 
 
@@ -38,23 +38,51 @@ _PARSED: dict[Path, tuple[tuple, dict]] = {}
 _PARSED_LOCK = threading.Lock()
 
 
-def _raw_entries(path: Path) -> dict:
+def _identity(path: Path) -> tuple:
     info = path.stat()
-    identity = (info.st_ino, info.st_mtime_ns, info.st_size)
+    return (info.st_ino, info.st_mtime_ns, info.st_size)
+
+
+def _raw_entries(path: Path, identity: tuple | None = None, text: str | None = None) -> dict:
+    identity = identity or _identity(path)
     with _PARSED_LOCK:
         cached = _PARSED.get(path)
     if cached is not None and cached[0] == identity:
         return cached[1]
-    entries = load_text(path.read_text(encoding="utf-8")) or []
+    entries = load_text(path.read_text(encoding="utf-8") if text is None else text) or []
     by_id = {e["id"]: e for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)}
     with _PARSED_LOCK:
         _PARSED[path] = (identity, by_id)
     return by_id
 
 
+def _entry_in(text: str, faq_id: str) -> dict | None:
+    """The entry read from its own lines (``writer.item_span``), or None where they cannot be
+    told from the text alone."""
+    span = item_span(text, faq_id)
+    if span is None:
+        return None
+    entries = load_text(text[span[0]:span[1]])
+    if isinstance(entries, list) and len(entries) == 1 and isinstance(entries[0], dict) and entries[0].get("id") == faq_id:
+        return entries[0]
+    return None
+
+
 def stored_faq_data(root: Path, slug: str, faq_id: str) -> dict:
-    """The FAQ entry's fields as its file holds them now, as plain data (a copy)."""
-    raw = _raw_entries(Path(root) / slug / "faq.yaml").get(faq_id)
+    """The FAQ entry's fields as its file holds them now, as plain data (a copy). A file read
+    before is not read again until it changes; a changed one, for one entry, only in that
+    entry's lines (an accept asks for the entry it changes in a file the last accept wrote)."""
+    path = Path(root) / slug / "faq.yaml"
+    identity = _identity(path)
+    with _PARSED_LOCK:
+        cached = _PARSED.get(path)
+    if cached is not None and cached[0] == identity:
+        raw = cached[1].get(faq_id)
+    else:
+        text = path.read_text(encoding="utf-8")
+        raw = _entry_in(text, faq_id)
+        if raw is None:
+            raw = _raw_entries(path, identity, text).get(faq_id)
     if raw is None:
         raise EntryNotFound(faq_id)
     return copy.deepcopy(raw)
@@ -88,7 +116,11 @@ def planned_entry_data(root: Path, slug: str, kind: str, target: str, plans: lis
 
     if kind == "section":
         return section_in({lang: text(f"{slug}/rules.{lang}.md") for lang in LANGS}, target)
-    for entry in load_text(text(f"{slug}/faq.yaml")) or []:
+    faq_text = text(f"{slug}/faq.yaml")
+    entry = _entry_in(faq_text, target)
+    if entry is not None:
+        return entry
+    for entry in load_text(faq_text) or []:
         if isinstance(entry, dict) and entry.get("id") == target:
             return entry
     raise EntryNotFound(target)

@@ -486,6 +486,28 @@ def _entry_data(text: str) -> Any:
     return copy.deepcopy(_entry_read(text))
 
 
+# A faq.yaml item begins at column 0 with its id ("- id: thief-forbidden-targets", as every
+# file does); nothing else in a block sequence of mappings can begin at column 0 with a dash.
+_ITEM_START = re.compile(r"^-(?=[ \n]|$)", re.M)
+_ITEM_ID = re.compile(r"""^- id: *(['"]?)([A-Za-z0-9_-]+)\1 *$""", re.M)
+
+
+def item_span(text: str, entry_id: str) -> tuple[int, int] | None:
+    """Where the entry ``entry_id`` of a faq.yaml text begins and ends (its dash's line up to
+    the next item's), found from the lines alone: reading only those lines costs a fortieth of
+    reading the file. None unless every item begins with its id line and ``entry_id`` is on
+    exactly one of them (the caller then reads the whole file)."""
+    starts = [m.start() for m in _ITEM_START.finditer(text)]
+    ids = list(_ITEM_ID.finditer(text))
+    if len(ids) != len(starts) or [m.start() for m in ids] != starts:
+        return None
+    found = [i for i, m in enumerate(ids) if m.group(2) == entry_id]
+    if len(found) != 1:
+        return None
+    i = found[0]
+    return starts[i], starts[i + 1] if i + 1 < len(starts) else len(text)
+
+
 def _entry_span(pos: _Positions, root: SequenceNode, index: int) -> tuple[int, int]:
     """The lines of list item ``index``: from its dash to the next item's line (or the end)."""
     start = pos.line_starts[root.value[index].start_mark.line]
@@ -523,16 +545,24 @@ def plan_faq_change(root: Path, slug: str, faq_id: str, updates: dict, today: dt
     """
     path = Path(root) / slug / "faq.yaml"
     before = path.read_text(encoding="utf-8")
-    tree, pos = _parsed(before)
-    if not isinstance(tree, SequenceNode):
-        raise WriteCheckFailed(f"{slug}/faq.yaml is not a list of entries")
-    index = _node_index(tree, faq_id)
-    entry = tree.value[index]
-    span = _entry_span(pos, tree, index)
-    # Read back per entry: an item of the top-level list begins at column 0 and ends where the
-    # next one begins, so its lines read alone exactly as they read in the file.
-    stored = _entry_data(before[span[0]:span[1]])
-    expected = _entry_data(before[span[0]:span[1]])
+    span = item_span(before, faq_id)
+    if span is None:
+        tree, pos = _parsed(before)
+        if not isinstance(tree, SequenceNode):
+            raise WriteCheckFailed(f"{slug}/faq.yaml is not a list of entries")
+        span = _entry_span(pos, tree, _node_index(tree, faq_id))
+    # The entry's lines alone: an item of the top-level list begins at column 0 and ends where
+    # the next one begins, so they read (and compose) alone exactly as they do in the file.
+    # Edits are planned within them, then put in place of them.
+    lines = before[span[0]:span[1]]
+    tree, pos = _parsed(lines)
+    if not isinstance(tree, SequenceNode) or len(tree.value) != 1:
+        raise WriteCheckFailed(f"{slug}/faq.yaml {faq_id}: the entry's lines do not read as one entry")
+    entry = tree.value[0]
+    if _node_index(tree, faq_id) != 0:
+        raise EntryNotFound(faq_id)
+    stored = _entry_data(lines)
+    expected = _entry_data(lines)
     edits = _text_edits(pos, entry, stored, updates, expected)
     for key in STRUCTURED_FIELDS:
         if key not in updates:
@@ -545,11 +575,12 @@ def plan_faq_change(root: Path, slug: str, faq_id: str, updates: dict, today: dt
             expected.pop(key, None)
         else:
             expected[key] = new
-    if any(not (span[0] <= e.start <= e.end <= span[1]) for e in edits):
+    if any(not (0 <= e.start <= e.end <= len(lines)) for e in edits):
         raise WriteCheckFailed(f"{slug}/faq.yaml {faq_id}: an edit falls outside the entry")
-    after = _apply(before, edits)
+    new_lines = _apply(lines, edits)
+    after = before[:span[0]] + new_lines + before[span[1]:]
     if edits:
-        _check_entry(after, span[0], len(after) - (len(before) - span[1]), expected, f"{slug}/faq.yaml {faq_id}")
+        _check_entry(after, span[0], span[0] + len(new_lines), expected, f"{slug}/faq.yaml {faq_id}")
     plans = [FilePlan(f"{slug}/faq.yaml", before, after)]
     if after != before:
         plans.append(_plan_stand(root, slug, today))

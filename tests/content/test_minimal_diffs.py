@@ -311,25 +311,56 @@ def test_a_wrong_text_is_refused_not_planned(root, monkeypatch):
         plan_faq_change(root, slug, data["id"], {"en": {"question": "Broken"}}, TODAY)
 
 
-def test_a_written_change_leaves_no_node_tree_behind(tmp_path):
-    """Planning reads a file's node tree once for any number of entries; writing the plans lets it
-    go, freed at once (a serving process must not keep some 17,000 objects per file it changed)."""
+def test_planning_composes_only_the_entrys_lines_and_writing_lets_them_go(tmp_path, monkeypatch):
+    """Planning a change composes the node tree of the entry's own lines, not of the file (a FAQ
+    file's tree is some 17,000 objects and tens of milliseconds); writing the plans lets it go,
+    freed at once (a serving process must not keep it)."""
     game = tmp_path / "content" / GAMES[0]
     shutil.copytree(CONTENT / GAMES[0], game)
     before = (game / "faq.yaml").read_text(encoding="utf-8")
     entries = load_text(before)
+    composed = []
+    monkeypatch.setattr(writer, "compose_text", lambda text: composed.append(text) or compose_text(text))
     writer._parsed.cache_clear()
-    plan_faq_change(tmp_path / "content", GAMES[0], entries[1]["id"], {"en": {"question": "Another question?"}}, TODAY)
-    plans = plan_faq_change(tmp_path / "content", GAMES[0], entries[0]["id"], {"en": {"question": "A new question?"}}, TODAY)
-    tree = weakref.ref(writer._parsed(before)[0])
-    info = writer._parsed.cache_info()
-    assert (info.misses, info.hits) == (1, 2)  # the file's tree read once for two plans and this look-up
+    plans = plan_faq_change(tmp_path / "content", GAMES[0], entries[1]["id"], {"en": {"question": "A new question?"}}, TODAY)
+    assert len(composed) == 1 and composed[0] in before and load_text(composed[0]) == [entries[1]]
+    tree = weakref.ref(writer._parsed(composed[0])[0])
+    assert writer._parsed.cache_info().hits == 1
     gc.disable()
     try:
         materialize(plans, tmp_path / "content")
         assert tree() is None
     finally:
         gc.enable()
+
+
+def test_an_entry_not_begun_by_its_id_line_is_found_in_the_whole_file(tmp_path):
+    """The entry's lines are found from the "- id: ..." lines when every item begins with one;
+    an item written otherwise (valid YAML all the same) makes the writer read the whole file,
+    and the change is as small."""
+    game = tmp_path / "content" / GAMES[0]
+    shutil.copytree(CONTENT / GAMES[0], game)
+    text = (game / "faq.yaml").read_text(encoding="utf-8")
+    entries = load_text(text)
+    first = f"- id: {entries[0]['id']}\n"
+    odd = text.replace(first, f"-\n  id: {entries[0]['id']}\n", 1)
+    assert odd != text and load_text(odd) == entries
+    (game / "faq.yaml").write_text(odd, encoding="utf-8")
+    assert writer.item_span(odd, entries[1]["id"]) is None
+    assert writer.item_span(text, entries[1]["id"]) is not None
+    question = "A new question for the second entry?"
+    plans = plan_faq_change(tmp_path / "content", GAMES[0], entries[1]["id"], {"en": {"question": question}}, TODAY)
+    after = load_text(plans[0].after)
+    assert after[1]["en"]["question"] == question and after[0] == entries[0] and after[2:] == entries[2:]
+    changed = [line for line in plans[0].diff().splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+    assert len(changed) == 2 and question in changed[1]
+
+
+def test_an_id_on_two_items_is_not_taken_from_the_lines():
+    text = "- id: a\n  x: 1\n- id: b\n  x: 2\n- id: a\n  x: 3\n"
+    assert writer.item_span(text, "b") == (text.index("- id: b"), text.index("- id: a", 1))
+    assert writer.item_span(text, "a") is None
+    assert writer.item_span(text, "c") is None
 
 
 @pytest.mark.parametrize("mode", [0o644, 0o664, 0o600])
