@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from . import tempnames
+
 # Hashes of files already read, by path and identity (inode, size, change and modification
 # times in ns): a file is read and hashed again only once any of them moved. Accepted changes
 # are written by rename (a new inode), editors' tools write in place (a new mtime).
@@ -24,9 +26,8 @@ def _file_hash(path: Path) -> str:
 
 
 def is_write_in_progress(path: Path) -> bool:
-    """Whether ``path`` is the temp file of a write under way (``writer.materialize`` writes
-    ``.<name>.<random>.tmp`` beside ``<name>``, then renames it over it)."""
-    return path.name.startswith(".") and path.name.endswith(".tmp")
+    """Whether ``path`` is the temp file of a write under way (``tempnames``)."""
+    return tempnames.is_temp(path)
 
 
 def file_hashes(content_dir: Path) -> dict[str, str]:

@@ -11,7 +11,6 @@ import copy
 import datetime as dt
 import difflib
 import functools
-import glob
 import math
 import os
 import re
@@ -25,6 +24,7 @@ from typing import Any, Iterator
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from . import tempnames
 from .rules_markdown import split_sections
 from .schema import LANGS
 from .yaml12 import YAMLError, compose_text, load_text
@@ -676,7 +676,7 @@ def materialize(plans: list[FilePlan], root: Path) -> None:
     _parsed.cache_clear()  # the texts planned from are being replaced
     for plan in plans:
         target = Path(root) / plan.path
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=tempnames.prefix(target.name), suffix=tempnames.SUFFIX)
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(plan.after)
@@ -713,14 +713,13 @@ def plan_state(root: Path, plan: FilePlan) -> str:
 
 
 def leftover_tmp(root: Path) -> list[Path]:
-    """``materialize``'s temp files (``.<name>.<random>.tmp`` next to ``<name>``) in the content
-    folder and its game folders."""
+    """``materialize``'s temp files (``tempnames``) in the content folder and its game folders."""
     root = Path(root)
     found = []
     for folder in [root, *(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))]:
         for target in folder.iterdir():
             if not target.name.startswith(".") and target.is_file():
-                found.extend(folder.glob(f".{glob.escape(target.name)}.*.tmp"))
+                found.extend(folder.glob(tempnames.pattern(target.name)))
     return found
 
 

@@ -48,3 +48,29 @@ def test_a_file_that_vanishes_while_the_content_is_read_is_read_again(tmp_path, 
     assert calls["n"] == 1
     assert library.game(GAME).faq_entry("not-enough-cards").en.question == "Too few cards?"
     assert snapshot.files[f"{GAME}/faq.yaml"] == hash_file(vanishing)
+
+
+def test_the_writers_own_temp_files_are_left_out_and_swept(tmp_path, monkeypatch):
+    """The temp files ``materialize`` really makes, seen just before each is renamed over its
+    file: the snapshot leaves them out and the writer's sweep finds them (one naming for both,
+    ``tempnames``)."""
+    import os
+
+    from rules_index.content import writer
+
+    content = copy_of_content(tmp_path)
+    entry = read_content(content)[0].game(GAME).faq[0]
+    plans = plan_faq_change(content, GAME, entry.id, {"en": {"answer": entry.en.answer + " More."}}, dt.date(2026, 12, 1))
+    real_replace, seen = os.replace, []
+
+    def replace(src, dst):
+        seen.append((Path(src), set(filehashes.file_hashes(content)), writer.leftover_tmp(content)))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(writer.os, "replace", replace)
+    materialize(plans, content)
+    assert len(seen) == 2
+    for temp, hashed, leftovers in seen:
+        assert temp.parent == content / GAME and temp.name.endswith(".tmp")
+        assert str(temp.relative_to(content)) not in hashed and f"{GAME}/faq.yaml" in hashed
+        assert leftovers == [temp]
