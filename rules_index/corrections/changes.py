@@ -156,8 +156,8 @@ def apply_change(
     today = today or dt.date.today()
     if dry_run and kind == "faq":
         return _dry_run_faq(root, game, target, updates, base_version, context)
-    # Each step of an accept (50-150 ms of CPU) starts in a gap between the process's other
-    # requests, which would otherwise share the interpreter with it (``readers_first``).
+    # An accept takes 100-200 ms of CPU; each of its steps starts in a gap between the process's
+    # other requests, which would otherwise share the interpreter with it (``readers_first``).
     step_aside()
     with content_lock(lock_file):
         recovered: list[recovery.Recovered] = []
