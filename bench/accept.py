@@ -1,7 +1,8 @@
 """Accept-to-visible: how long after an accepted change a serving process shows it.
 
     python -m bench.accept [--changes 20] [--skip-30k] [--cache DIR]
-    python -m bench.accept --served-only     (the served reads alone; prints, writes nothing)
+    python -m bench.accept --served-only [--served-rounds 2]
+                                             (the served reads alone; prints, writes nothing)
 
 For each change: one FAQ answer (English) gets a new, unique word in a copy of the content
 (``plan_faq_change`` + ``materialize``, as the editor's accept writes it), then the service's
@@ -380,8 +381,9 @@ def measure(content: Path, link: Path | None, game: str, faq: str, changes: int,
 
 
 # -- served reads ----------------------------------------------------------------------------
-def served_only() -> dict:
-    """``served_switch_ratio`` on a working copy of the real content, alone."""
+def served_only(rounds: int = SERVED_ROUNDS) -> dict:
+    """``served_switch_ratio`` on a working copy of the real content, alone (``rounds`` rounds of
+    each way: single runs vary by a third, more rounds narrow that)."""
     from rules_index.web.publishing import publish
 
     with tempfile.TemporaryDirectory(prefix="bench-accept-") as tmp:
@@ -389,7 +391,7 @@ def served_only() -> dict:
         with working_app(Path(tmp), work_content, work_link).app_context():
             publish()
             return served_switch_ratio(work_content, work_link, Path(tmp) / "instance", REAL_GAME, REAL_FAQ,
-                                       (REAL_GAME, "adel-verpflichtet"))
+                                       (REAL_GAME, "adel-verpflichtet"), rounds)
 
 
 def _start_wrk(wrk: str, base: str, paths_file: Path, seconds: float) -> subprocess.Popen:
@@ -423,9 +425,10 @@ def _accept(base: str, token: str, game: str, faq: str, answer: str) -> None:
             raise RuntimeError(f"the change was not accepted: {response.status} {response.read()[:300]!r}")
 
 
-def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, faq: str, query_games: tuple[str, ...]) -> dict:
+def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, faq: str, query_games: tuple[str, ...],
+                        rounds: int = SERVED_ROUNDS) -> dict:
     """p99 of search requests to gunicorn (``gunicorn.conf.py``) from paced connections while a
-    change is published every half second, over their p99 while nothing is (``SERVED_ROUNDS``
+    change is published every half second, over their p99 while nothing is (``rounds``
     rounds of each, every request a query not asked before); the changes published two ways:
     ``"accepted"``, an editor's change accepted through the server's API (the gate, the write and
     the publication run in one of the workers, as in production); ``"published_apart"``, written
@@ -440,7 +443,7 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
     wrk = ensure_wrk()
     library = content_state().library
     modes = ("accepted", "published_apart")
-    count = 1 + 2 * SERVED_ROUNDS * len(modes)
+    count = 1 + 2 * rounds * len(modes)
     per_window = int(SERVED_SECONDS * 1000 / THINK_MS * SERVED_CONNECTIONS * 1.2)
     queries = make_queries([d for slug in query_games for d in game_documents(library.game(slug))], per_window * count, seed=13)
     if len(queries) < per_window * count:
@@ -460,7 +463,7 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
                               start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     windows = iter(range(count))
-    rounds: dict[str, list] = {mode: [] for mode in modes}
+    by_mode: dict[str, list] = {mode: [] for mode in modes}
 
     def change(mode: str, word: str) -> None:
         if mode == "accepted":
@@ -484,14 +487,14 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
     try:
         wait_ready(base + "/api/v1/games?lang=en", server)
         run(None, 5.0)  # warm-up
-        for _ in range(SERVED_ROUNDS):
+        for _ in range(rounds):
             for mode in modes:
-                rounds[mode].append({"steady": run(None), "switching": run(mode)})
+                by_mode[mode].append({"steady": run(None), "switching": run(mode)})
     finally:
         stop_group(server, grace=30.0)
     figures: dict = {"server": f"gunicorn.conf.py, {SERVED_WORKERS} workers",
                      "client": f"wrk, {SERVED_CONNECTIONS} connections, pause {THINK_MS} ms mean before each request, {SERVED_SECONDS:g} s a run"}
-    for mode, runs in rounds.items():
+    for mode, runs in by_mode.items():
         steady = statistics.fmean(r["steady"]["p99_ms"] for r in runs)
         switching = statistics.fmean(r["switching"]["p99_ms"] for r in runs)
         figures[mode] = {"ratio": switching / steady, "steady_p99_ms": steady, "switching_p99_ms": switching, "rounds": runs}
@@ -508,9 +511,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-30k", action="store_true")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--served-only", action="store_true")
+    parser.add_argument("--served-rounds", type=int, default=SERVED_ROUNDS, help="with --served-only: rounds of each way")
     args = parser.parse_args(argv)
     if args.served_only:
-        print(json.dumps(served_only(), indent=2))
+        if args.served_rounds < 1:
+            parser.error("--served-rounds must be at least 1")
+        print(json.dumps(served_only(args.served_rounds), indent=2))
         return
     figures: dict = {}
     log("real content")
