@@ -26,6 +26,8 @@ LONGEST_S = 0.02
 
 
 class InFlight:
+    """The requests in flight in a process, by thread, and the threads stepping aside for them."""
+
     def __init__(self):
         self._cond = threading.Condition()
         self._busy: Counter[int] = Counter()  # thread -> requests in flight (a thread has one at a time)

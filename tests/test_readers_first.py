@@ -8,6 +8,7 @@ import time
 
 from flask import Flask, Response
 
+from apptools import request_in_flight
 from rules_index.readers_first import CountRequests, InFlight
 
 
@@ -41,19 +42,9 @@ def test_a_step_waits_until_the_other_request_ends():
 
 
 def test_a_step_waits_no_longer_than_it_is_allowed():
-    in_flight, began, release = InFlight(), threading.Event(), threading.Event()
-
-    def request():
-        token = in_flight.begin()
-        began.set()
-        release.wait(10)
-        in_flight.end(token)
-
-    reader = in_thread(request)
-    assert began.wait(5)
-    waited = in_flight.step_aside(longest=0.1)
-    release.set()
-    reader.join()
+    in_flight = InFlight()
+    with request_in_flight(in_flight):
+        waited = in_flight.step_aside(longest=0.1)
     assert 0.09 <= waited < 2.0
 
 

@@ -38,18 +38,9 @@ _PARSED: dict[Path, tuple[tuple, dict]] = {}
 _PARSED_LOCK = threading.Lock()
 
 
-def _identity(path: Path) -> tuple:
-    info = path.stat()
-    return (info.st_ino, info.st_mtime_ns, info.st_size)
-
-
-def _raw_entries(path: Path, identity: tuple | None = None, text: str | None = None) -> dict:
-    identity = identity or _identity(path)
-    with _PARSED_LOCK:
-        cached = _PARSED.get(path)
-    if cached is not None and cached[0] == identity:
-        return cached[1]
-    entries = load_text(path.read_text(encoding="utf-8") if text is None else text) or []
+def _keep_entries(path: Path, identity: tuple, text: str) -> dict:
+    """The entries of ``text`` (the file at ``path`` with that identity) by id, kept for it."""
+    entries = load_text(text) or []
     by_id = {e["id"]: e for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)}
     with _PARSED_LOCK:
         _PARSED[path] = (identity, by_id)
@@ -73,7 +64,8 @@ def stored_faq_data(root: Path, slug: str, faq_id: str) -> dict:
     before is not read again until it changes; a changed one, for one entry, only in that
     entry's lines (an accept asks for the entry it changes in a file the last accept wrote)."""
     path = Path(root) / slug / "faq.yaml"
-    identity = _identity(path)
+    info = path.stat()
+    identity = (info.st_ino, info.st_mtime_ns, info.st_size)
     with _PARSED_LOCK:
         cached = _PARSED.get(path)
     if cached is not None and cached[0] == identity:
@@ -82,7 +74,7 @@ def stored_faq_data(root: Path, slug: str, faq_id: str) -> dict:
         text = path.read_text(encoding="utf-8")
         raw = _entry_in(text, faq_id)
         if raw is None:
-            raw = _raw_entries(path, identity, text).get(faq_id)
+            raw = _keep_entries(path, identity, text).get(faq_id)
     if raw is None:
         raise EntryNotFound(faq_id)
     return copy.deepcopy(raw)

@@ -42,5 +42,5 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(seo.bp)
     app.register_blueprint(pages.bp)
     front.init_app(app)
-    # Outermost: a request is in flight until its response is closed (``readers_first``).
+    # Outermost: a request is in flight until its response has been sent (``readers_first``).
     app.wsgi_app = CountRequests(app.wsgi_app)
