@@ -62,6 +62,9 @@ def entry_bytes(value) -> int:
     return payload_bytes(value) + ENTRY_BYTES
 
 
+_MISSING = object()
+
+
 class ByteCache:
     """A cachetools cache of at most ``max_bytes`` (by ``sizeof`` of each value) and its lock.
 
@@ -99,6 +102,17 @@ class ByteCache:
                 self.cache[key] = value
             except ValueError:  # cachetools: "value too large"
                 pass
+
+    def remembered(self, key, make):
+        """The value kept under ``key``, else ``make()`` kept there (None included). Unlike a
+        function ``memoize`` wraps, it holds no reference to its caller: an object whose cached
+        methods go through it is freed as soon as it is let go of, without the garbage
+        collector."""
+        found = self.get(key, _MISSING)
+        if found is _MISSING:
+            found = make()
+            self.put(key, found)
+        return found
 
     def memoize(self, key=None):
         """Decorator: the function's results kept here, keyed by ``key(*args)`` (by default the

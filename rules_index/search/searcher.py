@@ -275,10 +275,8 @@ class _Generation:
         self.documents = ByteCache(sizes.documents_bytes, "fifo")
         self.highlight_tokens = self.analyses.highlight_tokens
         self.snippet = self.analyses.snippet
-        self.suggest = self.words.memoize(key=lambda word, lang, maxdist: ("suggest", word, lang, maxdist))(self._suggest_word)
         self._spellings: dict[str, Spelling] = {}
         self._segment_ids: frozenset[str] | None = None
-        self.known_word = self.words.memoize(key=lambda word: ("known", word))(self._known_word)
 
     def warm(self) -> None:
         """Read every language's spelling words (seconds at 30,000 entries: a reader must not wait
@@ -303,10 +301,11 @@ class _Generation:
             self._ready.append(self.index.searcher())
 
     def retire(self) -> None:
-        """Empty this generation's own caches: readers have a newer one. A generation refers to
-        itself (its memoized methods), so what it cached would otherwise be freed only by the
-        garbage collector's next full pass, which would have all of it to walk first. A search
-        still under way here fills them again as it goes, for itself alone."""
+        """Empty this generation's own caches: readers have a newer one, and a search still under
+        way here must not keep them all alive until it ends (it fills them again as it goes, for
+        itself alone). Nothing here refers back to the generation (its cached methods go through
+        ``ByteCache.remembered``), so once the last search lets go of it, it is freed by reference
+        counting with its searchers, not left to a collector's pass that holds every thread."""
         for cache in (self.postings_cache, self.missed_terms, self.words, self.texts, self.documents):
             cache.clear()
 
@@ -469,8 +468,11 @@ class _Generation:
             self.documents.put(key, found)
         return found
 
+    def known_word(self, word: str) -> bool:
+        """Whether the content has ``word`` in any language (kept once worked out)."""
+        return self.words.remembered(("known", word), partial(self._known_word, word))
+
     def _known_word(self, word: str) -> bool:
-        """Whether the content has ``word`` in any language."""
         return any(self.live_word(f.words_field(lang), word) for lang in LANGS)
 
     def live_word(self, field_name: str, word: str) -> bool:
@@ -491,6 +493,10 @@ class _Generation:
                         for leaf, _offset, sid, _known in self.leaves()]
             found = self._spellings[lang] = Spelling(field_name, segments)
         return found
+
+    def suggest(self, word: str, lang: str, maxdist: int) -> str | None:
+        """The correction of ``word`` (``_suggest_word``), kept once worked out."""
+        return self.words.remembered(("suggest", word, lang, maxdist), partial(self._suggest_word, word, lang, maxdist))
 
     def _suggest_word(self, word: str, lang: str, maxdist: int) -> str | None:
         """Whoosh's correction of ``word`` from the words of the reader's language, else of the

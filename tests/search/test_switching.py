@@ -244,8 +244,8 @@ def test_a_switch_takes_over_the_analyses_of_words_and_texts(site):
 
 
 def test_a_switch_frees_what_the_previous_generation_cached_at_once(site):
-    """A generation refers to itself (its memoized methods): what it cached is let go at the
-    switch, by reference counting, not left for the collector's next full pass to find."""
+    """What a generation cached is let go at the switch, by reference counting, even while a
+    search still holds the generation."""
     content, link = site
     index = SearchIndex(link, switch_wait=None)
     index.search("Dieb Meuchler", "de")
@@ -264,6 +264,36 @@ def test_a_switch_frees_what_the_previous_generation_cached_at_once(site):
         gc.enable()
     index.results.clear()
     assert finds(index)
+
+
+def test_a_previous_generation_and_its_searchers_are_freed_without_the_collector(site):
+    """Nothing a generation holds refers back to it: once readers have the next one, the
+    previous one, with the searchers it opened and their files, is freed at once by reference
+    counting. Left to the collector, a served worker's passes had tens of thousands of such
+    objects to walk and free while each of its threads waited."""
+    content, link = site
+    index = SearchIndex(link, switch_wait=None)
+
+    def search():
+        index.search("Dieb Meuchler", "de")
+        index.search("kign crown", "en")  # a correction too
+
+    threads = [threading.Thread(target=search) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    old = index.generation()
+    generation_freed, searcher_freed = weakref.ref(old), weakref.ref(old.searcher())
+    del old
+    gc.collect()
+    gc.disable()
+    try:
+        publish_change(content, link)
+        assert finds(index)  # the next generation serves
+        assert generation_freed() is None and searcher_freed() is None
+    finally:
+        gc.enable()
 
 
 def test_nothing_is_taken_over_from_a_generation_that_analyses_differently(site, tmp_path):
