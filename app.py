@@ -1,10 +1,13 @@
-"""Flask application factory of the rules service: ``flask --app app run``."""
+"""Flask application factory of the rules service (``flask --app app run``), and the publisher
+process gunicorn runs beside its workers (``Publisher``, see ``gunicorn.conf.py``)."""
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
 from flask import Flask
+
+from rules_index.web import publisher
 
 ROOT = Path(__file__).resolve().parent
 
@@ -36,3 +39,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     # Each process settles accepts a dead one left open, and brings a stale index in line, on its first request.
     recovery.init_app(app, publish)
     return app
+
+
+class Publisher(publisher.Publisher):
+    """The publisher process of ``gunicorn.conf.py`` (gunicorn's dirty app): it builds the index
+    generation of accepted changes on an app made as the workers' (``rules_index.web.publisher``)."""
+
+    def make_app(self):
+        return create_app()

@@ -10,6 +10,12 @@ in front, see README). Trusted proxies are configured in the app (RULES_PROXY_HO
 
 Each worker, once it has loaded the app, moves what it has made so far out of the cyclic garbage
 collector's reach (``post_worker_init``, see there).
+
+RULES_PUBLISHER_WORKERS  publisher processes (default 1; 0: each worker publishes its accepts)
+
+The publisher (``app.Publisher``, see ``rules_index.web.publisher``) is gunicorn's dirty app: a process of its own,
+started, restarted and stopped with the server, that builds the index generation of each
+accepted change so that the build does not share a worker's interpreter with its readers.
 """
 import gc
 import os
@@ -30,6 +36,14 @@ forwarded_allow_ips = ""
 secure_scheme_headers = {}
 
 accesslog = "-"
+
+dirty_apps = ["app:Publisher"]
+dirty_workers = int(os.environ.get("RULES_PUBLISHER_WORKERS") or 1)
+dirty_timeout = 120  # a publisher silent this long is restarted (a build takes a second or two)
+# gunicorn names the dirty arbiter's pid file after proc_name and, at start, stops the process a
+# file of that name points at as an orphan: two servers (other addresses, other instances) must
+# not share it. The master's pid is this server's own; an orphan exits by itself anyway.
+proc_name = f"rules-index-{os.getpid()}"
 
 YOUNG_GENERATION_THRESHOLD = 10_000  # gc's default is 700 (see post_worker_init)
 

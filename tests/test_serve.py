@@ -5,7 +5,11 @@ free loopback port, without RULES_PROXY_HOPS.
 """
 from __future__ import annotations
 
+import json
 import os
+import re
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -15,7 +19,7 @@ import time
 import pytest
 
 from app import ROOT
-from servertools import HOST, server_env, serving
+from servertools import HOST, flask, server_env, serving
 
 SLOW_CLIENTS = 3
 SLOW_BODY = b"name=abc"  # sent one byte per second
@@ -61,6 +65,63 @@ def test_config_defaults_survive_slow_clients_and_trust_no_forwarded_headers():
 def test_config_reads_workers_threads_and_bind_from_the_environment():
     settings = gunicorn_settings(RULES_WORKERS="3", RULES_THREADS="5", RULES_BIND="127.0.0.1:9123")
     assert (settings["workers"], settings["threads"], settings["bind"]) == ("3", "5", "['127.0.0.1:9123']")
+
+
+def test_config_runs_one_publisher_unless_told_otherwise():
+    from rules_index.web.publisher import APP_PATH
+
+    assert gunicorn_settings()["dirty_apps"] == f"['{APP_PATH}']"
+    assert gunicorn_settings()["dirty_workers"] == "1"
+    assert gunicorn_settings(RULES_PUBLISHER_WORKERS="0")["dirty_workers"] == "0"
+
+
+@pytest.mark.slow  # a gunicorn server
+def test_the_publisher_builds_accepted_changes_and_is_not_needed_to_publish_them(tmp_path):
+    """Under gunicorn.conf.py an accepted change's index generation is built by the publisher, not
+    in the accepting worker. With the publisher killed, accepts are still published (by the
+    worker, until gunicorn has started a new publisher, which then publishes again)."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    env = server_env(tmp_path / "instance", f"sqlite:///{tmp_path / 'corrections.sqlite3'}", CONTENT_DIR=str(content))
+    flask(env, "db", "upgrade")
+    flask(env, "editors", "add", "publisher-test", "--password-stdin", stdin="publisher-test-password\n")
+    token = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "editors", "token", "publisher-test"], cwd=ROOT,
+                           env=env, capture_output=True, text=True, check=True, timeout=120).stdout.split()[-1]
+    from rules_index.content import load_library
+
+    game, faq = "ohne-furcht-und-adel", "tie-break"
+    with serving(env, tmp_path) as server:
+        log = tmp_path / f"error-{server.port}.log"
+
+        def accept_and_find(word: str) -> None:
+            answer = load_library(content).game(game).faq_entry(faq).en.answer.rstrip()
+            change = {"game": game, "kind": "faq", "id": faq, "text": {"en": {"answer": f"{answer} {word}"}}}
+            status, _, body = server.request("POST", "/api/v1/changes", json.dumps(change).encode(), {
+                "Content-Type": "application/json", "Authorization": f"Bearer {token}"}, timeout=120)
+            assert status == 201, body
+            deadline = time.monotonic() + 10  # the other worker follows in the background
+            while True:
+                status, _, body = server.request("GET", f"/api/v1/search?q={word}&lang=en")
+                if [hit["id"] for hit in json.loads(body)["hits"]][:1] == [faq]:
+                    break
+                assert time.monotonic() < deadline, f"{word} not found"
+                time.sleep(0.05)
+
+        def publishers() -> list[int]:
+            return [int(pid) for pid in re.findall(r"Spawned dirty worker \(pid: (\d+)\)", log.read_text())]
+
+        accept_and_find("zqfirst")
+        text = log.read_text()
+        assert f"publisher: published {game}/faq/{faq}" in text and "publishing in this process" not in text
+        os.kill(publishers()[-1], signal.SIGKILL)
+        accept_and_find("zqsecond")  # published whether or not gunicorn has a new publisher yet
+        deadline = time.monotonic() + 60
+        while len(publishers()) < 2 or "Initialized dirty app" not in log.read_text().split("Spawned dirty worker")[-1]:
+            assert time.monotonic() < deadline, "gunicorn started no new publisher"
+            time.sleep(0.2)
+        published = log.read_text().count("publisher: published")
+        accept_and_find("zqthird")
+        assert log.read_text().count("publisher: published") == published + 1
 
 
 def test_a_worker_leaves_what_it_loaded_out_of_the_collectors_full_passes():
