@@ -1,7 +1,8 @@
 """Answering queries from the index: the only code that opens it.
 
-One ``SearchIndex`` per process keeps the opened index of the current generation and a warm
-searcher per thread; it follows the link to a new generation when a rebuild switched it.
+One ``SearchIndex`` per process keeps the opened index of the current generation and a pool of
+warm searchers, one lent to each search under way; it follows the link to a new generation when
+a rebuild switched it.
 
 A query goes through these steps:
 
@@ -49,6 +50,7 @@ import logging
 import os
 import sys
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -84,7 +86,7 @@ QUERY_FIELDS = (f.PREFIXES, *(field(lang) for lang in LANGS
 LEXICON_MAX_TERMS = 50_000
 # Fields only looked up (a key's document, whether a word has a live document), never scored.
 UNSCORED_FIELDS = frozenset({f.KEY, *(f.words_field(lang) for lang in LANGS)})
-# Searchers a new generation opens ahead for the threads that searched the previous one.
+# Searchers a new generation opens ahead: as many as the previous one lent at once, at most this.
 MAX_READY_SEARCHERS = 16
 # Field weights: the question outranks players' words, which outrank the answer.
 WEIGHTS = {"title": 4.0, "keywords": 2.5, "body": 1.0}
@@ -93,6 +95,16 @@ CORRECTED_WEIGHT = 0.8
 READER_LANG_BONUS = 1.15  # per term, on the fields of the reader's language
 ANSWER_KINDS = ("faq", "fact")
 SHOWN_ORDER = {"faq": 0, "fact": 0, "section": 1, "glossary": 2, "mistake": 3}
+
+
+class _Lent:
+    """A searcher of the pool, with its segments as listed for it (``_Generation.leaves``)."""
+
+    __slots__ = ("searcher", "leaves")
+
+    def __init__(self, searcher):
+        self.searcher = searcher
+        self.leaves: list[tuple] | None = None
 
 
 @dataclass(frozen=True)
@@ -251,7 +263,7 @@ class _Generation:
         """``segments``: what each segment holds, kept across the generations of one index
         (``SearchIndex`` passes its own), else this generation's; ``analyses``: the previous
         generation's, taken if they serve this one's schema; ``readers``: how many searchers
-        ``warm`` opens ahead for the threads that will search (those of the previous one)."""
+        ``warm`` opens ahead (as many as the previous generation lent at once)."""
         if not os.path.exists(os.path.join(path, MARKER)):
             raise IndexUnavailable(f"{path} is not an index built by this service")
         sizes = sizes or CacheSizes()
@@ -260,10 +272,12 @@ class _Generation:
         self.schema = self.index.schema
         self.info = json.loads(Path(path, MARKER).read_text())
         self.game_names = GameNames(self.info.get("games", {}))
-        self._local = threading.local()
-        self.readers = min(readers, MAX_READY_SEARCHERS)
-        self._ready: list = []  # searchers opened ahead, each taken by one thread
-        self.opened = 0  # threads that searched this generation
+        self._local = threading.local()  # the searcher lent to this thread's search under way
+        self.readers = min(max(readers, 1), MAX_READY_SEARCHERS)
+        self._idle: list[_Lent] = []  # searchers not lent now: opened ahead, or given back
+        self._pool_lock = threading.Lock()
+        self._lent = 0
+        self.peak = 0  # the most searchers lent at once: how many the next generation opens ahead
         self.analyses = analyses if analyses is not None and analyses.serves(self.schema) else Analyses(self.schema, sizes)
         self.postings_cache = ByteCache(sizes.postings_bytes, "lfu", sizeof=postings_bytes)  # as SegmentCaches.held
         self.segments = segments if segments is not None else SegmentCaches.sized(sizes)
@@ -280,25 +294,49 @@ class _Generation:
 
     def warm(self) -> None:
         """Read every language's spelling words (seconds at 30,000 entries: a reader must not wait
-        for them) and the terms its segments keep whole, look up their ids, and open
-        the searchers of ``readers``. Runs in a thread of its own, with a searcher closed at the
-        end. Postings are left to the readers: scoring ahead the terms the previous generation
+        for them) and the terms its segments keep whole, look up their ids, and open the
+        ``readers`` searchers of the pool (the first one reads all this). Runs in a thread of its
+        own. Postings are left to the readers: scoring ahead the terms the previous generation
         kept made the searches while switching slower, not faster (it competes with them for
         the interpreter)."""
-        with self.index.searcher() as searcher:
-            self._local.searcher = searcher
-            try:
-                for lang in LANGS:
-                    step_aside()
-                    self.spelling(lang)
+        with self.borrowed():
+            for lang in LANGS:
                 step_aside()
-                self.segment_ids()
-            finally:
-                del self._local.searcher
-                self._local.leaves = None
-        for _ in range(self.readers):
+                self.spelling(lang)
             step_aside()
-            self._ready.append(self.index.searcher())
+            self.segment_ids()
+        self.peak = 0  # warming is no reader
+        for _ in range(self.readers - len(self._idle)):
+            step_aside()
+            opened = _Lent(self.index.searcher())
+            with self._pool_lock:
+                self._idle.append(opened)
+
+    @contextmanager
+    def borrowed(self) -> Iterator[None]:
+        """Lend this thread a searcher of the pool for the block (one opened if none is idle), and
+        take it back after. Whoosh's searchers are not for two threads at once; a search needs
+        one for as long as it runs, and one worker seldom runs more than a few searches at once,
+        whatever its number of threads: a switch opens only as many as were lent at once. Within
+        a block already lent one, the thread keeps it."""
+        if getattr(self._local, "lent", None) is not None:
+            yield
+            return
+        with self._pool_lock:
+            lent = self._idle.pop() if self._idle else None
+            self._lent += 1
+            self.peak = max(self.peak, self._lent)
+        try:
+            if lent is None:
+                lent = _Lent(self.index.searcher())  # opening one reads every segment's headers, 2-15 ms
+            self._local.lent = lent
+            yield
+        finally:
+            self._local.lent = None
+            with self._pool_lock:
+                self._lent -= 1
+                if lent is not None:
+                    self._idle.append(lent)
 
     def retire(self) -> None:
         """Empty this generation's own caches: readers have a newer one, and a search still under
@@ -316,32 +354,33 @@ class _Generation:
             self._segment_ids = frozenset(sid for _leaf, _offset, sid, _known in self.leaves() if sid is not None)
         return self._segment_ids
 
+    def _lent_here(self) -> _Lent:
+        """What this thread was lent (``borrowed``); outside a lending block, a searcher of the
+        thread's own, opened on first use and kept with the generation."""
+        lent = getattr(self._local, "lent", None)
+        if lent is None:
+            lent = getattr(self._local, "own", None)
+            if lent is None:
+                lent = self._local.own = _Lent(self.index.searcher())
+        return lent
+
     def searcher(self):
-        """This thread's searcher: one opened ahead by ``warm`` if one is left (opening one reads
-        every segment's headers, 10-15 ms: a reader's first search after a switch paid it)."""
-        searcher = getattr(self._local, "searcher", None)
-        if searcher is None:
-            try:
-                searcher = self._ready.pop()
-            except IndexError:
-                searcher = self.index.searcher()
-            self._local.searcher = searcher
-            self.opened += 1  # not locked: a count for the next switch, one more or less is harmless
-        return searcher
+        """The searcher of this thread's search under way (``borrowed``)."""
+        return self._lent_here().searcher
 
     def leaves(self) -> list[tuple]:
-        """``(leaf reader, offset, segment id, SegmentLexicon or None)`` of each segment, for this
-        thread's searcher: worked out once (a segment's id is formatted anew at each call)."""
-        searcher = self.searcher()
-        found = getattr(self._local, "leaves", None)
-        if found is None or found[0] is not searcher:
+        """``(leaf reader, offset, segment id, SegmentLexicon or None)`` of each segment, for the
+        searcher lent to this thread: worked out once per searcher (a segment's id is formatted
+        anew at each call)."""
+        lent = self._lent_here()
+        if lent.leaves is None:
             listed = []
-            for leaf, offset in searcher.reader().leaf_readers():
+            for leaf, offset in lent.searcher.reader().leaf_readers():
                 segment = leaf.segment()
                 sid = None if segment is None else segment.segment_id()
                 listed.append((leaf, offset, sid, self.segments.lexicon(leaf, sid)))
-            found = self._local.leaves = (searcher, listed)
-        return found[1]
+            lent.leaves = listed
+        return lent.leaves
 
     def analyze(self, field_name: str, text: str, memo: dict | None = None) -> list[str]:
         """The field's terms of ``text`` (distinct, in order): the analysis of each word, cached
@@ -576,7 +615,7 @@ class SearchIndex:
         searcher to open ahead for each thread that searched the previous one."""
         if previous is None:
             return _Generation(real, self.sizes, self.segments)
-        return _Generation(real, self.sizes, self.segments, previous.analyses, readers=previous.opened)
+        return _Generation(real, self.sizes, self.segments, previous.analyses, readers=previous.peak)
 
     def _install(self, gen: _Generation) -> None:
         """Make ``gen`` the one readers use (the caller holds the lock), let go of what is held
@@ -659,6 +698,12 @@ class SearchIndex:
         cached = self.results.get(cache_key)
         if cached is not None:
             return cached
+        with gen.borrowed():
+            result = self._search(gen, query_text, lang, game, limit)
+        self.results.put(cache_key, result)
+        return result
+
+    def _search(self, gen: _Generation, query_text: str, lang: str, game: str | None, limit: int) -> SearchResult:
         understood = gen.game_names.understand(query_text)
         game_filter = game or understood.game
         result = SearchResult(query=query_text, lang=lang, game=understood.game)
@@ -691,7 +736,6 @@ class SearchIndex:
             is_best = not best_taken and kind in ANSWER_KINDS
             best_taken = best_taken or is_best
             result.hits.append(Hit(kind, game_slug, entry, title, snippet, round(score, 4), is_best))
-        self.results.put(cache_key, result)
         return result
 
     def related(self, kind: str, game: str, entry: str, lang: str, limit: int = 4) -> list[str]:
@@ -703,7 +747,8 @@ class SearchIndex:
         key = ("related", kind, game, entry, lang, limit)
         found = gen.texts.get(key)
         if found is None:
-            found = tuple(self._related(gen, kind, game, entry, lang, limit))
+            with gen.borrowed():
+                found = tuple(self._related(gen, kind, game, entry, lang, limit))
             gen.texts.put(key, found)
         return list(found)
 

@@ -84,32 +84,56 @@ def test_readers_answer_from_the_previous_generation_until_the_next_is_warm(site
     assert set(index.generation()._spellings) == {"de", "en", "it"}  # read before it served
 
 
-def test_a_switch_opens_a_searcher_ahead_for_each_thread_that_searched(site, monkeypatch):
-    content, link = site
-    index = SearchIndex(link, switch_wait=5)
-    threads = [threading.Thread(target=index.search, args=(word, "de")) for word in ("Dieb", "Meuchler", "Gold")]
+def searching_at_once(index: SearchIndex, words: list[str], monkeypatch) -> None:
+    """One thread per word, their searches all under way at the same moment (each waits inside
+    the ranking until all have got there)."""
+    together = threading.Barrier(len(words), timeout=20)
+    top = _Generation.top
+
+    def waiting_top(self, *args):
+        if threading.current_thread().name.startswith("together-"):
+            together.wait()
+        return top(self, *args)
+
+    monkeypatch.setattr(_Generation, "top", waiting_top)
+    index.results.clear()  # every search ranks
+    threads = [threading.Thread(target=index.search, args=(word, "de"), name=f"together-{word}") for word in words]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    index.search("Baumeister", "de")  # this thread too: four threads searched the old generation
+    monkeypatch.setattr(_Generation, "top", top)
+
+
+def one_after_another(index: SearchIndex, words: list[str]) -> None:
+    for word in words:
+        thread = threading.Thread(target=index.search, args=(word, "en"))
+        thread.start()
+        thread.join()
+
+
+def test_a_switch_opens_as_many_searchers_as_were_lent_at_once(site, monkeypatch):
+    """Searches borrow a searcher from the generation's pool: however many threads searched, a
+    switch opens ahead as many as were lent at the same time, and readers take those."""
+    content, link = site
+    index = SearchIndex(link, switch_wait=5)
+    searching_at_once(index, ["Dieb", "Meuchler", "Gold"], monkeypatch)
+    one_after_another(index, ["Baumeister", "König", "Krone", "Karten", "Bischof"])
     old = index.generation()
+    assert old.peak == 3 and len(old._idle) == 3  # eight threads searched, three at once
     publish_change(content, link)
     opened = []
     real = searcher_module.whoosh_index.FileIndex.searcher
     monkeypatch.setattr(searcher_module.whoosh_index.FileIndex, "searcher",
                         lambda self, **kw: opened.append(threading.current_thread().name) or real(self, **kw))
     new = index.generation()  # opened and warmed in the background
-    assert new is not old and len(new._ready) == 4
+    assert new is not old and len(new._idle) == 3 and opened == ["index-switch"] * 3  # in the switch's thread
     opened.clear()
-    index.search("Dieb", "de")
-    index.search("Gold", "de")
-    readers = [threading.Thread(target=index.search, args=(word, "en")) for word in ("thief", "assassin", "gold")]
-    for thread in readers:
-        thread.start()
-    for thread in readers:
-        thread.join()
-    assert opened == [] and new._ready == []  # each took one opened ahead
+    searching_at_once(index, ["Dieb", "Gold", "Meuchler"], monkeypatch)
+    one_after_another(index, ["thief", "assassin", "gold", "crown", "bishop", "cards"])
+    assert opened == [] and len(new._idle) == 3  # each search took one opened ahead and gave it back
+    searching_at_once(index, ["Magier", "Kaufmann", "Söldner", "Baumeister"], monkeypatch)
+    assert len(opened) == 1 and new.peak == 4  # a fourth at once: one more, opened for it
     assert finds(index)
 
 
