@@ -21,5 +21,9 @@ def pattern(name: str) -> str:
 
 def is_temp(path: Path) -> bool:
     """Whether ``path`` is named as the temp file of some content file."""
-    name = path.name
+    return is_temp_name(path.name)
+
+
+def is_temp_name(name: str) -> bool:
+    """Whether a file's name is that of the temp file of some content file."""
     return name.startswith(".") and name.endswith(SUFFIX) and "." in name[1:-len(SUFFIX)]
