@@ -7,6 +7,11 @@ thread unless it already runs for that version, then waits up to ``wait`` second
 handles its own failures (keeping what serves is its choice); anything it lets through is
 logged, and the next ``follow`` of the same version starts it again. It starts once the process
 has no request in flight (``readers_first``), as do the steps ``prepare`` marks.
+
+A process runs one preparation at a time, whatever it follows: a published change brings a new
+content and a new index generation together, and their two threads running side by side both
+competed with the readers for the interpreter (a served worker's p99 while switching fell by a
+tenth to a sixth when they took turns).
 """
 from __future__ import annotations
 
@@ -15,6 +20,8 @@ import threading
 from typing import Callable, Hashable
 
 from rules_index.readers_first import step_aside
+
+_ONE_AT_A_TIME = threading.Lock()
 
 
 class BackgroundSwitch:
@@ -42,8 +49,9 @@ class BackgroundSwitch:
 
     def _run(self, version: Hashable, ready: threading.Event) -> None:
         try:
-            step_aside()
-            self.prepare(version)
+            with _ONE_AT_A_TIME:
+                step_aside()
+                self.prepare(version)
         except Exception:
             logging.getLogger(__name__).exception("%s: preparing %s failed", self.name, version)
         finally:

@@ -3,6 +3,7 @@ starts again after a failure it was not told about."""
 from __future__ import annotations
 
 import threading
+import time
 
 from rules_index.switching import BackgroundSwitch
 
@@ -37,3 +38,31 @@ def test_a_failure_is_logged_and_the_next_follow_tries_again(caplog):
     assert "test-switch: preparing g2 failed" in caplog.text
     assert switch.follow("g2", None) is True
     assert calls == ["g2", "g2"]
+
+
+def test_a_process_prepares_one_thing_at_a_time():
+    """The content's switch and the index's (two switches) take turns: the second starts once the
+    first is done, rather than beside it."""
+    running, overlapped, go = [], [], threading.Event()
+
+    def preparing(name, held):
+        def prepare(version):
+            overlapped.append(list(running))
+            running.append(name)
+            try:
+                if held:
+                    assert go.wait(10)
+            finally:
+                running.remove(name)
+        return prepare
+
+    content = BackgroundSwitch(preparing("content", True), "content-test")
+    index = BackgroundSwitch(preparing("index", False), "index-test")
+    assert content.follow("g2", 0) is False
+    assert index.follow("g2", 0.3) is False  # waits for the content's turn to end
+    go.set()
+    deadline = time.monotonic() + 10
+    while content.running() or index.running():
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert overlapped == [[], []]
