@@ -182,6 +182,8 @@ def working_copy(content: Path, link: Path | None, into: Path) -> tuple[Path, Pa
         for item in generation.iterdir():
             if item.name.startswith(("MAIN_", "_MAIN_")) and not item.name.endswith("WRITELOCK"):
                 os.link(item, copy / item.name)
+            elif item.is_dir():  # the games a generation made for a change keeps
+                shutil.copytree(item, copy / item.name)
             else:
                 shutil.copy2(item, copy / item.name)
         # The copy's files hash the same: the generation is current for the copied content.

@@ -6,7 +6,10 @@ fingerprint of the content and schema it was built from; only directories with t
 made by this code, are ever opened (index files hold pickles). Next to it: ``FILES.json`` (the
 hash of each content file, so the next publication can tell what changed) and ``CHECKS.pickle``
 (the rule checks of that content, ``rules_index.verification``), so that serving processes
-switching to the generation load the results instead of running every check again.
+switching to the generation load the results instead of running every check again. A generation
+made for an accepted change also keeps the changed games as loaded (``GAMES/<slug>.pickle``, with
+the fingerprint of the game folder's files and the catalog's ids for it), so that serving
+processes following it take them instead of parsing, validating and checking those games again.
 
 Builds are serialised across processes by a file lock next to the link (``build_lock``). The
 fingerprint is of exactly the bytes the library was loaded from (``snapshot``), and a build never
@@ -21,6 +24,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import pickle
 import shutil
 import time
 from contextlib import contextmanager
@@ -37,11 +41,12 @@ from .analysis import german_vocabulary
 from .documents import Document, game_names, library_documents
 from .incremental import ENTRIES, library_entry_hashes, update_generation
 from .link import resolve
-from rules_index.content.snapshot import Snapshot, content_fingerprint, read_content, snapshot_of
+from rules_index.content.snapshot import Snapshot, content_fingerprint, fingerprint_of, read_content, snapshot_of
 
 MARKER = "BUILD.json"
 FILES = "FILES.json"
 CHECKS = "CHECKS.pickle"
+GAMES = "GAMES"
 KEEP_GENERATIONS = 2
 RETIRED = "RETIRED"  # written into a generation when the link leaves it; its mtime is that moment
 # Worker processes follow a switch in the background and answer from the generation they hold
@@ -178,6 +183,37 @@ def write_checks(library: Library, target: Path, base: Path | None = None, chang
     save_report(report, target / CHECKS)
 
 
+def write_games(library: Library, target: Path, snapshot: Snapshot, slugs: Iterable[str]) -> None:
+    """The games ``slugs`` of ``library`` into ``target``, each with the fingerprint of its
+    folder's files as read (``snapshot``) and the catalog's ids for it (``stored_game``)."""
+    folder = target / GAMES
+    folder.mkdir(exist_ok=True)
+    for slug in sorted(set(slugs)):
+        game = library.game(slug)
+        if game is None:
+            continue
+        prefix = f"{slug}/"
+        files = {name[len(prefix):]: digest for name, digest in snapshot.files.items() if name.startswith(prefix)}
+        ids = library.catalog.get(slug)
+        kept = (fingerprint_of(files), None if ids is None else tuple(ids), game)
+        (folder / f"{slug}.pickle").write_bytes(pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def stored_game(link: Path, slug: str, folder_fingerprint: str, catalog_ids: Iterable[str] | None):
+    """The game ``slug`` as the current generation's build loaded it, if that generation keeps it
+    and it was loaded from a folder with ``folder_fingerprint`` and with ``catalog_ids``; else
+    None (also for a file that cannot be read back)."""
+    target, info = current_generation(Path(link))
+    if info is None:
+        return None
+    try:
+        fingerprint, ids, game = pickle.loads((target / GAMES / f"{slug}.pickle").read_bytes())
+    except Exception:  # none kept, or not readable by this code: the caller reads the folder
+        return None
+    wanted = None if catalog_ids is None else tuple(catalog_ids)
+    return game if fingerprint == folder_fingerprint and ids == wanted else None
+
+
 def switch_link(link: Path, target: Path) -> None:
     """Point ``link`` at ``target`` atomically (rename of a fresh symlink over the old one)."""
     tmp = link.parent / f".{link.name}.{os.getpid()}.tmp"
@@ -264,6 +300,7 @@ def build(library: Library, link: Path, content_dir: Path, changed: Iterable[Cha
                 write_marker(target, library, snapshot, count)
             else:
                 write_checks(library, target, current, done.changed)
+                write_games(library, target, snapshot, (game for game, _kind, _entry in done.changed))
                 (target / ENTRIES).write_text(json.dumps(done.entries))
                 write_marker(target, library, snapshot, done.documents, **done.marker)
         except BaseException:

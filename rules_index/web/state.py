@@ -8,24 +8,28 @@ is invalid, until a later request tries again (``ContentState.RETRY_S``) if its 
 changing while they were read.
 
 A reload parses again only the games whose files changed (``GameCache``: the games kept by the
-identity of their files), so a process follows a publication in a fraction of a full load. The
-rule checks come with the generation (``search.stored_checks``) when it was built from exactly
-the loaded bytes; they are run here only when it was not.
+identity of their files), so a process follows a publication in a fraction of a full load; a game
+the generation keeps as its build loaded it, from the same bytes (``search.stored_game``), is
+taken from there instead of being parsed, validated and checked again. The rule checks come with
+the generation (``search.stored_checks``) when it was built from exactly the loaded bytes; they
+are run here only when it was not.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 from flask import Flask, current_app
 
 from rules_index.content import ContentError, Library, load_library
 from rules_index.content.loader import library_of_checked_games, load_checked_game
-from rules_index.search import IndexLink, built_fingerprint, stored_checks
-from rules_index.content.snapshot import read_content, snapshot_of
+from rules_index.search import IndexLink, built_fingerprint, stored_checks, stored_game
+from rules_index.content.snapshot import file_hashes, fingerprint_of, read_content, snapshot_of
 from rules_index.readers_first import step_aside
 from rules_index.switching import BackgroundSwitch
 
@@ -53,7 +57,9 @@ class GameCache:
         self._games: dict[str, tuple[tuple, object]] = {}
         self._lock = threading.Lock()
 
-    def load(self, root: Path) -> Library:
+    def load(self, root: Path, stored=None) -> Library:
+        """``stored(slug, folder fingerprint, catalog ids)``: a game kept elsewhere as loaded from
+        those bytes, or None; asked before a changed game is parsed."""
         with self._lock:
             kept = dict(self._games)
         fresh: dict[str, tuple[tuple, object]] = {}
@@ -65,7 +71,11 @@ class GameCache:
                 game, problems = hit[1], []
             else:
                 step_aside()  # parsing a game takes 10-30 ms: between requests
-                game, problems = load_checked_game(folder, root, ids)
+                found = None if stored is None else stored(folder.name, fingerprint_of(file_hashes(folder)), ids)
+                if found is not None:
+                    game, problems = dataclasses.replace(found, folder=folder), []
+                else:
+                    game, problems = load_checked_game(folder, root, ids)
             fresh[folder.name] = (key, game)
             return game, problems
 
@@ -116,8 +126,14 @@ class ContentState:
     def _current_stamp(self) -> str | None:
         return None if self.index_link is None else self.index_link.generation()
 
-    def _load(self) -> Library:
-        library, _snapshot = read_content(self.root, self._games.load)
+    def _load(self, following: bool = False) -> Library:
+        """The content; ``following`` a published change, changed games are taken from the index
+        generation where it keeps them (not at a process's first load: a generation written by
+        an earlier version of the code may be current then)."""
+        load = self._games.load
+        if following and self.index_link is not None:
+            load = partial(load, stored=partial(stored_game, self.index_link.path))
+        library, _snapshot = read_content(self.root, load)
         return library
 
     @property
@@ -134,7 +150,7 @@ class ContentState:
 
     def _load_in_background(self, stamp: str) -> None:
         try:
-            fresh = self._load()
+            fresh = self._load(following=True)
         except ContentError:  # invalid content: keep the last good one until the next change
             logging.getLogger(__name__).exception("content changed but could not be loaded; keeping the last good content")
             fresh = None
@@ -168,7 +184,7 @@ class ContentState:
     def reload(self) -> Library:
         """Load the content again; raises ContentError (and keeps the old library) if invalid.
         Its generation is unknown until ``mark_published`` (or the next switch) names it."""
-        fresh = self._load()
+        fresh = self._load(following=True)
         with self._lock:
             self._library = fresh
             self._stamp = self._current_stamp()

@@ -169,9 +169,9 @@ def test_content_is_loaded_in_the_background_while_the_last_library_answers(site
     gate = Gate()
     load = ContentState._load
 
-    def held_load(self):
+    def held_load(self, **kwargs):
         gate.hold()
-        return load(self)
+        return load(self, **kwargs)
 
     monkeypatch.setattr(ContentState, "_load", held_load)
     publish_change(content, link)
@@ -194,11 +194,11 @@ def test_content_that_could_not_be_read_is_read_again(site, monkeypatch):
     old = state.library
     load, failures = ContentState._load, []
 
-    def flaky(self):
+    def flaky(self, **kwargs):
         if not failures:
             failures.append(1)
             raise FileNotFoundError(content / GAME / "faq.yaml")
-        return load(self)
+        return load(self, **kwargs)
 
     monkeypatch.setattr(ContentState, "_load", flaky)
     monkeypatch.setattr(ContentState, "RETRY_S", 0.3)

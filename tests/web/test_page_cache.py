@@ -135,10 +135,10 @@ def test_a_page_rendered_while_the_content_switches_is_neither_tagged_nor_kept(t
     go = threading.Event()
     load = ContentState._load
 
-    def held_load(self):
+    def held_load(self, **kwargs):
         if self is reader.extensions[STATE]:
             assert go.wait(20)
-        return load(self)
+        return load(self, **kwargs)
 
     monkeypatch.setattr(ContentState, "_load", held_load)
     entry = read_content(content)[0].game(GAME).faq_entry(FAQ)

@@ -128,3 +128,45 @@ def test_publishing_waits_for_a_gap_between_requests(tmp_path, monkeypatch):
         assert not done.wait(1.5)  # publishing takes a fraction of that
     assert done.wait(60)
     assert [h.entry for h in SearchIndex(Path(app.config["INDEX_DIR"])).search("flumph", "en").hits] == [FAQ]
+
+
+def test_a_following_process_takes_the_changed_game_from_the_generation(tmp_path, monkeypatch):
+    """The generation made for an accepted change keeps the changed game as its build loaded it:
+    a process following the switch takes it instead of parsing and checking the game again, but
+    only for the same bytes, and not at its first load."""
+    from rules_index.web import state as state_module
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    app = make_app(tmp_path / "instance", content)
+    link = Path(app.config["INDEX_DIR"])
+    with app.app_context():
+        content_state().library
+        publish()
+    worker = ContentState(content, link, switch_wait=None)
+    worker.library
+    parsed = []
+    real = state_module.load_checked_game
+
+    def counting(folder, root, ids):
+        parsed.append(folder.name)
+        return real(folder, root, ids)
+
+    monkeypatch.setattr(state_module, "load_checked_game", counting)
+    with app.app_context():
+        change_answer(content, GAME, FAQ, "flumph")
+        publish(changed=[(GAME, "faq", FAQ)])
+    parsed.clear()
+    followed = worker.library.game(GAME)
+    assert parsed == [] and "flumph" in followed.faq_entry(FAQ).en.answer
+    fresh = read_content(content)[0].game(GAME)
+    assert followed.faq == fresh.faq and followed.sections == fresh.sections and followed.folder == content / GAME
+    change_answer(content, GAME, FAQ, "glimmer")  # written, not published: the kept game is of other bytes
+    assert "glimmer" in worker.reload().game(GAME).faq_entry(FAQ).en.answer and parsed == [GAME]
+    parsed.clear()
+    ContentState(content, link).library  # a first load reads every game
+    assert sorted(parsed) == sorted(game.slug for game in fresh_library(content))
+
+
+def fresh_library(content: Path):
+    return read_content(content)[0]
