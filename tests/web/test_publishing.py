@@ -165,8 +165,4 @@ def test_a_following_process_takes_the_changed_game_from_the_generation(tmp_path
     assert "glimmer" in worker.reload().game(GAME).faq_entry(FAQ).en.answer and parsed == [GAME]
     parsed.clear()
     ContentState(content, link).library  # a first load reads every game
-    assert sorted(parsed) == sorted(game.slug for game in fresh_library(content))
-
-
-def fresh_library(content: Path):
-    return read_content(content)[0]
+    assert sorted(parsed) == sorted(game.slug for game in read_content(content)[0])
