@@ -38,11 +38,6 @@ def _files(folder: str, relative: str, found: list[tuple[list[str], str, os.DirE
                 found.append((name.split("/"), name, entry))
 
 
-def is_write_in_progress(path: Path) -> bool:
-    """Whether ``path`` is the temp file of a write under way (``tempnames``)."""
-    return tempnames.is_temp(path)
-
-
 def file_hashes(content_dir: Path) -> dict[str, str]:
     """sha256 of every file under ``content_dir``, by relative path (sorted), but for the temp
     files of writes under way. A file gone between the listing and its reading (renamed over

@@ -13,7 +13,7 @@ from cachetools import LRUCache
 from pydantic import BaseModel, ValidationError
 
 from . import checks
-from .filehashes import file_hashes, fingerprint_of
+from .filehashes import content_fingerprint
 from .model import Game, Library, RuleSection
 from .problems import ContentError, Problem
 from .rules_markdown import split_sections
@@ -125,7 +125,7 @@ _read_lock = threading.Lock()
 
 
 def _folder_bytes(folder: Path) -> str:
-    return fingerprint_of(file_hashes(folder))
+    return content_fingerprint(folder)
 
 
 def _folder_key(folder: Path, root: Path) -> tuple[str, str, str]:

@@ -4,7 +4,6 @@ sweeps these files, and for the content snapshots, which leave them out."""
 from __future__ import annotations
 
 import glob
-from pathlib import Path
 
 SUFFIX = ".tmp"
 
@@ -17,11 +16,6 @@ def prefix(name: str) -> str:
 def pattern(name: str) -> str:
     """A glob for the temp files of ``name`` in its folder."""
     return f"{glob.escape(prefix(name))}*{SUFFIX}"
-
-
-def is_temp(path: Path) -> bool:
-    """Whether ``path`` is named as the temp file of some content file."""
-    return is_temp_name(path.name)
 
 
 def is_temp_name(name: str) -> bool:

@@ -29,7 +29,7 @@ from flask import Flask, current_app
 from rules_index.content import ContentError, Library, load_library
 from rules_index.content.loader import library_of_checked_games, load_checked_game
 from rules_index.search import IndexLink, built_fingerprint, stored_checks, stored_game
-from rules_index.content.snapshot import file_hashes, fingerprint_of, read_content, snapshot_of
+from rules_index.content.snapshot import content_fingerprint, read_content, snapshot_of
 from rules_index.readers_first import step_aside
 from rules_index.switching import BackgroundSwitch
 
@@ -71,7 +71,7 @@ class GameCache:
                 game, problems = hit[1], []
             else:
                 step_aside()  # parsing a game takes 10-30 ms: between requests
-                found = None if stored is None else stored(folder.name, fingerprint_of(file_hashes(folder)), ids)
+                found = None if stored is None else stored(folder.name, content_fingerprint(folder), ids)
                 if found is not None:
                     game, problems = dataclasses.replace(found, folder=folder), []
                 else:
