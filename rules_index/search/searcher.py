@@ -213,12 +213,7 @@ class SegmentCaches:
         time for a segment without an id)."""
         if segment_id is None:
             return make()
-        key = (kind, segment_id, item)
-        found = self.held.get(key)
-        if found is None:
-            found = make()
-            self.held.put(key, found)
-        return found
+        return self.held.remembered((kind, segment_id, item), make)
 
 
 class Analyses:
@@ -550,12 +545,7 @@ class _Generation:
         return None
 
     def game_docs(self, game: str) -> frozenset[int]:
-        key = ("game", game)
-        docs = self.texts.get(key)
-        if docs is None:
-            docs = frozenset(self.searcher().docs_for_query(Term(f.GAME, game)))
-            self.texts.put(key, docs)
-        return docs
+        return self.texts.remembered(("game", game), lambda: frozenset(self.searcher().docs_for_query(Term(f.GAME, game))))
 
 
 class SearchIndex:
@@ -611,8 +601,8 @@ class SearchIndex:
             return self._generation
 
     def _open(self, real: str, previous: _Generation | None) -> _Generation:
-        """The generation at ``real``, with the previous one's analyses if they still hold, and a
-        searcher to open ahead for each thread that searched the previous one."""
+        """The generation at ``real``, with the previous one's analyses if they still hold, and as
+        many searchers to open ahead as the previous one lent at once."""
         if previous is None:
             return _Generation(real, self.sizes, self.segments)
         return _Generation(real, self.sizes, self.segments, previous.analyses, readers=previous.peak)
@@ -744,13 +734,11 @@ class SearchIndex:
         Kept per generation: they depend on nothing else.
         """
         gen = self.generation()
-        key = ("related", kind, game, entry, lang, limit)
-        found = gen.texts.get(key)
-        if found is None:
+        def related():
             with gen.borrowed():
-                found = tuple(self._related(gen, kind, game, entry, lang, limit))
-            gen.texts.put(key, found)
-        return list(found)
+                return tuple(self._related(gen, kind, game, entry, lang, limit))
+
+        return list(gen.texts.remembered(("related", kind, game, entry, lang, limit), related))
 
     def _related(self, gen: _Generation, kind: str, game: str, entry: str, lang: str, limit: int) -> list[str]:
         searcher = gen.searcher()

@@ -4,9 +4,8 @@
 new generation is then made from the current one, with only their documents and checks done
 again (``rules_index.search.build``). Under ``make serve`` the publisher process builds it
 (``publisher``) and this process follows it; without a publisher, or when it does not answer,
-this process builds it. Without ``changed``, everything is indexed and
-checked here. Each step waits for a gap between this process's other requests
-(``readers_first``).
+this process builds it. Without ``changed``, everything is indexed and checked here. Each step
+waits for a gap between this process's other requests (``readers_first``).
 """
 from __future__ import annotations
 
