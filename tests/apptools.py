@@ -115,6 +115,19 @@ def make_app(instance: Path, content: Path, **config):
     return application
 
 
+def change_answer(content: Path, slug: str, faq_id: str, words: str) -> None:
+    """``words`` added to the entry's English answer, written as an accept writes it (nothing
+    published)."""
+    import datetime as dt
+
+    from rules_index.content.snapshot import read_content
+    from rules_index.content.writer import materialize, plan_faq_change
+
+    entry = read_content(content)[0].game(slug).faq_entry(faq_id)
+    updates = {"en": {"answer": f"{entry.en.answer.rstrip()} {words}."}}
+    materialize(plan_faq_change(content, slug, faq_id, updates, dt.date(2026, 12, 1)), content)
+
+
 def make_editor_site(folder: Path, **config):
     """An app on its own copy of the real content (``app.content_dir``), which may be changed,
     with the editor of ``formtools_shared`` and an API token for it (``TEST_TOKEN``)."""

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 from gunicorn.dirty import DirtyConnectionError, close_dirty_client
 
-from apptools import make_editor_site
+from apptools import change_answer, make_editor_site
 from rules_index.search import SearchIndex
 from rules_index.web import publisher as publisher_module
 from rules_index.web import publishing
@@ -82,26 +81,13 @@ def test_the_publisher_builds_the_generation_of_a_change(site):
     publisher = Publisher()
     publisher.init()
     before = os.path.realpath(site.config["INDEX_DIR"])
-    with site.app_context():
-        assert accept_files_only(site)
+    change_answer(site.content_dir, GAME, FAQ, WORD)
     answer = publisher("publish", [[GAME, "faq", FAQ]])
     after = os.path.realpath(site.config["INDEX_DIR"])
     assert after != before and answer == {"generation": os.path.basename(after)}
     assert hits(site) == [FAQ]
     with pytest.raises(ValueError):
         publisher("publish", [[GAME, "rules", FAQ]])
-
-
-def accept_files_only(app) -> bool:
-    """The change written as an accept writes it, nothing published."""
-    import datetime as dt
-
-    from rules_index.content.writer import materialize, plan_faq_change
-
-    answer = content_state().library.game(GAME).faq_entry(FAQ).en.answer.rstrip()
-    materialize(plan_faq_change(app.content_dir, GAME, FAQ, {"en": {"answer": f"{answer} {WORD}"}}, dt.date(2026, 12, 1)),
-                app.content_dir)
-    return True
 
 
 def test_an_accepting_worker_follows_what_the_publisher_built(site, monkeypatch):

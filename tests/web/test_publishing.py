@@ -2,7 +2,6 @@
 reload parses only the changed game, ``publish(changed=...)`` makes the change visible."""
 from __future__ import annotations
 
-import datetime as dt
 import shutil
 import threading
 from pathlib import Path
@@ -10,16 +9,14 @@ from pathlib import Path
 import pytest
 
 import rules_index.verification as verification
-from apptools import make_app, request_in_flight
+from apptools import change_answer, make_app, request_in_flight
 from rules_index import readers_first
-from rules_index.content.writer import materialize, plan_faq_change
 from rules_index.search import SearchIndex, build
 from rules_index.content.snapshot import read_content
 from rules_index.web.publishing import publish
 from rules_index.web.state import ContentState, GameCache, content_state
 
 ROOT = Path(__file__).resolve().parents[2]
-TODAY = dt.date(2026, 12, 1)
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 
 
@@ -40,12 +37,6 @@ def counted(monkeypatch):
     monkeypatch.setattr(verification, "verify", counting_verify)
     monkeypatch.setattr(verification, "verify_entry", counting_entry)
     return calls
-
-
-def change_answer(content: Path, slug: str, faq_id: str, words: str) -> None:
-    entry = read_content(content)[0].game(slug).faq_entry(faq_id)
-    updates = {"en": {"answer": f"{entry.en.answer.rstrip()} {words}."}}
-    materialize(plan_faq_change(content, slug, faq_id, updates, TODAY), content)
 
 
 def test_workers_load_the_checks_of_the_generation(tiny_content, tmp_path, counted):
