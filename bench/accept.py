@@ -1,7 +1,7 @@
 """Accept-to-visible: how long after an accepted change a serving process shows it.
 
     python -m bench.accept [--changes 20] [--skip-30k] [--cache DIR]
-    python -m bench.accept --served-only [--served-rounds 2]
+    python -m bench.accept --served-only [--served-rounds 3]
                                              (the served reads alone; prints, writes nothing)
 
 For each change: one FAQ answer (English) gets a new, unique word in a copy of the content
