@@ -600,6 +600,20 @@ class SearchIndex:
                 self._install(self._open(real, self._generation))
             return self._generation
 
+    def catch_up(self) -> _Generation:
+        """The generation the link points at now, open and warm in this process: the thread waits
+        for the background switch to it, joining the one a request of this process may have
+        started already (else starting it), so that a generation is opened and warmed once per
+        process, whichever thread asks first. The process that published a change calls it, so
+        that its next search sees the change."""
+        current = self._generation
+        if current is None or not os.path.isdir(current.path):
+            return self.follow_now()
+        real = self.index_link.generation()
+        if real is not None and real != current.path and real != self._failed:
+            self._switch.follow(real, None)
+        return self._generation
+
     def _open(self, real: str, previous: _Generation | None) -> _Generation:
         """The generation at ``real``, with the previous one's analyses if they still hold, and as
         many searchers to open ahead as the previous one lent at once."""

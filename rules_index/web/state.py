@@ -181,6 +181,18 @@ class ContentState:
             self._verification = cached
         return cached[1]
 
+    def catch_up(self) -> Library:
+        """The content of the index link's current generation, loaded in this process: the thread
+        waits for the background switch to it, joining the one a request of this process may have
+        started already (else starting it), so that the content is loaded once per process. A
+        content that does not load keeps the last good one (logged), as for every switch."""
+        if self._library is None:
+            return self.library
+        stamp = self._current_stamp()
+        if stamp is not None and stamp != self._stamp:
+            self._switch.follow(stamp, None)
+        return self._library
+
     def reload(self) -> Library:
         """Load the content again; raises ContentError (and keeps the old library) if invalid.
         Its generation is unknown until ``mark_published`` (or the next switch) names it."""

@@ -186,6 +186,79 @@ def test_content_is_loaded_in_the_background_while_the_last_library_answers(site
     assert WORD in state.library.game(GAME).faq_entry(FAQ).en.answer
 
 
+def test_catching_up_joins_the_index_switch_a_request_started(site, monkeypatch):
+    """The publishing thread waits for the switch a reader of its process set off (held here in
+    its warm-up) instead of opening the generation a second time; it gets it warm."""
+    content, link = site
+    index = SearchIndex(link, switch_wait=0)
+    old = index.generation()
+    gate, opened = Gate(), []
+    warm, init = _Generation.warm, _Generation.__init__
+
+    def held_warm(self):
+        gate.hold()
+        warm(self)
+
+    def counted_init(self, path, *args, **kwargs):
+        opened.append(path)
+        init(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(_Generation, "warm", held_warm)
+    monkeypatch.setattr(_Generation, "__init__", counted_init)
+    publish_change(content, link)
+    assert not finds(index) and gate.entered.wait(20)  # a reader set the switch off
+    caught: list = []
+    publisher = threading.Thread(target=lambda: caught.append(index.catch_up()))
+    publisher.start()
+    publisher.join(0.3)
+    assert publisher.is_alive() and index.generation() is old  # waiting for the switch under way
+    gate.go.set()
+    publisher.join(20)
+    new = caught[0]
+    assert new is index.generation() and new is not old and finds(index)
+    assert opened == [new.path]  # opened once
+    assert set(new._spellings) == {"de", "en", "it"}  # warm before it served
+    assert index.catch_up() is new and opened == [new.path]  # nothing to catch up with
+
+
+def test_catching_up_starts_the_index_switch_when_none_runs(site):
+    content, link = site
+    index = SearchIndex(link, switch_wait=0)
+    old = index.generation()
+    publish_change(content, link)
+    new = index.catch_up()  # no reader has seen the new link yet
+    assert new is not old and new is index.generation() and finds(index)
+    assert set(new._spellings) == {"de", "en", "it"}
+
+
+def test_catching_up_joins_the_content_switch_a_request_started(site, monkeypatch):
+    content, link = site
+    state = ContentState(content, link, switch_wait=0)
+    old = state.library
+    gate, loads = Gate(), []
+    load = ContentState._load
+
+    def held_load(self, **kwargs):
+        loads.append(kwargs)
+        gate.hold()
+        return load(self, **kwargs)
+
+    monkeypatch.setattr(ContentState, "_load", held_load)
+    publish_change(content, link)
+    assert state.library is old and gate.entered.wait(20)  # a reader set the switch off
+    caught: list = []
+    publisher = threading.Thread(target=lambda: caught.append(state.catch_up()))
+    publisher.start()
+    publisher.join(0.3)
+    assert publisher.is_alive() and state.library is old
+    gate.go.set()
+    publisher.join(20)
+    assert caught[0] is state.library and WORD in caught[0].game(GAME).faq_entry(FAQ).en.answer
+    assert loads == [{"following": True}]  # loaded once
+    assert state.generation == IndexLink(link).generation()
+    assert state.catch_up() is caught[0] and len(loads) == 1
+
+
 def test_content_that_could_not_be_read_is_read_again(site, monkeypatch):
     """A reload that failed for a passing reason (a file renamed away while it was read) is
     started again by a request once ``RETRY_S`` has passed; meanwhile the last content answers."""

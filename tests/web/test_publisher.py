@@ -108,6 +108,7 @@ def test_an_accepting_worker_follows_what_the_publisher_built(site, monkeypatch)
         assert state.generation == os.path.realpath(site.config["INDEX_DIR"])  # marked published
         from rules_index.web.search_state import search_index
         assert [h.entry for h in search_index().search(WORD, "en").hits] == [FAQ]
+        assert set(search_index().generation()._spellings) == {"de", "en", "it"}  # followed warm
 
 
 # gunicorn's client drops the socket of a failed connection without closing it (ResourceWarning).
