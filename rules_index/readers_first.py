@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from contextlib import contextmanager
 from functools import partial
 
 # How long one step waits for requests in flight at most: following a switch takes about 15
@@ -78,6 +79,23 @@ class InFlight:
                 self._waiting.discard(me)
         return time.monotonic() - started
 
+    @contextmanager
+    def standing_by(self):
+        """While this thread waits for background work (a request waiting for a switch it needs),
+        its request does not count: the work's steps do not wait for the request waiting for
+        them."""
+        me = threading.get_ident()
+        with self._cond:
+            added = me not in self._waiting
+            self._waiting.add(me)
+            self._cond.notify_all()
+        try:
+            yield
+        finally:
+            if added:
+                with self._cond:
+                    self._waiting.discard(me)
+
 
 IN_FLIGHT = InFlight()
 
@@ -85,6 +103,11 @@ IN_FLIGHT = InFlight()
 def step_aside() -> float:
     """``IN_FLIGHT.step_aside()``: called by background work between its steps."""
     return IN_FLIGHT.step_aside()
+
+
+def standing_by():
+    """``IN_FLIGHT.standing_by()``: around a request thread's wait for background work."""
+    return IN_FLIGHT.standing_by()
 
 
 class CountRequests:

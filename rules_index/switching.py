@@ -6,7 +6,8 @@ thread unless it already runs for that version, then waits up to ``wait`` second
 (``None``: until it is done; ``0``: not at all). ``prepare`` installs what it made itself and
 handles its own failures (keeping what serves is its choice); anything it lets through is
 logged, and the next ``follow`` of the same version starts it again. It starts once the process
-has no request in flight (``readers_first``), as do the steps ``prepare`` marks.
+has no request in flight (``readers_first``), as do the steps ``prepare`` marks; a request
+waiting in ``follow`` does not count as one.
 
 A process runs one preparation at a time, whatever it follows: a published change brings a new
 content and a new index generation together, and their two threads running side by side both
@@ -19,7 +20,7 @@ import logging
 import threading
 from typing import Callable, Hashable
 
-from rules_index.readers_first import step_aside
+from rules_index.readers_first import standing_by, step_aside
 
 _ONE_AT_A_TIME = threading.Lock()
 
@@ -40,7 +41,10 @@ class BackgroundSwitch:
                 ready = threading.Event()
                 self._running = (version, ready)
                 threading.Thread(target=self._run, args=(version, ready), daemon=True, name=self.name).start()
-        return ready.wait(wait)
+        if wait == 0:
+            return ready.is_set()
+        with standing_by():  # a request waiting for the switch must not hold its steps back
+            return ready.wait(wait)
 
     def running(self) -> Hashable | None:
         """The version being prepared now, if any."""

@@ -55,6 +55,19 @@ def test_its_own_request_does_not_hold_a_step_back():
     in_flight.end(token)
 
 
+def test_a_request_standing_by_for_background_work_does_not_hold_its_steps_back():
+    in_flight, waited = InFlight(), []
+    token = in_flight.begin()
+    with in_flight.standing_by():  # this request waits for the work below
+        worker = in_thread(lambda: waited.append(in_flight.step_aside(longest=5.0)))
+        worker.join(10)
+    assert waited and waited[0] < 1.0
+    worker = in_thread(lambda: waited.append(in_flight.step_aside(longest=0.3)))  # no longer standing by
+    worker.join(10)
+    in_flight.end(token)
+    assert waited[1] >= 0.29
+
+
 def test_two_requests_that_step_aside_do_not_wait_for_each_other():
     in_flight, barrier, waited = InFlight(), threading.Barrier(2), []
 

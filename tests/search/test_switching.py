@@ -221,6 +221,23 @@ def test_catching_up_joins_the_index_switch_a_request_started(site, monkeypatch)
     assert index.catch_up() is new and opened == [new.path]  # nothing to catch up with
 
 
+def test_a_request_catching_up_does_not_hold_the_switch_back(site, monkeypatch):
+    """The steps of the switch a request waits for do not step aside for that request."""
+    content, link = site
+    in_flight = readers_first.InFlight()
+    monkeypatch.setattr(readers_first, "IN_FLIGHT", in_flight)
+    index = SearchIndex(link, switch_wait=0)
+    index.generation()
+    publish_change(content, link)
+    waits: list[float] = []
+    step = in_flight.step_aside
+    monkeypatch.setattr(in_flight, "step_aside", lambda longest=None: waits.append(step(longest)) or waits[-1])
+    token = in_flight.begin()  # the request that catches up, on this thread
+    index.catch_up()
+    in_flight.end(token)
+    assert len(waits) >= 5 and max(waits) < 0.015  # a step waits 20 ms for a request in flight
+
+
 def test_catching_up_starts_the_index_switch_when_none_runs(site):
     content, link = site
     index = SearchIndex(link, switch_wait=0)
