@@ -576,17 +576,25 @@ class SearchIndex:
 
     def generation(self) -> _Generation:
         """The generation readers answer from: the one the link points at once it is open."""
+        if self.switch_wait is None:
+            return self._following(None, in_background=False)
+        return self._following(self.switch_wait)
+
+    def _following(self, wait: float | None, in_background: bool = True) -> _Generation:
+        """The current generation, after following the link to a new one: opened here and now
+        (the first one, one whose folder is gone, or unless ``in_background``), else by the
+        background switch, waited for ``wait`` seconds (``None``: until it is done)."""
         real = self.index_link.generation()
         current = self._generation
         if current is not None and real == current.path:
             return current
-        if current is None or self.switch_wait is None:
+        if current is None or not in_background:
             return self.follow_now()
         if real is None or real == self._failed:
             return current
         if not os.path.isdir(current.path):  # pruned while this process held it: no going on with it
             return self.follow_now()
-        self._switch.follow(real, self.switch_wait)
+        self._switch.follow(real, wait)
         return self._generation
 
     def follow_now(self) -> _Generation:
@@ -606,13 +614,7 @@ class SearchIndex:
         started already (else starting it), so that a generation is opened and warmed once per
         process, whichever thread asks first. The process that published a change calls it, so
         that its next search sees the change."""
-        current = self._generation
-        if current is None or not os.path.isdir(current.path):
-            return self.follow_now()
-        real = self.index_link.generation()
-        if real is not None and real != current.path and real != self._failed:
-            self._switch.follow(real, None)
-        return self._generation
+        return self._following(None)
 
     def _open(self, real: str, previous: _Generation | None) -> _Generation:
         """The generation at ``real``, with the previous one's analyses if they still hold, and as
