@@ -35,6 +35,7 @@ index_cli = AppGroup("index", help="Build the search index.")
 @click.option("--if-stale", is_flag=True, help="Only build when the content changed since the last build.")
 def build_index(if_stale: bool) -> None:
     """Build the search index into a new directory and switch to it atomically."""
+    from .content import load_served
     from .content.snapshot import read_content
     from .search import build, is_stale
 
@@ -43,7 +44,9 @@ def build_index(if_stale: bool) -> None:
     if if_stale and not is_stale(link, content_dir):
         click.echo(f"index is up to date: {link}")
         return
-    library, _snapshot = read_content(content_dir)  # read once, with the fingerprint of the bytes read
+    # Read once, with the fingerprint of the bytes read; content with problems is indexed as it is
+    # served (the problems logged), so that a server starts on any content.
+    library, _snapshot = read_content(content_dir, load_served)
     generation = build(library, link, content_dir)
     click.echo(f"index built: {generation}")
 

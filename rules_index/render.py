@@ -1,4 +1,13 @@
-"""Markdown from content to safe HTML: rendered with Python-Markdown, then sanitised by nh3.
+"""Markdown from content to safe HTML: parsed by markdown-it-py (CommonMark with tables), then
+sanitised by nh3.
+
+Rendering never raises. A text the site cannot show as Markdown (longer than ``MAX_CHARS``,
+lists or quotes nested deeper than ``MAX_DEPTH``) is shown as escaped plain text, with a warning
+logged when it is rendered; ``markup_problem`` says why, so that validation and the editors' gate
+refuse such a text before it is stored. markdown-it-py rather than Python-Markdown: its parser
+keeps a nesting limit of its own and stays about linear in the text, where Python-Markdown recurses
+once per level (overflowing the stack near 500 nested list markers) and takes seconds on a few
+thousand unmatched brackets.
 
 Each text's HTML is kept per process, at most ``CACHE_BYTES`` of it (``rules_index.caches``);
 the texts are the content's, so after a publication the old ones age out.
@@ -6,33 +15,93 @@ the texts are the content's, so after a publication the old ones age out.
 from __future__ import annotations
 
 import html
+import logging
 import re
+from typing import NamedTuple
 
-import markdown
 import nh3
-from markupsafe import Markup
+from markdown_it import MarkdownIt
+from markupsafe import Markup, escape
 
 from .caches import ENTRY_BYTES, MiB, ByteCache, payload_bytes
+
+log = logging.getLogger(__name__)
+
+# Real answers nest lists two deep at most; ten leaves room for any honest use.
+MAX_DEPTH = 10
+# The longest text of the content (a rules section) is about 3,000 characters.
+MAX_CHARS = 20_000
+# markdown-it counts every open token (list, item, paragraph…); this bounds its own work on deep
+# text, and whatever it leaves unparsed is far deeper than MAX_DEPTH, so it is never shown.
+_PARSER_NESTING = 4 * MAX_DEPTH
 
 _BLOCK_TAGS = {"p", "ul", "ol", "li", "strong", "em", "code", "br", "a", "table", "thead", "tbody", "tr", "th", "td", "blockquote", "h3", "h4"}
 _INLINE_TAGS = {"strong", "em", "code", "a", "br"}
 _ATTRIBUTES = {"a": {"href", "title"}}
+_CONTAINERS = {"bullet_list_open", "ordered_list_open", "blockquote_open"}
 CACHE_BYTES = 8 * MiB
 # The key holds the Markdown source, about as large as its HTML: each entry counts the HTML twice.
 _rendered = ByteCache(CACHE_BYTES, sizeof=lambda html: 2 * payload_bytes(html) + ENTRY_BYTES)
 
+_block = MarkdownIt("commonmark", {"maxNesting": _PARSER_NESTING, "html": False}).enable("table")
+_inline = MarkdownIt("commonmark", {"maxNesting": _PARSER_NESTING, "html": False})
+
+
+class _Parsed(NamedTuple):
+    html: str | None
+    problem: str | None
+
+
+def _parse(parser: MarkdownIt, text: str) -> _Parsed:
+    if len(text) > MAX_CHARS:
+        return _Parsed(None, f"text is {len(text):,} characters long; at most {MAX_CHARS:,} can be shown")
+    tokens = parser.parse(text)
+    depth = deepest = 0
+    for token in tokens:
+        if token.type in _CONTAINERS:
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token.nesting < 0 and token.type.replace("_close", "_open") in _CONTAINERS:
+            depth -= 1
+    if deepest > MAX_DEPTH:
+        # Past the parser's own limit the rest is left unparsed: the real depth is larger.
+        more = " or more" if 2 * deepest >= _PARSER_NESTING else ""
+        return _Parsed(None, f"lists or quotes nested {deepest}{more} levels deep; at most {MAX_DEPTH} can be shown")
+    return _Parsed(parser.renderer.render(tokens, parser.options, {}), None)
+
+
+def _as_plain(text: str, problem: str, block: bool) -> Markup:
+    log.warning("text shown unformatted (%s): %.60r", problem, text)
+    if not block:
+        return escape(text)
+    paragraphs = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
+    return Markup("").join(Markup("<p>%s</p>") % p.strip() for p in paragraphs)
+
 
 @_rendered.memoize(key=lambda text: ("block", text))
+def _block_html(text: str) -> tuple[Markup, str | None]:
+    parsed = _parse(_block, text)
+    if parsed.problem:
+        return _as_plain(text, parsed.problem, block=True), parsed.problem
+    return Markup(nh3.clean(parsed.html, tags=_BLOCK_TAGS, attributes=_ATTRIBUTES, link_rel="noopener")), None
+
+
 def markdown_html(text: str) -> Markup:
-    rendered = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
-    return Markup(nh3.clean(rendered, tags=_BLOCK_TAGS, attributes=_ATTRIBUTES, link_rel="noopener"))
+    return _block_html(text)[0]
+
+
+def markup_problem(text: str) -> str | None:
+    """Why ``text`` is shown as plain text instead of Markdown, or None when it renders."""
+    return _block_html(text)[1]
 
 
 @_rendered.memoize(key=lambda text: ("inline", text))
 def inline_html(text: str) -> Markup:
     """Markdown for a single line (a heading, a list item): inline markup only, no paragraphs."""
-    rendered = markdown.markdown(text, output_format="html")
-    return Markup(nh3.clean(rendered, tags=_INLINE_TAGS, attributes=_ATTRIBUTES, link_rel="noopener").strip())
+    parsed = _parse(_inline, text)
+    if parsed.problem:
+        return _as_plain(text, parsed.problem, block=False)
+    return Markup(nh3.clean(parsed.html, tags=_INLINE_TAGS, attributes=_ATTRIBUTES, link_rel="noopener").strip())
 
 
 def plain_text(text: str) -> str:

@@ -7,6 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Iterator
 
+from pydantic import BaseModel
+
+from rules_index.render import markup_problem
+
 from .model import Game
 from .claims import ruling_shape_problems, text_problems
 from .problems import Problem
@@ -156,6 +160,38 @@ def check_rulings(game: Game, where: Where) -> Iterator[Problem]:
             yield _problem(where(file_name, entry.id, claim.lang, field), claim.message)
 
 
+def _strings(value: Any, keys: tuple = ()) -> Iterator[tuple[tuple, str]]:
+    """Every string inside a content model, with its path of YAML keys and list indexes."""
+    if isinstance(value, str):
+        yield keys, value
+    elif isinstance(value, BaseModel):
+        for name, info in type(value).model_fields.items():
+            yield from _strings(getattr(value, name), (*keys, info.alias or name))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, (*keys, key))
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            yield from _strings(item, (*keys, index))
+
+
+def check_markup(game: Game, where: Where) -> Iterator[Problem]:
+    """Every text can be shown as Markdown: not nested or long beyond what the site shows as such."""
+    lists = {"faq.yaml": game.faq, "mistakes.yaml": game.mistakes, "glossary.yaml": game.glossary, "notes.yaml": game.notes}
+    for file_name, entries in lists.items():
+        for entry in entries:
+            for keys, text in _strings(entry):
+                if problem := markup_problem(text):
+                    yield _problem(where(file_name, entry.id, *keys), problem)
+    for keys, text in _strings(game.info):
+        if problem := markup_problem(text):
+            yield _problem(where("game.yaml", None, *keys), problem)
+    for section in game.sections:
+        for lang, text in section.texts.items():
+            if problem := markup_problem(text.body):
+                yield Problem(f"{where.folder}/rules.{lang}.md", text.line, f"section '{section.id}': {problem}")
+
+
 CHECKS = (
     check_identity,
     check_unique_ids,
@@ -163,6 +199,7 @@ CHECKS = (
     check_citations,
     check_references,
     check_rulings,
+    check_markup,
 )
 
 

@@ -5,6 +5,7 @@ Every problem is collected (nothing stops at the first) and reported with file a
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 from pathlib import Path
 from typing import Any, Callable, TypeVar
@@ -29,6 +30,7 @@ LIST_FILES: dict[str, type[BaseModel]] = {
     "notes.yaml": Note,
 }
 M = TypeVar("M", bound=BaseModel)
+log = logging.getLogger(__name__)
 
 
 def _display(path: Path, root: Path) -> str:
@@ -287,4 +289,18 @@ def load_library(root: Path) -> Library:
     library, problems = load(root)
     if problems:
         raise ContentError(problems)
+    return library
+
+
+def load_served(root: Path) -> Library:
+    """Load content to serve, whatever the files hold: as ``load_library`` when it is valid;
+    otherwise what loads, with each problem logged. An entry that fails its schema is left out; a
+    text the site cannot show as Markdown is shown as plain text (``rules_index.render``). A
+    process must start on any content: validation, CI and the editors' gate keep it valid."""
+    library = library_of_checked_games(root)
+    if library is not None:
+        return library
+    library, problems = load(root)
+    for problem in problems:
+        log.warning("content problem, served as it loads: %s", problem)
     return library

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from flask import Flask, current_app
 
-from rules_index.content import ContentError, Library, load_library
+from rules_index.content import ContentError, Library, load_library, load_served
 from rules_index.content.loader import library_of_checked_games, load_checked_game
 from rules_index.search import IndexLink, built_fingerprint, stored_checks, stored_game
 from rules_index.content.snapshot import content_fingerprint, read_content, snapshot_of
@@ -57,9 +57,10 @@ class GameCache:
         self._games: dict[str, tuple[tuple, object]] = {}
         self._lock = threading.Lock()
 
-    def load(self, root: Path, stored=None) -> Library:
+    def load(self, root: Path, stored=None, strict: bool = True) -> Library:
         """``stored(slug, folder fingerprint, catalog ids)``: a game kept elsewhere as loaded from
-        those bytes, or None; asked before a changed game is parsed."""
+        those bytes, or None; asked before a changed game is parsed. Not ``strict``: content with
+        problems is served as it loads (``load_served``) instead of raising ContentError."""
         with self._lock:
             kept = dict(self._games)
         fresh: dict[str, tuple[tuple, object]] = {}
@@ -81,7 +82,7 @@ class GameCache:
 
         library = library_of_checked_games(root, checked_game)
         if library is None:
-            return load_library(root)
+            return load_library(root) if strict else load_served(root)
         with self._lock:
             self._games = fresh
         return library
@@ -129,8 +130,9 @@ class ContentState:
     def _load(self, following: bool = False) -> Library:
         """The content; ``following`` a published change, changed games are taken from the index
         generation where it keeps them (not at a process's first load: a generation written by
-        an earlier version of the code may be current then)."""
-        load = self._games.load
+        an earlier version of the code may be current then). The first load serves the content
+        whatever problems it has (logged); a later one raises ContentError, keeping the last good."""
+        load = partial(self._games.load, strict=following)
         if following and self.index_link is not None:
             load = partial(load, stored=partial(stored_game, self.index_link.path))
         library, _snapshot = read_content(self.root, load)
