@@ -179,3 +179,14 @@ def test_make_serve_starts_on_content_with_a_deep_answer_and_answers_every_page(
             status, _, body = server.request("GET", path)
             assert status < 500, (path, status)
         assert b"&gt; &gt; &gt;" in server.request("GET", f"/de/{GAME}/faq/{FAQ}")[2]
+
+
+@settings(max_examples=40, deadline=None)
+@given(RANDOM_TEXT)
+def test_random_text_through_the_gate_and_search_never_fails(editor_app, text):
+    client = editor_app.test_client()
+    searched = client.get("/api/v1/search", query_string={"q": text or "x", "lang": "de"})
+    assert searched.status_code in (200, 400), searched.get_data(as_text=True)
+    reviewed = dry_run(editor_app, "faq", FAQ, {"de": {"answer": planted(text)}})
+    assert reviewed.status_code in (200, 400, 422), reviewed.get_data(as_text=True)
+    assert "error" in reviewed.get_json() or "problems" in reviewed.get_json() or reviewed.get_json().get("accepted")
