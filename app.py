@@ -1,13 +1,10 @@
-"""Flask application factory of the rules service (``flask --app app run``), and the publisher
-process gunicorn runs beside its workers (``Publisher``, see ``gunicorn.conf.py``)."""
+"""Flask application factory of the rules service (``flask --app app run``)."""
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
 from flask import Flask
-
-from rules_index.web import publisher
 
 ROOT = Path(__file__).resolve().parent
 
@@ -40,10 +37,3 @@ def create_app(test_config: dict | None = None) -> Flask:
     recovery.init_app(app, publish)
     return app
 
-
-class Publisher(publisher.Publisher):
-    """The publisher process of ``gunicorn.conf.py`` (gunicorn's dirty app): it builds the index
-    generation of accepted changes on an app made as the workers' (``rules_index.web.publisher``)."""
-
-    def make_app(self):
-        return create_app()

@@ -45,6 +45,35 @@ _rendered = ByteCache(CACHE_BYTES, sizeof=lambda html: 2 * payload_bytes(html) +
 
 _block = MarkdownIt("commonmark", {"maxNesting": _PARSER_NESTING, "html": False}).enable("table")
 _inline = MarkdownIt("commonmark", {"maxNesting": _PARSER_NESTING, "html": False})
+# The block structure alone (lists, quotes, paragraphs), for judging a text without rendering it.
+_structure = MarkdownIt("commonmark", {"maxNesting": _PARSER_NESTING, "html": False}).enable("table").disable("inline")
+# A list or quote begins with its marker at the start of a line (after any indentation).
+_CONTAINER_START = re.compile(r"^[ \t]*(?:[-*+>]|\d{1,9}[.)])", re.M)
+
+
+def _problem(text: str, tokens=None) -> str | None:
+    """Why ``text`` cannot be shown as Markdown (``tokens``: its parse, when made already), or None."""
+    if len(text) > MAX_CHARS:
+        return f"text is {len(text):,} characters long; at most {MAX_CHARS:,} can be shown"
+    if not _CONTAINER_START.search(text):
+        return None
+    depth = deepest = 0
+    for token in tokens if tokens is not None else _structure.parse(text):
+        if token.type in _CONTAINERS:
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token.nesting < 0 and token.type.replace("_close", "_open") in _CONTAINERS:
+            depth -= 1
+    if deepest > MAX_DEPTH:
+        # Past the parser's own limit the rest is left unparsed: the real depth is larger.
+        more = " or more" if 2 * deepest >= _PARSER_NESTING else ""
+        return f"lists or quotes nested {deepest}{more} levels deep; at most {MAX_DEPTH} can be shown"
+    return None
+
+
+def markup_problem(text: str) -> str | None:
+    """Why ``text`` is shown as plain text instead of Markdown, or None when it renders."""
+    return _problem(text)
 
 
 class _Parsed(NamedTuple):
@@ -54,20 +83,10 @@ class _Parsed(NamedTuple):
 
 def _parse(parser: MarkdownIt, text: str) -> _Parsed:
     if len(text) > MAX_CHARS:
-        return _Parsed(None, f"text is {len(text):,} characters long; at most {MAX_CHARS:,} can be shown")
+        return _Parsed(None, _problem(text))
     tokens = parser.parse(text)
-    depth = deepest = 0
-    for token in tokens:
-        if token.type in _CONTAINERS:
-            depth += 1
-            deepest = max(deepest, depth)
-        elif token.nesting < 0 and token.type.replace("_close", "_open") in _CONTAINERS:
-            depth -= 1
-    if deepest > MAX_DEPTH:
-        # Past the parser's own limit the rest is left unparsed: the real depth is larger.
-        more = " or more" if 2 * deepest >= _PARSER_NESTING else ""
-        return _Parsed(None, f"lists or quotes nested {deepest}{more} levels deep; at most {MAX_DEPTH} can be shown")
-    return _Parsed(parser.renderer.render(tokens, parser.options, {}), None)
+    problem = _problem(text, tokens)
+    return _Parsed(None if problem else parser.renderer.render(tokens, parser.options, {}), problem)
 
 
 def _as_plain(text: str, problem: str, block: bool) -> Markup:
@@ -79,20 +98,11 @@ def _as_plain(text: str, problem: str, block: bool) -> Markup:
 
 
 @_rendered.memoize(key=lambda text: ("block", text))
-def _block_html(text: str) -> tuple[Markup, str | None]:
+def markdown_html(text: str) -> Markup:
     parsed = _parse(_block, text)
     if parsed.problem:
-        return _as_plain(text, parsed.problem, block=True), parsed.problem
-    return Markup(nh3.clean(parsed.html, tags=_BLOCK_TAGS, attributes=_ATTRIBUTES, link_rel="noopener")), None
-
-
-def markdown_html(text: str) -> Markup:
-    return _block_html(text)[0]
-
-
-def markup_problem(text: str) -> str | None:
-    """Why ``text`` is shown as plain text instead of Markdown, or None when it renders."""
-    return _block_html(text)[1]
+        return _as_plain(text, parsed.problem, block=True)
+    return Markup(nh3.clean(parsed.html, tags=_BLOCK_TAGS, attributes=_ATTRIBUTES, link_rel="noopener"))
 
 
 @_rendered.memoize(key=lambda text: ("inline", text))

@@ -5,9 +5,7 @@ one they have (the search index's next generation, the content of it).
 thread unless it already runs for that version, then waits up to ``wait`` seconds for it
 (``None``: until it is done; ``0``: not at all). ``prepare`` installs what it made itself and
 handles its own failures (keeping what serves is its choice); anything it lets through is
-logged, and the next ``follow`` of the same version starts it again. It starts once the process
-has no request in flight (``readers_first``), as do the steps ``prepare`` marks; a request
-waiting in ``follow`` does not count as one.
+logged, and the next ``follow`` of the same version starts it again.
 
 A process runs one preparation at a time, whatever it follows: a published change brings a new
 content and a new index generation together, and their two threads running side by side both
@@ -19,8 +17,6 @@ from __future__ import annotations
 import logging
 import threading
 from typing import Callable, Hashable
-
-from rules_index.readers_first import standing_by, step_aside
 
 _ONE_AT_A_TIME = threading.Lock()
 
@@ -43,8 +39,7 @@ class BackgroundSwitch:
                 threading.Thread(target=self._run, args=(version, ready), daemon=True, name=self.name).start()
         if wait == 0:
             return ready.is_set()
-        with standing_by():  # a request waiting for the switch must not hold its steps back
-            return ready.wait(wait)
+        return ready.wait(wait)
 
     def running(self) -> Hashable | None:
         """The version being prepared now, if any."""
@@ -54,7 +49,6 @@ class BackgroundSwitch:
     def _run(self, version: Hashable, ready: threading.Event) -> None:
         try:
             with _ONE_AT_A_TIME:
-                step_aside()
                 self.prepare(version)
         except Exception:
             logging.getLogger(__name__).exception("%s: preparing %s failed", self.name, version)

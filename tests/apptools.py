@@ -176,25 +176,3 @@ def scratch_database(backend: str, folder: Path, prefix: str):
         yield url
 
 
-@contextmanager
-def request_in_flight(in_flight=None):
-    """A request in flight on another thread for the duration of the block (``readers_first``)."""
-    from rules_index.readers_first import IN_FLIGHT
-
-    in_flight = in_flight or IN_FLIGHT
-    began, release = threading.Event(), threading.Event()
-
-    def request():
-        token = in_flight.begin()
-        began.set()
-        release.wait(60)
-        in_flight.end(token)
-
-    thread = threading.Thread(target=request, daemon=True)
-    thread.start()
-    assert began.wait(10)
-    try:
-        yield
-    finally:
-        release.set()
-        thread.join(10)

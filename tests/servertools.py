@@ -78,9 +78,10 @@ def server_env(instance: Path, database_url: str, **settings: str) -> dict:
 
 
 @contextmanager
-def serving(env: dict, log_dir: Path, start_timeout: float = 120):
-    """gunicorn with gunicorn.conf.py and ``env`` (migrated first); yields a :class:`Server`."""
-    flask(env, "db", "upgrade")
+def serving(env: dict, log_dir: Path, start_timeout: float = 120, migrate: bool = True):
+    """gunicorn with gunicorn.conf.py and ``env`` (migrated first, unless told not to); yields a :class:`Server`."""
+    if migrate:
+        flask(env, "db", "upgrade")
     port = free_port()
     access_log = log_dir / f"access-{port}.log"
     error_log = open(log_dir / f"error-{port}.log", "ab")

@@ -5,16 +5,13 @@ free loopback port, without RULES_PROXY_HOPS.
 """
 from __future__ import annotations
 
-import json
 import os
-import re
-import shutil
-import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -65,84 +62,6 @@ def test_config_defaults_survive_slow_clients_and_trust_no_forwarded_headers():
 def test_config_reads_workers_threads_and_bind_from_the_environment():
     settings = gunicorn_settings(RULES_WORKERS="3", RULES_THREADS="5", RULES_BIND="127.0.0.1:9123")
     assert (settings["workers"], settings["threads"], settings["bind"]) == ("3", "5", "['127.0.0.1:9123']")
-
-
-def test_config_runs_one_publisher_unless_told_otherwise():
-    from rules_index.web.publisher import APP_PATH
-
-    assert gunicorn_settings()["dirty_apps"] == f"['{APP_PATH}']"
-    assert gunicorn_settings()["dirty_workers"] == "1"
-    assert gunicorn_settings(RULES_PUBLISHER_WORKERS="0")["dirty_workers"] == "0"
-
-
-@pytest.mark.slow  # a gunicorn server
-def test_the_publisher_builds_accepted_changes_and_is_not_needed_to_publish_them(tmp_path):
-    """Under gunicorn.conf.py an accepted change's index generation is built by the publisher, not
-    in the accepting worker. With the publisher killed, accepts are still published (by the
-    worker, until gunicorn has started a new publisher, which then publishes again)."""
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content", content)
-    env = server_env(tmp_path / "instance", f"sqlite:///{tmp_path / 'corrections.sqlite3'}", CONTENT_DIR=str(content))
-    flask(env, "db", "upgrade")
-    flask(env, "editors", "add", "publisher-test", "--password-stdin", stdin="publisher-test-password\n")
-    token = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "editors", "token", "publisher-test"], cwd=ROOT,
-                           env=env, capture_output=True, text=True, check=True, timeout=120).stdout.split()[-1]
-    from rules_index.content import load_library
-
-    game, faq = "ohne-furcht-und-adel", "tie-break"
-    with serving(env, tmp_path) as server:
-        log = tmp_path / f"error-{server.port}.log"
-
-        def accept_and_find(word: str) -> None:
-            answer = load_library(content).game(game).faq_entry(faq).en.answer.rstrip()
-            change = {"game": game, "kind": "faq", "id": faq, "text": {"en": {"answer": f"{answer} {word}"}}}
-            status, _, body = server.request("POST", "/api/v1/changes", json.dumps(change).encode(), {
-                "Content-Type": "application/json", "Authorization": f"Bearer {token}"}, timeout=120)
-            assert status == 201, body
-            deadline = time.monotonic() + 10  # the other worker follows in the background
-            while True:
-                status, _, body = server.request("GET", f"/api/v1/search?q={word}&lang=en")
-                if [hit["id"] for hit in json.loads(body)["hits"]][:1] == [faq]:
-                    break
-                assert time.monotonic() < deadline, f"{word} not found"
-                time.sleep(0.05)
-
-        def publishers() -> list[int]:
-            return [int(pid) for pid in re.findall(r"Spawned dirty worker \(pid: (\d+)\)", log.read_text())]
-
-        accept_and_find("zqfirst")
-        text = log.read_text()
-        assert f"publisher: published {game}/faq/{faq}" in text and "publishing in this process" not in text
-        os.kill(publishers()[-1], signal.SIGKILL)
-        accept_and_find("zqsecond")  # published whether or not gunicorn has a new publisher yet
-        deadline = time.monotonic() + 60
-        while len(publishers()) < 2 or "Initialized dirty app" not in log.read_text().split("Spawned dirty worker")[-1]:
-            assert time.monotonic() < deadline, "gunicorn started no new publisher"
-            time.sleep(0.2)
-        published = log.read_text().count("publisher: published")
-        accept_and_find("zqthird")
-        assert log.read_text().count("publisher: published") == published + 1
-
-
-def test_a_worker_leaves_what_it_loaded_out_of_the_collectors_full_passes():
-    """``post_worker_init`` freezes the objects made while the app was loaded; objects made after it
-    are collected as before (a cycle made afterwards is still found), the young ones less often."""
-    script = (
-        "import gc, runpy, app\n"
-        "application = app.create_app()\n"
-        "before = gc.get_freeze_count()\n"
-        "runpy.run_path('gunicorn.conf.py')['post_worker_init'](None)\n"
-        "frozen = gc.get_freeze_count()\n"
-        "cycle = []; cycle.append(cycle); del cycle\n"
-        "print(before, frozen, gc.collect(), gc.get_threshold()[0])\n"
-    )
-    environ = {key: value for key, value in os.environ.items() if not key.startswith("RULES_")}
-    printed = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=environ, capture_output=True, text=True,
-                             check=True, timeout=120).stdout.split()
-    before, frozen, collected, young = map(int, printed)
-    assert before == 0 and frozen > 50_000
-    assert collected >= 1
-    assert young >= 10_000  # the young generation collected less often than gc's default 700
 
 
 class SlowClient(threading.Thread):
@@ -212,3 +131,33 @@ def test_without_proxy_hops_forwarded_headers_are_ignored(server):
         for i in range(1, 5)
     ]
     assert codes == [201, 201, 201, 429]  # one client: the addresses it claims do not count
+
+
+def processes_in_group(group: int) -> list[int]:
+    """Pids of the live processes whose process group is ``group`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.slow  # 20 gunicorn servers
+def test_a_stop_right_after_a_start_leaves_nothing_behind(tmp_path):
+    """20 rounds of start, then SIGTERM to the master as soon as it answers: no process of the
+    server is left and its port is free again. Its control socket is the instance's own."""
+    env = server_env(tmp_path / "instance", f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    flask(env, "db", "upgrade")
+    flask(env, "index", "build")  # as make serve does before it starts gunicorn
+    for _ in range(20):
+        with serving(env, tmp_path, migrate=False) as server:
+            group, port = server.proc.pid, server.port
+            assert (tmp_path / "instance" / "gunicorn.ctl").is_socket()
+        assert processes_in_group(group) == []
+        with socket.socket() as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((HOST, port))  # raises if a process still holds it

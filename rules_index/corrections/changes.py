@@ -43,7 +43,6 @@ from rules_index.content.writer import (
     plan_faq_change,
     plan_section_change,
 )
-from rules_index.readers_first import step_aside
 
 from . import intents, recovery
 from .content_lock import content_lock, lock_file_in
@@ -156,9 +155,6 @@ def apply_change(
     today = today or dt.date.today()
     if dry_run and kind == "faq":
         return _dry_run_faq(root, game, target, updates, base_version, context)
-    # An accept takes 100-200 ms of CPU; each of its steps starts in a gap between the process's
-    # other requests, which would otherwise share the interpreter with it (``readers_first``).
-    step_aside()
     with content_lock(lock_file):
         recovered: list[recovery.Recovered] = []
         if not dry_run:
@@ -171,23 +167,19 @@ def apply_change(
         if base_version is not None and base_version != current:
             raise StaleVersion(current)
         before = intents.snapshot(root, game, kind, target)
-        step_aside()
         try:
             plans = _plans(root, game, kind, target, updates, today)
         except WriteCheckFailed as exc:  # the writer would not store what was meant: refuse, write nothing
             raise ChangeRefused([GateProblem("validation", f"the change cannot be written as given: {exc}")]) from None
         if not any(p.before != p.after for p in plans):
             raise ChangeRefused([GateProblem("validation", UNCHANGED)])
-        step_aside()
         problems = review(root, game, kind, target, plans)
         if problems:
             raise ChangeRefused(problems)
         if dry_run:
             return Outcome(None, plans, current, flagged_langs(proposed_langs(before, kind, updates)))
         writes = [p for p in plans if p.before != p.after]
-        step_aside()
         after = intents.planned_snapshot(root, game, kind, target, writes)
-        step_aside()
         intent = intents.open_intent(
             session, game=game, kind=kind, target=target, editor_id=editor.id,
             report_id=report.id if report is not None else None,

@@ -33,7 +33,6 @@ from rules_index.content.loader import load_catalog, load_checked_game, load_gam
 from rules_index.content.schema import Faq
 from rules_index.content.versions import stored_faq
 from rules_index.content.writer import FAQ_TEXT_FIELDS, EntryNotFound, FilePlan, clean_text, planned_copy
-from rules_index.readers_first import step_aside
 from rules_index.restatements import comparer
 from rules_index.verification import Report, verify_entry
 
@@ -76,7 +75,6 @@ def review(root: Path, slug: str, kind: str, target: str, plans: list[FilePlan])
         stored = None
     with planned_copy(root, slug, plans) as copy:
         game, problems = _load(copy / slug, copy, catalog.get(slug))
-    step_aside()
     if game is None or problems:
         return [GateProblem("validation", str(p)) for p in problems] or [GateProblem("validation", f"game '{slug}' does not load")]
     if kind != "faq":
@@ -84,13 +82,8 @@ def review(root: Path, slug: str, kind: str, target: str, plans: list[FilePlan])
     entry = game.faq_entry(target)
     if entry is None:
         return [GateProblem("validation", f"faq: game '{slug}' has no FAQ entry '{target}'")]
-    # Each part of the review a step of its own (readers_first): loading the game, the claims,
-    # the known mistakes (their comparer is built anew for the changed game) and the engine's
-    # checks take 5-10 ms each in a worker that is answering readers meanwhile.
     problems = claim_problems(entry, stored)
-    step_aside()
     problems += mistake_problems(game, entry)
-    step_aside()
     return problems + engine_problems(game, entry)
 
 

@@ -34,7 +34,6 @@ from typing import Iterable, Iterator
 from whoosh import index as whoosh_index
 
 from rules_index.content import LANGS, Library
-from rules_index.readers_first import step_aside
 
 from . import schema as f
 from .analysis import german_vocabulary
@@ -291,7 +290,6 @@ def build(library: Library, link: Path, content_dir: Path, changed: Iterable[Cha
             done = None
             if changed is not None and info is not None:
                 done = update_generation(library, snapshot, current, info, target)
-            step_aside()
             if done is None:
                 shutil.rmtree(target, ignore_errors=True)
                 count = write_generation(library, target, snapshot)
@@ -306,7 +304,6 @@ def build(library: Library, link: Path, content_dir: Path, changed: Iterable[Cha
         except BaseException:
             shutil.rmtree(target, ignore_errors=True)
             raise
-        step_aside()
         switch_link(link, target)
         prune(link)
     return target

@@ -38,7 +38,6 @@ from typing import Iterable
 from whoosh import index as whoosh_index
 
 from rules_index.content import Game, Library
-from rules_index.readers_first import step_aside
 
 from . import schema as f
 from .analysis import DecompoundFilter, german_vocabulary
@@ -188,7 +187,6 @@ def update_generation(library: Library, snapshot: Snapshot, current: Path, info:
         except BaseException:
             writer.cancel()
             raise
-        step_aside()
         writer.commit(merge=segments >= MAX_SEGMENTS)
         documents = ix.doc_count()
     finally:

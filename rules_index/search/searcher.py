@@ -60,7 +60,6 @@ from whoosh import index as whoosh_index
 from whoosh.query import And, Term
 
 from rules_index.caches import ENTRY_BYTES, MiB, ByteCache
-from rules_index.readers_first import step_aside
 from rules_index.switching import BackgroundSwitch
 
 from . import schema as f
@@ -296,13 +295,10 @@ class _Generation:
         the interpreter)."""
         with self.borrowed():
             for lang in LANGS:
-                step_aside()
                 self.spelling(lang)
-            step_aside()
             self.segment_ids()
         self.peak = 0  # warming is no reader
         for _ in range(self.readers - len(self._idle)):
-            step_aside()
             opened = _Lent(self.index.searcher())
             with self._pool_lock:
                 self._idle.append(opened)
@@ -637,7 +633,6 @@ class SearchIndex:
             previous = self._generation
             gen = self._open(real, previous)
             gen.warm()
-            step_aside()
             with self._lock:
                 if self.index_link.generation() == real or self._generation is previous:
                     self._install(gen)

@@ -7,7 +7,6 @@ from flask import Flask
 from jinja2 import FileSystemBytecodeCache
 
 from rules_index.corrections import availability, db
-from rules_index.readers_first import CountRequests
 
 from . import api, changes_api, corrections, editor, errors, front, headers, i18n, page_cache, pages, search_state, security, seo, site_version, state
 
@@ -42,5 +41,3 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(seo.bp)
     app.register_blueprint(pages.bp)
     front.init_app(app)
-    # Outermost: a request is in flight until its response has been sent (``readers_first``).
-    app.wsgi_app = CountRequests(app.wsgi_app)

@@ -30,7 +30,6 @@ from rules_index.content import ContentError, Library, load_library, load_served
 from rules_index.content.loader import library_of_checked_games, load_checked_game
 from rules_index.search import IndexLink, built_fingerprint, stored_checks, stored_game
 from rules_index.content.snapshot import content_fingerprint, read_content, snapshot_of
-from rules_index.readers_first import step_aside
 from rules_index.switching import BackgroundSwitch
 
 KEY = "rules_index.content"
@@ -71,7 +70,6 @@ class GameCache:
             if hit is not None and hit[0] == key:
                 game, problems = hit[1], []
             else:
-                step_aside()  # parsing a game takes 10-30 ms: between requests
                 found = None if stored is None else stored(folder.name, content_fingerprint(folder), ids)
                 if found is not None:
                     game, problems = dataclasses.replace(found, folder=folder), []

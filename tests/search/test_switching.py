@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from apptools import request_in_flight, seed_index
-from rules_index import readers_first
+from apptools import seed_index
 from rules_index.content.snapshot import read_content
 from rules_index.content.writer import materialize, plan_faq_change
 from rules_index.search import IndexLink, SearchIndex, build
@@ -221,23 +220,6 @@ def test_catching_up_joins_the_index_switch_a_request_started(site, monkeypatch)
     assert index.catch_up() is new and opened == [new.path]  # nothing to catch up with
 
 
-def test_a_request_catching_up_does_not_hold_the_switch_back(site, monkeypatch):
-    """The steps of the switch a request waits for do not step aside for that request."""
-    content, link = site
-    in_flight = readers_first.InFlight()
-    monkeypatch.setattr(readers_first, "IN_FLIGHT", in_flight)
-    index = SearchIndex(link, switch_wait=0)
-    index.generation()
-    publish_change(content, link)
-    waits: list[float] = []
-    step = in_flight.step_aside
-    monkeypatch.setattr(in_flight, "step_aside", lambda longest=None: waits.append(step(longest)) or waits[-1])
-    token = in_flight.begin()  # the request that catches up, on this thread
-    index.catch_up()
-    in_flight.end(token)
-    assert len(waits) >= 5 and max(waits) < 0.015  # a step waits 20 ms for a request in flight
-
-
 def test_catching_up_starts_the_index_switch_when_none_runs(site):
     content, link = site
     index = SearchIndex(link, switch_wait=0)
@@ -424,20 +406,3 @@ def test_nothing_is_taken_over_from_a_generation_that_analyses_differently(site,
     assert len(gen.analyses.cache) == 0 and len(gen.analyses.snippets) == 0
 
 
-def test_a_switch_is_followed_in_the_gaps_between_requests(site, monkeypatch):
-    """While another request is in flight, the next generation and its content wait (here
-    without a bound) and the previous ones answer; once it ends, both follow."""
-    monkeypatch.setattr(readers_first, "LONGEST_S", 60.0)
-    content, link = site
-    index, state = SearchIndex(link, switch_wait=0), ContentState(content, link, switch_wait=0)
-    old_generation, old_library = index.generation(), state.library
-    publish_change(content, link)
-    with request_in_flight():
-        index.generation(), state.library  # both start following
-        time.sleep(1.5)  # far longer than following takes (tens of milliseconds)
-        assert index.generation() is old_generation and state.library is old_library
-    for _ in range(400):
-        if index.generation() is not old_generation and state.library is not old_library:
-            break
-        time.sleep(0.05)
-    assert finds(index) and WORD in state.library.game(GAME).faq_entry(FAQ).en.answer

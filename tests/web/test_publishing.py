@@ -3,14 +3,12 @@ reload parses only the changed game, ``publish(changed=...)`` makes the change v
 from __future__ import annotations
 
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
 
 import rules_index.verification as verification
-from apptools import change_answer, make_app, request_in_flight
-from rules_index import readers_first
+from apptools import change_answer, make_app
 from rules_index.search import SearchIndex, build
 from rules_index.content.snapshot import read_content
 from rules_index.web.publishing import publish
@@ -94,31 +92,6 @@ def test_publish_with_the_changed_entry(tmp_path, counted):
     assert "flumph" in other.library.game(GAME).faq_entry(FAQ).en.answer
     other.verification
     assert counted["verify"] == 0
-
-
-def test_publishing_waits_for_a_gap_between_requests(tmp_path, monkeypatch):
-    """An accepted change is published between the process's other requests: with one in
-    flight (here without a bound on the wait) it waits, and goes on once that one ends."""
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content", content)
-    app = make_app(tmp_path / "instance", content)
-    with app.app_context():
-        content_state().library
-        publish()
-        change_answer(content, GAME, FAQ, "flumph")
-    monkeypatch.setattr(readers_first, "LONGEST_S", 60.0)
-    done = threading.Event()
-
-    def publishing():
-        with app.app_context():
-            publish(changed=[(GAME, "faq", FAQ)])
-        done.set()
-
-    with request_in_flight():
-        threading.Thread(target=publishing, daemon=True).start()
-        assert not done.wait(1.5)  # publishing takes a fraction of that
-    assert done.wait(60)
-    assert [h.entry for h in SearchIndex(Path(app.config["INDEX_DIR"])).search("flumph", "en").hits] == [FAQ]
 
 
 def test_a_following_process_takes_the_changed_game_from_the_generation(tmp_path, monkeypatch):

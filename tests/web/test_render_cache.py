@@ -10,9 +10,9 @@ def test_rendered_markdown_stays_within_its_bytes(monkeypatch):
     paragraph = "Der Dieb bestiehlt eine Figur. " * 250  # about 7.5 kB per text
     for i in range(2000):  # about 15 MB of HTML offered to an 8 MiB cache
         render.markdown_html(f"memory test {i}: {paragraph}")
-    info = render._block_html.cache_info()
+    info = render.markdown_html.cache_info()
     assert info.currsize <= render.CACHE_BYTES == info.maxsize
     assert info.currsize > render.CACHE_BYTES // 2
     last = render.markdown_html(f"memory test 1999: {paragraph}")
-    assert render._block_html.cache_info().hits == info.hits + 1  # the latest is still a hit
+    assert render.markdown_html.cache_info().hits == info.hits + 1  # the latest is still a hit
     assert last.startswith("<p>memory test 1999")
