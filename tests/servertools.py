@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,6 +27,13 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind((HOST, 0))
         return sock.getsockname()[1]
+
+
+def control_socket() -> list[str]:
+    """gunicorn's arguments for its control socket in a new folder under the temporary folder (its
+    default is ~/.gunicorn/gunicorn.ctl); not under a test's tmp_path, as a Unix socket's path must
+    stay short."""
+    return ["--control-socket", os.path.join(tempfile.mkdtemp(prefix="gunicorn-"), "gunicorn.ctl")]
 
 
 def flask(env: dict, *args: str, stdin: str | None = None) -> None:
@@ -86,7 +94,7 @@ def serving(env: dict, log_dir: Path, start_timeout: float = 120):
     error_log = open(log_dir / f"error-{port}.log", "ab")
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"), "--bind", f"{HOST}:{port}",
-         "--access-logfile", str(access_log), "--access-logformat", ACCESS_LOG_FORMAT],
+         "--access-logfile", str(access_log), "--access-logformat", ACCESS_LOG_FORMAT, *control_socket()],
         cwd=ROOT, env=env, start_new_session=True, stdout=error_log, stderr=error_log,
     )
     try:
