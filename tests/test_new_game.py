@@ -35,6 +35,18 @@ EVERY_GAME = [
 ]
 
 
+GUIDE = ROOT / "CONTRIBUTING.md"
+
+
+def guide_blocks() -> list[tuple[str, str]]:
+    """The guide's code blocks that begin with ``# <path>``: (path, the rest of the block)."""
+    return re.findall(r"```(?:python|yaml)\n# ([\w./-]+)\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.S)
+
+
+def guide_files() -> dict[str, str]:
+    return dict(guide_blocks())
+
+
 def run(checkout: Path, *args: str) -> subprocess.CompletedProcess:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("RULES_", "PYTEST_", "FLASK_"))}
     return subprocess.run([sys.executable, *args], cwd=checkout, env=env, capture_output=True, text=True, timeout=900)
@@ -58,6 +70,14 @@ def test_the_fixture_is_two_folders():
     assert f"content/{SLUG}/game.yaml" in added and f"rules_index/engines/{SLUG}/probes.py" in added
 
 
+def test_the_guide_shows_the_games_own_files():
+    shown = [(path, code) for path, code in guide_blocks() if path.startswith((f"content/{SLUG}/", f"rules_index/engines/{SLUG}/"))]
+    assert {f"rules_index/engines/{SLUG}/game.py", f"content/{SLUG}/faq.yaml"} <= {path for path, _ in shown}
+    for path, code in shown:  # each excerpt stands in the file as it is shown
+        assert code in (NEW_GAME / path).read_text(encoding="utf-8"), path
+    assert guide_files()[f"rules_index/engines/{SLUG}/game.py"] == (NEW_GAME / "rules_index/engines/nim/game.py").read_text(encoding="utf-8")
+
+
 def test_content_validate_and_rules_check_pass_with_the_game(checkout):
     validate = run(checkout, "-m", "flask", "--app", "app", "content", "validate")
     assert validate.returncode == 0, validate.stdout + validate.stderr
@@ -69,11 +89,16 @@ def test_content_validate_and_rules_check_pass_with_the_game(checkout):
 
 
 def test_the_tests_over_every_game_pass_with_it(checkout):
+    # The guide's engine test, as a contributor would add it.
+    engine_test = f"tests/engines/test_{SLUG}.py"
+    (checkout / engine_test).write_text(guide_files()[engine_test], encoding="utf-8")
     # Tests drawn per game run for the new game only: the others' run in this suite itself.
     result = run(checkout, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider", "-n", "0", "-v",
-                 "-m", "not slow", "-k", f"{SLUG} or not [ or test_home_lists_games or test_flip_sample", *EVERY_GAME)
+                 "-m", "not slow", "-k", f"{SLUG} or not [ or test_home_lists_games or test_flip_sample",
+                 *EVERY_GAME, engine_test)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     passed = result.stdout
+    assert re.search(rf"test_{SLUG}\.py::\w+ PASSED", passed)
     for test in ("test_real_content_is_valid", "test_games", "test_home_lists_games[de]"):
         assert re.search(rf"::{re.escape(test)} PASSED", passed), test
     for test in ("test_every_game_has_an_engine", "test_state_machine", "test_play_random_ends_and_replays[0-",
