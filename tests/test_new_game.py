@@ -55,9 +55,10 @@ def run(checkout: Path, *args: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def checkout(tmp_path_factory) -> Path:
     """A copy of the checkout with the new game's two folders copied in, and nothing else."""
+    if (ROOT / "content" / SLUG).exists() or (ROOT / "rules_index" / "engines" / SLUG).exists():
+        pytest.skip(f"the checkout holds {SLUG} itself: the tests over every game run over it here")
     target = tmp_path_factory.mktemp("fifth-game") / "checkout"
     shutil.copytree(ROOT, target, ignore=NOT_SOURCES, symlinks=True)
-    assert not (target / "content" / SLUG).exists()
     shutil.copytree(NEW_GAME, target, dirs_exist_ok=True)
     for mo in ROOT.glob("translations/*/LC_MESSAGES/messages.mo"):  # made by make, as in the checkout
         shutil.copy2(mo, target / mo.relative_to(ROOT))
