@@ -11,13 +11,13 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from app import ROOT
+from apptools import process_folder
 
 HOST = "127.0.0.1"
 ACCESS_LOG_FORMAT = "%(p)s %(m)s %(U)s %(s)s"
@@ -30,10 +30,10 @@ def free_port() -> int:
 
 
 def control_socket() -> list[str]:
-    """gunicorn's arguments for its control socket in a new folder under the temporary folder (its
-    default is ~/.gunicorn/gunicorn.ctl); not under a test's tmp_path, as a Unix socket's path must
-    stay short."""
-    return ["--control-socket", os.path.join(tempfile.mkdtemp(prefix="gunicorn-"), "gunicorn.ctl")]
+    """gunicorn's arguments for its control socket in a new folder under the temporary folder,
+    removed when the test process ends (gunicorn's default is ~/.gunicorn/gunicorn.ctl); not under
+    a test's tmp_path, as a Unix socket's path must stay short."""
+    return ["--control-socket", str(process_folder("gunicorn-") / "gunicorn.ctl")]
 
 
 def flask(env: dict, *args: str, stdin: str | None = None) -> None:
