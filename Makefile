@@ -38,9 +38,11 @@ setup: $(VENV)/.installed $(MO_FILES) ## Create .venv, install what serving need
 
 dev-setup: setup $(VENV)/.dev-installed ## setup, plus the test tools (requirements-dev.txt)
 
-# axe-core, injected into pages by the browser tests (skipped without npm).
+# axe-core, injected into pages by the browser tests (skipped without npm). npm keeps its cache
+# and logs in the checkout (.npm-cache/), not in the home folder.
+NPM_CACHE := $(CURDIR)/.npm-cache
 node_modules/.installed: package.json package-lock.json
-	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $@; else echo "npm not found: accessibility audit skipped"; fi
+	@if command -v npm >/dev/null; then npm_config_cache="$(NPM_CACHE)" npm_config_update_notifier=false npm ci --no-audit --no-fund --silent && touch $@; else echo "npm not found: accessibility audit skipped"; fi
 
 browser-tools: node_modules/.installed
 
@@ -117,4 +119,4 @@ translations: setup ## Extract interface strings into translations/messages.pot 
 	$(BIN)/pybabel update -i translations/messages.pot -d translations
 
 clean: ## Remove the virtualenv and the built index
-	rm -rf $(VENV) instance/index* node_modules mutants site
+	rm -rf $(VENV) instance/index* node_modules .npm-cache mutants site

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app import ROOT
+from apptools import process_folder
 
 HOST = "127.0.0.1"
 ACCESS_LOG_FORMAT = "%(p)s %(m)s %(U)s %(s)s"
@@ -26,6 +27,13 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind((HOST, 0))
         return sock.getsockname()[1]
+
+
+def control_socket() -> list[str]:
+    """gunicorn's arguments for its control socket in a new folder under the temporary folder,
+    removed when the test process ends (gunicorn's default is ~/.gunicorn/gunicorn.ctl); not under
+    a test's tmp_path, as a Unix socket's path must stay short."""
+    return ["--control-socket", str(process_folder("gunicorn-") / "gunicorn.ctl")]
 
 
 def flask(env: dict, *args: str, stdin: str | None = None) -> None:
@@ -87,7 +95,7 @@ def serving(env: dict, log_dir: Path, start_timeout: float = 120, migrate: bool 
     error_log = open(log_dir / f"error-{port}.log", "ab")
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"), "--bind", f"{HOST}:{port}",
-         "--access-logfile", str(access_log), "--access-logformat", ACCESS_LOG_FORMAT],
+         "--access-logfile", str(access_log), "--access-logformat", ACCESS_LOG_FORMAT, *control_socket()],
         cwd=ROOT, env=env, start_new_session=True, stdout=error_log, stderr=error_log,
     )
     try:

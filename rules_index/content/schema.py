@@ -156,6 +156,7 @@ class GameFile(Strict):
     editions: Annotated[list[Edition], Field(min_length=1)]
     sources: Annotated[list[Source], Field(min_length=1)]
     roles: list[Id] = []  # glossary ids of the characters or roles players take, in the game's order
+    traditional: bool = False  # a traditional game in the public domain: no designer, publisher or rulebook of its own
 
 
 class Section(Strict):

@@ -18,6 +18,15 @@ change) differ, in games the generation has, under the same schema version; othe
 is returned and the caller builds everything. A game whose files differ has its facts
 documents written again too (they come from ``game.yaml`` and the material sections).
 
+A replaced document stays in its segment as a deleted one, and Whoosh counts deleted documents in
+its statistics (document count, document frequencies, field lengths) until the segment is merged:
+an incremental generation scores its hits a little differently from a full build of the same
+content (a few per cent; ``tests/search/test_incremental.py`` holds the bound). So that the
+difference does not grow with every change, an update that would leave more than
+``MAX_DELETED_SHARE`` of the index's documents deleted (and at least ``MIN_DELETED`` of them) is
+not made: the caller builds everything, which has none. (Merging those segments instead, with
+Whoosh's ``optimize``, took longer than a full build.)
+
 The German compound splitter's vocabulary is part of the schema, taken from the whole content at
 a full build. An update keeps the current generation's vocabulary: when the changed entries
 bring German words it does not have, the generation is marked ``vocabulary_behind`` (a compound
@@ -52,6 +61,9 @@ MAX_SEGMENTS = 8
 # The files of a game an update may find changed: its FAQ, its rules texts, its game.yaml.
 UPDATABLE_FILES = frozenset({"faq.yaml", "game.yaml", *(f"rules.{lang}.md" for lang in LANGS)})
 ENTRIES = "ENTRIES.json"
+# Past this share of deleted documents (and this many), an update is a full build instead.
+MAX_DELETED_SHARE = 0.1
+MIN_DELETED = 100
 
 
 @dataclass
@@ -145,6 +157,23 @@ def _german_texts(library: Library, changed: Iterable[tuple[str, str, str]]):
                 yield from (section.title("de"), section.body("de"))
 
 
+def deleted_documents(folder: Path) -> tuple[int, int]:
+    """The documents an index holds that are deleted, and those it holds that are not."""
+    ix = whoosh_index.open_dir(str(folder))
+    try:
+        return ix.doc_count_all() - ix.doc_count(), ix.doc_count()
+    finally:
+        ix.close()
+
+
+def too_many_deleted(current: Path, replaced: int) -> bool:
+    """Whether an update replacing ``replaced`` documents (counted from above: the changed
+    entries' and the games' facts documents) would leave too many deleted ones."""
+    deleted, live = deleted_documents(current)
+    deleted += replaced
+    return deleted >= MIN_DELETED and deleted > MAX_DELETED_SHARE * live
+
+
 def update_generation(library: Library, snapshot: Snapshot, current: Path, info: dict, target: Path) -> Updated | None:
     """Make ``target`` from ``current`` with the changed entries' documents written again, or
     return None (nothing written) when the current generation cannot be the base."""
@@ -157,6 +186,8 @@ def update_generation(library: Library, snapshot: Snapshot, current: Path, info:
     if found is None:
         return None
     games, changed, entries = found
+    if too_many_deleted(current, len(changed) * len(LANGS) + len(games) * 2 * len(LANGS)):
+        return None
     link_index_files(current, target)
     ix = whoosh_index.open_dir(str(target))
     try:

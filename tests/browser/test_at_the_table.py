@@ -7,10 +7,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from apptools import real_library
 from conftest import DESKTOP, MOBILE
 
 GAME = "ohne-furcht-und-adel"
-GAMES = ["ohne-furcht-und-adel", "kardinal-und-koenig", "adel-verpflichtet", "keine-ehre-unter-dieben"]
+GAMES = [game.slug for game in real_library()]
 MAX_PHONE_HEIGHT = 12_000
 
 

@@ -105,6 +105,8 @@ def _kk(check) -> bool:
     return bool(check.probe == "chains" or check.probe == "final_scoring" and board_results or _full_land(check))
 
 
+# The games whose engines take values no source gives. A game not named here has none (its
+# engine follows its sources throughout): its scenarios need the sentence nowhere.
 NEEDS_SENTENCE = {
     "ohne-furcht-und-adel": _ofua,
     "adel-verpflichtet": _av,
@@ -113,10 +115,15 @@ NEEDS_SENTENCE = {
 }
 
 
+def needs_sentence(game: str, check) -> bool:
+    rule = NEEDS_SENTENCE.get(game)
+    return rule is not None and rule(check)
+
+
 # ------------------------------------------------------------------------------------------ tests
 
-def test_every_game_has_a_rule():
-    assert set(NEEDS_SENTENCE) == {game.slug for game in LIBRARY}
+def test_every_rule_is_of_a_game():
+    assert set(NEEDS_SENTENCE) <= {game.slug for game in LIBRARY}
 
 
 @pytest.mark.parametrize("game,where,check", SCENARIOS, ids=[f"{g}:{w}" for g, w, _ in SCENARIOS])
@@ -131,11 +138,11 @@ def test_sentence_in_all_languages_or_none(game, where, check):
 
 @pytest.mark.parametrize("game,where,check", SCENARIOS, ids=[f"{g}:{w}" for g, w, _ in SCENARIOS])
 def test_scenario_resting_on_assumed_values_says_so(game, where, check):
-    if NEEDS_SENTENCE[game](check):
+    if needs_sentence(game, check):
         assert all(labelled(check).values()), "the scenario rests on values no source gives: add the sentence"
 
 
-def test_the_rules_find_something_in_every_game():
+def test_every_rule_finds_something():
     # A rule that never fires would let every scenario pass unlabelled.
     for slug, rule in NEEDS_SENTENCE.items():
         assert any(rule(check) for game, _, check in SCENARIOS if game == slug), slug

@@ -34,6 +34,7 @@ from rules_index.corrections.models import AcceptIntent, Change, Editor, Report,
 from rules_index.search.build import build, built_fingerprint, content_fingerprint
 
 from formtools_shared import EDITOR, PASSWORD
+from servertools import control_socket
 
 pytestmark = pytest.mark.slow  # make test-all: kills accepts at each step and restarts gunicorn
 
@@ -396,7 +397,7 @@ def test_gunicorn_worker_killed_mid_accept_is_replaced_by_one_that_settles_it(wo
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-w", "1", "-b", f"127.0.0.1:{port}", "--graceful-timeout", "2", "app:create_app()"],
+        [sys.executable, "-m", "gunicorn", "-w", "1", "-b", f"127.0.0.1:{port}", "--graceful-timeout", "2", *control_socket(), "app:create_app()"],
         cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:

@@ -24,6 +24,7 @@ from sqlalchemy import create_engine, text
 
 from app import ROOT
 from apptools import BACKENDS, scratch_database
+from servertools import control_socket
 
 pytestmark = pytest.mark.slow  # make test-all: kills servers mid-write
 
@@ -54,7 +55,7 @@ def running_server(tmp_path, database_url: str, workers: int = 2):
     subprocess.run([sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"], cwd=ROOT, env=env, check=True, capture_output=True)
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-w", str(workers), "-b", f"127.0.0.1:{port}", "--graceful-timeout", "2", "app:create_app()"],
+        [sys.executable, "-m", "gunicorn", "-w", str(workers), "-b", f"127.0.0.1:{port}", "--graceful-timeout", "2", *control_socket(), "app:create_app()"],
         cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"

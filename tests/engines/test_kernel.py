@@ -11,12 +11,14 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
+from apptools import real_library
 from rules_index.content.yaml12 import load_text
 from rules_index.engines import probes_for, state_class
 from rules_index.engines.base import GENERIC, ProbeRegistry, Rule, RuleViolation, State
 from rules_index.verification import compare
 
-GAMES = ["ohne-furcht-und-adel", "keine-ehre-unter-dieben", "kardinal-und-koenig", "adel-verpflichtet"]
+# Every game of the content, found by folder; each must have its engine (found by slug).
+GAMES = [game.slug for game in real_library()]
 README = Path(__file__).resolve().parents[2] / "rules_index" / "engines" / "README.md"
 
 
@@ -57,6 +59,11 @@ def machine_for(slug: str) -> type[RuleBasedStateMachine]:
 
     EngineMachine.__name__ = f"Machine_{slug.replace('-', '_')}"
     return EngineMachine
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_every_game_has_an_engine(slug):
+    assert state_class(slug) is not None and probes_for(slug) is not None, f"rules_index/engines/{slug.replace('-', '_')}/"
 
 
 @pytest.mark.parametrize("slug", GAMES)

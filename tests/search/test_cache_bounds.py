@@ -8,6 +8,7 @@ from array import array
 
 import pytest
 
+from apptools import real_library
 from rules_index.caches import ENTRY_BYTES, ByteCache, entry_bytes, payload_bytes
 from rules_index.search import CacheSizes, SearchIndex
 
@@ -110,7 +111,7 @@ def test_searcher_caches_stay_within_their_bytes(small):
     rng = random.Random(5)
     real = ["Dieb", "Baumeister", "Söldner", "Stadt", "thief", "warlord", "district", "architetto", "corona",
             "Kloster", "Kardinal", "auction", "detective", "Meuchler", "Gold", "Karten", "König", "quartiere"]
-    games = [None, "ohne-furcht-und-adel", "adel-verpflichtet", "kardinal-und-koenig", "keine-ehre-unter-dieben"]
+    games = [None, *(game.slug for game in real_library())]
     for word in made_up_words(300):
         lang = rng.choice(("de", "en", "it"))
         result = small.search(f"{word} {rng.choice(real)}", lang, game=rng.choice(games), limit=20)

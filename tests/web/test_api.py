@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 from app import ROOT
+from apptools import real_library
 from rules_index.content.yaml12 import load_text
 
 CATALOG = load_text((ROOT / "content" / "faq-catalog.yaml").read_text(encoding="utf-8"))
@@ -13,7 +14,7 @@ LABEL_PREFIX = {"de": "Regelheft: S. ", "en": "Rulebook: p", "it": "Regolamento:
 def test_games(client):
     body = client.get("/api/v1/games").get_json()
     slugs = [g["slug"] for g in body["games"]]
-    assert slugs == sorted(["adel-verpflichtet", "kardinal-und-koenig", "keine-ehre-unter-dieben", "ohne-furcht-und-adel"])
+    assert slugs and slugs == sorted(game.slug for game in real_library())
     assert all(g["url"] == f"/de/{g['slug']}/" for g in body["games"])
 
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from apptools import real_library
 from rules_index.content.versions import faq_version, stored_faq
 from rules_index.present import verification_status
 from rules_index.web.state import content_state, library
@@ -62,6 +63,15 @@ def test_every_entry_has_one_of_the_four_statuses(app):
         }
     assert set(statuses.values()) <= {"verified", "partial", "assumption", "editorial"}
     assert sum(1 for s in statuses.values() if s == "verified") > 60
+
+
+@pytest.mark.parametrize("slug", [game.slug for game in real_library()])
+def test_every_answer_page_shows_the_status_of_its_entry(client, slug):
+    for entry in real_library().game(slug).faq:
+        status = client.get(f"/api/v1/games/{slug}/faq/{entry.id}?lang=en").get_json()["verified"]["status"]
+        assert status in {"verified", "partial", "assumption", "editorial"}, (entry.id, status)
+        page = client.get(f"/en/{slug}/faq/{entry.id}").get_data(as_text=True)
+        assert f'<details class="verified verified-{status}">' in page, entry.id
 
 
 def test_the_version_is_the_hash_of_the_stored_entry(client, app):
