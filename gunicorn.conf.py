@@ -11,7 +11,9 @@ server belongs behind nginx (or a proxy like it), which reads each request whole
 it on (README, "Serving in production"). Trusted proxies are configured in the app
 (RULES_PROXY_HOPS), not here.
 """
+import hashlib
 import os
+import tempfile
 
 wsgi_app = "app:create_app()"
 bind = os.environ.get("RULES_BIND", "127.0.0.1:8000")
@@ -30,7 +32,13 @@ secure_scheme_headers = {}
 
 accesslog = "-"
 
-# One control socket per instance (gunicorn's default is one per user, in the home folder).
+# One control socket per instance (gunicorn's default is one per user, in the home folder): in the
+# instance folder, or, where that path is too long for a Unix socket (108 bytes), in a folder of
+# the temporary folder named after the instance.
 _instance = os.path.abspath(os.environ.get("RULES_INSTANCE_PATH") or "instance")
 os.makedirs(_instance, exist_ok=True)
 control_socket = os.path.join(_instance, "gunicorn.ctl")
+if len(os.fsencode(control_socket)) > 100:
+    _short = os.path.join(tempfile.gettempdir(), "rules-index-" + hashlib.sha256(_instance.encode()).hexdigest()[:16])
+    os.makedirs(_short, mode=0o700, exist_ok=True)
+    control_socket = os.path.join(_short, "gunicorn.ctl")

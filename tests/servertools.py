@@ -30,7 +30,8 @@ def free_port() -> int:
 
 
 def control_socket() -> list[str]:
-    """gunicorn's arguments for its control socket in a new folder under the temporary folder,
+    """For gunicorn started without gunicorn.conf.py (which keeps it per instance): the arguments
+    for its control socket in a new folder under the temporary folder,
     removed when the test process ends (gunicorn's default is ~/.gunicorn/gunicorn.ctl); not under
     a test's tmp_path, as a Unix socket's path must stay short."""
     return ["--control-socket", str(process_folder("gunicorn-") / "gunicorn.ctl")]
@@ -95,7 +96,7 @@ def serving(env: dict, log_dir: Path, start_timeout: float = 120, migrate: bool 
     error_log = open(log_dir / f"error-{port}.log", "ab")
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"), "--bind", f"{HOST}:{port}",
-         "--access-logfile", str(access_log), "--access-logformat", ACCESS_LOG_FORMAT, *control_socket()],
+         "--access-logfile", str(access_log), "--access-logformat", ACCESS_LOG_FORMAT],
         cwd=ROOT, env=env, start_new_session=True, stdout=error_log, stderr=error_log,
     )
     try:
