@@ -33,6 +33,13 @@ def _display_name(value: str | None) -> str | None:
     return value
 
 
+def password_hash(password: str) -> str:
+    """The stored form of a new password; raises EditorError if it is too short."""
+    if len(password) < MIN_PASSWORD:
+        raise EditorError(f"the password must have at least {MIN_PASSWORD} characters")
+    return _hasher.hash(password)
+
+
 def add_editor(session: Session, name: str, password: str, display_name: str | None = None) -> Editor:
     """A new editor. ``display_name`` is what the public history shows; the login name never is."""
     name = name.strip()
@@ -41,20 +48,25 @@ def add_editor(session: Session, name: str, password: str, display_name: str | N
     shown = _display_name(display_name)
     if shown is not None and shown.casefold() == name.casefold():
         raise EditorError("the display name must differ from the login name (the public history shows it)")
-    if len(password) < MIN_PASSWORD:
-        raise EditorError(f"the password must have at least {MIN_PASSWORD} characters")
+    hashed = password_hash(password)
     if session.scalar(select(Editor).where(Editor.name == name)) is not None:
         raise EditorError(f"an editor named '{name}' exists already")
-    editor = Editor(name=name, password_hash=_hasher.hash(password), display_name=shown)
+    editor = Editor(name=name, password_hash=hashed, display_name=shown)
     session.add(editor)
     session.commit()
     return editor
 
 
-def set_display_name(session: Session, name: str, display_name: str) -> Editor:
+def editor_named(session: Session, name: str) -> Editor:
+    """The editor with this login name; raises EditorError."""
     editor = session.scalar(select(Editor).where(Editor.name == name.strip()))
     if editor is None:
         raise EditorError(f"no editor named '{name.strip()}'")
+    return editor
+
+
+def set_display_name(session: Session, name: str, display_name: str) -> Editor:
+    editor = editor_named(session, name)
     shown = _display_name(display_name)
     if shown.casefold() == editor.name.casefold():
         raise EditorError("the display name must differ from the login name (the public history shows it)")
@@ -64,9 +76,13 @@ def set_display_name(session: Session, name: str, display_name: str) -> Editor:
 
 
 def authenticate(session: Session, name: str, password: str) -> Editor | None:
+    """The editor if name and password match and the account is not disabled. The hash is checked
+    in every case, so an unknown or disabled name costs the same time as a wrong password."""
     editor = session.scalar(select(Editor).where(Editor.name == (name or "").strip()))
     try:
         _hasher.verify(editor.password_hash if editor else _DUMMY_HASH, password or "")
     except (VerificationError, InvalidHashError):
+        return None
+    if editor is None or editor.disabled_at is not None:
         return None
     return editor
