@@ -19,6 +19,7 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
+from sqlalchemy import select
 
 from rules_index.content import LANGS
 from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, parse_submitted_yaml
@@ -26,7 +27,7 @@ from rules_index.content.versions import entry_data
 from rules_index.content.yaml12 import dump_text
 from rules_index.corrections import availability, changes, reports, sessions
 from rules_index.corrections.db import session
-from rules_index.corrections.editors import authenticate
+from rules_index.corrections.editors import Busy, authenticate
 from rules_index.corrections.merge import FieldMerge, merge_fields
 from rules_index.corrections.models import Change, Editor, Report, TranslationFlag
 from rules_index.corrections.revert import NotRevertable, entry_version, revert_change, revertable_ids
@@ -34,7 +35,7 @@ from rules_index.corrections.revert import NotRevertable, entry_version, revert_
 from . import editor_lang as interface
 from .forms import MAX_BASE_ENTRY, ActionForm, EntryForm, LoginForm, RejectForm, SectionForm
 from .publishing import publish
-from .security import limiter, login_account
+from .security import every_login, limiter, log_breach, login_account, login_account_and_address
 from .state import content_state, library
 
 bp = Blueprint("editor", __name__, url_prefix="/editor")
@@ -77,19 +78,35 @@ def safe_next(target: str | None) -> str:
     return target
 
 
-def _login_limit() -> str:
-    return current_app.config["LOGIN_RATE_LIMIT"]
+def _config(key: str):
+    return lambda: current_app.config[key]
+
+
+def _targeted_account() -> str:
+    """The account a breach of the per-account limit is about, for the log: an editor's login
+    name, but never an unknown one (it may be a password typed into the wrong field)."""
+    name = (request.form.get("name") or "").strip()
+    known = session().scalar(select(Editor.name).where(Editor.name == name)) if 0 < len(name) <= 80 else None
+    return f"guesses for the editor '{known}' from several addresses" if known else "guesses for an unknown name"
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(_login_limit, methods=["POST"])  # per address
-@limiter.limit(_login_limit, key_func=login_account, methods=["POST"])  # per account, from any address
+@limiter.limit(_config("LOGIN_RATE_LIMIT"), key_func=login_account_and_address, methods=["POST"])
+@limiter.limit(_config("LOGIN_ADDRESS_RATE_LIMIT"), methods=["POST"])
+@limiter.limit(_config("LOGIN_ACCOUNT_RATE_LIMIT"), key_func=login_account, methods=["POST"],
+               on_breach=log_breach(_targeted_account))
+@limiter.limit(_config("LOGIN_GLOBAL_RATE_LIMIT"), key_func=every_login, methods=["POST"],
+               on_breach=log_breach(lambda: "logins over the whole site"))
 def login():
     form = LoginForm()
     if request.method == "GET":
         form.next.data = request.args.get("next", "")
     if form.validate_on_submit():
-        editor = authenticate(session(), form.name.data, form.password.data)
+        try:
+            editor = authenticate(session(), form.name.data, form.password.data, wait=float(current_app.config["LOGIN_CHECK_WAIT"]))
+        except Busy:
+            form.password.errors = [_("Too many logins are being checked at this moment. Please try again in a few seconds.")]
+            return render_template("editor/login.html", lang=interface.editor_lang(), form=form), 503, {"Retry-After": "5"}
         if editor is not None:
             chosen = cookie.get(interface.COOKIE_KEY)
             cookie.clear()  # a fresh cookie at login: nothing from before it is trusted

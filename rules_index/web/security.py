@@ -3,16 +3,25 @@
 Rate-limit counters live in the service's database (``rules-db://``, see
 ``rules_index.corrections.rate_limits``), so they hold across workers and machines; config
 ``RATELIMIT_STORAGE_URI`` picks another storage of the ``limits`` library. Limits count per client
-address (the forwarded one behind a trusted proxy, see ``front.py``); logins also per account.
+address (the forwarded one behind a trusted proxy, see ``front.py``).
+
+Logins are limited four ways: per account and address (``LOGIN_RATE_LIMIT``, the lockout: guesses
+from one address do not lock the editor out at another), per address over all accounts, per
+account over all addresses (looser, and logged: someone is guessing one editor's password from
+many places), and over the whole site (``LOGIN_GLOBAL_RATE_LIMIT``, a ceiling on the CPU and
+memory password checks can take).
 """
 from __future__ import annotations
 
 import hashlib
 import os
 import secrets
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf import CSRFProtect
@@ -46,6 +55,35 @@ def login_account() -> str:
     return "account:" + hashlib.sha256(name.encode()).hexdigest()[:32]
 
 
+def login_account_and_address() -> str:
+    return f"{login_account()}@{get_remote_address()}"
+
+
+def every_login() -> str:
+    return "all-logins"
+
+
+_breaches_logged: dict[str, float] = {}
+_breaches_lock = threading.Lock()
+
+
+def log_breach(describe: Callable[[], str]) -> Callable:
+    """An ``on_breach`` callback for Flask-Limiter that logs the first breach of each counter's
+    window in this process (a flood breaches on every request; the log says it once)."""
+
+    def on_breach(limit) -> None:
+        now = time.time()
+        with _breaches_lock:
+            if _breaches_logged.get(limit.key, 0.0) > now:
+                return
+            if len(_breaches_logged) > 1000:  # keys of past windows
+                _breaches_logged.clear()
+            _breaches_logged[limit.key] = now + limit.limit.get_expiry()
+        current_app.logger.warning("login limit %s reached: %s", limit.limit, describe())
+
+    return on_breach
+
+
 def init_app(app: Flask) -> None:
     app.config["SECRET_KEY"] = secret_key(app)
     # Flask's defaults hold these keys already (SameSite None, Secure off): set them outright.
@@ -54,7 +92,12 @@ def init_app(app: Flask) -> None:
     app.config["SESSION_COOKIE_SECURE"] = bool(app.config.get("SESSION_COOKIE_SECURE")) or os.environ.get("RULES_HTTPS") == "1"
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
     app.config.setdefault("SUBMISSION_RATE_LIMIT", "20 per minute;200 per day")
-    app.config.setdefault("LOGIN_RATE_LIMIT", "10 per minute")
+    app.config.setdefault("LOGIN_RATE_LIMIT", "10 per minute")  # per account and address
+    app.config.setdefault("LOGIN_ADDRESS_RATE_LIMIT", "30 per minute")
+    app.config.setdefault("LOGIN_ACCOUNT_RATE_LIMIT", "30 per minute;300 per day")
+    app.config.setdefault("LOGIN_GLOBAL_RATE_LIMIT", "60 per minute")
+    # Seconds a login waits for one of the process's password-check slots before a 503.
+    app.config.setdefault("LOGIN_CHECK_WAIT", 0.5)
     if app.config.setdefault("RATELIMIT_STORAGE_URI", rate_limits.STORAGE_URI) == rate_limits.STORAGE_URI:
         # The engine is looked up per request: each app counts in its own database.
         app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"engine": db.engine})
