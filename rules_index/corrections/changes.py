@@ -49,7 +49,7 @@ from . import intents, recovery
 from .content_lock import content_lock, lock_file_in
 from .gate import UNCHANGED, ChangeRefused, GateProblem, review, review_faq
 from .intents import changed_langs, flagged_langs
-from .models import AcceptIntent, Change, Editor, Report, TranslationFlag, utcnow
+from .models import AcceptIntent, Change, Editor, Report, TranslationFlag
 
 __all__ = [
     "UNCHANGED", "ChangeRefused", "GateProblem", "Outcome", "ReportDecided", "StaleVersion",
@@ -218,9 +218,7 @@ def _undo(session: Session, root: Path, intent: AcceptIntent, writes: list[FileP
         if session.scalar(select(Change.id).where(Change.intent_id == intent.id)) is not None:
             return
         materialize([FilePlan(p.path, p.after, p.before) for p in writes], root)
-        intent = session.get(AcceptIntent, intent.id)
-        intent.state = "rolled_back"
-        intent.finished_at = utcnow()
+        intents.finish(session.get(AcceptIntent, intent.id), "rolled_back")
         session.commit()
     except Exception:
         log.exception("accept intent %s: undoing a failed accept failed too; it stays open for recovery", intent.id)

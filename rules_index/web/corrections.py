@@ -13,6 +13,7 @@ from rules_index.corrections.db import session
 from .bodies import json_object
 from .errors import ApiError
 from .forms import CorrectionForm
+from .headers import private
 from .security import csrf, limiter
 from .state import library
 
@@ -89,6 +90,7 @@ def section_correction(lang: str, slug: str, section_id: str):
 
 
 @bp.get("/<lang>/corrections/<token>")
+@private  # the reader's own message
 def tracking(lang: str, token: str):
     from rules_index.content import LANGS
 
@@ -114,6 +116,7 @@ def api_submit():
 
 
 @bp.get("/api/v1/corrections/<token>")
+@private
 def api_status(token: str):
     report = reports.by_token(session(), token)
     if report is None:
