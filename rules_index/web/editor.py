@@ -21,6 +21,7 @@ from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 from sqlalchemy import select
 
+from rules_index import characters as chars
 from rules_index.content import LANGS
 from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, parse_submitted_yaml
 from rules_index.content.versions import entry_data
@@ -257,7 +258,30 @@ def _entry_form(kind: str, current: dict, proposal: Report | None = None):
     return form
 
 
+def _text_fields(kind: str) -> list[str]:
+    if kind == "section":
+        return [f"body_{lang}" for lang in LANGS]
+    return [f"{name}_{lang}" for lang in LANGS for name in ("question", "answer")] + ["citation", "ruling", "check"]
+
+
+def _clean_texts(kind: str, form) -> bool:
+    """Every text of the form cleaned as readers' texts and the API's are (``characters.plain_text``:
+    invisible reordering characters removed, line separators made LF); False when one holds a
+    control character (the field says which)."""
+    clean = True
+    for name in _text_fields(kind):
+        field = getattr(form, name)
+        try:
+            field.data = chars.plain_text(field.data or "")
+        except chars.RefusedText as exc:
+            field.errors = [_("Please remove the invisible control character %(char)s.", char=chars.describe(exc.char or "\ufffd"))]
+            clean = False
+    return clean
+
+
 def _updates(kind: str, form) -> dict | None:
+    if not _clean_texts(kind, form):
+        return None
     if kind == "section":
         return {lang: {"body": getattr(form, f"body_{lang}").data} for lang in LANGS}
     updates = {lang: {"question": getattr(form, f"question_{lang}").data, "answer": getattr(form, f"answer_{lang}").data} for lang in LANGS}
@@ -277,7 +301,7 @@ def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Repo
     problems (empty when it passes). Raises StaleVersion when the entry changed since that version."""
     updates = _updates(kind, form)
     if updates is None:
-        problems = [f"{field.name}: {error}" for field in (form.citation, form.ruling, form.check) for error in field.errors]
+        problems = [f"{name}: {error}" for name in _text_fields(kind) for error in getattr(form, name).errors]
         return [changes.GateProblem("validation", message) for message in problems or ["citation/ruling/check: not valid YAML"]]
     try:
         changes.apply_change(
