@@ -203,8 +203,12 @@ def apply_change(
             raise
         _fault("db-committed")
     _fault("before-publish")
-    # The new version from the entry as written (reading the file back would parse it once more).
-    version = faq_version(Faq.model_validate(after)) if kind == "faq" else section_version(after)
+    try:
+        # The new version from the entry as written (reading the file back would parse it once more).
+        version = faq_version(Faq.model_validate(after)) if kind == "faq" else section_version(after)
+    except Exception:  # the change is stored: that is what the caller must hear, version or not
+        log.exception("change %s is stored, but its version could not be computed", change.id)
+        version = ""
     return Outcome(change, plans, version, flags, recovered)
 
 

@@ -282,8 +282,11 @@ class ChangeRequest(ApiModel):
 class ChangeAccepted(ApiModel):
     accepted: Literal[True]
     change: int | None = Field(description="The stored change's id; null for a dry run.")
-    version: str = Field(description="The entry's version: the new one when written, the current one for a dry run.")
+    version: str = Field(description="The entry's version: the new one when written (empty in the rare case it could "
+                                     "not be computed; the change is stored all the same), the current one for a dry run.")
     flags: list[Lang] = Field(description="Languages put under translation review.")
+    published: bool = Field(description="Whether the site shows the change yet: false for a dry run, and with 202 "
+                                        "(stored, publication retried).")
 
 
 class Problem(ApiModel):

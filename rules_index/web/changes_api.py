@@ -1,8 +1,9 @@
 """The editors' API: ``POST /api/v1/changes`` with ``Authorization: Bearer <token>``.
 
 The change passes the same gate as the review page; a dry run stops after it. 200: would be
-accepted (dry run); 201: written; 422: refused, with the problems; 401: no valid token; 409: the
-entry changed since ``base_version``.
+accepted (dry run); 201: written and published; 202: written, ``published: false`` (publication
+failed and is retried; the change is stored all the same); 422: refused, with the problems; 401:
+no valid token; 409: the entry changed since ``base_version``.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from rules_index.corrections.tokens import editor_for_token
 
 from .bodies import json_object
 from .errors import ApiError
-from .publishing import publish
+from .committed import publish_committed
 from .state import content_state, library
 
 bp = Blueprint("changes_api", __name__, url_prefix="/api/v1")
@@ -56,6 +57,7 @@ def submit_change():
     except EntryNotFound:
         raise ApiError(404, f"id: game '{change.game}' has no entry '{change.target}'") from None
     if change.dry_run:
-        return jsonify(accepted=True, change=None, version=outcome.version, flags=outcome.flags), 200
-    publish(changed=[(change.game, change.kind, change.target)])
-    return jsonify(accepted=True, change=outcome.change.id, version=outcome.version, flags=outcome.flags), 201
+        return jsonify(accepted=True, change=None, version=outcome.version, flags=outcome.flags, published=False), 200
+    published = publish_committed([(change.game, change.kind, change.target)])
+    return jsonify(accepted=True, change=outcome.change.id, version=outcome.version, flags=outcome.flags,
+                   published=published), 201 if published else 202

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session as cookie, url_for
+from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session as cookie, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
@@ -35,7 +35,7 @@ from rules_index.corrections.revert import NotRevertable, entry_version, revert_
 
 from . import editor_lang as interface
 from .forms import MAX_BASE_ENTRY, ActionForm, EntryForm, LoginForm, RejectForm, SectionForm
-from .publishing import publish
+from .committed import publish_committed
 from .security import every_login, limiter, log_breach, login_account, login_account_and_address
 from .state import content_state, library
 
@@ -296,6 +296,14 @@ def _lock_file() -> Path:
     return Path(current_app.instance_path) / "content.lock"
 
 
+def _flash_stored(message: str) -> None:
+    """Flash ``message`` for a stored change, or say that it is stored but not shown yet."""
+    if g.get("published", True):
+        flash(message)
+    else:
+        flash(_("The change is stored, but the site does not show it yet: publishing failed and is being tried again."))
+
+
 def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Report | None, dry_run: bool = False):
     """Gate (and unless ``dry_run`` write) the change against the form's base version; returns the
     problems (empty when it passes). Raises StaleVersion when the entry changed since that version."""
@@ -311,7 +319,7 @@ def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Repo
     except changes.ChangeRefused as exc:
         return exc.problems
     if not dry_run:
-        publish(changed=[(slug, kind, target)])
+        g.published = publish_committed([(slug, kind, target)])
     return []
 
 
@@ -372,7 +380,7 @@ def review(editor: Editor, report_id: int):
         elif request.method == "POST" and form.validate():
             problems = _apply(editor, slug, kind, target, form, report)
             if not problems:
-                flash(_("Change accepted; the content and the search index are up to date."))
+                _flash_stored(_("Change accepted; the content and the search index are up to date."))
                 return redirect(url_for("editor.queue"))
         elif request.method == "GET":
             problems, changed = _gate_result(_apply(editor, slug, kind, target, form, report, dry_run=True))
@@ -429,7 +437,7 @@ def edit(editor: Editor, slug: str, kind: str, target: str):
         elif request.method == "POST" and form.validate():
             problems = _apply(editor, slug, kind, target, form, None)
             if not problems:
-                flash(_("Change accepted; the content and the search index are up to date."))
+                _flash_stored(_("Change accepted; the content and the search index are up to date."))
                 return redirect(url_for("editor.edit", slug=slug, kind=kind, target=target))
     except changes.StaleVersion:
         current, merges = _offer_merge(kind, slug, target, form)
@@ -476,8 +484,8 @@ def revert(editor: Editor, change_id: int):
     except changes.ChangeRefused as exc:
         return _change_list(editor, refusal=_("Not reverted: the earlier text does not pass the checks any more."),
                             problems=exc.problems, status=400)
-    publish(changed=[(change.game, change.target_kind, change.target_id)])
-    flash(_("Change reverted; the content and the search index are up to date."))
+    g.published = publish_committed([(change.game, change.target_kind, change.target_id)])
+    _flash_stored(_("Change reverted; the content and the search index are up to date."))
     return redirect(safe_next(request.form.get("next")))
 
 

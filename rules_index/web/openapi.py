@@ -192,6 +192,7 @@ def openapi_document(base: str, slugs: list[str]) -> dict:
             "responses": {
                 "200": ok(M.ChangeAccepted, "Dry run: the change would be accepted"),
                 "201": ok(M.ChangeAccepted, "Written and published"),
+                "202": ok(M.ChangeAccepted, "Written; publication failed and is retried (published: false)"),
                 "400": error("Bad input"), "401": error("No valid editor token"),
                 "404": error("Unknown game or entry"), "409": error("The entry changed since base_version"),
                 "413": error("Text or body too large"),
