@@ -159,3 +159,18 @@ class TranslationFlag(Base):
     resolved_by: Mapped[int | None] = mapped_column(ForeignKey("editors.id"), nullable=True)
 
     __table_args__ = (UniqueConstraint("game", "target_id", "lang", "change_id"),)
+
+
+class IdempotencyKey(Base):
+    """A request made once whatever its repeats: the answer to the first request with a key.
+
+    ``key`` is the SHA-256 of the scope (which form or API call, and for changes which editor)
+    and the key the client sent; ``response`` is null while the first request is under way.
+    """
+
+    __tablename__ = "idempotency_keys"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int | None] = mapped_column(nullable=True)
+    response: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow, index=True)
