@@ -25,6 +25,7 @@ class Browser:
     def __init__(self, app, address: str):
         self.client = app.test_client()
         self.client.environ_base["REMOTE_ADDR"] = address
+        self.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
         self.token = csrf_token(self.client.get("/editor/login").get_data(as_text=True))
 
     def login(self, name: str = EDITOR, password: str = WRONG):
