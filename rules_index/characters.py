@@ -1,4 +1,8 @@
-"""Which characters readers' input may hold: one definition for the server's checks and the API's JSON Schema.
+"""Which characters text people send may hold: one definition for readers' reports, editors'
+changes, search queries, the content writer and the API's JSON Schema.
+
+``plain_text`` is the one cleaning every sent text gets: line breaks become LF, invisible
+characters that reorder or hide what others see are removed, control characters are refused.
 
 Each set is a tuple of code point ranges, rendered either as the literal characters (for Python's
 ``str`` methods) or as the body of a regex character class in ``\\uXXXX`` escapes, which ECMA-262
@@ -7,6 +11,8 @@ for one character (``pattern`` for "holds one of", ``not``/``pattern`` for "hold
 never anchor with ``^…$``: Python lets ``$`` match before a final newline, ECMA-262 does not.
 """
 from __future__ import annotations
+
+import re
 
 Ranges = tuple[tuple[int, int], ...]
 
@@ -19,6 +25,15 @@ LINE_BREAKS: Ranges = ((0x09, 0x0A), (0x0D, 0x0D))  # tab, LF, CR
 SEPARATORS: Ranges = ((0x2028, 0x2029),)  # LINE SEPARATOR, PARAGRAPH SEPARATOR
 # Embeddings, overrides and isolates: they reorder what a reader sees without being seen.
 BIDI_CONTROLS: Ranges = ((0x202A, 0x202E), (0x2066, 0x2069))
+# Left-to-right, right-to-left and Arabic letter marks: invisible, they only steer the order too.
+BIDI_MARKS: Ranges = ((0x061C, 0x061C), (0x200E, 0x200F))
+BOM: Ranges = ((0xFEFF, 0xFEFF),)  # byte order mark, or the zero-width no-break space of old
+# Removed from every text people send: nothing a reader of these languages needs, and each can
+# make a text read otherwise than it is stored.
+INVISIBLE: tuple[Ranges, ...] = (BIDI_CONTROLS, BIDI_MARKS, BOM)
+# What YAML (and Python's str.splitlines) also takes for a line break: NEL, LINE SEPARATOR and
+# PARAGRAPH SEPARATOR. The content writer escapes them.
+YAML_LINE_BREAKS: Ranges = ((0x85, 0x85), (0x2028, 0x2029))
 # Spaces that show nothing (Unicode Zs, plus the zero-width no-break space / byte order mark).
 SPACES: Ranges = (
     (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A), (0x202F, 0x202F),
@@ -38,6 +53,47 @@ def regex_class(*sets: Ranges) -> str:
 def characters(*sets: Ranges) -> str:
     """Every character of the given sets, as one string (for ``str.strip`` and membership)."""
     return "".join(chr(c) for ranges in sets for a, b in ranges for c in range(a, b + 1))
+
+
+_NEWLINES = re.compile(f"\r\n?|[{regex_class(SEPARATORS)}]")
+_INVISIBLE = re.compile(f"[{regex_class(*INVISIBLE)}]")
+_REFUSED = re.compile(f"[{regex_class(CONTROLS)}]")
+
+
+class RefusedText(ValueError):
+    """Text that cannot be taken: ``char`` is the control character found, or None when the text
+    is not valid Unicode (a lone surrogate)."""
+
+    def __init__(self, char: str | None):
+        super().__init__(f"holds the control character {describe(char)}" if char else "is not valid Unicode text")
+        self.char = char
+
+
+def refused_character(text: str) -> str | None:
+    """The first character no sent text may hold (a control character other than tab and line
+    breaks; NEL among them), or None."""
+    found = _REFUSED.search(text)
+    return found.group() if found else None
+
+
+def plain_text(text: str) -> str:
+    """Text as people send it, made plain: CRLF, CR, LINE SEPARATOR and PARAGRAPH SEPARATOR become
+    LF, the INVISIBLE characters are removed; raises RefusedText for a control character or a
+    lone surrogate. Nothing else changes (callers strip or limit as they need)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RefusedText(None) from None
+    text = _INVISIBLE.sub("", _NEWLINES.sub("\n", text))
+    bad = refused_character(text)
+    if bad is not None:
+        raise RefusedText(bad)
+    return text
+
+
+def without_invisible(text: str) -> str:
+    """Only the INVISIBLE characters removed (for text that is cleaned otherwise, a search query)."""
+    return _INVISIBLE.sub("", text)
 
 
 def describe(char: str) -> str:

@@ -123,6 +123,12 @@ def db_upgrade() -> None:
 editors_cli = AppGroup("editors", help="Editor accounts.")
 
 
+def _new_password(from_stdin: bool) -> str:
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\n")
+    return click.prompt("Password", hide_input=True, confirmation_prompt=True)
+
+
 @editors_cli.command("add")
 @click.argument("name")
 @click.option("--password-stdin", is_flag=True, help="Read the password from standard input.")
@@ -135,15 +141,59 @@ def editors_add(name: str, password_stdin: bool, display_name: str | None) -> No
     from .corrections.db import session
     from .corrections.editors import EditorError, add_editor
 
-    if password_stdin:
-        password = sys.stdin.readline().rstrip("\n")
-    else:
-        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     try:
-        add_editor(session(), name, password, display_name)
+        add_editor(session(), name, _new_password(password_stdin), display_name)
     except EditorError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"editor '{name}' added")
+
+
+@editors_cli.command("password")
+@click.argument("name")
+@click.option("--password-stdin", is_flag=True, help="Read the password from standard input.")
+def editors_password(name: str, password_stdin: bool) -> None:
+    """Set a new password for the editor NAME (asked twice, or read from stdin); the editor's
+    browser sessions end."""
+    from .corrections.db import session
+    from .corrections.editors import EditorError
+    from .corrections.lifecycle import set_password
+
+    try:
+        ended = set_password(session(), name, _new_password(password_stdin))
+    except EditorError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"password of '{name}' changed; {ended} session(s) ended")
+
+
+@editors_cli.command("disable")
+@click.argument("name")
+def editors_disable(name: str) -> None:
+    """Disable the editor NAME: no more logins, and every session and API token ends now.
+    The editor's changes stay in the history."""
+    from .corrections.db import session
+    from .corrections.editors import EditorError
+    from .corrections.lifecycle import disable
+
+    try:
+        ended, tokens = disable(session(), name)
+    except EditorError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"editor '{name}' disabled; {ended} session(s) and {tokens} token(s) ended")
+
+
+@editors_cli.command("enable")
+@click.argument("name")
+def editors_enable(name: str) -> None:
+    """Let the disabled editor NAME log in again (ended sessions and tokens stay ended)."""
+    from .corrections.db import session
+    from .corrections.editors import EditorError
+    from .corrections.lifecycle import enable
+
+    try:
+        enable(session(), name)
+    except EditorError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"editor '{name}' enabled")
 
 
 @editors_cli.command("display-name")
@@ -166,9 +216,8 @@ def editors_display_name(name: str, display_name: str) -> None:
 def editors_logout_all(name: str) -> None:
     """End every browser session of the editor NAME (e.g. after a lost laptop)."""
     from .corrections.db import session
-    from .corrections.editors import EditorError
+    from .corrections.editors import EditorError, editor_named
     from .corrections.sessions import revoke_all
-    from .corrections.tokens import editor_named
 
     try:
         count = revoke_all(session(), editor_named(session(), name))

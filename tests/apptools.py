@@ -81,6 +81,9 @@ def make_unmigrated_app(instance: Path, content: Path, **config):
         "SECRET_KEY": "test-secret",
         "SUBMISSION_RATE_LIMIT": "100000 per minute",
         "LOGIN_RATE_LIMIT": "100000 per minute",
+        "LOGIN_ADDRESS_RATE_LIMIT": "100000 per minute",
+        "LOGIN_ACCOUNT_RATE_LIMIT": "100000 per minute",
+        "LOGIN_GLOBAL_RATE_LIMIT": "100000 per minute",
         # A test reads a published change on its next request; served apps answer from the
         # previous content while the next loads (tests/search/test_switching.py tests that).
         "SWITCH_WAIT_MS": None,

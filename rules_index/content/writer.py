@@ -24,6 +24,8 @@ from typing import Any, Iterator
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from rules_index import characters as chars
+
 from . import tempnames
 from .rules_markdown import split_sections
 from .schema import LANGS
@@ -107,10 +109,13 @@ def section_in(texts: dict[str, str], section_id: str) -> dict:
 
 # --- writing one YAML scalar -------------------------------------------------------------------
 
+_NOT_PRINTED = chars.characters(chars.YAML_LINE_BREAKS, chars.BOM)
+
+
 def _printable(char: str) -> bool:
     """YAML's printable set, without the characters YAML also reads as line breaks or a BOM."""
     code = ord(char)
-    if char in "\x85\u2028\u2029\ufeff":
+    if char in _NOT_PRINTED:
         return False
     return (code in (0x09, 0x0A) or 0x20 <= code <= 0x7E or 0xA0 <= code <= 0xD7FF
             or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF)
@@ -357,7 +362,7 @@ class _Rebuild(Exception):
 
 
 # The line breaks YAML counts in its marks.
-_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_BREAK = re.compile(f"\r\n|[\r\n{chars.regex_class(chars.YAML_LINE_BREAKS)}]")
 
 
 class _Positions:

@@ -5,17 +5,15 @@
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from rules_index import characters as chars
 from rules_index.content import LANGS, Library
 
 from .field_error import FieldError
 
 MAX_TEXT = 20000
 FIELDS = {"faq": ("question", "answer"), "section": ("body",)}
-# Line breaks and tabs are text; other control characters cannot be written into the content files.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 class RequestError(FieldError):
@@ -36,12 +34,10 @@ def _text(value, field: str) -> str:
     if not isinstance(value, str):
         raise RequestError(field, "must be a text")
     try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise RequestError(field, "is not valid Unicode text") from None
-    value = value.replace("\r\n", "\n").replace("\r", "\n")
-    if _CONTROL.search(value):
-        raise RequestError(field, "holds control characters")
+        value = chars.plain_text(value)  # cleaned as readers' texts and the editors' forms are
+    except chars.RefusedText as exc:
+        raise RequestError(field, f"may not hold the control character {chars.describe(exc.char)}" if exc.char
+                           else "is not valid Unicode text") from None
     if len(value) > MAX_TEXT:
         raise RequestError(field, f"is longer than {MAX_TEXT} characters", 413)
     return value

@@ -48,7 +48,7 @@ from . import intents, recovery
 from .content_lock import content_lock, lock_file_in
 from .gate import UNCHANGED, ChangeRefused, GateProblem, review, review_faq
 from .intents import changed_langs, flagged_langs
-from .models import AcceptIntent, Change, Editor, Report, TranslationFlag, utcnow
+from .models import AcceptIntent, Change, Editor, Report, TranslationFlag
 
 __all__ = [
     "UNCHANGED", "ChangeRefused", "GateProblem", "Outcome", "ReportDecided", "StaleVersion",
@@ -195,8 +195,12 @@ def apply_change(
             raise
         _fault("db-committed")
     _fault("before-publish")
-    # The new version from the entry as written (reading the file back would parse it once more).
-    version = faq_version(Faq.model_validate(after)) if kind == "faq" else section_version(after)
+    try:
+        # The new version from the entry as written (reading the file back would parse it once more).
+        version = faq_version(Faq.model_validate(after)) if kind == "faq" else section_version(after)
+    except Exception:  # the change is stored: that is what the caller must hear, version or not
+        log.exception("change %s is stored, but its version could not be computed", change.id)
+        version = ""
     return Outcome(change, plans, version, flags, recovered)
 
 
@@ -210,9 +214,7 @@ def _undo(session: Session, root: Path, intent: AcceptIntent, writes: list[FileP
         if session.scalar(select(Change.id).where(Change.intent_id == intent.id)) is not None:
             return
         materialize([FilePlan(p.path, p.after, p.before) for p in writes], root)
-        intent = session.get(AcceptIntent, intent.id)
-        intent.state = "rolled_back"
-        intent.finished_at = utcnow()
+        intents.finish(session.get(AcceptIntent, intent.id), "rolled_back")
         session.commit()
     except Exception:
         log.exception("accept intent %s: undoing a failed accept failed too; it stays open for recovery", intent.id)

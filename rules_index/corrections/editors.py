@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import threading
 
 from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -18,10 +19,18 @@ _hasher = PasswordHasher.from_parameters(
     getattr(profiles, os.environ.get("RULES_PASSWORD_HASH_PROFILE", "RFC_9106_LOW_MEMORY")))
 # Verified against when the name is unknown, so both cases cost the same time.
 _DUMMY_HASH = _hasher.hash("not a real password, only for timing")
+# A check holds argon2's memory (64 MiB at the default profile) and a core for about 0.2 s: a flood
+# of logins may keep this many per process busy, not every thread of a worker and its memory.
+CONCURRENT_CHECKS = 2
+_checks = threading.BoundedSemaphore(CONCURRENT_CHECKS)
 
 
 class EditorError(ValueError):
     pass
+
+
+class Busy(RuntimeError):
+    """Every password-check slot of the process stayed taken for the whole wait."""
 
 
 def _display_name(value: str | None) -> str | None:
@@ -33,6 +42,13 @@ def _display_name(value: str | None) -> str | None:
     return value
 
 
+def password_hash(password: str) -> str:
+    """The stored form of a new password; raises EditorError if it is too short."""
+    if len(password) < MIN_PASSWORD:
+        raise EditorError(f"the password must have at least {MIN_PASSWORD} characters")
+    return _hasher.hash(password)
+
+
 def add_editor(session: Session, name: str, password: str, display_name: str | None = None) -> Editor:
     """A new editor. ``display_name`` is what the public history shows; the login name never is."""
     name = name.strip()
@@ -41,20 +57,25 @@ def add_editor(session: Session, name: str, password: str, display_name: str | N
     shown = _display_name(display_name)
     if shown is not None and shown.casefold() == name.casefold():
         raise EditorError("the display name must differ from the login name (the public history shows it)")
-    if len(password) < MIN_PASSWORD:
-        raise EditorError(f"the password must have at least {MIN_PASSWORD} characters")
+    hashed = password_hash(password)
     if session.scalar(select(Editor).where(Editor.name == name)) is not None:
         raise EditorError(f"an editor named '{name}' exists already")
-    editor = Editor(name=name, password_hash=_hasher.hash(password), display_name=shown)
+    editor = Editor(name=name, password_hash=hashed, display_name=shown)
     session.add(editor)
     session.commit()
     return editor
 
 
-def set_display_name(session: Session, name: str, display_name: str) -> Editor:
+def editor_named(session: Session, name: str) -> Editor:
+    """The editor with this login name; raises EditorError."""
     editor = session.scalar(select(Editor).where(Editor.name == name.strip()))
     if editor is None:
         raise EditorError(f"no editor named '{name.strip()}'")
+    return editor
+
+
+def set_display_name(session: Session, name: str, display_name: str) -> Editor:
+    editor = editor_named(session, name)
     shown = _display_name(display_name)
     if shown.casefold() == editor.name.casefold():
         raise EditorError("the display name must differ from the login name (the public history shows it)")
@@ -63,10 +84,21 @@ def set_display_name(session: Session, name: str, display_name: str) -> Editor:
     return editor
 
 
-def authenticate(session: Session, name: str, password: str) -> Editor | None:
+def authenticate(session: Session, name: str, password: str, wait: float = 0.5) -> Editor | None:
+    """The editor if name and password match and the account is not disabled. The hash is checked
+    in every case, so an unknown or disabled name costs the same time as a wrong password.
+
+    Raises Busy when no check slot frees within ``wait`` seconds.
+    """
     editor = session.scalar(select(Editor).where(Editor.name == (name or "").strip()))
+    if not _checks.acquire(timeout=wait):
+        raise Busy()
     try:
         _hasher.verify(editor.password_hash if editor else _DUMMY_HASH, password or "")
     except (VerificationError, InvalidHashError):
+        return None
+    finally:
+        _checks.release()
+    if editor is None or editor.disabled_at is not None:
         return None
     return editor

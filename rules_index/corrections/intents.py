@@ -10,6 +10,10 @@ An accept goes through three steps (changes.apply_change):
 
 A process that dies between 1 and 3 leaves the intent ``open``; recovery.py finishes it from what
 the intent holds, with the same ``complete`` a live accept uses, so both leave the same rows.
+
+A finished intent (``done`` or ``rolled_back``) keeps no file texts: they are needed only while it
+is open (the change keeps its patch), and whole content files before and after would otherwise
+stay in the database forever, about 200 KB an accept.
 """
 from __future__ import annotations
 
@@ -98,10 +102,16 @@ def complete(session: Session, intent: AcceptIntent) -> tuple[Change, list[str]]
         report = session.get(Report, intent.report_id)
         report.status = "accepted"
         report.reason = None
-    intent.state = "done"
-    intent.finished_at = utcnow()
+    finish(intent, "done")
     session.commit()
     return change, flags
+
+
+def finish(intent: AcceptIntent, state: str) -> None:
+    """Mark the intent ``done`` or ``rolled_back`` (the caller commits) and drop its file texts."""
+    intent.state = state
+    intent.finished_at = utcnow()
+    intent.files = "[]"
 
 
 def resolve_flags(session: Session, game: str, target: str, lang: str, editor_id: int) -> None:

@@ -20,9 +20,23 @@ def alembic_config() -> Config:
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     config = alembic_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
+    with engine.connect() as connection:
+        keys_were_on = False
+        if connection.dialect.name == "sqlite":
+            # SQLite alters a table by copying it, dropping the old one and renaming the copy: with
+            # foreign keys on, the drop would delete (ON DELETE CASCADE) or refuse the rows that
+            # point at it. SQLite's documented way is to switch them off outside the transaction.
+            keys_were_on = bool(connection.exec_driver_sql("PRAGMA foreign_keys").scalar())
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                command.upgrade(config, revision)
+        finally:
+            if keys_were_on:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
 
 
 @functools.cache

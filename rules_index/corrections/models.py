@@ -41,23 +41,34 @@ class Report(Base):
 
 
 class Editor(Base):
+    """An editor account. A disabled one (``disabled_at`` set) cannot log in, and its sessions and
+    tokens are refused; its changes stay in the history under its name.
+
+    Ids are never reused (SQLite's AUTOINCREMENT; a PostgreSQL sequence never goes back): a
+    credential left behind by a deleted editor can never name a new one.
+    """
+
     __tablename__ = "editors"
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(80), unique=True)  # the login name: never shown publicly
     password_hash: Mapped[str] = mapped_column(String(255))
     display_name: Mapped[str | None] = mapped_column(String(80), nullable=True)  # shown in public history
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    disabled_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
+
+    __table_args__ = {"sqlite_autoincrement": True}
 
 
 class EditorSession(Base):
     """A logged-in browser session, as the SHA-256 hash of the id its cookie carries.
 
-    Logout sets ``revoked_at``: a copy of the cookie stops working at once.
+    Logout sets ``revoked_at``: a copy of the cookie stops working at once. Deleting the editor
+    deletes its sessions.
     """
 
     __tablename__ = "editor_sessions"
     id: Mapped[int] = mapped_column(primary_key=True)
-    editor_id: Mapped[int] = mapped_column(ForeignKey("editors.id"), index=True)
+    editor_id: Mapped[int] = mapped_column(ForeignKey("editors.id", ondelete="CASCADE"), index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     revoked_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
@@ -66,11 +77,12 @@ class EditorSession(Base):
 
 
 class EditorToken(Base):
-    """An editor's API token, as its SHA-256 hash; revoked tokens are kept with the time."""
+    """An editor's API token, as its SHA-256 hash; revoked tokens are kept with the time, and deleted
+    with their editor."""
 
     __tablename__ = "editor_tokens"
     id: Mapped[int] = mapped_column(primary_key=True)
-    editor_id: Mapped[int] = mapped_column(ForeignKey("editors.id"))
+    editor_id: Mapped[int] = mapped_column(ForeignKey("editors.id", ondelete="CASCADE"))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     revoked_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
@@ -147,3 +159,18 @@ class TranslationFlag(Base):
     resolved_by: Mapped[int | None] = mapped_column(ForeignKey("editors.id"), nullable=True)
 
     __table_args__ = (UniqueConstraint("game", "target_id", "lang", "change_id"),)
+
+
+class IdempotencyKey(Base):
+    """A request made once whatever its repeats: the answer to the first request with a key.
+
+    ``key`` is the SHA-256 of the scope (which form or API call, and for changes which editor)
+    and the key the client sent; ``response`` is null while the first request is under way.
+    """
+
+    __tablename__ = "idempotency_keys"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int | None] = mapped_column(nullable=True)
+    response: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow, index=True)

@@ -41,8 +41,8 @@ from rules_index.search.build import is_stale
 
 from . import availability, db
 from .content_lock import content_lock, lock_file_in
-from .intents import complete, file_plans, open_intents, write
-from .models import AcceptIntent, Change, utcnow
+from .intents import complete, file_plans, finish, open_intents, write
+from .models import AcceptIntent, Change
 
 KEY = "rules_index.recovery"
 
@@ -69,8 +69,7 @@ def needs_publish(results: list[Recovered]) -> bool:
 
 
 def _finish(session: Session, intent: AcceptIntent, state: str) -> None:
-    intent.state = state
-    intent.finished_at = utcnow()
+    finish(intent, state)
     session.commit()
 
 

@@ -26,9 +26,6 @@ VISIBLE = f"[^{chars.regex_class(chars.CONTROLS)}{BLANK}]"
 PAGE = "[0-9]{1,3}([-–][0-9]{1,3})?"
 EMAIL = f"[^@{BLANK}]+@[^@{BLANK}]+\\.[^@{BLANK}]+"
 
-_REFUSED = re.compile(REFUSED)
-_NEWLINES = re.compile(f"\r\n?|[{chars.regex_class(chars.SEPARATORS)}]")
-_BIDI = re.compile(f"[{chars.regex_class(chars.BIDI_CONTROLS)}]")
 _ENDS = chars.characters(chars.LINE_BREAKS, chars.SPACES)
 _EMAIL = re.compile(f"^{EMAIL}$")
 _PAGE = re.compile(f"^{PAGE}$")
@@ -50,29 +47,24 @@ class Submission:
     email: str | None
 
 
-def refused_character(text: str) -> str | None:
-    """The first character a report may not hold (a control character), or None."""
-    found = _REFUSED.search(text)
-    return found.group() if found else None
+refused_character = chars.refused_character  # what the report form checks before it posts
 
 
 def plain_text(value: str, field: str) -> str:
     """A reader's text made plain, or SubmissionError 400 naming the field.
 
-    Line breaks become LF (CRLF and CR from browsers' text areas, U+2028 LINE SEPARATOR and U+2029
-    PARAGRAPH SEPARATOR from pasted text); bidirectional embeddings, overrides and isolates
-    (U+202A–U+202E, U+2066–U+2069) are removed, since they reorder what an editor sees; control
-    characters (C0 other than tab and line breaks, DEL, C1 such as U+0085) are refused; spaces and
-    line breaks around the text are stripped.
+    ``characters.plain_text``, as editors' changes get it: line breaks become LF (CRLF and CR from
+    browsers' text areas, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR from pasted text);
+    bidirectional controls and marks and the BOM are removed, since they reorder or hide what an
+    editor sees; control characters (C0 other than tab and line breaks, DEL, C1 such as U+0085)
+    are refused. Spaces and line breaks around the text are stripped.
     """
     try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise SubmissionError(field, "is not valid Unicode text") from None
-    text = _BIDI.sub("", _NEWLINES.sub("\n", value))
-    bad = refused_character(text)
-    if bad is not None:
-        raise SubmissionError(field, f"may not hold the control character {chars.describe(bad)}")
+        text = chars.plain_text(value)
+    except chars.RefusedText as exc:
+        if exc.char is None:
+            raise SubmissionError(field, "is not valid Unicode text") from None
+        raise SubmissionError(field, f"may not hold the control character {chars.describe(exc.char)}") from None
     return text.strip(_ENDS)
 
 

@@ -31,11 +31,15 @@ def _row(session: Session, session_id: object) -> EditorSession | None:
 
 
 def editor_for_session(session: Session, session_id: object, lifetime: dt.timedelta = DEFAULT_LIFETIME) -> Editor | None:
-    """The editor of a live session, or None (unknown, revoked or older than ``lifetime``)."""
+    """The editor of a live session, or None (unknown, revoked, older than ``lifetime``, or its
+    editor disabled or gone)."""
     row = _row(session, session_id)
     if row is None or row.revoked_at is not None or utcnow() - row.created_at > lifetime:
         return None
-    return row.editor
+    editor = session.get(Editor, row.editor_id)
+    if editor is None or editor.disabled_at is not None:
+        return None
+    return editor
 
 
 def revoke_session(session: Session, session_id: object) -> bool:

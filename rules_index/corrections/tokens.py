@@ -10,20 +10,12 @@ import secrets
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .editors import EditorError
+from .editors import EditorError, editor_named
 from .models import Editor, EditorToken, utcnow
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def editor_named(session: Session, name: str) -> Editor:
-    """The editor with this login name; raises EditorError."""
-    editor = session.scalar(select(Editor).where(Editor.name == name.strip()))
-    if editor is None:
-        raise EditorError(f"no editor named '{name.strip()}'")
-    return editor
 
 
 def _live(session: Session, editor: Editor) -> list[EditorToken]:
@@ -33,6 +25,8 @@ def _live(session: Session, editor: Editor) -> list[EditorToken]:
 def issue_token(session: Session, name: str) -> str:
     """A new token for the editor (the previous one stops working); returned once, never stored."""
     editor = editor_named(session, name)
+    if editor.disabled_at is not None:
+        raise EditorError(f"the editor '{editor.name}' is disabled")
     for old in _live(session, editor):
         old.revoked_at = utcnow()
     token = secrets.token_urlsafe(32)
@@ -52,8 +46,9 @@ def revoke_tokens(session: Session, name: str) -> int:
 
 
 def editor_for_token(session: Session, token: str) -> Editor | None:
-    """The editor a live token belongs to, or None (the lookup is by hash: the token is not stored)."""
+    """The enabled editor a live token belongs to, or None (the lookup is by hash: the token is not stored)."""
     if not token or len(token) > 200:
         return None
-    row = session.scalar(select(EditorToken).where(EditorToken.token_hash == token_hash(token), EditorToken.revoked_at.is_(None)))
-    return row.editor if row is not None else None
+    editor = session.scalar(select(Editor).join(EditorToken, EditorToken.editor_id == Editor.id).where(
+        EditorToken.token_hash == token_hash(token), EditorToken.revoked_at.is_(None), Editor.disabled_at.is_(None)))
+    return editor

@@ -20,14 +20,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Mapping
 
+from rules_index.characters import without_invisible
+
 from .analysis import LANGS, TOKEN_PATTERN, fold_german, stopwords
 
 MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 16
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-# Bidirectional marks, embeddings, overrides and isolates: invisible, they only reorder what is
-# shown (an echoed query could be made to read backwards or to spill into the page around it).
-_BIDI = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
 # Words that join the parts of a title ("Kardinal & König", "Web of Power"): a player may type
 # them or not, so names are compared without them.
 CONNECTORS = frozenset({"und", "and", "e", "ed", "of", "the", "di", "del", "der", "die", "das"})
@@ -36,7 +35,9 @@ CONNECTORS = frozenset({"und", "and", "e", "ed", "of", "the", "di", "del", "der"
 def clean_query(text: str) -> str:
     """Control characters out, bidirectional formatting characters removed, white space folded,
     length capped: before any analysis, and what a result echoes as its query."""
-    text = unicodedata.normalize("NFC", _BIDI.sub("", _CONTROL.sub(" ", text or "")))
+    # Bidirectional marks and controls and the BOM (characters.INVISIBLE) only reorder or hide what
+    # is shown: an echoed query could be made to read backwards or to spill into the page around it.
+    text = unicodedata.normalize("NFC", without_invisible(_CONTROL.sub(" ", text or "")))
     text = " ".join(text.split())[:MAX_QUERY_CHARS]
     words = text.split(" ")
     return " ".join(words[:MAX_QUERY_WORDS])

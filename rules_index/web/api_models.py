@@ -34,11 +34,9 @@ class ApiModel(BaseModel):
 
 # ------------------------------------------------------------------ query parameters
 # What clean_query removes or folds away (rules_index.search.query): Python's white space, every
-# C0 and C1 control character, bidirectional marks, embeddings, overrides and isolates. A search
-# text needs one character outside them.
-_NOT_SEARCHED = chars.regex_class(
-    chars.PYTHON_WHITESPACE, ((0x00, 0x1F), (0x7F, 0x9F)), ((0x200E, 0x200F), (0x061C, 0x061C)), chars.BIDI_CONTROLS,
-)
+# C0 and C1 control character, the invisible ones (bidirectional marks and controls, the BOM). A
+# search text needs one character outside them.
+_NOT_SEARCHED = chars.regex_class(chars.PYTHON_WHITESPACE, ((0x00, 0x1F), (0x7F, 0x9F)), *chars.INVISIBLE)
 SEARCHED = f"[^{_NOT_SEARCHED}]"
 MIN_LIMIT, MAX_LIMIT, DEFAULT_LIMIT = 1, 50, 10
 
@@ -284,8 +282,11 @@ class ChangeRequest(ApiModel):
 class ChangeAccepted(ApiModel):
     accepted: Literal[True]
     change: int | None = Field(description="The stored change's id; null for a dry run.")
-    version: str = Field(description="The entry's version: the new one when written, the current one for a dry run.")
+    version: str = Field(description="The entry's version: the new one when written (empty in the rare case it could "
+                                     "not be computed; the change is stored all the same), the current one for a dry run.")
     flags: list[Lang] = Field(description="Languages put under translation review.")
+    published: bool = Field(description="Whether the site shows the change yet: false for a dry run, and with 202 "
+                                        "(stored, publication retried).")
 
 
 class Problem(ApiModel):

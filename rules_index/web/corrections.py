@@ -2,17 +2,26 @@
 
 All of it needs the corrections database: while that cannot be used, every route here answers
 503 (the form too, so that nobody writes a report that cannot be received).
+
+A sent form is answered with a redirect (303) to its thanks page, so a reload repeats nothing;
+the form carries a single-use token, so a second post of the same form (a double click, the back
+button) leads to the report the first one stored. The API takes an ``Idempotency-Key`` header.
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+import secrets
+import time
 
-from rules_index.corrections import availability, reports
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+
+from rules_index.corrections import availability, idempotency, reports
 from rules_index.corrections.db import session
 
 from .bodies import json_object
 from .errors import ApiError
 from .forms import CorrectionForm
+from .headers import private
+from .idempotent import answer_once
 from .security import csrf, limiter
 from .state import library
 
@@ -52,12 +61,33 @@ def _same_text(a: str, b: str) -> bool:
     return a.split() == b.split()
 
 
+FORM_SCOPE = "report-form"
+UNDER_WAY_WAIT_S = 5.0
+
+
+def _earlier_report(key: str) -> str | None:
+    """The token of the report a post with this form token stored already, else None (and the
+    key is this post's now). A second post while the first is still being stored waits for it."""
+    deadline = time.monotonic() + UNDER_WAY_WAIT_S
+    while True:
+        try:
+            # One report per form, whatever the second post says: the token is single-use.
+            kept = idempotency.claim(session(), FORM_SCOPE, key, "form")
+        except idempotency.UnderWay:
+            if time.monotonic() > deadline:
+                abort(409)
+            time.sleep(0.1)
+            continue
+        return kept.body["token"] if kept is not None else None
+
+
 def _form_page(lang: str, slug: str, kind: str, target_id: str):
     game, entry = _target(lang, slug, kind, target_id)
     current = _current_text(kind, entry, lang)
     form = CorrectionForm()
     if request.method == "GET":
         form.proposed_answer.data = current  # the reader edits the text instead of retyping it
+        form.form_token.data = secrets.token_urlsafe(18)
     else:
         if form.website.data:
             abort(400)  # the honeypot was filled in: not a person
@@ -67,12 +97,24 @@ def _form_page(lang: str, slug: str, kind: str, target_id: str):
                 proposal = None  # the prefilled text, left as it was: no proposal
             data = {"game": slug, kind: target_id, "lang": lang, "message": form.message.data,
                     "proposed_answer": proposal, "page": form.page.data, "email": form.email.data}
+            key = form.form_token.data if idempotency.valid_key(form.form_token.data) else None
+            earlier = _earlier_report(key) if key else None
+            if earlier is not None:
+                return redirect(url_for("corrections.thanks", lang=lang, token=earlier), 303)
             try:
                 report = reports.store(session(), reports.validate_submission(library(), data))
             except reports.SubmissionError as exc:
+                if key:
+                    idempotency.release(session(), FORM_SCOPE, key)
                 getattr(form, exc.field, form.message).errors = [exc.message]
+            except BaseException:
+                if key:
+                    idempotency.release(session(), FORM_SCOPE, key)
+                raise
             else:
-                return render_template("corrections/thanks.html", lang=lang, game=game, kind=kind, entry=entry, report=report), 201
+                if key:
+                    idempotency.record(session(), FORM_SCOPE, key, 303, {"token": report.token})
+                return redirect(url_for("corrections.thanks", lang=lang, token=report.token), 303)
     return render_template("corrections/form.html", lang=lang, game=game, kind=kind, entry=entry, form=form), (400 if form.errors else 200)
 
 
@@ -88,7 +130,26 @@ def section_correction(lang: str, slug: str, section_id: str):
     return _form_page(lang, slug, "section", section_id)
 
 
+@bp.get("/<lang>/corrections/<token>/thanks")
+@private
+def thanks(lang: str, token: str):
+    """Where a sent form leads (303): thanks, and the tracking link."""
+    from rules_index.content import LANGS
+
+    if lang not in LANGS:
+        abort(404)
+    report = reports.by_token(session(), token)
+    game = library().game(report.game) if report is not None else None
+    entry = None
+    if game is not None:
+        entry = game.faq_entry(report.target_id) if report.target_kind == "faq" else game.section(report.target_id)
+    if entry is None:
+        abort(404)
+    return render_template("corrections/thanks.html", lang=lang, game=game, kind=report.target_kind, entry=entry, report=report)
+
+
 @bp.get("/<lang>/corrections/<token>")
+@private  # the reader's own message
 def tracking(lang: str, token: str):
     from rules_index.content import LANGS
 
@@ -106,14 +167,19 @@ def tracking(lang: str, token: str):
 @submissions_per_address
 def api_submit():
     data = json_object()
-    try:
-        report = reports.store(session(), reports.validate_submission(library(), data))
-    except reports.SubmissionError as exc:
-        raise ApiError(exc.status, str(exc)) from None
-    return jsonify(id=report.id, token=report.token, status=report.status), 201
+
+    def store() -> tuple[dict, int]:
+        try:
+            report = reports.store(session(), reports.validate_submission(library(), data))
+        except reports.SubmissionError as exc:
+            raise ApiError(exc.status, str(exc)) from None
+        return {"id": report.id, "token": report.token, "status": report.status}, 201
+
+    return answer_once("report", data, store)
 
 
 @bp.get("/api/v1/corrections/<token>")
+@private
 def api_status(token: str):
     report = reports.by_token(session(), token)
     if report is None:

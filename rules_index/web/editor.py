@@ -15,26 +15,28 @@ import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session as cookie, url_for
+from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session as cookie, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
+from sqlalchemy import select
 
+from rules_index import characters as chars
 from rules_index.content import LANGS
 from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, parse_submitted_yaml
 from rules_index.content.versions import entry_data
 from rules_index.content.yaml12 import dump_text
 from rules_index.corrections import availability, changes, reports, sessions
 from rules_index.corrections.db import session
-from rules_index.corrections.editors import authenticate
+from rules_index.corrections.editors import Busy, authenticate
 from rules_index.corrections.merge import FieldMerge, merge_fields
 from rules_index.corrections.models import Change, Editor, Report, TranslationFlag
 from rules_index.corrections.revert import NotRevertable, entry_version, revert_change, revertable_ids
 
 from . import editor_lang as interface
 from .forms import MAX_BASE_ENTRY, ActionForm, EntryForm, LoginForm, RejectForm, SectionForm
-from .publishing import publish
-from .security import limiter, login_account
+from .committed import publish_committed
+from .security import every_login, limiter, log_breach, login_account, login_account_and_address
 from .state import content_state, library
 
 bp = Blueprint("editor", __name__, url_prefix="/editor")
@@ -77,19 +79,35 @@ def safe_next(target: str | None) -> str:
     return target
 
 
-def _login_limit() -> str:
-    return current_app.config["LOGIN_RATE_LIMIT"]
+def _config(key: str):
+    return lambda: current_app.config[key]
+
+
+def _targeted_account() -> str:
+    """The account a breach of the per-account limit is about, for the log: an editor's login
+    name, but never an unknown one (it may be a password typed into the wrong field)."""
+    name = (request.form.get("name") or "").strip()
+    known = session().scalar(select(Editor.name).where(Editor.name == name)) if 0 < len(name) <= 80 else None
+    return f"guesses for the editor '{known}' from several addresses" if known else "guesses for an unknown name"
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(_login_limit, methods=["POST"])  # per address
-@limiter.limit(_login_limit, key_func=login_account, methods=["POST"])  # per account, from any address
+@limiter.limit(_config("LOGIN_RATE_LIMIT"), key_func=login_account_and_address, methods=["POST"])
+@limiter.limit(_config("LOGIN_ADDRESS_RATE_LIMIT"), methods=["POST"])
+@limiter.limit(_config("LOGIN_ACCOUNT_RATE_LIMIT"), key_func=login_account, methods=["POST"],
+               on_breach=log_breach(_targeted_account))
+@limiter.limit(_config("LOGIN_GLOBAL_RATE_LIMIT"), key_func=every_login, methods=["POST"],
+               on_breach=log_breach(lambda: "logins over the whole site"))
 def login():
     form = LoginForm()
     if request.method == "GET":
         form.next.data = request.args.get("next", "")
     if form.validate_on_submit():
-        editor = authenticate(session(), form.name.data, form.password.data)
+        try:
+            editor = authenticate(session(), form.name.data, form.password.data, wait=float(current_app.config["LOGIN_CHECK_WAIT"]))
+        except Busy:
+            form.password.errors = [_("Too many logins are being checked at this moment. Please try again in a few seconds.")]
+            return render_template("editor/login.html", lang=interface.editor_lang(), form=form), 503, {"Retry-After": "5"}
         if editor is not None:
             chosen = cookie.get(interface.COOKIE_KEY)
             cookie.clear()  # a fresh cookie at login: nothing from before it is trusted
@@ -240,7 +258,30 @@ def _entry_form(kind: str, current: dict, proposal: Report | None = None):
     return form
 
 
+def _text_fields(kind: str) -> list[str]:
+    if kind == "section":
+        return [f"body_{lang}" for lang in LANGS]
+    return [f"{name}_{lang}" for lang in LANGS for name in ("question", "answer")] + ["citation", "ruling", "check"]
+
+
+def _clean_texts(kind: str, form) -> bool:
+    """Every text of the form cleaned as readers' texts and the API's are (``characters.plain_text``:
+    invisible reordering characters removed, line separators made LF); False when one holds a
+    control character (the field says which)."""
+    clean = True
+    for name in _text_fields(kind):
+        field = getattr(form, name)
+        try:
+            field.data = chars.plain_text(field.data or "")
+        except chars.RefusedText as exc:
+            field.errors = [_("Please remove the invisible control character %(char)s.", char=chars.describe(exc.char or "\ufffd"))]
+            clean = False
+    return clean
+
+
 def _updates(kind: str, form) -> dict | None:
+    if not _clean_texts(kind, form):
+        return None
     if kind == "section":
         return {lang: {"body": getattr(form, f"body_{lang}").data} for lang in LANGS}
     updates = {lang: {"question": getattr(form, f"question_{lang}").data, "answer": getattr(form, f"answer_{lang}").data} for lang in LANGS}
@@ -255,12 +296,20 @@ def _lock_file() -> Path:
     return Path(current_app.instance_path) / "content.lock"
 
 
+def _flash_stored(message: str) -> None:
+    """Flash ``message`` for a stored change, or say that it is stored but not shown yet."""
+    if g.get("published", True):
+        flash(message)
+    else:
+        flash(_("The change is stored, but the site does not show it yet: publishing failed and is being tried again."))
+
+
 def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Report | None, dry_run: bool = False):
     """Gate (and unless ``dry_run`` write) the change against the form's base version; returns the
     problems (empty when it passes). Raises StaleVersion when the entry changed since that version."""
     updates = _updates(kind, form)
     if updates is None:
-        problems = [f"{field.name}: {error}" for field in (form.citation, form.ruling, form.check) for error in field.errors]
+        problems = [f"{name}: {error}" for name in _text_fields(kind) for error in getattr(form, name).errors]
         return [changes.GateProblem("validation", message) for message in problems or ["citation/ruling/check: not valid YAML"]]
     try:
         changes.apply_change(
@@ -270,7 +319,7 @@ def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Repo
     except changes.ChangeRefused as exc:
         return exc.problems
     if not dry_run:
-        publish(changed=[(slug, kind, target)])
+        g.published = publish_committed([(slug, kind, target)])
     return []
 
 
@@ -331,7 +380,7 @@ def review(editor: Editor, report_id: int):
         elif request.method == "POST" and form.validate():
             problems = _apply(editor, slug, kind, target, form, report)
             if not problems:
-                flash(_("Change accepted; the content and the search index are up to date."))
+                _flash_stored(_("Change accepted; the content and the search index are up to date."))
                 return redirect(url_for("editor.queue"))
         elif request.method == "GET":
             problems, changed = _gate_result(_apply(editor, slug, kind, target, form, report, dry_run=True))
@@ -388,7 +437,7 @@ def edit(editor: Editor, slug: str, kind: str, target: str):
         elif request.method == "POST" and form.validate():
             problems = _apply(editor, slug, kind, target, form, None)
             if not problems:
-                flash(_("Change accepted; the content and the search index are up to date."))
+                _flash_stored(_("Change accepted; the content and the search index are up to date."))
                 return redirect(url_for("editor.edit", slug=slug, kind=kind, target=target))
     except changes.StaleVersion:
         current, merges = _offer_merge(kind, slug, target, form)
@@ -435,8 +484,8 @@ def revert(editor: Editor, change_id: int):
     except changes.ChangeRefused as exc:
         return _change_list(editor, refusal=_("Not reverted: the earlier text does not pass the checks any more."),
                             problems=exc.problems, status=400)
-    publish(changed=[(change.game, change.target_kind, change.target_id)])
-    flash(_("Change reverted; the content and the search index are up to date."))
+    g.published = publish_committed([(change.game, change.target_kind, change.target_id)])
+    _flash_stored(_("Change reverted; the content and the search index are up to date."))
     return redirect(safe_next(request.form.get("next")))
 
 

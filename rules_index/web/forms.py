@@ -35,6 +35,7 @@ class CorrectionForm(FlaskForm):
         description=_l("Only for a reply about this report: it is stored with the report and never shown on this site or passed on."),
     )
     website = StringField("Website")  # honeypot: people leave it empty, scripts fill it
+    form_token = HiddenField()  # single-use: a second post of the same form stores nothing more
 
 
 class LoginForm(FlaskForm):

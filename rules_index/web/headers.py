@@ -1,15 +1,18 @@
 """Response headers: security policy on every response, conditional GETs, long-lived static assets.
 
 Static files are linked with a content hash (``?v=<hash>``), so they can be cached for a year;
-pages carry an ETag, so a reload costs a 304.
+pages carry an ETag, so a reload costs a 304. Pages with one visitor's own data (the editors' area,
+a report's tracking page, anything setting a cookie) are ``private, no-store``: no shared cache
+keeps them, and no browser keeps them on disk.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Flask, request, url_for
+from flask import Flask, g, request, url_for
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -40,6 +43,17 @@ def static_url(filename: str) -> str:
     return url_for("static", filename=filename, v=version)
 
 
+def private(view):
+    """Decorator: the view's responses hold the visitor's own data (``private, no-store``)."""
+
+    @functools.wraps(view)
+    def wrapped(*args, **kwargs):
+        g.private_page = True
+        return view(*args, **kwargs)
+
+    return wrapped
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.globals["static_url"] = static_url
 
@@ -57,6 +71,10 @@ def init_app(app: Flask) -> None:
                 response.cache_control.public = True
                 response.cache_control.max_age = YEAR
                 response.cache_control.immutable = True
+            return response
+        if g.get("private_page"):
+            response.cache_control.private = True
+            response.cache_control.no_store = True
             return response
         if request.method in ("GET", "HEAD") and response.status_code == 200 and not response.direct_passthrough:
             if request.path.startswith("/editor") or "Set-Cookie" in headers:

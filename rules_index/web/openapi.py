@@ -102,6 +102,14 @@ def schema_at(model: type[BaseModel], path: str) -> dict:
     return resolved(schema)
 
 
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "description": "Any 1 to 255 printable characters, new for each new request: a repeat of the request with "
+                   "the same key and body gets the first answer again and stores nothing more.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+}
+
+
 def _parameters(model: type[BaseModel], where: str) -> list[dict]:
     """The model's fields as the operation's parameters (``query`` or ``path``)."""
     generated, _ = _generated(model, "validation")
@@ -179,21 +187,27 @@ def openapi_document(base: str, slugs: list[str]) -> dict:
         }},
         "/api/v1/corrections": {"post": {
             "summary": "Report a mistake", "operationId": "submit_correction",
+            "parameters": [IDEMPOTENCY_KEY],
             "requestBody": _body(M.CorrectionRequest, schemas),
             "responses": {
-                "201": ok(M.CorrectionCreated, "Stored"), "400": error("Bad input"), "404": error("Unknown game or entry"),
+                "201": ok(M.CorrectionCreated, "Stored (or stored before, for a repeated Idempotency-Key)"),
+                "400": error("Bad input"), "404": error("Unknown game or entry"),
+                "409": error("The first request with this Idempotency-Key is still under way"),
+                "422": error("The Idempotency-Key was used with another request"),
                 "413": error("Text or body too large"), "429": error("Too many submissions"), "503": error(BUSY),
             },
         }},
         "/api/v1/changes": {"post": {
             "summary": "An editor's change of a FAQ entry or rule section, through the engine gate",
             "operationId": "submit_change", "security": [{"editorToken": []}],
+            "parameters": [IDEMPOTENCY_KEY],
             "requestBody": _body(M.ChangeRequest, schemas),
             "responses": {
                 "200": ok(M.ChangeAccepted, "Dry run: the change would be accepted"),
                 "201": ok(M.ChangeAccepted, "Written and published"),
+                "202": ok(M.ChangeAccepted, "Written; publication failed and is retried (published: false)"),
                 "400": error("Bad input"), "401": error("No valid editor token"),
-                "404": error("Unknown game or entry"), "409": error("The entry changed since base_version"),
+                "404": error("Unknown game or entry"), "409": error("The entry changed since base_version, or the first request with this Idempotency-Key is under way"),
                 "413": error("Text or body too large"),
                 "422": ok(M.ChangeRefused, "Refused: the problems say why (check, claim, mistake, validation)"),
             },

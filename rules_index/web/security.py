@@ -3,19 +3,32 @@
 Rate-limit counters live in the service's database (``rules-db://``, see
 ``rules_index.corrections.rate_limits``), so they hold across workers and machines; config
 ``RATELIMIT_STORAGE_URI`` picks another storage of the ``limits`` library. Limits count per client
-address (the forwarded one behind a trusted proxy, see ``front.py``); logins also per account.
+address (the forwarded one behind a trusted proxy, see ``front.py``).
+
+Logins are limited four ways: per account and address (``LOGIN_RATE_LIMIT``, the lockout: guesses
+from one address do not lock the editor out at another), per address over all accounts, per
+account over all addresses (looser, and logged: someone is guessing one editor's password from
+many places), and over the whole site (``LOGIN_GLOBAL_RATE_LIMIT``, a ceiling on the CPU and
+memory password checks can take).
 """
 from __future__ import annotations
 
 import hashlib
 import os
 import secrets
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
-from flask import Flask, request
+from urllib.parse import urlsplit
+
+from flask import Flask, current_app, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf import CSRFProtect
+from flask_wtf.csrf import CSRFError
 
 from rules_index.corrections import db, rate_limits
 
@@ -46,15 +59,104 @@ def login_account() -> str:
     return "account:" + hashlib.sha256(name.encode()).hexdigest()[:32]
 
 
+def login_account_and_address() -> str:
+    return f"{login_account()}@{get_remote_address()}"
+
+
+def every_login() -> str:
+    return "all-logins"
+
+
+_breaches_logged: dict[str, float] = {}
+_breaches_lock = threading.Lock()
+
+
+def log_breach(describe: Callable[[], str]) -> Callable:
+    """An ``on_breach`` callback for Flask-Limiter that logs the first breach of each counter's
+    window in this process (a flood breaches on every request; the log says it once)."""
+
+    def on_breach(limit) -> None:
+        now = time.time()
+        with _breaches_lock:
+            if _breaches_logged.get(limit.key, 0.0) > now:
+                return
+            if len(_breaches_logged) > 1000:  # keys of past windows
+                _breaches_logged.clear()
+            _breaches_logged[limit.key] = now + limit.limit.get_expiry()
+        current_app.logger.warning("login limit %s reached: %s", limit.limit, describe())
+
+    return on_breach
+
+
+TRUE_WORDS = ("1", "true", "yes", "on")
+FALSE_WORDS = ("", "0", "false", "no", "off")
+
+
+def https_setting(app: Flask) -> bool:
+    """RULES_HTTPS (config ``HTTPS``) as a yes or no; a value that is neither is an error at start,
+    never silently a no."""
+    value = app.config.get("HTTPS", os.environ.get("RULES_HTTPS"))
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    word = str(value).strip().lower()
+    if word in TRUE_WORDS or word in FALSE_WORDS:
+        return word in TRUE_WORDS
+    raise ValueError(f"RULES_HTTPS={value!r}: use one of {', '.join(TRUE_WORDS)} or {', '.join(w for w in FALSE_WORDS if w)}")
+
+
+class SessionCookies(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, ``Secure`` whenever the request came over HTTPS (directly,
+    or through a trusted proxy's X-Forwarded-Proto, see ``front.py``) or RULES_HTTPS says so."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or (has_request_context() and request.is_secure)
+
+
+def same_origin_post() -> None:
+    """Over HTTPS, a form post must come from this site's own pages.
+
+    Flask-WTF's WTF_CSRF_SSL_STRICT demands a Referer that matches: a browser or proxy that leaves
+    it out (privacy settings, some proxies) could not log in. That check is off; this one holds the
+    same line from what browsers send: the ``Origin`` header, which every browser sets on a POST
+    (and sets to ``null`` when a page hides where it comes from, refused here), else a Referer,
+    which must match if sent. A post with neither comes from no browser page (curl, a script),
+    which CSRF is not about; the CSRF token is checked on every post all the same, and the
+    SameSite=Lax cookie keeps other sites' posts from carrying the session at all.
+    """
+    if not request.is_secure or request.method not in current_app.config["WTF_CSRF_METHODS"]:
+        return
+    if request.path.startswith("/api/"):
+        return  # the JSON API takes no cookies (CSRF-exempt)
+    ours = ("https", request.host)
+    origin = request.headers.get("Origin")
+    if origin is not None:
+        parts = urlsplit(origin)
+        if (parts.scheme, parts.netloc) != ours:
+            raise CSRFError("The origin does not match the host.")
+        return
+    if request.referrer:
+        parts = urlsplit(request.referrer)
+        if (parts.scheme, parts.netloc) != ours:
+            raise CSRFError("The referrer does not match the host.")
+
+
 def init_app(app: Flask) -> None:
     app.config["SECRET_KEY"] = secret_key(app)
     # Flask's defaults hold these keys already (SameSite None, Secure off): set them outright.
     app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
-    app.config["SESSION_COOKIE_SECURE"] = bool(app.config.get("SESSION_COOKIE_SECURE")) or os.environ.get("RULES_HTTPS") == "1"
+    app.config["SESSION_COOKIE_SECURE"] = bool(app.config.get("SESSION_COOKIE_SECURE")) or https_setting(app)
+    app.session_interface = SessionCookies()
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
+    app.config["WTF_CSRF_SSL_STRICT"] = False  # same_origin_post checks instead
+    app.before_request(same_origin_post)
     app.config.setdefault("SUBMISSION_RATE_LIMIT", "20 per minute;200 per day")
-    app.config.setdefault("LOGIN_RATE_LIMIT", "10 per minute")
+    app.config.setdefault("LOGIN_RATE_LIMIT", "10 per minute")  # per account and address
+    app.config.setdefault("LOGIN_ADDRESS_RATE_LIMIT", "30 per minute")
+    app.config.setdefault("LOGIN_ACCOUNT_RATE_LIMIT", "30 per minute;300 per day")
+    app.config.setdefault("LOGIN_GLOBAL_RATE_LIMIT", "60 per minute")
+    # Seconds a login waits for one of the process's password-check slots before a 503.
+    app.config.setdefault("LOGIN_CHECK_WAIT", 0.5)
     if app.config.setdefault("RATELIMIT_STORAGE_URI", rate_limits.STORAGE_URI) == rate_limits.STORAGE_URI:
         # The engine is looked up per request: each app counts in its own database.
         app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"engine": db.engine})

@@ -128,7 +128,8 @@ def test_an_english_only_fix_with_a_checked_number_is_accepted(dry_app):
     assert answer != entry.en.answer
     response = post(dry_app, change("warlord-complete-city", {"en": {"answer": answer}}))
     assert response.status_code == 200, response.get_json()
-    assert response.get_json() == {"accepted": True, "change": None, "version": version_of(dry_app, "warlord-complete-city"), "flags": ["de", "it"]}
+    assert response.get_json() == {"accepted": True, "change": None, "version": version_of(dry_app, "warlord-complete-city"), "flags": ["de", "it"],
+                                   "published": False}
 
 
 def test_a_contradicting_english_only_fix_is_refused(dry_app):

@@ -38,8 +38,10 @@ def report(app, token: str) -> Report:
 def send(client, url: str, **fields) -> str:
     token = csrf_token(client.get(url).get_data(as_text=True))
     response = client.post(url, data={"csrf_token": token, **fields})
-    assert response.status_code == 201
-    return response.get_data(as_text=True)
+    assert response.status_code == 303  # post/redirect/get: a reload of the thanks page sends nothing
+    thanks = client.get(response.headers["Location"])
+    assert thanks.status_code == 200
+    return thanks.get_data(as_text=True)
 
 
 def tracking_token(thanks: str, lang: str) -> str:

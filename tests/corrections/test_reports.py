@@ -77,8 +77,8 @@ def test_form_submission_gives_tracking_link(site, lang, thanks, pending):
     url = f"/{lang}/ohne-furcht-und-adel/faq/tie-break/correction"
     page = client.get(url).get_data(as_text=True)
     response = client.post(url, data={"csrf_token": csrf_token(page), "message": "Falsche Seite", "page": "2"})
-    assert response.status_code == 201
-    html = response.get_data(as_text=True)
+    assert response.status_code == 303
+    html = client.get(response.headers["Location"]).get_data(as_text=True)
     assert thanks in html
     import re
     link = re.search(rf'href="(/{lang}/corrections/[\w-]+)"', html).group(1)

@@ -39,7 +39,7 @@ def test_too_many_reports_get_a_page_saying_try_again_in_a_minute(tmp_path, lang
     app = make_app(tmp_path / "instance", ROOT / "content", SUBMISSION_RATE_LIMIT="1 per minute")
     client = app.test_client()
     form = {"csrf_token": csrf_token(client.get(FORM.format(lang=lang)).get_data(as_text=True)), "message": "Bitte prüfen"}
-    assert client.post(FORM.format(lang=lang), data=form).status_code == 201
+    assert client.post(FORM.format(lang=lang), data=form).status_code == 303
     response = client.post(FORM.format(lang=lang), data=form)
     assert response.status_code == 429
     html = response.get_data(as_text=True)

@@ -1,0 +1,105 @@
+"""Once a change is stored, the answer says so: a publication that fails gives 202 with
+``published: false`` (and is retried until the site shows the change), a failure after the commit
+never becomes a 500, and the editor's form says the change is stored."""
+from __future__ import annotations
+
+import time
+
+from sqlalchemy import func, select
+
+from rules_index.content.versions import stored_faq_data
+from rules_index.corrections import changes as changes_module
+from rules_index.corrections.db import session
+from rules_index.corrections.models import Change
+from rules_index.web import committed
+from rules_index.web.state import library
+
+from formtools_shared import csrf_token, form_values, login
+
+GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
+FAQ_FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "ruling", "check",
+              "base_version", "base_entry"]
+WORD = "Quetzalword"
+
+
+def change_count(app) -> int:
+    with app.app_context():
+        return session().scalar(select(func.count()).select_from(Change))
+
+
+def new_answer(app) -> str:
+    with app.app_context():
+        return library().game(GAME).faq_entry(FAQ).en.answer.rstrip() + f" {WORD}."
+
+
+def post_change(app, answer: str):
+    body = {"game": GAME, "kind": "faq", "id": FAQ, "text": {"en": {"answer": answer}}, "dry_run": False}
+    return app.test_client().post("/api/v1/changes", json=body, headers={"Authorization": f"Bearer {app.config['TEST_TOKEN']}"})
+
+
+def searchable(app) -> bool:
+    body = app.test_client().get("/api/v1/search", query_string={"q": WORD, "lang": "en"}).get_json()
+    return any(hit["id"] == FAQ for hit in body["hits"])
+
+
+def test_a_published_change_is_201_and_published(site):
+    response = post_change(site, new_answer(site))
+    assert response.status_code == 201 and response.get_json()["published"] is True
+    assert searchable(site)
+
+
+def test_a_failed_publication_is_202_the_change_stored_and_published_later(site, monkeypatch):
+    real = committed.publish
+    calls = []
+
+    def failing_once(changed=None):
+        calls.append(changed)
+        if len(calls) == 1:
+            raise OSError(28, "No space left on device")
+        return real(changed=changed)
+
+    monkeypatch.setattr(committed, "publish", failing_once)
+    monkeypatch.setattr(committed, "RETRY_FIRST_S", 0.2)
+    response = post_change(site, new_answer(site))
+    assert response.status_code == 202, response.get_json()
+    body = response.get_json()
+    assert body["accepted"] is True and body["published"] is False and isinstance(body["change"], int)
+    assert WORD in stored_faq_data(site.content_dir, GAME, FAQ)["en"]["answer"] and change_count(site) == 1
+    assert not searchable(site)
+    deadline = time.monotonic() + 60
+    while not searchable(site) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert len(calls) == 2 and searchable(site)  # the retry published it
+
+
+def test_a_failure_after_the_commit_is_no_500(site, monkeypatch):
+    def broken(*_args, **_kwargs):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(changes_module, "faq_version", broken)
+    answer = new_answer(site)
+    response = post_change(site, answer)
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["change"] is not None and change_count(site) == 1
+    retry = post_change(site, answer)  # what a client that saw a 500 would have done
+    assert retry.status_code == 422 and change_count(site) == 1
+
+
+def test_the_edit_form_says_a_stored_change_is_not_shown_yet(site, monkeypatch):
+    def failing(changed=None):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(committed, "publish", failing)
+    monkeypatch.setattr(committed, "RETRY_FIRST_S", 3600)  # no retry during the test
+    client = site.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    assert login(client).status_code == 302
+    url = f"/editor/entries/{GAME}/faq/{FAQ}"
+    page = client.get(url).get_data(as_text=True)
+    values = form_values(page, FAQ_FIELDS)
+    values["answer_en"] = new_answer(site)
+    response = client.post(url, data={"csrf_token": csrf_token(page), "action": "save", **values})
+    assert response.status_code == 302
+    shown = client.get(url).get_data(as_text=True)
+    assert "The change is stored, but the site does not show it yet" in shown
+    assert change_count(site) == 1
