@@ -58,6 +58,8 @@ def init_app(app: Flask) -> None:
                 response.cache_control.max_age = YEAR
                 response.cache_control.immutable = True
             return response
+        if response.cache_control.immutable:  # a versioned address the view chose to keep for good
+            return response
         if request.method in ("GET", "HEAD") and response.status_code == 200 and not response.direct_passthrough:
             if request.path.startswith("/editor") or "Set-Cookie" in headers:
                 response.cache_control.private = True
