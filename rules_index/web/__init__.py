@@ -9,7 +9,7 @@ from jinja2 import FileSystemBytecodeCache
 from rules_index.corrections import availability, db
 from rules_index.readers_first import CountRequests
 
-from . import api, changes_api, corrections, editor, errors, front, headers, i18n, page_cache, pages, previews, search_state, security, seo, site_version, state
+from . import api, changes_api, corrections, editor, errors, front, headers, i18n, installable, page_cache, pages, previews, search_state, security, seo, site_version, state
 
 
 def _keep_compiled_templates(app: Flask) -> None:
@@ -42,6 +42,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(seo.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(previews.bp)
+    app.register_blueprint(installable.bp)
     front.init_app(app)
     # Outermost: a request is in flight until its response has been sent (``readers_first``).
     app.wsgi_app = CountRequests(app.wsgi_app)
