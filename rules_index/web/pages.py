@@ -13,7 +13,7 @@ from rules_index.corrections.extras import entry_extras
 from rules_index.coverage import game_coverage
 from rules_index.content import DEFAULT_LANG, LANGS, Game
 from rules_index.engines import InputError, calculators_for
-from rules_index.render import first_sentence, inline_html, markdown_html, plain_text
+from rules_index.render import first_sentence, inline_html, markdown_html, plain_text, reader_markdown
 from rules_index.search import clean_query
 
 from . import calculator_forms, page_cache, site_version
@@ -36,6 +36,11 @@ KIND_LABELS = {
 @bp.app_template_filter("markdown")
 def markdown_filter(text: str):
     return markdown_html(text)
+
+
+@bp.app_template_filter("reader_markdown")
+def reader_markdown_filter(text: str):
+    return reader_markdown(text)
 
 
 @bp.app_template_filter("markdown_inline")
