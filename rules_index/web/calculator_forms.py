@@ -286,6 +286,10 @@ def context(key: str, args: MultiDict) -> dict[str, Any]:
         named = [r for r in rows if args.get(f"name{r}", "").strip()
                  or any(args.get(f"{land}{r}", "").strip() for land in LANDS)]
         return {"lands": LANDS, "land_names": LAND_NAMES, "count_rows": named or list(rows)}
+    if key == "ohne-furcht-und-adel/score":
+        from rules_index.engines.ohne_furcht_und_adel.calculators import rule_table
+
+        return {"rules": rule_table()}
     return {}
 
 

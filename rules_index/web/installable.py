@@ -25,7 +25,7 @@ BACKGROUND_COLOUR = "#fffdf8"  # its paper
 ICONS = [("icons/icon-192.png", "192x192", "any"), ("icons/icon-512.png", "512x512", "any"),
          ("icons/icon-maskable-512.png", "512x512", "maskable")]
 # What an answer page, the search and the calculators need besides their HTML.
-SHELL_FILES = ["site.css", "copy-link.js", "disclosure.js", "calculator.js", "language-hint.js", "register-sw.js", "error-summary.js",
+SHELL_FILES = ["site.css", "copy-link.js", "disclosure.js", "calculator.js", "score-rules.js", "language-hint.js", "register-sw.js", "error-summary.js",
                "icons/icon-192.png", "icons/favicon.ico"]
 
 
