@@ -207,3 +207,24 @@ def test_calculator_result_link_and_preview_keep_the_result(client, path, result
     assert result in meta(page, "property", "og:description") and result in meta(page, "name", "description")
     blank = client.get(urlsplit(path).path).get_data(as_text=True)
     assert result not in meta(blank, "property", "og:description")
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_edition_of_the_page_numbers_stands_next_to_the_citation(client, lang):
+    library = real_library()
+    shown = 0
+    for slug, faq_id in ANSWERS:
+        game = library.game(slug)
+        entry = game.faq_entry(faq_id)
+        source = game.source(entry.citation.source)
+        edition = next(e for e in game.info.editions if e.id == source.edition)
+        page = client.get(f"/{lang}/{slug}/faq/{faq_id}").get_data(as_text=True)
+        cited = re.search(r'<div class="cited">(.*?)</div>', page, re.S)
+        assert cited and 'class="citation"' in cited.group(1) and 'class="editions"' in cited.group(1), (slug, faq_id)
+        note = re.search(r'<span class="page-edition">([^<]+)</span>', cited.group(1))
+        if entry.citation.pages and edition.language != lang:
+            assert note and html_lib.escape(edition.name.get(lang)) in note.group(1), (slug, faq_id)
+            shown += 1
+        else:
+            assert note is None
+    assert shown > 30  # the note is there wherever it applies (43 answers today)
