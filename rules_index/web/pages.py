@@ -24,6 +24,10 @@ from .state import library, verification
 
 bp = Blueprint("pages", __name__)
 
+# A language named inside a sentence of the interface, in the interface's language ("sul testo in
+# tedesco"); language choices use each language's own name (present.LANGUAGE_NAMES).
+LANGUAGE_IN_SENTENCE = {"de": lazy_gettext("German"), "en": lazy_gettext("English"), "it": lazy_gettext("Italian")}
+
 KIND_LABELS = {
     "faq": lazy_gettext("Question"),
     "fact": lazy_gettext("At a glance"),
@@ -72,6 +76,7 @@ def helpers():
         "permalink": present.permalink,
         "anchor": present.ANCHOR_PREFIX,
         "kind_label": lambda kind: KIND_LABELS[kind],
+        "language_in_sentence": lambda code: LANGUAGE_IN_SENTENCE[code],
         "calculator_title": lambda slug, name: calculator_forms.TITLES[f"{slug}/{name}"],
     }
 
