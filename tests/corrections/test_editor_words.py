@@ -62,3 +62,19 @@ def test_queue_values_carry_their_labels(site):
     queue = client.get("/editor/").get_data(as_text=True)
     labels = re.findall(r'<td data-label="([^"]+)"', queue)
     assert labels[:6] == ["Ricevuta", "Gioco", "Voce", "Lingua", "Segnalazione", "Stato"]
+
+
+def test_a_change_reverted_through_the_interface_is_labelled_as_reverted(site):
+    client = editor(site, "en")
+    url = f"/editor/entries/{GAME}/faq/{FAQ}"
+    page = client.get(url).get_data(as_text=True)
+    values = form_values(page, FIELDS)
+    values["answer_de"] = NEW_DE
+    assert client.post(url, data={"csrf_token": csrf_token(page), "action": "save", **values}).status_code == 302
+    page = client.get(url).get_data(as_text=True)
+    change_id = int(re.search(r'action="/editor/changes/(\d+)/revert"', page).group(1))
+    assert client.post(f"/editor/changes/{change_id}/revert", data={"csrf_token": csrf_token(page), "next": url}).status_code == 302
+    for listing in (url, "/editor/changes"):
+        page = client.get(listing).get_data(as_text=True)
+        row = re.search(rf'<tr id="change-{change_id}">(.*?)</tr>', page, re.S).group(1)
+        assert "Reverted on " in row and "edit by hand" not in row, listing

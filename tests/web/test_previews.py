@@ -55,7 +55,7 @@ def check_oembed(card: dict, max_width: int | None = None, max_height: int | Non
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_answer_previews_with_question_verdict_and_page(client, lang):
+def test_every_answer_previews_with_question_verdict_page_and_oembed(client, lang):
     library = real_library()
     for slug, faq_id in ANSWERS:
         game = library.game(slug)
@@ -77,22 +77,21 @@ def test_every_answer_previews_with_question_verdict_and_page(client, lang):
         assert image and urlsplit(image).path == f"/{lang}/{slug}/faq/{faq_id}/preview.png", where
         assert parse_qs(urlsplit(image).query)["v"], where
         assert meta(page, "name", "twitter:card") == "summary_large_image"
+        check_oembed_of(client, page, (lang, slug, faq_id))
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_every_answer_has_a_valid_oembed_card(client, lang):
-    for slug, faq_id in ANSWERS:
-        page = client.get(f"/{lang}/{slug}/faq/{faq_id}").get_data(as_text=True)
-        discovery = link_href(page, "application/json+oembed")
-        assert discovery, (lang, slug, faq_id)
-        response = client.get(local(discovery))
-        assert response.status_code == 200 and response.mimetype == "application/json"
-        card = response.get_json()
-        check_oembed(card)
-        canonical = re.search(r'<link rel="canonical" href="([^"]+)"', page).group(1)
-        assert f'href="{canonical}"' in card["html"]
-        assert html_lib.escape(card["title"]) in card["html"]
-        assert card["thumbnail_url"] == meta(page, "property", "og:image")
+def check_oembed_of(client, page: str, where) -> None:
+    """The answer page's oEmbed discovery link leads to a valid rich card of that answer."""
+    discovery = link_href(page, "application/json+oembed")
+    assert discovery, where
+    response = client.get(local(discovery))
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    card = response.get_json()
+    check_oembed(card)
+    canonical = re.search(r'<link rel="canonical" href="([^"]+)"', page).group(1)
+    assert f'href="{canonical}"' in card["html"]
+    assert html_lib.escape(card["title"]) in card["html"]
+    assert card["thumbnail_url"] == meta(page, "property", "og:image")
 
 
 def _png(client, url: str) -> Image.Image:
