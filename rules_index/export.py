@@ -5,7 +5,8 @@ Every reader page of every game and language is rendered by the app itself and w
 folder of any web server. ``OUT/index.html`` is the front door (a choice of language). Search
 works offline through a prebuilt index (``static/search-index.js``) and a small script on a
 static search page. Pages that need the server (report forms, calculators, history, editors)
-are left out, and so are the links to them.
+are left out, and so are the links to them. Each language gets a web app manifest
+(``static/manifest.<lang>.webmanifest``) and the site's icons.
 
 Links meant to be shared (canonical, hreflang, og:url, an answer's link field, schema.org data)
 point to ``base_url``, the live site; without one they are left out.
@@ -103,6 +104,21 @@ def search_index_js(library) -> str:
     return "window.RULES_INDEX = " + json.dumps({"docs": docs, "games": games}, ensure_ascii=False) + ";\n"
 
 
+def manifest_file(lang: str) -> str:
+    """Where the export's web app manifest of ``lang`` is written (its pages link to it)."""
+    return f"static/manifest.{lang}.webmanifest"
+
+
+def export_manifest(lang: str) -> dict:
+    """The live site's manifest with addresses relative to the manifest file, so the copy
+    installs from any folder of a web server."""
+    from .web.installable import manifest
+
+    here = posixpath.dirname(manifest_file(lang))
+    return manifest(lang, posixpath.relpath(file_for(f"/{lang}/"), here), "../",
+                    lambda path: posixpath.relpath(f"static/{path}", here))
+
+
 def front_door(app: Flask, library) -> str:
     """``OUT/index.html``: the three languages, each in its own words, with the games."""
     choices = []
@@ -170,6 +186,9 @@ def export_site(app: Flask, out: Path, base_url: str | None = None) -> int:
         (staging / "index.html").write_text(front_door(app, lib), encoding="utf-8")
         shutil.copytree(app.static_folder, staging / "static")
         (staging / SEARCH_INDEX).write_text(search_index_js(lib), encoding="utf-8")
+        for lang in LANGS:
+            with app.test_request_context(f"/{lang}/"):
+                (staging / manifest_file(lang)).write_text(json.dumps(export_manifest(lang), ensure_ascii=False), encoding="utf-8")
         if out.exists():
             shutil.rmtree(out)
         staging.rename(out)

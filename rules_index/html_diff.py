@@ -30,18 +30,34 @@ def _marked(tag: str, tokens: list[tuple[str, str]], keep_tags: bool) -> str:
             out.append(f"<{tag}>{''.join(run)}</{tag}>")
             run.clear()
 
+    pending = ""  # the space before a dropped tag: it still parts the words around the tag
     for space, token in tokens:
         if _is_tag(token):
             close_run()
             if keep_tags:
                 out.append(space + token)
-        elif run:
+            else:
+                pending += space
+            continue
+        space, pending = pending + space, ""
+        if run:
             run.append(space + token)
         else:
             out.append(space)
             run.append(token)
     close_run()
+    out.append(pending)
     return "".join(out)
+
+
+def _word_follows(tokens: list[tuple[str, str]], start: int) -> bool:
+    """Whether the text from ``start`` opens with a word, with no space before it (tags aside)."""
+    for space, token in tokens[start:]:
+        if space:
+            return False
+        if not _is_tag(token):
+            return token[:1].isalnum()
+    return False
 
 
 def word_diff(before: Markup, after: Markup) -> Markup:
@@ -61,5 +77,7 @@ def word_diff(before: Markup, after: Markup) -> Markup:
         added = _marked("ins", new[j1:j2], keep_tags=True) if op in ("insert", "replace") else ""
         if removed.strip() and added and not added[0].isspace():
             removed += " "  # "<del>old</del> <ins>new</ins>", not two words run together
+        elif removed.strip() and not added and _word_follows(new, j2):
+            removed += " "  # a removed word before a kept one that had no space (the start of a paragraph)
         out += [removed, added]
     return Markup("".join(out))

@@ -105,6 +105,12 @@ def markdown_html(text: str) -> Markup:
     return Markup(nh3.clean(parsed.html, tags=_BLOCK_TAGS, attributes=_ATTRIBUTES, link_rel="noopener"))
 
 
+def reader_markdown(text: str) -> Markup:
+    """A reader's text (a report) as Markdown: emphasis, lists, links and quotes render, while any
+    HTML in it shows as typed (it is escaped before Markdown sees it), then sanitised as answers are."""
+    return markdown_html(text.replace("&", "&amp;").replace("<", "&lt;"))
+
+
 @_rendered.memoize(key=lambda text: ("inline", text))
 def inline_html(text: str) -> Markup:
     """Markdown for a single line (a heading, a list item): inline markup only, no paragraphs."""

@@ -1,8 +1,9 @@
 /* Calculator pages, when JavaScript runs: a player's name shows at once in the card headings and
    labels, and the score pad's totals follow the input. Without JavaScript the pages work as
-   plain forms (the totals come with the submitted result). The totals are not computed here: the
-   form is sent to the page itself, exactly as a submit would, and the server's totals are shown,
-   so the rules live in one place. */
+   plain forms (the totals come with the submitted result). Where the page carries the engine's
+   rule table (data-rules), the totals are computed here from it (static/score-rules.js), with or
+   without a network; otherwise the form is sent to the page itself, exactly as a submit would,
+   and the server's totals are shown. */
 (() => {
   "use strict";
 
@@ -26,11 +27,42 @@
     });
   };
 
+  const rules = form.dataset.rules && window.ScorePad ? JSON.parse(form.dataset.rules) : null;
+
+  // Each card's total from the rule table; "–" for a card the server would refuse.
+  const localTotals = (outputs) => {
+    const first = (form.querySelector('input[name="first"]:checked') || {}).value || "";
+    outputs.forEach((output) => {
+      const row = output.dataset.total;
+      const name = (form.elements[`name${row}`] || {}).value || "";
+      const districts = [];
+      let valid = name.trim() !== "";
+      for (const colour of rules.colours) {
+        const field = form.elements[`${colour}${row}`];
+        const values = field ? window.ScorePad.costs(field.value, rules) : [];
+        if (values === null) valid = false;
+        else values.forEach((cost) => districts.push({color: colour, cost}));
+      }
+      let text = "–";
+      if (valid) {
+        try {
+          const result = window.ScorePad.score(rules, [{name: name.trim(), districts}], first === row ? name.trim() : null);
+          text = form.dataset.points.replace("12345", String(result.scores[name.trim()].total));
+        } catch (error) { /* the server would refuse it too: no total */ }
+      }
+      output.textContent = text;
+    });
+  };
+
   let timer = null;
   let sent = 0;
   const refreshTotals = async () => {
     const outputs = form.querySelectorAll("output[data-total]");
     if (!outputs.length) return;
+    if (rules) {
+      localTotals(outputs);
+      return;
+    }
     const query = new URLSearchParams(new FormData(form));
     query.set("submit", "1");
     const ticket = ++sent;

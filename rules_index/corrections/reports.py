@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rules_index import characters as chars
+from rules_index import page_numbers
 from rules_index.content import LANGS, Library
 
 from .field_error import FieldError
@@ -23,12 +24,11 @@ MAX_EMAIL = 254
 REFUSED = f"[{chars.regex_class(chars.CONTROLS)}]"
 BLANK = chars.regex_class(chars.LINE_BREAKS, chars.SEPARATORS, chars.BIDI_CONTROLS, chars.SPACES)
 VISIBLE = f"[^{chars.regex_class(chars.CONTROLS)}{BLANK}]"
-PAGE = "[0-9]{1,3}([-–][0-9]{1,3})?"
+PAGE = page_numbers.PATTERN
 EMAIL = f"[^@{BLANK}]+@[^@{BLANK}]+\\.[^@{BLANK}]+"
 
 _ENDS = chars.characters(chars.LINE_BREAKS, chars.SPACES)
 _EMAIL = re.compile(f"^{EMAIL}$")
-_PAGE = re.compile(f"^{PAGE}$")
 
 
 class SubmissionError(FieldError):
@@ -116,8 +116,11 @@ def validate_submission(library: Library, data: dict) -> Submission:
         raise SubmissionError("message", f"is longer than {MAX_MESSAGE} characters", 413)
     proposed = _optional_text(data, "proposed_answer", MAX_PROPOSAL)
     page = _optional_text(data, "page", MAX_PAGE)
-    if page is not None and not _PAGE.match(page):
-        raise SubmissionError("page", "must be a page like 2 or a range like 5-6")
+    if page is not None:
+        try:
+            page = page_numbers.normalize(page)
+        except ValueError as exc:
+            raise SubmissionError("page", str(exc)) from None
     email = _optional_text(data, "email", MAX_EMAIL)
     if email is not None and not _EMAIL.match(email):
         raise SubmissionError("email", "is not an e-mail address")

@@ -224,8 +224,20 @@ def lands_score(args: MultiDict) -> FormResult:
     return result
 
 
+# The oldest object as players read it off the cards: its age (greater = older) or the year it
+# was made (smaller = older). A year is turned into an age counted back from YEAR_REFERENCE,
+# which keeps the order and the differences; pages show the year again.
+DATINGS = ("age", "year")
+YEAR_REFERENCE = 3000
+
+
+def dating(args: MultiDict) -> str:
+    return args.get("dating") if args.get("dating") in DATINGS else "age"
+
+
 def exhibitions_ranking(args: MultiDict) -> FormResult:
-    """Fields per player: ``name0``, ``cards0`` (letters) and ``age0`` (oldest object, optional)."""
+    """Fields per player: ``name0``, ``cards0`` (letters) and ``age0`` (oldest object, optional:
+    an age, or a year when ``dating=year``)."""
     key = "adel-verpflichtet/exhibitions-ranking"
     result = FormResult(submitted="submit" in args, rows=shown_rows(args, key, ("name", "cards", "age")))
     players: dict[str, dict] = {}
@@ -245,7 +257,12 @@ def exhibitions_ranking(args: MultiDict) -> FormResult:
         elif len(cards) > MAX_SHOWN_CARDS or re.search(NOT_A_SHOWN_CARD, cards):
             result.errors[f"cards{row}"] = _("Only the letters A to F are collection cards.")
         age = _whole(age_text)
-        if age_text and (age is None or not MIN_AGE <= age <= MAX_AGE):
+        if dating(args) == "year":
+            if age_text and (age is None or age > YEAR_REFERENCE):
+                result.errors[f"age{row}"] = _("The year is a whole number up to %(high)d.", high=YEAR_REFERENCE)
+            elif age is not None:
+                age = YEAR_REFERENCE - age
+        elif age_text and (age is None or not MIN_AGE <= age <= MAX_AGE):
             # An age is never below 0, so the message (in every catalog) names only the top.
             result.errors[f"age{row}"] = _("The age is a whole number from 0 to %(high)d.", high=MAX_AGE)
         if not any(k in result.errors for k in (f"name{row}", f"cards{row}", f"age{row}")):
@@ -286,6 +303,14 @@ def context(key: str, args: MultiDict) -> dict[str, Any]:
         named = [r for r in rows if args.get(f"name{r}", "").strip()
                  or any(args.get(f"{land}{r}", "").strip() for land in LANDS)]
         return {"lands": LANDS, "land_names": LAND_NAMES, "count_rows": named or list(rows)}
+    if key == "adel-verpflichtet/exhibitions-ranking":
+        chosen = dating(args)
+        # What the page shows for an age the engine compared: the number as the reader typed it.
+        return {"dating": chosen, "as_typed": (lambda age: YEAR_REFERENCE - age) if chosen == "year" else (lambda age: age)}
+    if key == "ohne-furcht-und-adel/score":
+        from rules_index.engines.ohne_furcht_und_adel.calculators import rule_table
+
+        return {"rules": rule_table()}
     return {}
 
 

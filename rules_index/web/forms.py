@@ -7,6 +7,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, PasswordField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional, Regexp, ValidationError
 
+from rules_index import page_numbers
 from rules_index.characters import describe
 from rules_index.corrections.reports import MAX_EMAIL, MAX_MESSAGE, MAX_PAGE, MAX_PROPOSAL, refused_character
 
@@ -21,13 +22,22 @@ def no_control_characters(form, field) -> None:
         raise ValidationError(_("Please remove the invisible control character %(char)s.", char=describe(bad)))
 
 
+def page_number(form, field) -> None:
+    """The API's page rule (``page_numbers``); the field then holds the page as stored ("5-6")."""
+    try:
+        field.data = page_numbers.normalize(field.data.strip())
+    except ValueError:
+        raise ValidationError(_("A page like 2, S. 2 or p. 2, or a range like 5-6.")) from None
+
+
 class CorrectionForm(FlaskForm):
     message = TextAreaField(_l("What is wrong?"), validators=[no_control_characters, DataRequired(_l("Please say what is wrong.")), Length(max=MAX_MESSAGE)])
     proposed_answer = TextAreaField(
         _l("Your proposed wording (optional)"), validators=[no_control_characters, Optional(), Length(max=MAX_PROPOSAL)],
         description=_l("Starts with the current text: change it to read as you think it should."),
     )
-    page = StringField(_l("Page in the rulebook (optional)"), validators=[no_control_characters, Optional(), Length(max=MAX_PAGE), Regexp(r"^[0-9]{1,3}([-–][0-9]{1,3})?$", message=_l("A page like 2 or a range like 5-6."))])
+    page = StringField(_l("Page in the rulebook (optional)"), validators=[no_control_characters, Optional(), Length(max=MAX_PAGE), page_number],
+                       description=_l("As you like: 2, S. 2, p. 2 or 5-6."))
     # The address is stored with the report only; no page, API response or export shows it.
     email = StringField(
         _l("E-mail for a reply (optional)"),

@@ -76,6 +76,8 @@ def init_app(app: Flask) -> None:
             response.cache_control.private = True
             response.cache_control.no_store = True
             return response
+        if response.cache_control.immutable:  # a versioned address the view chose to keep for good
+            return response
         if request.method in ("GET", "HEAD") and response.status_code == 200 and not response.direct_passthrough:
             if request.path.startswith("/editor") or "Set-Cookie" in headers:
                 response.cache_control.private = True

@@ -4,24 +4,29 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
-from flask_babel import lazy_gettext
+from flask_babel import force_locale, gettext, lazy_gettext
 
-from rules_index import present, structured_data
+from rules_index import present, previews, structured_data
 from rules_index.corrections import availability, changes, history
 from rules_index.corrections.db import session as db_session
 from rules_index.corrections.extras import entry_extras
 from rules_index.coverage import game_coverage
 from rules_index.content import DEFAULT_LANG, LANGS, Game
 from rules_index.engines import InputError, calculators_for
-from rules_index.render import first_sentence, inline_html, markdown_html, plain_text
+from rules_index.render import first_sentence, inline_html, markdown_html, plain_text, reader_markdown
 from rules_index.search import clean_query
 
 from . import calculator_forms, page_cache, site_version
+from . import previews as web_previews
 from .search_state import related_faq, search_index
 from .seo import public_base
 from .state import library, verification
 
 bp = Blueprint("pages", __name__)
+
+# A language named inside a sentence of the interface, in the interface's language ("sul testo in
+# tedesco"); language choices use each language's own name (present.LANGUAGE_NAMES).
+LANGUAGE_IN_SENTENCE = {"de": lazy_gettext("German"), "en": lazy_gettext("English"), "it": lazy_gettext("Italian")}
 
 KIND_LABELS = {
     "faq": lazy_gettext("Question"),
@@ -35,6 +40,11 @@ KIND_LABELS = {
 @bp.app_template_filter("markdown")
 def markdown_filter(text: str):
     return markdown_html(text)
+
+
+@bp.app_template_filter("reader_markdown")
+def reader_markdown_filter(text: str):
+    return reader_markdown(text)
 
 
 @bp.app_template_filter("markdown_inline")
@@ -66,6 +76,7 @@ def helpers():
         "permalink": present.permalink,
         "anchor": present.ANCHOR_PREFIX,
         "kind_label": lambda kind: KIND_LABELS[kind],
+        "language_in_sentence": lambda code: LANGUAGE_IN_SENTENCE[code],
         "calculator_title": lambda slug, name: calculator_forms.TITLES[f"{slug}/{name}"],
     }
 
@@ -115,6 +126,9 @@ def faq(lang: str, slug: str, faq_id: str):
         abort(404)
     related = related_faq(found, entry, lang)
     extras = entry_extras(slug, "faq", faq_id, lang)
+    preview = previews.answer_preview(found, entry, lang)
+    base = public_base()
+    share = base + present.permalink(lang, slug, faq_id) if base else None
     return render_template(
         "faq.html", lang=lang, game=found, entry=entry, related=related,
         section=found.section(entry.section), mistakes=found.mistakes_for(faq_id),
@@ -122,7 +136,26 @@ def faq(lang: str, slug: str, faq_id: str):
         jsonld=structured_data.qa_page(found, entry, lang, request.url_root.rstrip("/"), found.info.stand.isoformat()),
         verified=present.verified_json(entry, verification().for_entry(slug, "faq", faq_id), lang, verification().facts_for(slug, "faq", faq_id)),
         under_review=extras.under_review, history_count=extras.history_count,
+        preview=preview, quote_text=previews.quote_text(preview, share), quote_markdown=previews.quote_markdown(preview, share),
+        image_url=web_previews.image_url(lang, slug, faq_id) if base else None,
+        oembed_url=url_for("previews.oembed", url=share, format="json", _external=True) if base else None,
+        language_hints=_language_hints(lang, slug, faq_id),
     )
+
+
+def _language_hints(lang: str, slug: str, faq_id: str) -> list[dict]:
+    """The answer in each other language, offered in that language's own words; a script shows
+    the one the reader's browser prefers (the page stays the same for every reader, so it is
+    cached as one)."""
+    hints = []
+    for other in LANGS:
+        if other == lang:
+            continue
+        with force_locale(other):
+            # Translators: shown in your language on a page in another one; name your own language.
+            hints.append({"lang": other, "url": present.permalink(other, slug, faq_id),
+                          "text": gettext("Read this answer in English")})
+    return hints
 
 
 @bp.get("/<lang>/search")

@@ -129,7 +129,7 @@ def test_copy_link(browser, live_server, viewport):
         field = page.locator("#link")
         button = page.get_by_role("button", name="Link kopieren")
         button.click()
-        expect(page.locator(".share .copy")).to_have_text("Kopiert")
+        expect(page.locator(".share .copy").first).to_have_text("Kopiert")
         assert page.evaluate("navigator.clipboard.readText()") == field.input_value() == f"{live_server}/de/{GAME}/faq/tie-break"
         assert no_horizontal_scroll(page)
     finally:

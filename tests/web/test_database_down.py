@@ -50,7 +50,8 @@ NEEDS_DATABASE = {"corrections", "editor", "changes_api"}
 NEEDS_DATABASE_ENDPOINTS = {"pages.faq_history"}
 # Reader routes whose usual answer is not a 200.
 USUAL_STATUS = {"pages.root": 302, "pages.offline_search": 404}
-QUERY = {"api.search": "?q=Dieb", "pages.search": "?q=Dieb"}
+QUERY = {"api.search": "?q=Dieb", "pages.search": "?q=Dieb",
+         "previews.oembed": "?url=http://localhost/de/ohne-furcht-und-adel/faq/thief-forbidden-targets"}
 CALCULATOR_PAYLOADS = {
     "ohne-furcht-und-adel/score": {"players": [{"name": "A", "districts": [{"color": "red", "cost": 3}]}]},
     "kardinal-und-koenig/monastery-score": {"monasteries": {"green": 2, "red": 1}},

@@ -158,7 +158,8 @@ def content_corpus() -> str:
 
 
 class _VisibleText(HTMLParser):
-    """Text nodes and the attributes a reader sees or hears (labels, placeholders, meta, data-*)."""
+    """Text nodes and the attributes a reader sees or hears (labels, placeholders, meta, data-*),
+    leaving out elements marked as written in another language than the page (``lang``)."""
 
     ATTRIBUTES = {"title", "placeholder", "aria-label", "alt", "value", "content"}
 
@@ -166,8 +167,16 @@ class _VisibleText(HTMLParser):
         super().__init__()
         self.texts: list[str] = []
         self._skip = 0
+        self._page_lang = None
+        self._foreign: list[str] = []  # open elements from the first one in another language
 
     def handle_starttag(self, tag, attrs):
+        lang = dict(attrs).get("lang")
+        if tag == "html":
+            self._page_lang = lang
+        elif self._foreign or (lang and self._page_lang and lang != self._page_lang):
+            self._foreign.append(tag)
+            return
         if tag in ("script", "style"):
             self._skip += 1
         for name, value in attrs:
@@ -175,11 +184,15 @@ class _VisibleText(HTMLParser):
                 self.texts.append(value)
 
     def handle_endtag(self, tag):
+        if self._foreign:
+            if tag in self._foreign:
+                del self._foreign[len(self._foreign) - 1 - self._foreign[::-1].index(tag):]
+            return
         if tag in ("script", "style"):
             self._skip -= 1
 
     def handle_data(self, data):
-        if not self._skip:
+        if not self._skip and not self._foreign:
             self.texts.append(data)
 
 
@@ -206,6 +219,8 @@ def test_the_scan_finds_german_interface_text():
     pattern, corpus = phrase_pattern(phrases), content_corpus()
     leaked = '<title>Who wins? · Regelauskunft</title><h2>Häufige Irrtümer</h2><button>Suchen</button>'
     assert german_interface_text(leaked, pattern, corpus) == {"Regelauskunft", "Häufige Irrtümer", "Suchen"}
+    marked = '<html lang="en"><p lang="de"><a>Suchen</a></p><p>Regelauskunft</p></html>'
+    assert german_interface_text(marked, pattern, corpus) == {"Regelauskunft"}
 
 
 def test_english_and_italian_pages_carry_no_german_interface_text(site):
@@ -233,6 +248,8 @@ def test_share_links_use_the_base_url_and_links_stay_relative(tmp_path):
     assert f'<link rel="alternate" hreflang="it" href="https://example.org/rules/it/tiny-game/faq/coin-count">' in page
     assert f'id="link" type="text" readonly value="{url}"' in page
     assert f'"url": "{url}"' in page  # schema.org data
+    assert f'<meta property="og:image" content="{url}/preview.png?v=' in page
+    assert 'type="application/json+oembed" href="https://example.org/rules/oembed?url=' in page
     assert 'href="/' not in page and 'src="/' not in page and "/rules/rules" not in page
     assert broken_links(out) == []
 

@@ -155,7 +155,7 @@ TEXTS = ["It is page 3.", "  two\r\nlines  ", "\x1f", "\x00", "A\x1b", "A\x0b", 
 
 
 @pytest.mark.parametrize("field,value", [("message", t) for t in TEXTS] + [("proposed_answer", t) for t in TEXTS] + [
-    ("page", p) for p in ["2", " 5-6 ", "5–6\n", "\x1f", "2\x00", "\u20282", "two"]
+    ("page", p) for p in ["2", " 5-6 ", "5–6\n", "\x1f", "2\x00", "\u20282", "two", "S. 2", "pag. 2", "pp. 5–6", "x. 2"]
 ] + [("email", e) for e in ["a@b.cd", " a@b.cd\n", "a\x1f@b.cd", "a@b.cd\x85", "a b@c.de", "a@b"]])
 def test_correction_texts_schema_and_server_agree(reports_client, spec, field, value):
     client = reports_client

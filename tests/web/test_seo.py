@@ -33,8 +33,9 @@ def test_permalink_has_qapage(client):
     assert question["@type"] == "Question" and question["answerCount"] == 1
     assert question["acceptedAnswer"]["citation"] == "Rulebook: p. 2 · Thief"
     first_sentence = question["acceptedAnswer"]["text"].split(". ")[0]
-    assert re.search(r'<meta property="og:description" content="([^"]+)"', html).group(1).startswith(first_sentence[:30])
-    assert '<meta name="twitter:card" content="summary">' in html
+    description = re.search(r'<meta property="og:description" content="([^"]+)"', html).group(1)
+    assert description.startswith("Who can&#39;t the Thief steal from? " + first_sentence[:30])
+    assert '<meta name="twitter:card" content="summary_large_image">' in html
     assert '<meta property="og:title" content="' in html
 
 

@@ -12,7 +12,7 @@ from pydantic import Field
 from ..base import InputError
 from ..calculator_models import Calculator, CalculatorModel, PlayerName, whole_number
 from .cards import COMPLETE_CITY, Color
-from .scoring import score
+from .scoring import ALL_COLOURS_BONUS, FIRST_COMPLETE_BONUS, LATER_COMPLETE_BONUS, score
 
 COLOURS = tuple(c.value for c in Color)
 MIN_COST, MAX_COST = 1, 6
@@ -82,3 +82,17 @@ def final_score(request: ScoreRequest) -> ScoreResult:
 CALCULATORS = {
     "score": Calculator("Final scoring of Ohne Furcht und Adel", ScoreRequest, ScoreResult, final_score),
 }
+
+
+def rule_table() -> dict:
+    """The scoring rules as data, for the score pad computing in the browser
+    (``static/score-rules.js``): the numbers live here and in ``scoring``, nowhere else."""
+    return {
+        "colours": list(COLOURS),
+        "min_cost": MIN_COST,
+        "max_cost": MAX_COST,
+        "all_colours_bonus": ALL_COLOURS_BONUS,
+        "first_complete_bonus": FIRST_COMPLETE_BONUS,
+        "later_complete_bonus": LATER_COMPLETE_BONUS,
+        "complete_city": COMPLETE_CITY,
+    }

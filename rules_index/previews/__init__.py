@@ -1,0 +1,95 @@
+"""How an answer looks outside the site: the text of its link preview (meta and Open Graph
+description), its quote for chats and forums, its oEmbed card and its preview picture.
+
+Pure functions of the content; the web layer (``rules_index.web.previews``) serves them.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+from rules_index.content import Game
+from rules_index.content.citations import page_text
+from rules_index.content.schema import Faq
+from rules_index.render import plain_text
+
+# A sentence ends at . ! ? followed by a space (abbreviations such as "S. 2" are rare in the
+# opening of an answer, and a verdict word is followed by a full sentence anyway).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# An opening this short is a bare verdict ("Nein.", "No.", "Sì.", "Ja, aber:"): the sentence
+# after it says what the ruling is, so it is taken with it.
+_BARE_VERDICT_WORDS = 3
+VERDICT_LIMIT = 220
+MIN_DESCRIPTION = 40
+
+
+@dataclass(frozen=True)
+class Preview:
+    game: str        # the game's title in the page's language
+    question: str
+    verdict: str     # the answer's opening: its verdict and the sentence that gives it meaning
+    citation: str    # "Rulebook p. 2" (source and page; the section where the source has no pages)
+
+    @property
+    def description(self) -> str:
+        """Meta and Open Graph description: the question, the verdict, where it is written."""
+        return f"{self.question} {self.verdict} ({self.citation})"
+
+
+def verdict_sentence(answer_markdown: str, limit: int = VERDICT_LIMIT) -> str:
+    """The answer's first sentence, with the next one when the first is only a verdict word."""
+    sentences = _SENTENCE_END.split(plain_text(answer_markdown))
+    taken = sentences[0]
+    if len(taken.split()) <= _BARE_VERDICT_WORDS and len(sentences) > 1:
+        taken = f"{taken} {sentences[1]}"
+    return taken if len(taken) <= limit else taken[: limit - 1].rstrip() + "…"
+
+
+def short_citation(game: Game, faq: Faq, lang: str) -> str:
+    """"Regelheft S. 2" / "Rulebook p. 2" / "Regolamento p. 2": the source and its page."""
+    citation = faq.citation
+    source = game.source(citation.source)
+    label = source.label.get(lang) if source is not None else citation.source
+    pages = page_text(citation.pages, lang)
+    return f"{label} {pages}" if pages else f"{label}: {citation.section.get(lang)}"
+
+
+def answer_preview(game: Game, faq: Faq, lang: str) -> Preview:
+    text = faq.text(lang)
+    return Preview(game=game.title(lang), question=plain_text(text.question),
+                   verdict=verdict_sentence(text.answer), citation=short_citation(game, faq, lang))
+
+
+def quote_text(preview: Preview, url: str | None) -> str:
+    """The answer as a plain-text quote (chats that show text as typed)."""
+    lines = [preview.question, preview.verdict, f"— {preview.citation} · {preview.game}"]
+    if url:
+        lines.append(url)
+    return "\n".join(lines)
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
+
+
+def _md(text: str) -> str:
+    """Text as Markdown that shows it as it is (Discord, forums, BoardGameGeek's Markdown mode)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def quote_markdown(preview: Preview, url: str | None) -> str:
+    """The answer as a Markdown quote block: question in bold, verdict, citation linked."""
+    source = f"[{_md(preview.citation)}]({url})" if url else _md(preview.citation)
+    return "\n".join([f"> **{_md(preview.question)}**", f"> {_md(preview.verdict)}", f"> — {source} · {_md(preview.game)}"])
+
+
+def card_html(preview: Preview, url: str, site_name: str) -> str:
+    """The oEmbed card: a quote that works without scripts or frames (the site may not be framed)."""
+    esc = html.escape
+    return (
+        f'<blockquote class="rules-answer" cite="{esc(url)}">'
+        f"<p><strong>{esc(preview.question)}</strong></p>"
+        f"<p>{esc(preview.verdict)}</p>"
+        f'<p>— <a href="{esc(url)}">{esc(preview.citation)} · {esc(preview.game)}</a> ({esc(site_name)})</p>'
+        "</blockquote>"
+    )

@@ -1,0 +1,136 @@
+"""An answer outside the site: its preview picture (``og:image``) and its oEmbed card.
+
+The picture's address carries its version (``card_version``: the text it shows and how it is
+drawn), so a chat service that keeps pictures by address gets a new one when the answer
+changes, and the picture itself can be cached for a year.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, abort, current_app, jsonify, request, url_for
+from flask_babel import force_locale, gettext
+from werkzeug.routing import RequestRedirect
+from werkzeug.exceptions import MethodNotAllowed, NotFound
+
+from rules_index.caches import MiB, ByteCache
+from rules_index.content import LANGS
+from rules_index.previews import answer_preview, card_html
+from rules_index.previews.card import HEIGHT, WIDTH, card_png, card_version
+
+from .headers import YEAR
+from .state import library
+
+bp = Blueprint("previews", __name__)
+
+# A picture is 30-60 kB: a few hundred stay in memory per process.
+_pictures = ByteCache(16 * MiB)
+CARD_WIDTH, CARD_HEIGHT = 600, 260  # the oEmbed card's size when the consumer sets no bounds
+OEMBED_CACHE_AGE = 24 * 3600
+
+
+def site_name(lang: str) -> str:
+    with force_locale(lang):
+        return gettext("Rules Reference")
+
+
+def _answer(lang: str, slug: str, faq_id: str):
+    game = library().game(slug) if lang in LANGS else None
+    entry = game.faq_entry(faq_id) if game is not None else None
+    if entry is None:
+        abort(404)
+    return game, entry
+
+
+def image_url(lang: str, slug: str, faq_id: str) -> str:
+    """The absolute address of the answer's preview picture, with its version."""
+    game, entry = _answer(lang, slug, faq_id)
+    version = card_version(answer_preview(game, entry, lang), site_name(lang))
+    return url_for("previews.image", lang=lang, slug=slug, faq_id=faq_id, v=version, _external=True)
+
+
+@bp.get("/<lang>/<slug>/faq/<faq_id>/preview.png")
+def image(lang: str, slug: str, faq_id: str):
+    game, entry = _answer(lang, slug, faq_id)
+    preview, name = answer_preview(game, entry, lang), site_name(lang)
+    version = card_version(preview, name)
+    picture = _pictures.get(version)
+    if picture is None:
+        picture = card_png(preview, name)
+        _pictures.put(version, picture)
+    response = current_app.response_class(picture, mimetype="image/png")
+    response.set_etag(version)
+    response.cache_control.public = True
+    if request.args.get("v") == version:
+        response.cache_control.max_age = YEAR
+        response.cache_control.immutable = True
+    else:  # an old or bare address: the current picture, checked again next time
+        response.cache_control.no_cache = True
+    return response.make_conditional(request)
+
+
+def _answer_from_url(url: str):
+    """The (lang, slug, faq_id) of an answer URL of this site, or None."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https", "") or (parts.netloc and parts.netloc != request.host):
+        return None
+    adapter = current_app.url_map.bind(request.host, script_name=request.script_root or None)
+    path = parts.path
+    root = request.script_root
+    if root and path.startswith(root + "/"):
+        path = path[len(root):]
+    try:
+        endpoint, args = adapter.match(path, method="GET")
+    except (NotFound, MethodNotAllowed, RequestRedirect):
+        return None
+    if endpoint != "pages.faq":
+        return None
+    return args["lang"], args["slug"], args["faq_id"]
+
+
+def _bound(name: str) -> int | None:
+    """``maxwidth`` / ``maxheight``: None when absent; ValueError unless a positive whole number."""
+    value = request.args.get(name)
+    if value is None or value == "":
+        return None
+    if not value.isascii() or not value.isdigit() or int(value) < 1 or len(value) > 6:
+        raise ValueError(f"{name} must be a positive whole number")
+    return int(value)
+
+
+@bp.get("/oembed")
+def oembed():
+    """oEmbed 1.0 (https://oembed.com): a rich card for an answer's URL, as JSON."""
+    url = request.args.get("url", "")
+    if not url:
+        return jsonify(error="url is required"), 400
+    if request.args.get("format", "json") != "json":
+        return jsonify(error="only format=json is offered"), 501
+    found = _answer_from_url(url)
+    game = library().game(found[1]) if found is not None and found[0] in LANGS else None
+    entry = game.faq_entry(found[2]) if game is not None else None
+    if entry is None:
+        return jsonify(error="not an answer of this site"), 404
+    lang, slug, faq_id = found
+    try:
+        max_width, max_height = _bound("maxwidth"), _bound("maxheight")
+    except ValueError as exc:
+        return jsonify(error=str(exc)), 400
+    preview, name = answer_preview(game, entry, lang), site_name(lang)
+    canonical = url_for("pages.faq", lang=lang, slug=slug, faq_id=faq_id, _external=True)
+    card = {
+        "version": "1.0",
+        "type": "rich",
+        "title": preview.question,
+        "author_name": preview.game,
+        "provider_name": name,
+        "provider_url": url_for("pages.home", lang=lang, _external=True),
+        "cache_age": OEMBED_CACHE_AGE,
+        "html": card_html(preview, canonical, name),
+        "width": min(CARD_WIDTH, max_width or CARD_WIDTH),
+        "height": min(CARD_HEIGHT, max_height or CARD_HEIGHT),
+    }
+    # The thumbnail is offered only where it fits the consumer's bounds.
+    if (max_width or WIDTH) >= WIDTH and (max_height or HEIGHT) >= HEIGHT:
+        card.update(thumbnail_url=image_url(lang, slug, faq_id), thumbnail_width=WIDTH, thumbnail_height=HEIGHT)
+    return jsonify(card)

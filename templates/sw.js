@@ -1,0 +1,71 @@
+/* Service worker: the pages a reader opened, and the files they need, for use without a network.
+   Rendered by rules_index/web/installable.py with this release's file addresses. */
+"use strict";
+
+const VERSION = {{ version|tojson }};
+const SHELL = "shell-" + VERSION;
+const PAGES = "pages";
+const PRECACHE = {{ precache|tojson }};
+const OFFLINE = {{ offline|tojson }};
+const STATIC = {{ static_prefix|tojson }};
+const SKIP = {{ skip|tojson }};
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((names) => Promise.all(names.filter((name) => name.startsWith("shell-") && name !== SHELL).map((name) => caches.delete(name))))
+    .then(() => self.clients.claim()));
+});
+
+function pageLang(url) {
+  const first = url.pathname.split("/")[1];
+  return OFFLINE[first] ? first : Object.keys(OFFLINE)[0];
+}
+
+// Static files carry their content hash: the kept copy is the right one.
+async function fromCacheFirst(request) {
+  const kept = await caches.match(request);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok) (await caches.open(SHELL)).put(request, response.clone());
+  return response;
+}
+
+// Pages: the network's answer, kept for later; without a network the kept copy or the offline page.
+async function fromNetworkFirst(request, url) {
+  try {
+    const response = await fetch(request);
+    const noStore = (response.headers.get("Cache-Control") || "").includes("no-store");
+    if (response.ok && !noStore) (await caches.open(PAGES)).put(request, response.clone());
+    return response;
+  } catch (error) {
+    const kept = await caches.match(request);
+    if (kept) return kept;
+    if (request.mode === "navigate") {
+      const offline = await caches.match(OFFLINE[pageLang(url)]);
+      if (offline) return offline;
+    }
+    throw error;
+  }
+}
+
+// A page loaded before the worker took over asks to be kept.
+self.addEventListener("message", (event) => {
+  const url = event.data && event.data.keep;
+  if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
+  event.waitUntil(caches.match(url).then((kept) => kept || fetch(url).then(async (response) => {
+    const noStore = (response.headers.get("Cache-Control") || "").includes("no-store");
+    if (response.ok && !noStore) await (await caches.open(PAGES)).put(url, response);
+  })).catch(() => {}));
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (SKIP.some((prefix) => url.pathname.startsWith(prefix))) return;  // editors and the API: always live
+  event.respondWith(url.pathname.startsWith(STATIC) ? fromCacheFirst(request) : fromNetworkFirst(request, url));
+});

@@ -1,0 +1,94 @@
+"""The site as an app: manifest per language, icons, /favicon.ico, the service worker and its
+offline page, and the same manifest and icons in the static export."""
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from rules_index.content import LANGS
+
+ANSWER = "/de/ohne-furcht-und-adel/faq/thief-forbidden-targets"
+
+
+def fetched(client, url: str) -> bytes:
+    """The body of a GET (a file's response closed, so its handle is too)."""
+    with client.get(url) as response:
+        assert response.status_code == 200, url
+        return response.data
+
+
+def test_favicon_is_an_icon_not_a_redirect(client):
+    with client.get("/favicon.ico") as response:
+        assert response.status_code == 200 and response.mimetype == "image/vnd.microsoft.icon"
+        data = response.data
+    icon = Image.open(io.BytesIO(data))
+    assert icon.format == "ICO" and (32, 32) in icon.info["sizes"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_manifest_makes_the_site_installable(client, lang):
+    page = client.get(f"/{lang}/").get_data(as_text=True)
+    href = re.search(r'<link rel="manifest" href="([^"]+)"', page).group(1)
+    assert '<meta name="theme-color" content="#8a2d1c">' in page
+    response = client.get(href)
+    assert response.status_code == 200 and response.mimetype == "application/manifest+json"
+    manifest = response.get_json()
+    assert manifest["lang"] == lang and manifest["start_url"] == f"/{lang}/" and manifest["scope"] == "/"
+    assert manifest["display"] == "standalone" and manifest["name"] and manifest["theme_color"] == "#8a2d1c"
+    assert client.get(manifest["start_url"]).status_code == 200
+    sizes = set()
+    for icon in manifest["icons"]:
+        image = Image.open(io.BytesIO(fetched(client, icon["src"])))
+        assert f"{image.width}x{image.height}" == icon["sizes"] and image.format == "PNG"
+        sizes.add((icon["sizes"], icon["purpose"]))
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    assert client.get("/xx/manifest.webmanifest").status_code == 404
+
+
+def test_service_worker_is_registered_and_its_files_exist(client):
+    page = client.get(ANSWER).get_data(as_text=True)
+    worker = re.search(r'src="(/static/register-sw.js\?v=\w+)" data-worker="([^"]+)"', page)
+    assert worker and worker.group(2) == "/sw.js"
+    response = client.get("/sw.js")
+    assert response.status_code == 200 and response.mimetype == "text/javascript"
+    assert "no-cache" in response.headers["Cache-Control"]
+    body = response.get_data(as_text=True)
+    precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", body).group(1))
+    assert len(precache) >= 8
+    for url in precache:
+        fetched(client, url)
+    # Every script and stylesheet an answer page loads is in the worker's list.
+    for asset in re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css)\?v=\w+)"', page):
+        assert asset in precache, asset
+    # A new release of a static file is a new worker.
+    assert re.search(r'const VERSION = "(\w+)"', body)
+
+
+@pytest.mark.parametrize("lang,words", [("de", "Kein Netz"), ("en", "No network"), ("it", "Rete assente")])
+def test_offline_page_in_the_readers_language(client, lang, words):
+    page = client.get(f"/{lang}/offline").get_data(as_text=True)
+    assert f"<h1>{words}</h1>" in page
+
+
+def test_export_has_manifest_and_icons(tmp_path):
+    from apptools import make_app
+    from rules_index.export import export_site
+    app = make_app(tmp_path / "instance", Path(__file__).parents[1] / "fixtures" / "content")
+    out = tmp_path / "site"
+    export_site(app, out)
+    for lang in LANGS:
+        page = (out / lang / "index.html").read_text(encoding="utf-8")
+        href = re.search(r'<link rel="manifest" href="([^"]+)"', page).group(1)
+        assert href == f"../static/manifest.{lang}.webmanifest"
+        manifest = json.loads((out / lang / href).read_text(encoding="utf-8"))
+        assert (out / "static" / manifest["start_url"]).resolve() == (out / lang / "index.html").resolve()
+        for icon in manifest["icons"]:
+            assert (out / "static" / icon["src"]).is_file()
+        assert "register-sw.js" not in page  # a file:// page has no service worker
+        icon = re.search(r'<link rel="icon" href="([^"]+)"', page).group(1)
+        assert (out / lang / icon).resolve().is_file()
