@@ -157,6 +157,7 @@ class SearchResult:
     hits: list[Hit] = field(default_factory=list)
     suggestion: str | None = None
     game: str | None = None  # the game a name in the query picked
+    corrected: bool = False  # the hits are the suggestion's ("Showing results for"), not the words as typed
 
     def cache_bytes(self) -> int:
         """What ``caches.payload_bytes`` weighs walking it (every object and attribute name
