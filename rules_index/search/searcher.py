@@ -67,7 +67,7 @@ from . import schema as f
 from .analysis import LANGS, TOKEN_PATTERN
 from .build import MARKER
 from .link import IndexLink
-from .query import GameNames, all_stopwords, clean_query, is_colloquial, scoring_words
+from .query import GameNames, PlayersWords, all_stopwords, clean_query, scoring_words
 from .scoring import (
     Frequencies, SegmentLexicon, bm25_parameters, field_lengths, postings_bytes, read_postings, read_segment_term,
     scored_postings, top,
@@ -268,6 +268,7 @@ class _Generation:
         self.schema = self.index.schema
         self.info = json.loads(Path(path, MARKER).read_text())
         self.game_names = GameNames(self.info.get("games", {}))
+        self.players = PlayersWords(self.info.get("lexicon"))
         self._local = threading.local()  # the searcher lent to this thread's search under way
         self.readers = min(max(readers, 1), MAX_READY_SEARCHERS)
         self._idle: list[_Lent] = []  # searchers not lent now: opened ahead, or given back
@@ -647,11 +648,12 @@ class SearchIndex:
             self._failed = real
 
     # -- queries -------------------------------------------------------------------------
-    def terms(self, gen: _Generation, text: str, lang: str, memo: dict | None = None) -> list[tuple[str, str, float]]:
+    def terms(self, gen: _Generation, text: str, lang: str, memo: dict | None = None,
+              game: str | None = None) -> list[tuple[str, str, float]]:
         """(field, token, boost) of the query's words in every language's fields and the prefixes;
         the fields of the reader's language ``lang`` weigh ``READER_LANG_BONUS`` more."""
         memo = {} if memo is None else memo
-        words = scoring_words(text)
+        words = scoring_words(text, gen.players, game)
         parts = []
         for field_lang in LANGS:
             bonus = READER_LANG_BONUS if field_lang == lang else 1.0
@@ -665,7 +667,7 @@ class SearchIndex:
               seen: dict | None = None) -> dict[tuple, float]:
         """Each entry's best score over its languages: {(kind, game, entry): score}; ``seen``
         gets the number of each document ranked, by (kind, game, entry, language)."""
-        terms = self.terms(gen, text, lang)
+        terms = self.terms(gen, text, lang, game=game)
         best: dict[tuple, float] = {}
         if not terms:
             return best
@@ -688,7 +690,7 @@ class SearchIndex:
         out = []
         for word in TOKEN_PATTERN.findall(text):
             lower = word.lower()
-            if len(lower) >= 3 and lower not in all_stopwords() and not is_colloquial(lower) and not gen.known_word(lower):
+            if len(lower) >= 3 and lower not in all_stopwords() and lower not in gen.players and not gen.known_word(lower):
                 found = gen.suggest(lower, lang, 2 if len(lower) >= 8 else 1)
                 if found:
                     out.append(found)
@@ -729,7 +731,7 @@ class SearchIndex:
                     scores[key] = max(score, scores.get(key, 0.0))
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
-        snippet_terms = frozenset(gen.analyze(f.body_field(lang), scoring_words(words)))
+        snippet_terms = frozenset(gen.analyze(f.body_field(lang), scoring_words(words, gen.players, game_filter)))
         best_taken = False
         for (kind, game_slug, entry), score in chosen:
             docnum = seen.get((kind, game_slug, entry, lang))
