@@ -29,7 +29,7 @@ class PlayersWord(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     said: Annotated[list[Word], Field(min_length=1)]
-    means: Annotated[str, StringConstraints(min_length=2, max_length=80, strip_whitespace=True)]
+    means: Annotated[str, StringConstraints(min_length=1, max_length=80, strip_whitespace=True)]
     game: str | None = None
 
 
