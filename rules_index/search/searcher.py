@@ -776,7 +776,7 @@ class SearchIndex:
         """The leading answers' scores, each raised by the share of the asked words that its own
         question (in any language) holds: of two sibling answers whose texts share the words, the
         one that is asked about them fits best. Also returns those shares."""
-        answers = sorted(((key, score) for key, score in scores.items() if key[0] in ANSWER_KINDS), key=lambda kv: -kv[1])
+        answers = sorted(((key, score) for key, score in scores.items() if key[0] in ANSWER_KINDS), key=lambda kv: (-kv[1], kv[0]))
         shares: dict[tuple, float] = {}
         if not answers:
             return scores, shares
@@ -835,8 +835,11 @@ class SearchIndex:
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
         best, close = answer_confidence([(key, score) for key, score in chosen if key[0] in ANSWER_KINDS], asked)
-        if close:  # the answers shown side by side come first
-            chosen.sort(key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), item[0] not in close, -item[1]))
+        if close:
+            # The answers shown side by side come first, in a fixed order (game, entry): their
+            # scores are too close to rank them, and a near tie must not flip between generations.
+            chosen.sort(key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), item[0] not in close,
+                                          item[0] if item[0] in close else (), -item[1]))
         snippet_terms = frozenset(gen.analyze(f.body_field(lang), scoring_words(words, gen.players, game_filter)))
         for key, score in chosen:
             kind, game_slug, entry = key
