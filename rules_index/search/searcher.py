@@ -11,12 +11,17 @@ A query goes through these steps:
 2. ``scoring``: BM25F over the words in every language's fields (question, players' words,
    answer) and the word prefixes, summed with Whoosh's coordination bonus; the fields of the
    reader's language weigh a little more, term by term. Each entry keeps its best language.
-3. Typo tolerance: unknown words are corrected from the index's words of the reader's language
-   (then the others; never a stop word) as Whoosh's suggester corrects them (``spelling``), and
-   the corrected query is searched too when it reaches a better score than the words as typed.
-4. The answer first: the hits are the best ``limit`` entries, shown answers first (FAQ entries
-   and the game's facts), then rules sections, glossary terms and common mistakes; the first
-   answer is flagged ``best``. Snippets keep a FAQ answer's verdict (``snippets``).
+3. Typo tolerance: a word no language knows (not a word of the content, as typed or without its
+   umlauts and accents, nor of German, English or Italian at large, nor a players' word) is
+   corrected from the index's words (the reader's language first, never a stop word) as Whoosh's
+   suggester corrects them (``spelling``), or to a word it is with two letters swapped; the
+   corrected question is searched when it scores better than the words as typed (``corrected``).
+4. The answer first: the leading answers gain for the asked words their own question holds
+   (``_weigh_questions``); the hits are the best ``limit`` entries, shown answers first (FAQ
+   entries and the game's facts), then rules sections, glossary terms and common mistakes. The
+   first answer is flagged ``best`` only when it clearly leads (``answer_confidence``); else the
+   two or three that fit about as well are flagged ``close`` and come first. Snippets keep a FAQ
+   answer's verdict (``snippets``).
 
 Memory: every cache is bounded in bytes (``rules_index.caches``: cachetools, each entry weighed
 once when stored), per generation, so a flood of new words cannot grow a process without end.
