@@ -608,8 +608,20 @@ class _Generation:
     def _found_word(self, word: str) -> bool:
         reader = self.searcher().reader()
         folded = fold(word)
+        # One edit puts back an umlaut or accent; "oe" for "ö" or "ss" for "ß" takes two.
+        distance = 2 if any(pair in word for pair in ("ae", "oe", "ue", "ss")) else 1
         return any(fold(candidate) == folded for lang in LANGS
-                   for candidate in self.spelling(lang).suggestions(reader, word, 2, limit=64))
+                   for candidate in self.spelling(lang).suggestions(reader, word, distance, limit=64))
+
+    def question_terms(self, key: tuple, lang: str) -> frozenset[str]:
+        """The terms of an entry's question (its title field) in ``lang``; kept per generation."""
+        return self.texts.remembered(("question", key, lang), partial(self._question_terms, key, lang))
+
+    def _question_terms(self, key: tuple, lang: str) -> frozenset[str]:
+        docnum = self.docnum(f"{key[0]}:{key[1]}:{key[2]}:{lang}")
+        if docnum is None:
+            return frozenset()
+        return frozenset(self.analyze(f.title_field(lang), self.stored(docnum)[0]))
 
     def game_docs(self, game: str) -> frozenset[int]:
         return self.texts.remembered(("game", game), lambda: frozenset(self.searcher().docs_for_query(Term(f.GAME, game))))
@@ -793,11 +805,9 @@ class SearchIndex:
             for field_lang, terms in wanted.items():
                 if not terms:
                     continue
-                docnum = gen.docnum(f"{key[0]}:{key[1]}:{key[2]}:{field_lang}")
-                if docnum is None:
-                    continue
-                title = gen.stored(docnum)[0]
-                share = max(share, len(terms & set(gen.analyze(f.title_field(field_lang), title))) / len(terms))
+                held = gen.question_terms(key, field_lang)
+                if held:
+                    share = max(share, len(terms & held) / len(terms))
             scores[key] = score * (1.0 + QUESTION_WEIGHT * share)
             shares[key] = share
         return scores, shares
