@@ -65,9 +65,9 @@ def test_a_players_word_of_one_game_counts_for_that_game_only():
 
 def test_question_in_another_language_is_answered_in_the_readers(index):
     result = index.search("Söldner zerstören Kosten", "en", limit=5)
-    faq = [h for h in result.hits if h.kind == "faq"]
-    assert (faq[0].game, faq[0].entry) == (GAME, "warlord-destroy-cost")
-    assert "Warlord" in faq[0].title  # the English question, not the German one
+    first = [h for h in result.hits if h.kind == "faq" and (h.best or h.close)] or result.hits[:1]
+    hit = next(h for h in first if (h.game, h.entry) == (GAME, "warlord-destroy-cost"))  # the card, or side by side
+    assert "Warlord" in hit.title  # the English question, not the German one
 
 
 def test_snippets_highlight_query_words(index):
