@@ -105,8 +105,8 @@ mutation-all: dev-setup $(VENV)/.mutation-installed ## Every mutant of the rule 
 export: setup index db ## Write the static site into site/ and say what to open (BASE_URL=https://… for share links)
 	$(FLASK) export site $(if $(BASE_URL),--base-url "$(BASE_URL)")
 
-eval: setup ## Search relevance as the page shows it, on the tuning set and players' own questions
-	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml eval/player-questions.yaml
+eval: setup ## Search relevance as the page shows it (the answer card, suggestions), on the tuning sets and the held-out ones
+	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml eval/player-questions.yaml eval/table-talk.yaml eval/spelling.yaml eval/held-out-table-talk.yaml eval/held-out-spelling.yaml
 
 stress: setup ## Load and fault scenarios on loopback, memory under random searches: writes stress/RESULTS.md (~10 min)
 	$(BIN)/python -m stress.run

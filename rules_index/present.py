@@ -131,6 +131,12 @@ def settling_url(game: Game, mistake_id: str, lang: str) -> str:
     return entry_url("mistake", lang, game.slug, mistake_id)
 
 
+def example_questions(library, lang: str, per_game: int = 2) -> list[dict]:
+    """Questions to try on the empty search page: the first FAQ questions of each game."""
+    return [{"game_title": game.title(lang), "question": entry.text(lang).question}
+            for game in library for entry in game.faq[:per_game]]
+
+
 def hit_view(hit, lang: str, game: Game | None) -> dict:
     """A search hit as the page shows it: a mistake refuted (never a bare false statement), the
     best answer with its citation."""
@@ -138,6 +144,7 @@ def hit_view(hit, lang: str, game: Game | None) -> dict:
         "type": hit.kind, "game": hit.game, "game_title": game.title(lang) if game else hit.game,
         "id": hit.entry, "title": hit.title, "snippet": hit.snippet,
         "url": entry_url(hit.kind, lang, hit.game, hit.entry), "score": hit.score, "best": hit.best,
+        "close": hit.close,
     }
     if game is None:
         return view
@@ -147,7 +154,7 @@ def hit_view(hit, lang: str, game: Game | None) -> dict:
             text = mistake.text(lang)
             view["mistake"], view["correction"] = plain_text(text.mistake), plain_text(text.correction)
             view["url"] = settling_url(game, hit.entry, lang)
-    elif hit.kind == "faq" and hit.best:
+    elif hit.kind == "faq" and (hit.best or hit.close):
         entry = game.faq_entry(hit.entry)
         if entry is not None:
             view["citation"] = game.cite(entry.citation, lang)
@@ -165,4 +172,5 @@ def hit_json(hit, lang: str, game: Game | None = None) -> dict:
     return {
         "type": view["type"], "game": view["game"], "id": view["id"], "title": title,
         "snippet": view["snippet"], "url": view["url"], "score": view["score"], "best": view["best"],
+        "close": view["close"],
     }

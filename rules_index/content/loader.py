@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from . import checks
 from .filehashes import content_fingerprint
+from .lexicon import load_lexicon
 from .model import Game, Library, RuleSection
 from .problems import ContentError, Problem
 from .rules_markdown import split_sections
@@ -255,7 +256,9 @@ def load(root: Path) -> tuple[Library, list[Problem]]:
     for slug in catalog:
         if slug not in games and not (root / slug).is_dir():
             problems.append(Problem(_display(root / CATALOG_FILE, root), 1, f"catalog game '{slug}' has no folder"))
-    return Library(games=dict(sorted(games.items())), catalog=catalog), sorted(set(problems))
+    lexicon, more = load_lexicon(root, [folder.name for folder in game_folders(root)])
+    problems += more
+    return Library(games=dict(sorted(games.items())), catalog=catalog, lexicon=lexicon), sorted(set(problems))
 
 
 CheckedGame = Callable[[Path, Path, list[str] | None], tuple[Game | None, list[Problem]]]
@@ -277,7 +280,10 @@ def library_of_checked_games(root: Path, checked_game: CheckedGame = load_checke
         games[game.slug] = game
     if any(slug not in games and not (root / slug).is_dir() for slug in catalog):
         return None
-    return Library(games=dict(sorted(games.items())), catalog=catalog)
+    lexicon, problems = load_lexicon(root, games, lines=False)
+    if problems:
+        return None
+    return Library(games=dict(sorted(games.items())), catalog=catalog, lexicon=lexicon)
 
 
 def load_library(root: Path) -> Library:

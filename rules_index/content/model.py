@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .citations import citation_label
+from .lexicon import Lexicon
 from .rules_markdown import MarkdownSection
 from .schema import Citation, Faq, GameFile, GlossaryEntry, Mistake, Note, Section, Source
 
@@ -87,6 +88,7 @@ class Library:
 
     games: dict[str, Game]
     catalog: dict[str, list[str]] = field(default_factory=dict)
+    lexicon: Lexicon = field(default_factory=Lexicon)  # players' words (content/lexicon.yaml)
 
     def game(self, slug: str) -> Game | None:
         return self.games.get(slug)

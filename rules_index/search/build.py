@@ -150,7 +150,8 @@ def write_marker(target: Path, library: Library, snapshot: Snapshot, documents: 
     marker = {
         "fingerprint": snapshot.fingerprint, "schema": f.SCHEMA_VERSION, "read_ns": snapshot.read_ns,
         "documents": documents, "built": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "langs": list(LANGS), "games": {game.slug: game_names(game) for game in library}, **extra,
+        "langs": list(LANGS), "games": {game.slug: game_names(game) for game in library},
+        "lexicon": library.lexicon.as_json(), **extra,
     }
     (target / MARKER).write_text(json.dumps(marker))
 

@@ -77,15 +77,20 @@ def _tokens(text: str, lang: str) -> set[str]:
     return {t.text for t in _analyzer(lang)(text)}
 
 
+def concept_words(term) -> list[str]:
+    """Every name of a glossary term: its word and aliases in every language (other editions'
+    names among them). One concept: a German card name in an English question finds the English
+    answer."""
+    return list(dict.fromkeys(w for lang in LANGS for w in (term.text(lang).term, *term.text(lang).aliases)))
+
+
 class GlossaryMatcher:
-    """Finds the glossary terms an entry's text mentions, to add the players' other words for them."""
+    """Finds the glossary terms an entry's text mentions, to add the players' other words for them
+    (in every language)."""
 
     def __init__(self, game: Game):
         self.terms = {
-            lang: [
-                (frozenset(_tokens(g.text(lang).term, lang)), [g.text(lang).term, *g.text(lang).aliases])
-                for g in game.glossary
-            ]
+            lang: [(frozenset(_tokens(g.text(lang).term, lang)), concept_words(g)) for g in game.glossary]
             for lang in LANGS
         }
 
@@ -151,7 +156,8 @@ def mistake_document(game: Game, mistake, lang: str, glossary: GlossaryMatcher, 
 
 def glossary_document(game: Game, term, lang: str) -> Document:
     text = term.text(lang)
-    return Document("glossary", game.slug, term.id, lang, text.term, plain_text(text.definition), [*text.aliases])
+    return Document("glossary", game.slug, term.id, lang, text.term, plain_text(text.definition),
+                    [w for w in concept_words(term) if w != text.term])
 
 
 def game_documents(game: Game) -> Iterator[Document]:

@@ -6,10 +6,17 @@ of the content in a temporary folder, runs each question and prints, overall and
 - ``recall@3`` and ``MRR@10`` among the FAQ hits (the expected entry's rank among FAQ answers);
 - ``shown@3``: the expected entry among the first three hits in the order the page shows them
   (all kinds: answers first, then rules, glossary, mistakes);
-- ``card``: the expected entry is the best-answer card.
+- ``card shown``: a best-answer card is shown at all (coverage: search is sure of an answer);
+- ``card right``: of the cards shown, the share that is the expected entry (precision);
+- ``card``: the expected entry is the best-answer card (of all questions).
 
 A question's ``expect`` is ``game/faq-id``; ``kind: fact`` expects the game's "at a glance"
 answer (``game/facts``).
+
+A set whose questions have no ``expect`` is a spelling set: a question with ``fixed`` is
+misspelled and ``fixed`` is it corrected; one without is spelled right and should get no
+suggestion. Reported: suggestions made and the share right, spelled-right questions that got
+one, typos fixed, and typos whose results were searched as corrected ("Showing results for").
 """
 from __future__ import annotations
 
@@ -23,7 +30,9 @@ from pathlib import Path
 from rules_index.content.snapshot import read_content
 from rules_index.content.yaml12 import load_text
 
+from .analysis import TOKEN_PATTERN
 from .build import build
+from .query import fold
 from .searcher import SearchIndex
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
@@ -44,10 +53,12 @@ class Scores:
     found_at_3: int = 0
     reciprocal: float = 0.0
     shown_at_3: int = 0
-    card: int = 0
+    card: int = 0         # the expected entry is the card
+    cards_shown: int = 0  # a card is shown
 
-    def add(self, faq_rank: int | None, shown_rank: int | None, is_card: bool) -> None:
+    def add(self, faq_rank: int | None, shown_rank: int | None, is_card: bool, card_shown: bool = False) -> None:
         self.cases += 1
+        self.cards_shown += card_shown or is_card
         if faq_rank is not None and faq_rank <= 3:
             self.found_at_3 += 1
         if faq_rank is not None:
@@ -67,6 +78,16 @@ class Scores:
     def mrr(self) -> float:
         return self.rate(self.reciprocal)
 
+    @property
+    def card_coverage(self) -> float:
+        """The share of questions shown a best-answer card."""
+        return self.rate(self.cards_shown)
+
+    @property
+    def card_precision(self) -> float:
+        """Of the cards shown, the share that is the expected entry (1.0 when none is shown)."""
+        return self.card / self.cards_shown if self.cards_shown else 1.0
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -74,6 +95,79 @@ class Outcome:
     faq_rank: int | None    # among answers (FAQ entries and facts), within 10
     shown_rank: int | None  # among all hits as shown
     is_card: bool
+    card_shown: bool = False  # some entry is the card
+
+
+@dataclass(frozen=True)
+class SpellingCase:
+    lang: str
+    query: str
+    fixed: str | None = None  # None: spelled right
+
+
+@dataclass
+class SpellingScores:
+    right_cases: int = 0     # questions spelled right
+    false_alarms: int = 0    # ... that got a suggestion
+    typo_cases: int = 0
+    fixed: int = 0           # typos whose suggestion is the expected correction
+    searched_fixed: int = 0  # typos whose results are the corrected query's
+    suggestions: int = 0
+    suggestions_right: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.suggestions_right / self.suggestions if self.suggestions else 1.0
+
+
+def is_spelling_set(path: Path) -> bool:
+    rows = load_text(Path(path).read_text(encoding="utf-8")) or []
+    return bool(rows) and all("expect" not in row for row in rows)
+
+
+def load_spelling_cases(path: Path) -> list[SpellingCase]:
+    rows = load_text(Path(path).read_text(encoding="utf-8")) or []
+    return [SpellingCase(row["lang"], row["q"], row.get("fixed")) for row in rows]
+
+
+def same_words(a: str, b: str) -> bool:
+    """Whether two queries have the same words (lower case, accents and umlauts folded)."""
+    return [fold(w) for w in TOKEN_PATTERN.findall(a)] == [fold(w) for w in TOKEN_PATTERN.findall(b)]
+
+
+def evaluate_spelling(index: SearchIndex, cases: list[SpellingCase]) -> tuple[dict[str, SpellingScores], list[tuple]]:
+    """Suggestions on spelling cases, overall and per language; the misses as (case, suggestion)."""
+    scores: dict[str, SpellingScores] = defaultdict(SpellingScores)
+    misses = []
+    for case in cases:
+        result = index.search(case.query, case.lang, limit=10)
+        suggestion = result.suggestion
+        right = suggestion is not None and case.fixed is not None and same_words(suggestion, case.fixed)
+        for key in ("all", case.lang):
+            s = scores[key]
+            s.suggestions += suggestion is not None
+            s.suggestions_right += right
+            if case.fixed is None:
+                s.right_cases += 1
+                s.false_alarms += suggestion is not None
+            else:
+                s.typo_cases += 1
+                s.fixed += right
+                s.searched_fixed += right and result.corrected
+        if (case.fixed is None) != (suggestion is None) or (case.fixed is not None and not right):
+            misses.append((case, suggestion))
+    return dict(scores), misses
+
+
+def spelling_report(scores: dict[str, SpellingScores], misses: list[tuple]) -> str:
+    lines = [f"{'set':<6}{'right':>6}{'alarms':>7}{'typos':>6}{'fixed':>6}{'searched':>9}{'suggest':>8}{'precision':>10}"]
+    for key in ["all", *sorted(k for k in scores if k != "all")]:
+        s = scores[key]
+        lines.append(f"{key:<6}{s.right_cases:>6}{s.false_alarms:>7}{s.typo_cases:>6}{s.fixed:>6}{s.searched_fixed:>9}"
+                     f"{s.suggestions:>8}{s.precision:>10.3f}")
+    for case, suggestion in misses:
+        lines.append(f"  [{case.lang}] {case.query!r}: suggested {suggestion!r}, expected {case.fixed!r}")
+    return "\n".join(lines)
 
 
 def load_cases(path: Path) -> list[Case]:
@@ -93,7 +187,7 @@ def run_case(index: SearchIndex, case: Case) -> Outcome:
     faq_rank = answers.index(target) + 1 if target in answers else None
     shown_rank = shown.index(target) + 1 if target in shown else None
     is_card = any(h.best and (h.kind, h.game, h.entry) == target for h in hits)
-    return Outcome(case, faq_rank, shown_rank, is_card)
+    return Outcome(case, faq_rank, shown_rank, is_card, any(h.best for h in hits))
 
 
 def evaluate(index: SearchIndex, cases: list[Case]) -> tuple[dict[str, Scores], list[Outcome]]:
@@ -102,7 +196,7 @@ def evaluate(index: SearchIndex, cases: list[Case]) -> tuple[dict[str, Scores], 
     for case in cases:
         outcome = run_case(index, case)
         for key in ("all", case.lang):
-            scores[key].add(outcome.faq_rank, outcome.shown_rank, outcome.is_card)
+            scores[key].add(outcome.faq_rank, outcome.shown_rank, outcome.is_card, outcome.card_shown)
         outcomes.append(outcome)
     return dict(scores), outcomes
 
@@ -115,13 +209,15 @@ def index_of(content: Path, folder: Path) -> SearchIndex:
 
 
 def report(scores: dict[str, Scores], outcomes: list[Outcome]) -> str:
-    lines = [f"{'set':<6}{'cases':>6}{'recall@3':>10}{'MRR@10':>9}{'shown@3':>9}{'card':>7}"]
+    lines = [f"{'set':<6}{'cases':>6}{'recall@3':>10}{'MRR@10':>9}{'shown@3':>9}{'card shown':>11}{'card right':>11}{'card':>7}"]
     for key in ["all", *sorted(k for k in scores if k != "all")]:
         s = scores[key]
-        lines.append(f"{key:<6}{s.cases:>6}{s.recall_at_3:>10.3f}{s.mrr:>9.3f}{s.rate(s.shown_at_3):>9.3f}{s.rate(s.card):>7.3f}")
+        lines.append(f"{key:<6}{s.cases:>6}{s.recall_at_3:>10.3f}{s.mrr:>9.3f}{s.rate(s.shown_at_3):>9.3f}"
+                     f"{s.card_coverage:>11.3f}{s.card_precision:>11.3f}{s.rate(s.card):>7.3f}")
     for o in outcomes:
         if not o.is_card:
-            lines.append(f"  answer {o.faq_rank or '-':>2} shown {o.shown_rank or '-':>2}: [{o.case.lang}] {o.case.query!r} -> {o.case.game}/{o.case.entry}")
+            what = "WRONG CARD" if o.card_shown else "no card"
+            lines.append(f"  {what:<10} answer {o.faq_rank or '-':>2} shown {o.shown_rank or '-':>2}: [{o.case.lang}] {o.case.query!r} -> {o.case.game}/{o.case.entry}")
     return "\n".join(lines)
 
 
@@ -139,7 +235,10 @@ def main(argv: list[str]) -> int:
         index = index_of(CONTENT, Path(folder))
         for path in paths:
             print(f"== {path}")
-            print(report(*evaluate(index, load_cases(path))))
+            if is_spelling_set(path):
+                print(spelling_report(*evaluate_spelling(index, load_spelling_cases(path))))
+            else:
+                print(report(*evaluate(index, load_cases(path))))
     return 0
 
 

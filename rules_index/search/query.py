@@ -8,9 +8,10 @@
 - ``content_words``: the query's words less the stop words of every language. A query is run
   against the fields of all three languages, so "of" or "gilt" must not match German or Italian
   text just because only English or German lists them as stop words.
-- ``with_rules_words``: players' colloquial words ("futsch", "nicked", "fregato") followed by the
-  word a rulebook uses for the same thing, so that they find the answers written in its words;
-  ``scoring_words`` is both steps, what ranking and highlighting search for.
+- ``with_rules_words``: players' words ("futsch", "nicked", "fregato"; ``PlayersWords``, from the
+  content's lexicon) followed by the words a rulebook uses for the same thing, so that they find
+  the answers written in its words; ``scoring_words`` is both steps, what ranking and
+  highlighting search for.
 """
 from __future__ import annotations
 
@@ -61,42 +62,44 @@ def content_words(text: str) -> str:
     return " ".join(w for w in TOKEN_PATTERN.findall(text) if w.lower() not in stops)
 
 
-# Players' words -> the rulebooks' words, per language (a query's words are looked up lower case).
-# Words of the language at large, not of one game: a game's own nicknames for its pieces and
-# characters are its glossary's aliases.
-COLLOQUIAL = {
-    "de": {"futsch": "verloren", "hinüber": "verloren", "flöten": "verloren", "geklaut": "gestohlen",
-           "klauen": "stehlen", "klaut": "stiehlt", "abgezockt": "gestohlen", "abzocken": "stehlen",
-           "gemopst": "gestohlen", "mopsen": "stehlen", "knete": "Geld", "kohle": "Geld"},
-    "en": {"nicked": "stolen", "nick": "steal", "nicks": "steals", "pinched": "stolen", "pinch": "steal",
-           "swiped": "stolen", "swipe": "steal", "gone": "lost", "cash": "money", "dough": "money",
-           "bucks": "money", "nuke": "destroy", "nuked": "destroyed", "trash": "destroy"},
-    "it": {"fregato": "rubato", "fregare": "rubare", "frega": "ruba", "soffiato": "rubato", "soffiare": "rubare",
-           "sparito": "perso", "sparisce": "perde", "grana": "denaro", "soldi": "denaro",
-           "spaccare": "distruggere", "spacca": "distrugge"},
-}
-_RULES_WORDS = {word: plain for words in COLLOQUIAL.values() for word, plain in words.items()}
+class PlayersWords:
+    """The players' words of the content (``content/lexicon.yaml``, kept in the index's BUILD.json
+    as ``{lang: {word: [rulebooks' words, game or null]}}``), looked up in every language: a
+    question may mix them. A word of one game only adds its rulebooks' words unless the search
+    is narrowed to another game."""
+
+    def __init__(self, data: Mapping[str, Mapping[str, list]] | None = None):
+        self.words: dict[str, list[tuple[str, str | None]]] = {}
+        for words in (data or {}).values():
+            for word, (plain, game) in words.items():
+                self.words.setdefault(word.lower(), []).append((plain, game))
+
+    def __contains__(self, word: str) -> bool:
+        return word.lower() in self.words
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, PlayersWords) and other.words == self.words
+
+    def rules_words(self, word: str, game: str | None = None) -> list[str]:
+        """The rulebooks' words for ``word`` (empty if it is none of the players' words)."""
+        return [plain for plain, only in self.words.get(word.lower(), ()) if only is None or game is None or only == game]
 
 
-def with_rules_words(text: str) -> str:
-    """``text`` with each colloquial word followed by the rulebooks' word for it."""
+NO_PLAYERS_WORDS = PlayersWords()
+
+
+def with_rules_words(text: str, players: PlayersWords = NO_PLAYERS_WORDS, game: str | None = None) -> str:
+    """``text`` with each players' word followed by the rulebooks' words for it."""
     out = []
     for word in TOKEN_PATTERN.findall(text):
         out.append(word)
-        plain = _RULES_WORDS.get(word.lower())
-        if plain:
-            out.append(plain)
+        out.extend(players.rules_words(word, game))
     return " ".join(out)
 
 
-def scoring_words(text: str) -> str:
+def scoring_words(text: str, players: PlayersWords = NO_PLAYERS_WORDS, game: str | None = None) -> str:
     """The words of ``text`` that are searched for: stop words out, rulebooks' words added."""
-    return with_rules_words(content_words(text))
-
-
-def is_colloquial(word: str) -> bool:
-    """Whether ``word`` (lower case) is a players' word ``with_rules_words`` knows."""
-    return word in _RULES_WORDS
+    return with_rules_words(content_words(text), players, game)
 
 
 @dataclass(frozen=True)

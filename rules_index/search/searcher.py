@@ -11,12 +11,17 @@ A query goes through these steps:
 2. ``scoring``: BM25F over the words in every language's fields (question, players' words,
    answer) and the word prefixes, summed with Whoosh's coordination bonus; the fields of the
    reader's language weigh a little more, term by term. Each entry keeps its best language.
-3. Typo tolerance: unknown words are corrected from the index's words of the reader's language
-   (then the others; never a stop word) as Whoosh's suggester corrects them (``spelling``), and
-   the corrected query is searched too when it reaches a better score than the words as typed.
-4. The answer first: the hits are the best ``limit`` entries, shown answers first (FAQ entries
-   and the game's facts), then rules sections, glossary terms and common mistakes; the first
-   answer is flagged ``best``. Snippets keep a FAQ answer's verdict (``snippets``).
+3. Typo tolerance: a word no language knows (not a word of the content, as typed or without its
+   umlauts and accents, nor of German, English or Italian at large, nor a players' word) is
+   corrected from the index's words (the reader's language first, never a stop word) as Whoosh's
+   suggester corrects them (``spelling``), or to a word it is with two letters swapped; the
+   corrected question is searched when it scores better than the words as typed (``corrected``).
+4. The answer first: the leading answers gain for the asked words their own question holds
+   (``_weigh_questions``); the hits are the best ``limit`` entries, shown answers first (FAQ
+   entries and the game's facts), then rules sections, glossary terms and common mistakes. The
+   first answer is flagged ``best`` only when it clearly leads (``answer_confidence``); else the
+   two or three that fit about as well are flagged ``close`` and come first. Snippets keep a FAQ
+   answer's verdict (``snippets``).
 
 Memory: every cache is bounded in bytes (``rules_index.caches``: cachetools, each entry weighed
 once when stored), per generation, so a flood of new words cannot grow a process without end.
@@ -66,13 +71,13 @@ from . import schema as f
 from .analysis import LANGS, TOKEN_PATTERN
 from .build import MARKER
 from .link import IndexLink
-from .query import GameNames, all_stopwords, clean_query, is_colloquial, scoring_words
+from .query import GameNames, PlayersWords, all_stopwords, clean_query, fold, scoring_words
 from .scoring import (
     Frequencies, SegmentLexicon, bm25_parameters, field_lengths, postings_bytes, read_postings, read_segment_term,
     scored_postings, top,
 )
 from .snippets import CachedTokens, answer_snippet, text_snippet
-from .spelling import SegmentWords, Spelling
+from .spelling import SegmentWords, Spelling, language_knows, transpositions
 
 MAX_LIMIT = 50
 # A segment of at most this many documents has the terms of all its fields kept whole
@@ -94,6 +99,42 @@ CORRECTED_WEIGHT = 0.8
 READER_LANG_BONUS = 1.15  # per term, on the fields of the reader's language
 ANSWER_KINDS = ("faq", "fact")
 SHOWN_ORDER = {"faq": 0, "fact": 0, "section": 1, "glossary": 2, "mistake": 3}
+# The answer card (``answer_confidence``): the first answer clearly leads when the next one scores
+# under ``CARD_MARGIN`` of it, or under ``ASKED_MARGIN`` of it while the first answer's own
+# question holds more of the asked words than the next one's. Else the answers within
+# ``CARD_MARGIN`` of the first (at most ``MAX_CLOSE``) are shown side by side. Calibrated on the
+# tuning sets (eval/search-queries.yaml, player-questions.yaml, table-talk.yaml) for a card that
+# is right at least 97 % of the times it is shown; eval/held-out-*.yaml measure it unseen.
+CARD_MARGIN = 0.88
+ASKED_MARGIN = 0.96
+# An answer to the same question in another game within this share of the first: no card.
+SCOPE_MARGIN = 0.7
+MAX_CLOSE = 3
+# The leading answers (``REWEIGHED``) gain up to this share of their score for the asked words
+# that their own question holds (``_weigh_questions``).
+QUESTION_WEIGHT = 0.3
+REWEIGHED = 6
+
+
+def answer_confidence(answers: list[tuple[tuple, float]], asked: dict[tuple, float]) -> tuple[tuple | None, frozenset]:
+    """(the answer that clearly leads, or None; if none does, the answers that fit about as well
+    as the first). ``answers``: (key, score), best first; ``asked``: the share of the asked
+    words that each leading answer's own question holds."""
+    if not answers:
+        return None, frozenset()
+    (first_key, first), rest = answers[0], answers[1:]
+    # The same question answered for another game (each game's "game-end"): the asker named no
+    # game, so which game's verdict applies is open.
+    other_games = [key for key, score in rest if score >= first * SCOPE_MARGIN
+                   and key[2] == first_key[2] and key[1] != first_key[1]]
+    if other_games:
+        return None, frozenset([first_key, *other_games[:MAX_CLOSE - 1]])
+    second = rest[0][1] if rest else 0.0
+    if second < first * CARD_MARGIN:
+        return first_key, frozenset()
+    if second < first * ASKED_MARGIN and asked.get(first_key, 0.0) > asked.get(rest[0][0], 0.0):
+        return first_key, frozenset()
+    return None, frozenset(key for key, score in answers[:MAX_CLOSE] if score >= first * CARD_MARGIN)
 
 
 class _Lent:
@@ -146,7 +187,8 @@ class Hit:
     title: str
     snippet: str
     score: float
-    best: bool = False
+    best: bool = False   # the answer card: this answer clearly leads
+    close: bool = False  # one of two or three answers that fit about as well (shown side by side)
 
 
 @dataclass
@@ -156,6 +198,7 @@ class SearchResult:
     hits: list[Hit] = field(default_factory=list)
     suggestion: str | None = None
     game: str | None = None  # the game a name in the query picked
+    corrected: bool = False  # the hits are the suggestion's ("Showing results for"), not the words as typed
 
     def cache_bytes(self) -> int:
         """What ``caches.payload_bytes`` weighs walking it (every object and attribute name
@@ -266,6 +309,7 @@ class _Generation:
         self.schema = self.index.schema
         self.info = json.loads(Path(path, MARKER).read_text())
         self.game_names = GameNames(self.info.get("games", {}))
+        self.players = PlayersWords(self.info.get("lexicon"))
         self._local = threading.local()  # the searcher lent to this thread's search under way
         self.readers = min(max(readers, 1), MAX_READY_SEARCHERS)
         self._idle: list[_Lent] = []  # searchers not lent now: opened ahead, or given back
@@ -540,6 +584,41 @@ class _Generation:
                         return candidate
         return None
 
+    def swapped(self, word: str, lang: str) -> str | None:
+        """A word of the content (the reader's language first) that ``word`` is with two
+        neighbouring letters swapped, the most frequent one; None if there is none."""
+        reader = self.searcher().reader()
+        for words_lang in (lang, *(other for other in LANGS if other != lang)):
+            field_name = f.words_field(words_lang)
+            found = [(reader.frequency(field_name, w), w) for w in transpositions(word) if self.live_word(field_name, w)]
+            if found:
+                return max(found)[1]
+        return None
+
+    def found_word(self, word: str) -> bool:
+        """Whether ``word`` is a word of the content spelled without its umlauts or accents, as
+        search finds it ("konig" for "König", "soeldner" for "Söldner", "citta" for "città").
+        Kept once worked out."""
+        return self.words.remembered(("found", word), partial(self._found_word, word))
+
+    def _found_word(self, word: str) -> bool:
+        reader = self.searcher().reader()
+        folded = fold(word)
+        # One edit puts back an umlaut or accent; "oe" for "ö" or "ss" for "ß" takes two.
+        distance = 2 if any(pair in word for pair in ("ae", "oe", "ue", "ss")) else 1
+        return any(fold(candidate) == folded for lang in LANGS
+                   for candidate in self.spelling(lang).suggestions(reader, word, distance, limit=64))
+
+    def question_terms(self, key: tuple, lang: str) -> frozenset[str]:
+        """The terms of an entry's question (its title field) in ``lang``; kept per generation."""
+        return self.texts.remembered(("question", key, lang), partial(self._question_terms, key, lang))
+
+    def _question_terms(self, key: tuple, lang: str) -> frozenset[str]:
+        docnum = self.docnum(f"{key[0]}:{key[1]}:{key[2]}:{lang}")
+        if docnum is None:
+            return frozenset()
+        return frozenset(self.analyze(f.title_field(lang), self.stored(docnum)[0]))
+
     def game_docs(self, game: str) -> frozenset[int]:
         return self.texts.remembered(("game", game), lambda: frozenset(self.searcher().docs_for_query(Term(f.GAME, game))))
 
@@ -641,11 +720,12 @@ class SearchIndex:
             self._failed = real
 
     # -- queries -------------------------------------------------------------------------
-    def terms(self, gen: _Generation, text: str, lang: str, memo: dict | None = None) -> list[tuple[str, str, float]]:
+    def terms(self, gen: _Generation, text: str, lang: str, memo: dict | None = None,
+              game: str | None = None) -> list[tuple[str, str, float]]:
         """(field, token, boost) of the query's words in every language's fields and the prefixes;
         the fields of the reader's language ``lang`` weigh ``READER_LANG_BONUS`` more."""
         memo = {} if memo is None else memo
-        words = scoring_words(text)
+        words = scoring_words(text, gen.players, game)
         parts = []
         for field_lang in LANGS:
             bonus = READER_LANG_BONUS if field_lang == lang else 1.0
@@ -659,7 +739,7 @@ class SearchIndex:
               seen: dict | None = None) -> dict[tuple, float]:
         """Each entry's best score over its languages: {(kind, game, entry): score}; ``seen``
         gets the number of each document ranked, by (kind, game, entry, language)."""
-        terms = self.terms(gen, text, lang)
+        terms = self.terms(gen, text, lang, game=game)
         best: dict[tuple, float] = {}
         if not terms:
             return best
@@ -677,55 +757,102 @@ class SearchIndex:
         return best
 
     def _suggest(self, gen: _Generation, text: str, lang: str) -> str | None:
-        """The query with its unknown words corrected, or None if nothing was corrected."""
+        """The query with its misspelled words corrected, in their place, or None if none is.
+
+        A word is left alone when a language knows it (``needs_correction``); a misspelled one
+        becomes the content's nearest word (Whoosh's rule, ``spelling``), else a word of the
+        content that it is with two neighbouring letters swapped."""
         changed = False
         out = []
         for word in TOKEN_PATTERN.findall(text):
             lower = word.lower()
-            if len(lower) >= 3 and lower not in all_stopwords() and not is_colloquial(lower) and not gen.known_word(lower):
-                found = gen.suggest(lower, lang, 2 if len(lower) >= 8 else 1)
+            if self.needs_correction(gen, lower):
+                found = gen.suggest(lower, lang, 2 if len(lower) >= 8 else 1) or gen.swapped(lower, lang)
                 if found:
-                    out.append(found)
+                    out.append(found.capitalize() if word[:1].isupper() else found)
                     changed = True
                     continue
             out.append(word)
         return " ".join(out) if changed else None
 
-    def search(self, text: str, lang: str, game: str | None = None, limit: int = 10) -> SearchResult:
+    @staticmethod
+    def needs_correction(gen: _Generation, word: str) -> bool:
+        """Whether ``word`` (lower case) is misspelled: none of a stop word, a players' word, a word
+        of the content (as typed, or as search finds it: "konig" finds "König"), a word of German,
+        English or Italian at large (wordfreq), a number or a word of under 3 letters."""
+        return (len(word) >= 3 and not word.isdigit() and word not in all_stopwords() and word not in gen.players
+                and not gen.known_word(word) and not language_knows(word, LANGS) and not gen.found_word(word))
+
+    def _weigh_questions(self, gen: _Generation, scores: dict[tuple, float], words: str, lang: str,
+                         game: str | None) -> tuple[dict[tuple, float], dict[tuple, float]]:
+        """The leading answers' scores, each raised by the share of the asked words that its own
+        question (in any language) holds: of two sibling answers whose texts share the words, the
+        one that is asked about them fits best. Also returns those shares."""
+        answers = sorted(((key, score) for key, score in scores.items() if key[0] in ANSWER_KINDS), key=lambda kv: (-kv[1], kv[0]))
+        shares: dict[tuple, float] = {}
+        if not answers:
+            return scores, shares
+        asked = scoring_words(words, gen.players, game)
+        wanted = {field_lang: set(gen.analyze(f.title_field(field_lang), asked)) for field_lang in LANGS}
+        scores = dict(scores)
+        for key, score in answers[:REWEIGHED]:
+            share = 0.0
+            for field_lang, terms in wanted.items():
+                if not terms:
+                    continue
+                held = gen.question_terms(key, field_lang)
+                if held:
+                    share = max(share, len(terms & held) / len(terms))
+            scores[key] = score * (1.0 + QUESTION_WEIGHT * share)
+            shares[key] = share
+        return scores, shares
+
+    def search(self, text: str, lang: str, game: str | None = None, limit: int = 10, correct: bool = True) -> SearchResult:
+        """The hits for ``text``; ``correct=False`` searches the words as typed even when their
+        correction would score better (the suggestion is still given)."""
         gen = self.generation()
         query_text = clean_query(text)
         limit = max(1, min(limit, MAX_LIMIT))
-        cache_key = (gen.path, query_text, lang, game, limit)
+        cache_key = (gen.path, query_text, lang, game, limit, correct)
         cached = self.results.get(cache_key)
         if cached is not None:
             return cached
         with gen.borrowed():
-            result = self._search(gen, query_text, lang, game, limit)
+            result = self._search(gen, query_text, lang, game, limit, correct)
         self.results.put(cache_key, result)
         return result
 
-    def _search(self, gen: _Generation, query_text: str, lang: str, game: str | None, limit: int) -> SearchResult:
+    def _search(self, gen: _Generation, query_text: str, lang: str, game: str | None, limit: int,
+                correct: bool = True) -> SearchResult:
         understood = gen.game_names.understand(query_text)
         game_filter = game or understood.game
         result = SearchResult(query=query_text, lang=lang, game=understood.game)
         words = understood.text
         seen: dict[tuple, int] = {}  # ranked documents: most hits need no lookup of their key
         scores = self._rank(gen, words, lang, game_filter, limit, seen)
-        corrected = self._suggest(gen, words, lang) if words else None
-        if corrected:
-            result.suggestion = " ".join([*understood.game_words, corrected])
-            # Typo tolerance where the words as typed score weakly: the corrected words count too,
-            # if they reach more than the words as typed.
-            ranked = self._rank(gen, corrected, lang, game_filter, limit, seen)
-            fixed = {key: score * CORRECTED_WEIGHT for key, score in ranked.items()}
+        corrected = self._suggest(gen, query_text, lang) if words else None
+        if corrected and correct:
+            result.suggestion = corrected
+            # The corrected question is searched when it reaches more than the words as typed:
+            # its results are shown ("Showing results for …"), with a link to the words as typed.
+            fixed_words = gen.game_names.understand(corrected).text
+            fixed = self._rank(gen, fixed_words, lang, game_filter, limit, seen)
             if max(fixed.values(), default=0.0) > max(scores.values(), default=0.0):
-                for key, score in fixed.items():
-                    scores[key] = max(score, scores.get(key, 0.0))
+                scores, words, result.corrected = fixed, fixed_words, True
+        elif corrected:
+            result.suggestion = corrected
+        scores, asked = self._weigh_questions(gen, scores, words, lang, game_filter)
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
-        snippet_terms = frozenset(gen.analyze(f.body_field(lang), scoring_words(words)))
-        best_taken = False
-        for (kind, game_slug, entry), score in chosen:
+        best, close = answer_confidence([(key, score) for key, score in chosen if key[0] in ANSWER_KINDS], asked)
+        if close:
+            # The answers shown side by side come first, in a fixed order (game, entry): their
+            # scores are too close to rank them, and a near tie must not flip between generations.
+            chosen.sort(key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), item[0] not in close,
+                                          item[0] if item[0] in close else (), -item[1]))
+        snippet_terms = frozenset(gen.analyze(f.body_field(lang), scoring_words(words, gen.players, game_filter)))
+        for key, score in chosen:
+            kind, game_slug, entry = key
             docnum = seen.get((kind, game_slug, entry, lang))
             if docnum is None:
                 docnum = gen.docnum(f"{kind}:{game_slug}:{entry}:{lang}")
@@ -734,9 +861,7 @@ class SearchIndex:
             title, body = gen.stored(docnum)
             matched = gen.highlight_tokens[lang].matched(body, snippet_terms) if body else frozenset()
             snippet = gen.snippet(kind, body, lang, matched) if body else ""
-            is_best = not best_taken and kind in ANSWER_KINDS
-            best_taken = best_taken or is_best
-            result.hits.append(Hit(kind, game_slug, entry, title, snippet, round(score, 4), is_best))
+            result.hits.append(Hit(kind, game_slug, entry, title, snippet, round(score, 4), key == best, key in close))
         return result
 
     def related(self, kind: str, game: str, entry: str, lang: str, limit: int = 4) -> list[str]:

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import heapq
 import sys
+from functools import lru_cache
+
+from wordfreq import get_frequency_dict
 
 
 # A (word, letter bits) pair and its list slot, beside the word itself.
@@ -93,3 +96,23 @@ class Spelling:
         kept = heapq.nlargest(limit, found)
         kept.sort(key=lambda item: (-item[0], item[1]))
         return [candidate for _, candidate in kept]
+
+
+@lru_cache(maxsize=None)
+def _language_words(lang: str) -> frozenset[str]:
+    # wordfreq's "small" lists: the words of at least one in a million (about 30,000 to 40,000
+    # per language), read once per process (50 ms, a few MB). Its large lists hold common
+    # misspellings too ("theif", "destory"), so they would leave typos alone.
+    return frozenset(get_frequency_dict(lang, "small"))
+
+
+def language_knows(word: str, langs) -> bool:
+    """Whether ``word`` (lower case) is a word of any of the languages ``langs`` at large."""
+    return any(word in _language_words(lang) for lang in langs)
+
+
+def transpositions(word: str) -> list[str]:
+    """``word`` with two neighbouring letters swapped, each way: the typo that Levenshtein's
+    distance counts as two edits ("lador" for "ladro")."""
+    return list(dict.fromkeys(word[:i] + word[i + 1] + word[i] + word[i + 2:]
+                              for i in range(len(word) - 1) if word[i] != word[i + 1]))

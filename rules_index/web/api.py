@@ -102,7 +102,8 @@ def search():
         raise ApiError(400, f"game: no game '{game_filter[:80]}'")
     result = search_index().search(params.q, lang, game=game_filter, limit=params.limit)
     return jsonify(
-        query=result.query, lang=lang, hits=[present.hit_json(h, lang, library().game(h.game)) for h in result.hits], suggestion=result.suggestion,
+        query=result.query, lang=lang, hits=[present.hit_json(h, lang, library().game(h.game)) for h in result.hits],
+        suggestion=result.suggestion, corrected=result.corrected,
     )
 
 

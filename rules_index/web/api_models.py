@@ -170,8 +170,9 @@ class Section(ApiModel):
 # ------------------------------------------------------------------ search
 class Hit(ApiModel):
     """Hits come answers first (FAQ entries and the game's facts), then rules sections, glossary
-    terms and common mistakes; the first answer has best: true. A mistake's title states it
-    refuted and its url leads to the answer that settles it."""
+    terms and common mistakes. best: true on the first answer only when it clearly leads; when two
+    or three answers fit about as well, none is best and those have close: true. A mistake's
+    title states it refuted and its url leads to the answer that settles it."""
 
     type: Literal["faq", "fact", "section", "mistake", "glossary"]
     game: str
@@ -181,13 +182,15 @@ class Hit(ApiModel):
     url: str
     score: float
     best: bool
+    close: bool
 
 
 class SearchResult(ApiModel):
     query: str
     lang: str
     hits: list[Hit]
-    suggestion: str | None
+    suggestion: str | None = Field(description="The question with its misspelled words corrected, if any was.")
+    corrected: bool = Field(description="Whether the hits are the suggestion's (it scored better than the words as typed).")
 
 
 # ------------------------------------------------------------------ readers' reports

@@ -167,11 +167,13 @@ def search(lang: str):
     unknown_game = game_filter is not None and library().game(game_filter) is None
     if unknown_game:
         game_filter = None
-    result = search_index().search(query, lang, game=game_filter, limit=30) if query else None
+    as_typed = request.args.get("as_typed") == "1"  # "search instead for" the words as typed
+    result = search_index().search(query, lang, game=game_filter, limit=30, correct=not as_typed) if query else None
     hits = [present.hit_view(hit, lang, library().game(hit.game)) for hit in result.hits] if result else []
     picked = library().game(result.game) if result is not None and result.game and not game_filter else None
     return render_template(
-        "search.html", lang=lang, query=query, result=result, hits=hits, picked_game=picked,
+        "search.html", lang=lang, query=query, result=result, hits=[h for h in hits if not h["close"]],
+        close=[h for h in hits if h["close"]], picked_game=picked, examples=present.example_questions(library(), lang),
         game_filter=game_filter or (picked.slug if picked else None), unknown_game=unknown_game, games=list(library()),
     )
 

@@ -14,6 +14,9 @@ PAGES = [
     f"/de/{GAME}/faq/thief-forbidden-targets",
     "/en/search?q=thief+assassin",
     "/it/search?q=xylofono+quasar",
+    "/de/search",                                   # the empty search: the search page with examples
+    "/en/search?q=game+end",                        # answers side by side
+    "/it/search?q=condottero+distruggere+quartiere",  # "Showing results for"
     f"/de/{GAME}/faq/tie-break/correction",
     f"/en/{GAME}/calculators/score",
     "/it/kardinal-und-koenig/calculators/monastery-score",

@@ -40,3 +40,66 @@ def test_a_mistake_reads_as_refuted(phone, live_server):
     expect(mistake).to_contain_text("✓ Correct:")
     expect(mistake.locator("s")).to_be_visible()  # the false statement is struck through
     assert mistake.locator("a").get_attribute("href").startswith(f"/en/{GAME}/faq/")
+
+
+CLOSE = [("de", "Spielende", "Zwei Antworten passen:"), ("en", "game end", "Two answers fit:"),
+         ("it", "fine della partita", "Due risposte corrispondono:")]
+
+
+@pytest.mark.parametrize("lang,question,heading", CLOSE, ids=[q[0] for q in CLOSE])
+def test_close_answers_side_by_side_instead_of_a_card(phone, live_server, lang, question, heading):
+    phone.goto(f"{live_server}/{lang}/search?q={question}")
+    section = phone.locator(".close-answers")
+    expect(section.locator("h2")).to_have_text(heading)
+    cards = section.locator(".close-card")
+    expect(cards).to_have_count(2)
+    assert phone.locator(".hit.best").count() == 0  # no best-answer card when unsure
+    hrefs = [cards.nth(i).locator("h3 a").get_attribute("href") for i in range(2)]
+    assert all(h.startswith(f"/{lang}/") and h.endswith("/faq/game-end") for h in hrefs) and hrefs[0] != hrefs[1]
+    first = cards.nth(0).bounding_box()
+    assert first["y"] < PHONE_HEIGHT  # the first answer starts without scrolling
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+CORRECTED = [("de", "Kommisar ertappt Anfüher", "Ergebnisse für", "Kommissar ertappt Anführer", "stattdessen suchen nach"),
+             ("en", "warlrod destroy cost", "Showing results for", "warlord destroy cost", "search instead for"),
+             ("it", "condottero distruggere quartiere", "Risultati per", "condottiero distruggere quartiere", "cerca invece")]
+
+
+@pytest.mark.parametrize("lang,typed,showing,fixed,instead", CORRECTED, ids=[q[0] for q in CORRECTED])
+def test_showing_results_for_the_corrected_question(phone, live_server, lang, typed, showing, fixed, instead):
+    phone.goto(f"{live_server}/{lang}/search?q={typed}")
+    line = phone.locator(".suggestion.corrected")
+    expect(line).to_contain_text(showing)
+    expect(line.locator("strong a")).to_have_text(fixed)
+    expect(line).to_contain_text(instead)
+    line.locator(".as-typed a").click()
+    phone.wait_for_url("**as_typed=1**")
+    expect(phone.locator(".suggestion.corrected")).to_have_count(0)
+    expect(phone.locator(".suggestion a")).to_have_text(fixed)  # offered, not applied
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+EMPTY = [("de", "Stell eine Regelfrage"), ("en", "Ask a rules question"), ("it", "Fai una domanda sulle regole")]
+
+
+@pytest.mark.parametrize("lang,heading", EMPTY, ids=[q[0] for q in EMPTY])
+def test_an_empty_search_shows_the_search_page_with_examples(phone, live_server, lang, heading):
+    phone.goto(f"{live_server}/{lang}/search?q=")
+    expect(phone.locator(".search-start h2")).to_have_text(heading)
+    examples = phone.locator(".examples a")
+    assert examples.count() >= 4
+    example = examples.first.inner_text()
+    examples.first.click()
+    phone.wait_for_url(f"**/{lang}/search?q=**")
+    expect(phone.locator("#q")).to_have_value(example)
+    assert phone.locator(".hit").count() > 0
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_the_header_search_box_keeps_a_usable_width_on_a_phone(phone, live_server, lang):
+    phone.goto(f"{live_server}/{lang}/search?q=Dieb")
+    box = phone.locator("#q").bounding_box()
+    assert box["width"] >= 200, box  # about 12 characters was too narrow to read a question back
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

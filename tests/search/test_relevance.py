@@ -1,7 +1,9 @@
 """Relevance floors, measured as the reader sees the results: a change cannot silently lose answers.
 
-Two question sets: the tuning set, and players' own phrasings (game names typed in, typos,
-colloquial words, other editions' names, facts asked before a game).
+The tuning sets: search-queries.yaml, players' own phrasings (game names typed in, typos,
+colloquial words, other editions' names, facts asked before a game) and table talk (situations,
+slang, mixed languages). The held-out sets (eval/held-out-*.yaml) are measured by ``make eval``
+and never asserted on here: a floor on them would make them a tuning set.
 """
 from pathlib import Path
 
@@ -12,9 +14,12 @@ from rules_index.search.evaluate import evaluate, load_cases
 EVAL = Path(__file__).parents[2] / "eval"
 
 
+TUNING = ("search-queries.yaml", "player-questions.yaml", "table-talk.yaml")
+
+
 @pytest.fixture(scope="module")
 def outcomes(index):
-    return {name: evaluate(index, load_cases(EVAL / name)) for name in ("search-queries.yaml", "player-questions.yaml")}
+    return {name: evaluate(index, load_cases(EVAL / name)) for name in TUNING}
 
 
 def test_tuning_set_floor(outcomes):
@@ -26,12 +31,25 @@ def test_tuning_set_floor(outcomes):
         assert scores[lang].recall_at_3 >= 0.9, (lang, misses)
 
 
-@pytest.mark.parametrize("name", ["search-queries.yaml", "player-questions.yaml"])
+@pytest.mark.parametrize("name", TUNING)
 def test_the_answer_is_shown_first(outcomes, name):
     scores, misses = outcomes[name]
     all_ = scores["all"]
-    assert all_.rate(all_.shown_at_3) >= 0.93, [m for m in misses if not m.shown_rank or m.shown_rank > 3]
-    assert all_.rate(all_.card) >= 0.85, [m for m in misses if not m.is_card]
+    assert all_.rate(all_.shown_at_3) >= 0.95, [m for m in misses if not m.shown_rank or m.shown_rank > 3]
+    assert all_.card_precision >= 0.95, [m for m in misses if m.card_shown and not m.is_card]
+
+
+def test_the_card_is_right_when_shown_and_shown_for_most_questions(outcomes):
+    """Over the tuning sets together: the card right >= 97 % of the times it is shown, shown for
+    >= 85 % of the questions, the right answer among the first three for >= 97 %."""
+    cases = sum(outcomes[name][0]["all"].cases for name in TUNING)
+    shown = sum(outcomes[name][0]["all"].cards_shown for name in TUNING)
+    right = sum(outcomes[name][0]["all"].card for name in TUNING)
+    at_3 = sum(outcomes[name][0]["all"].found_at_3 for name in TUNING)
+    wrong = [m for name in TUNING for m in outcomes[name][1] if m.card_shown and not m.is_card]
+    assert right / shown >= 0.97, wrong
+    assert shown / cases >= 0.85
+    assert at_3 / cases >= 0.97
 
 
 def test_players_questions_cover_every_language_and_kind():

@@ -88,11 +88,30 @@ def test_search(client):
     assert body["query"] == "Dieb Meuchler" and body["lang"] == "de"
     assert 0 < len(body["hits"]) <= 5
     hit = body["hits"][0]
-    assert set(hit) == {"type", "game", "id", "title", "snippet", "url", "score", "best"}
+    assert set(hit) == {"type", "game", "id", "title", "snippet", "url", "score", "best", "close"}
     assert [h["best"] for h in body["hits"]].count(True) <= 1
     faq = [h for h in body["hits"] if h["type"] == "faq"]
     assert faq[0]["url"] == f"/de/{faq[0]['game']}/faq/{faq[0]['id']}"
-    assert "suggestion" in body
+    assert "suggestion" in body and body["corrected"] is False
+
+
+def test_search_marks_a_best_answer_only_when_it_clearly_leads(client):
+    sure = client.get("/api/v1/search?q=can+the+thief+steal+from+the+assassin&lang=en").get_json()
+    assert [(h["id"], h["best"]) for h in sure["hits"] if h["best"]] == [("thief-forbidden-targets", True)]
+    assert not any(h["close"] for h in sure["hits"])
+    # "game end" names no game: each game's answer is listed as close, none is best.
+    unsure = client.get("/api/v1/search?q=game+end&lang=en").get_json()
+    close = [h for h in unsure["hits"] if h["close"]]
+    assert not any(h["best"] for h in unsure["hits"]) and 2 <= len(close) <= 3
+    assert unsure["hits"][:len(close)] == close and all(h["type"] in ("faq", "fact") for h in close)
+
+
+def test_search_shows_the_corrected_question_when_it_scores_better(client):
+    body = client.get("/api/v1/search?q=Kommisar+ertappt+Anf%C3%BChrer&lang=de").get_json()
+    assert body["suggestion"] == "Kommissar ertappt Anführer" and body["corrected"] is True
+    assert body["hits"][0]["id"] == "commissar-catches-leader"
+    typed = client.get("/api/v1/search?q=max+R%C3%A4te+pro+Land&lang=de").get_json()
+    assert typed["suggestion"] is None and typed["corrected"] is False
 
 
 def test_search_filter_by_game(client):

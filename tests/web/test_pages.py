@@ -68,9 +68,21 @@ def test_search_page(client, lang, query, expected):
     assert "<mark" in page
 
 
-def test_search_page_suggests_on_typo(client):
+def test_search_page_shows_the_corrected_question_and_offers_the_words_as_typed(client):
     page = html(client.get("/de/search?q=Baumiester"))
-    assert "Meintest du" in page and "baumeister" in page
+    assert "Ergebnisse für" in page and "Baumeister" in page and "Meintest du" not in page
+    assert "stattdessen suchen nach" in page and "as_typed=1" in page
+    as_typed = html(client.get("/de/search?q=Baumiester&as_typed=1"))
+    assert "Meintest du" in as_typed and "Baumeister" in as_typed and "Ergebnisse für" not in as_typed
+
+
+@pytest.mark.parametrize("lang,words", [("de", "Zum Beispiel"), ("en", "For example"), ("it", "Per esempio")])
+def test_an_empty_search_shows_the_search_page_with_examples(client, lang, words):
+    for url in (f"/{lang}/search", f"/{lang}/search?q=", f"/{lang}/search?q=+++"):
+        response = client.get(url)
+        assert response.status_code == 200
+        page = html(response)
+        assert words in page and 'class="examples"' in page and 'id="q-page"' in page
 
 
 def test_search_page_without_match_helps(client):

@@ -1,0 +1,40 @@
+"""Suggestions: a word the language knows is left alone, a misspelled one is corrected in place."""
+import pytest
+
+from rules_index.search.spelling import language_knows, transpositions
+
+
+@pytest.mark.parametrize("query,lang", [
+    ("max räte pro land", "de"), ("got caught by the inspector", "en"), ("parità di punti chi vince", "it"),
+    ("konig gemeuchelt", "de"), ("soeldner kosten", "de"), ("citta completa condottiero", "it"),
+    ("min players citadels", "en"), ("geklauten scheck selbst ausspielen", "de"), ("web of power joker", "en"),
+    ("il ladro mi ha soffiato l'oro", "it"), ("warlord smash district", "en"),
+])
+def test_words_the_language_knows_get_no_suggestion(index, query, lang):
+    assert index.search(query, lang).suggestion is None
+
+
+@pytest.mark.parametrize("query,lang,fixed", [
+    ("Baumiester ohne furcht und adel", "de", "Baumeister ohne furcht und adel"),  # in place, the game's name kept
+    ("lador asta", "it", "ladro asta"),        # two letters swapped
+    ("can the wralord destory a district", "en", "can the warlord destroy a district"),
+    ("theif gold", "en", "thief gold"),
+])
+def test_misspelled_words_are_corrected_in_place(index, query, lang, fixed):
+    result = index.search(query, lang)
+    assert result.suggestion == fixed
+
+
+def test_the_corrected_question_is_searched_when_it_scores_better(index):
+    result = index.search("Kommisar landet auf beutekarte", "de")
+    assert result.corrected and result.suggestion == "Kommissar landet auf beutekarte"
+    assert [h.entry for h in result.hits if h.kind == "faq"][0] == "commissar-catches-leader"
+    typed = index.search("Kommisar landet auf beutekarte", "de", correct=False)
+    assert not typed.corrected and typed.suggestion == result.suggestion  # offered, not applied
+
+
+def test_wordfreq_lists_and_transpositions():
+    assert language_knows("max", ["de"]) and language_knows("got", ["en"]) and language_knows("parità", ["it"])
+    assert not language_knows("theif", ["de", "en", "it"])  # the large lists hold this misspelling; the small ones not
+    assert transpositions("abc") == ["bac", "acb"]
+    assert transpositions("aab") == ["aba"]
