@@ -35,7 +35,7 @@ index_cli = AppGroup("index", help="Build the search index.")
 @click.option("--if-stale", is_flag=True, help="Only build when the content changed since the last build.")
 def build_index(if_stale: bool) -> None:
     """Build the search index into a new directory and switch to it atomically."""
-    from .content import load_served
+    from .content import ContentError, load_served
     from .content.snapshot import read_content
     from .search import build, is_stale
 
@@ -44,9 +44,16 @@ def build_index(if_stale: bool) -> None:
     if if_stale and not is_stale(link, content_dir):
         click.echo(f"index is up to date: {link}")
         return
-    # Read once, with the fingerprint of the bytes read; content with problems is indexed as it is
-    # served (the problems logged), so that a server starts on any content.
-    library, _snapshot = read_content(content_dir, load_served)
+    try:
+        library, _snapshot = read_content(content_dir)  # read once, with the fingerprint of the bytes read
+    except ContentError as exc:
+        # Never fatal, so that a server starts on any content: the last good build stays, or,
+        # without one, what loads is indexed as it is served (each problem logged).
+        if link.exists():
+            click.echo(f"the content has {len(exc.problems)} problem(s) (content validate names them); "
+                       f"the index keeps its last good build: {link}", err=True)
+            return
+        library, _snapshot = read_content(content_dir, load_served)
     generation = build(library, link, content_dir)
     click.echo(f"index built: {generation}")
 

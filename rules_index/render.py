@@ -102,7 +102,7 @@ def markdown_html(text: str) -> Markup:
     parsed = _parse(_block, text)
     if parsed.problem:
         return _as_plain(text, parsed.problem, block=True)
-    return Markup(nh3.clean(parsed.html, tags=_BLOCK_TAGS, attributes=_ATTRIBUTES, link_rel="noopener"))
+    return Markup(nh3.clean(parsed.html, tags=_BLOCK_TAGS, attributes=_ATTRIBUTES, link_rel="noopener").strip())
 
 
 def reader_markdown(text: str) -> Markup:

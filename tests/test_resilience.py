@@ -25,9 +25,10 @@ def test_broken_content_does_not_replace_the_served_content(tmp_path):
     # A file breaks on disk (a bad edit by hand) ...
     faq = content / GAME / "faq.yaml"
     faq.write_text(faq.read_text(encoding="utf-8").replace("- id: tie-break", "- id: [tie-break", 1), encoding="utf-8")
-    # ... the index build refuses it and the link stays where it was ...
+    # ... the index build keeps the last good build and says so, without failing (make serve must
+    # still start), and the link stays where it was ...
     result = app.test_cli_runner().invoke(args=["index", "build"])
-    assert result.exit_code != 0
+    assert result.exit_code == 0 and "keeps its last good build" in result.output
     assert os.path.realpath(link) == generation
     # ... and even when the index generation switches, readers keep the last good content.
     copy = tmp_path / "instance" / "index.generations" / "copy"

@@ -56,12 +56,15 @@ def test_history_page_never_runs_markup_from_an_answer(site):
     values["answer_en"] = values["answer_en"] + "\n\n" + SCRIPT
     response = client.post(url, data={"csrf_token": csrf_token(page), **values})
     assert response.status_code == 302
-    # Answers are Markdown, rendered through nh3 on the history page as on the answer's own page.
+    # Answers are Markdown, rendered through nh3 on the history page as on the answer's own page;
+    # HTML in them is shown as text, never as markup.
     history = client.get(f"/en/{GAME}/faq/{FAQ}/history").get_data(as_text=True)
     assert '<section class="change-text" lang="en">' in history
-    assert "<script>alert" not in history and "onerror" not in history
+    assert "<script>alert" not in history and "<img src=x" not in history
+    assert "&lt;img src=x onerror=alert(1)&gt;" in history
     permalink = client.get(f"/en/{GAME}/faq/{FAQ}").get_data(as_text=True)
-    assert "<script>alert" not in permalink and "onerror" not in permalink  # Markdown goes through nh3
+    assert "<script>alert" not in permalink and "<img src=x" not in permalink
+    assert "&lt;img src=x onerror=alert(1)&gt;" in permalink
 
 
 def test_session_cookie_flags(site):
