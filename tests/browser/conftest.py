@@ -57,20 +57,26 @@ def live_server(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def browser(tmp_path_factory):
+def playwright_instance():
+    """One Playwright per test process: its sync API cannot be started twice in one."""
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory, playwright_instance):
     # Playwright gives the browser a temporary profile (--user-data-dir); Chromium still keeps
     # its crash reports and dconf cache under XDG_CONFIG_HOME and XDG_CACHE_HOME, by default in
     # the home folder: those go to the temporary folder too.
     folder = tmp_path_factory.mktemp("chromium-home")
     env = {**os.environ, "XDG_CONFIG_HOME": str(folder / "config"), "XDG_CACHE_HOME": str(folder / "cache")}
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(
-            executable_path=CHROMIUM, env=env,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"],
-        )
-        yield instance
-        instance.close()
+    instance = playwright_instance.chromium.launch(
+        executable_path=CHROMIUM, env=env,
+        args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync"],
+    )
+    yield instance
+    instance.close()
 
 
 def _page(browser, request, viewport):

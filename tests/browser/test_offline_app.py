@@ -4,6 +4,8 @@ load; a page never opened says so in the reader's language. Also the answer page
 buttons and language hint, which only a browser runs."""
 from __future__ import annotations
 
+import os
+
 import shutil
 import threading
 
@@ -49,18 +51,16 @@ def _wait_until_kept(page, path: str) -> None:
 
 
 @pytest.fixture()
-def profile_context(tmp_path):
+def profile_context(tmp_path, playwright_instance):
     """A browser with a profile on disk: Chromium does not offer to install from an incognito
     context, which is what ``browser.new_context`` makes."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, viewport=MOBILE, locale="en-GB",
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"])
-        yield context
-        context.close()
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    context = playwright_instance.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, viewport=MOBILE, locale="en-GB", env=env,
+        args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync"])
+    yield context
+    context.close()
 
 
 def test_installable_and_opened_pages_work_offline(profile_context, own_server):
