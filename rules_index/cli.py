@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -136,6 +137,18 @@ def _new_password(from_stdin: bool) -> str:
     return click.prompt("Password", hide_input=True, confirmation_prompt=True)
 
 
+@contextmanager
+def _editor_errors():
+    """An editor command's refusal (an unknown name, a weak password…) as click's error: the
+    message and exit status 1, without a traceback."""
+    from .corrections.editors import EditorError
+
+    try:
+        yield
+    except EditorError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 @editors_cli.command("add")
 @click.argument("name")
 @click.option("--password-stdin", is_flag=True, help="Read the password from standard input.")
@@ -146,12 +159,10 @@ def editors_add(name: str, password_stdin: bool, display_name: str | None) -> No
     Without --display-name the public history says "Editorial team" for this editor's changes.
     """
     from .corrections.db import session
-    from .corrections.editors import EditorError, add_editor
+    from .corrections.editors import add_editor
 
-    try:
+    with _editor_errors():
         add_editor(session(), name, _new_password(password_stdin), display_name)
-    except EditorError as exc:
-        raise click.ClickException(str(exc)) from None
     click.echo(f"editor '{name}' added")
 
 
@@ -162,13 +173,10 @@ def editors_password(name: str, password_stdin: bool) -> None:
     """Set a new password for the editor NAME (asked twice, or read from stdin); the editor's
     browser sessions end."""
     from .corrections.db import session
-    from .corrections.editors import EditorError
     from .corrections.lifecycle import set_password
 
-    try:
+    with _editor_errors():
         ended = set_password(session(), name, _new_password(password_stdin))
-    except EditorError as exc:
-        raise click.ClickException(str(exc)) from None
     click.echo(f"password of '{name}' changed; {ended} session(s) ended")
 
 
@@ -178,13 +186,10 @@ def editors_disable(name: str) -> None:
     """Disable the editor NAME: no more logins, and every session and API token ends now.
     The editor's changes stay in the history."""
     from .corrections.db import session
-    from .corrections.editors import EditorError
     from .corrections.lifecycle import disable
 
-    try:
+    with _editor_errors():
         ended, tokens = disable(session(), name)
-    except EditorError as exc:
-        raise click.ClickException(str(exc)) from None
     click.echo(f"editor '{name}' disabled; {ended} session(s) and {tokens} token(s) ended")
 
 
@@ -193,13 +198,10 @@ def editors_disable(name: str) -> None:
 def editors_enable(name: str) -> None:
     """Let the disabled editor NAME log in again (ended sessions and tokens stay ended)."""
     from .corrections.db import session
-    from .corrections.editors import EditorError
     from .corrections.lifecycle import enable
 
-    try:
+    with _editor_errors():
         enable(session(), name)
-    except EditorError as exc:
-        raise click.ClickException(str(exc)) from None
     click.echo(f"editor '{name}' enabled")
 
 
@@ -209,12 +211,10 @@ def editors_enable(name: str) -> None:
 def editors_display_name(name: str, display_name: str) -> None:
     """Set the name the public history shows for the editor NAME."""
     from .corrections.db import session
-    from .corrections.editors import EditorError, set_display_name
+    from .corrections.editors import set_display_name
 
-    try:
+    with _editor_errors():
         set_display_name(session(), name, display_name)
-    except EditorError as exc:
-        raise click.ClickException(str(exc)) from None
     click.echo(f"'{name}' is shown as '{' '.join(display_name.split())}'")
 
 
@@ -223,13 +223,11 @@ def editors_display_name(name: str, display_name: str) -> None:
 def editors_logout_all(name: str) -> None:
     """End every browser session of the editor NAME (e.g. after a lost laptop)."""
     from .corrections.db import session
-    from .corrections.editors import EditorError, editor_named
+    from .corrections.editors import editor_named
     from .corrections.sessions import revoke_all
 
-    try:
+    with _editor_errors():
         count = revoke_all(session(), editor_named(session(), name))
-    except EditorError as exc:
-        raise click.ClickException(str(exc)) from None
     click.echo(f"{count} session(s) of '{name}' ended")
 
 
@@ -238,13 +236,10 @@ def editors_logout_all(name: str) -> None:
 def editors_token(name: str) -> None:
     """Print a new API token for the editor (stored hashed; the previous token stops working)."""
     from .corrections.db import session
-    from .corrections.editors import EditorError
     from .corrections.tokens import issue_token
 
-    try:
+    with _editor_errors():
         token = issue_token(session(), name)
-    except EditorError as exc:
-        raise click.ClickException(str(exc)) from None
     click.echo(token)
 
 
@@ -253,13 +248,10 @@ def editors_token(name: str) -> None:
 def editors_revoke(name: str) -> None:
     """Invalidate the editor's API token."""
     from .corrections.db import session
-    from .corrections.editors import EditorError
     from .corrections.tokens import revoke_tokens
 
-    try:
+    with _editor_errors():
         count = revoke_tokens(session(), name)
-    except EditorError as exc:
-        raise click.ClickException(str(exc)) from None
     click.echo(f"token of '{name}' revoked" if count else f"'{name}' had no live token")
 
 
