@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 import nh3
 from markdown_it import MarkdownIt
+from mdit_py_plugins.attrs import attrs_plugin
 from markupsafe import Markup, escape
 
 from .caches import ENTRY_BYTES, MiB, ByteCache, payload_bytes
@@ -43,8 +44,10 @@ CACHE_BYTES = 8 * MiB
 # The key holds the Markdown source, about as large as its HTML: each entry counts the HTML twice.
 _rendered = ByteCache(CACHE_BYTES, sizeof=lambda html: 2 * payload_bytes(html) + ENTRY_BYTES)
 
-_block = MarkdownIt("commonmark", {"maxNesting": _PARSER_NESTING, "html": False}).enable("table")
-_inline = MarkdownIt("commonmark", {"maxNesting": _PARSER_NESTING, "html": False})
+# attrs: an answer's bound spans ("[König]{fact=yellow}", content/marks.py) parse as spans; the
+# sanitiser keeps their words and drops the span, except where bound_answer_html marks them.
+_block = MarkdownIt("commonmark", {"maxNesting": _PARSER_NESTING, "html": False}).enable("table").use(attrs_plugin, spans=True)
+_inline = MarkdownIt("commonmark", {"maxNesting": _PARSER_NESTING, "html": False}).use(attrs_plugin, spans=True)
 # The block structure alone (lists, quotes, paragraphs), for judging a text without rendering it.
 _structure = MarkdownIt("commonmark", {"maxNesting": _PARSER_NESTING, "html": False}).enable("table").disable("inline")
 # A list or quote begins with its marker at the start of a line (after any indentation).

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from rules_index.render import markup_problem
 
 from .model import Game
+from .bindings import answer_problems
 from .claims import ruling_shape_problems, text_problems
 from .problems import Problem
 from .schema import LANGS, Citation
@@ -149,9 +150,15 @@ def check_catalog(game: Game, where: Where, catalog_ids: Iterable[str] | None) -
 
 
 def check_rulings(game: Game, where: Where) -> Iterator[Problem]:
-    """Each answer and correction says, in every language, what its ruling says (claims.py)."""
-    entries = [("faq.yaml", faq, "answer", faq.unchecked) for faq in game.faq]
-    entries += [("mistakes.yaml", mistake, "correction", []) for mistake in game.mistakes]
+    """Each answer says, statement by statement, what its bound facts say (bindings.py); each
+    correction says what its ruling says (claims.py)."""
+    for faq in game.faq:
+        for message in ruling_shape_problems(faq.ruling, len(faq.checks)):
+            yield _problem(where("faq.yaml", faq.id, "ruling"), message)
+        source = game.source(faq.citation.source)
+        for found in answer_problems(faq, game.glossary, source.pages if source else None):
+            yield _problem(where("faq.yaml", faq.id, found.lang, "answer"), found.message)
+    entries = [("mistakes.yaml", mistake, "correction", []) for mistake in game.mistakes]
     for file_name, entry, field, unchecked in entries:
         for message in ruling_shape_problems(entry.ruling, len(entry.checks)):
             yield _problem(where(file_name, entry.id, "ruling"), message)

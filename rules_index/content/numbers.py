@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from .marks import unmarked
+
 _WORDS = {
     "de": {
         2: "zwei zweite zweiter zweites zweiten zweitem zweimal",
@@ -62,9 +64,9 @@ _LIST_NUMBER = re.compile(r"^(\s*)\d+\.(?=\s)", re.M)
 
 
 def prose(text: str) -> str:
-    """The text without link targets, web addresses and the numbers of ordered list items (their
+    """The text without marks, link targets, web addresses and the numbers of ordered list items (their
     digits are not statements)."""
-    text = _LIST_NUMBER.sub(r"\1", text)
+    text = _LIST_NUMBER.sub(r"\1", unmarked(text))
     return _NOT_PROSE.sub(lambda m: "]" if m.group(0).startswith("]") else " ", text)
 
 

@@ -186,6 +186,13 @@ class Fact(Strict):
     check: Annotated[int, Field(ge=1)]
     output: Annotated[str, StringConstraints(pattern=OUTPUT_PATH)] | None = None
     given: Annotated[str, StringConstraints(pattern=OUTPUT_PATH)] | None = None
+    # What the answer's spans bind: ``[König]{fact=yellow}`` (bindings.py).
+    name: Id | None = None
+    # What the value is about (a glossary id, a number, or a phrase per language): a span bound
+    # to the fact stands in the statement that names it.
+    subject: int | Id | Localized | None = None
+    # The fact's words where the value has none of its own (a player, a moment of the round).
+    says: Localized | None = None
 
     @model_validator(mode="after")
     def _one_place(self) -> "Fact":
@@ -224,6 +231,17 @@ class Ruling(Strict):
 
     def numbers(self) -> set[int]:
         return {fact.value for fact in self.facts if fact.states_number}  # type: ignore[misc]
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> "Ruling":
+        names = [fact.name for fact in self.facts if fact.name]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise ValueError(f"fact names must be unique: {', '.join(twice)}")
+        return self
+
+    def fact(self, name: str) -> Fact | None:
+        return next((fact for fact in self.facts if fact.name == name), None)
 
 
 class FaqRuling(Ruling):

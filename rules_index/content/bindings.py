@@ -1,0 +1,327 @@
+"""Bound statements: does each marked span say what the engine's value for its fact says?
+
+An answer is read statement by statement (sentences, list items, table rows). In a checked
+answer (``basis: rule`` with checks and a verdict) every statement either holds a span bound to a
+fact of the ruling (``[König]{fact=yellow}``, see marks.py) or is marked as an aside
+(``{.editorial}``, ``{.unchecked}``) from its first word to its last. For each bound span:
+
+- the span renders the fact's value in the text's language: a number as digits or a number word;
+  a glossary id as the term or one of its aliases; ``true``/``false`` as the polarity of the
+  span's clause (a negation word, or the answer word "Nein"); any value through the fact's own
+  words (``says``) when it has them;
+- the fact's ``subject`` (a glossary id, a number, or a phrase per language) is named in the same
+  statement, and in the span's own clause when the statement binds several facts: "Gelb: König,
+  Blau: Prediger" keeps each colour with its character.
+
+Outside bound spans and asides a statement states no number (bar the ruling's
+``other_numbers``) and names no page other than the citation's. Whether each fact's value is what
+the engine says is verification's part (verification.py): together they tie the words to the
+engine. Text only: no engine, no files.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+from .claims import names, verdict_problems
+from .marks import Mark, marks, unmarked
+from .numbers import numbers_in, prose
+from .schema import LANGS, Fact, Faq, GlossaryEntry, Localized
+
+# Words that deny what their clause says. The opening answer word "Nein"/"No" is judged apart.
+NEGATIONS = {
+    "de": {"nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals", "nichts",
+           "niemand", "niemandem", "niemanden", "weder", "nirgends", "keinesfalls", "keineswegs",
+           "tabu", "verboten", "ausgeschlossen", "unzulässig", "nein"},
+    "en": {"not", "no", "never", "nothing", "nobody", "none", "neither", "nor", "cannot", "nowhere",
+           "forbidden", "barred"},
+    "it": {"non", "nessun", "nessuno", "nessuna", "mai", "niente", "nulla", "né", "neanche", "nemmeno",
+           "neppure", "vietato", "vietata", "esclusi", "escluso", "esclusa"},
+}
+CONTRACTED = re.compile(r"n['’]t\b", re.I)  # don't, isn't, can't
+ANSWER_WORDS = {"de": {"ja": True, "nein": False}, "en": {"yes": True, "no": False}, "it": {"sì": True, "si": True, "no": False}}
+# 0 and 1 in words, for a span that states them ("geht leer aus" is no number: bind it with says).
+SMALL_NUMBERS = {
+    0: {"de": {"0", "null", "kein", "keine", "keinen", "nichts"}, "en": {"0", "zero", "no", "nothing", "none"},
+        "it": {"0", "zero", "nessun", "nessuno", "nessuna", "niente", "nulla"}},
+    1: {"de": {"1", "ein", "eine", "einen", "einem", "einer", "eins", "einmal", "erste", "erster", "ersten"},
+        "en": {"1", "a", "an", "one", "once", "first"},
+        "it": {"1", "un", "uno", "una", "primo", "prima", "una volta"}},
+}
+PAGE = re.compile(r"\b(?:S|p|pp|pag|Seite|Seiten|page|pages|pagina|pagine)\.?\s*(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+# Statement ends: after . ! ? ; (not after "2." or an abbreviation), paragraphs, list items, table rows.
+_BREAK = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n(?=[ \t]*(?:[-+*]|\d+\.)\s)|\n(?=[ \t]*\|)")
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:S|p|pp|pag|Nr|bzw|ca|vgl|usw|etc|z\.B|e\.g|i\.e|\d+)\.$", re.I)
+_CLAUSE = re.compile(r"[,;–—]|\s-\s")
+_TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-+:?\s*\|)+\s*:?-*:?\s*$")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement of an answer: its source text (marks included) and the marks in it."""
+
+    source: str
+    marks: tuple[Mark, ...]
+
+    @property
+    def text(self) -> str:
+        return unmarked(self.source)
+
+    @property
+    def bound_facts(self) -> tuple[str, ...]:
+        return tuple(name for mark in self.marks for name in mark.facts)
+
+    @property
+    def aside(self) -> str | None:
+        """``editorial``/``unchecked`` when asides cover every word of the statement."""
+        kinds = {m.aside for m in self.marks if m.aside}
+        if not kinds or any(m.bound for m in self.marks):
+            return None
+        rest = self.source
+        for mark in self.marks:
+            rest = rest.replace(self.source[mark.start:mark.end], " ")
+        if _WORD.search(_plain_words(rest)):
+            return None
+        return "unchecked" if "unchecked" in kinds else "editorial"
+
+    @property
+    def kind(self) -> str:
+        """``bound``, ``editorial``, ``unchecked``, or ``unbound``."""
+        if self.bound_facts:
+            return "bound"
+        return self.aside or "unbound"
+
+
+def _plain_words(text: str) -> str:
+    return re.sub(r"[*_`#>|~]+", " ", prose(text))
+
+
+def statements(text: str) -> list[Statement]:
+    """The statements of a Markdown text, with their marks (positions relative to the statement)."""
+    found = marks(text)
+    cuts = [0]
+    for match in _BREAK.finditer(text):
+        at = match.start()
+        if any(m.start < at < m.end for m in found) or _ABBREVIATION.search(text[max(0, at - 6):at]):
+            continue
+        cuts.append(at)
+    cuts.append(len(text))
+    lines = text.split("\n")
+    header_rows = {lines[i].strip() for i in range(len(lines) - 1) if _TABLE_RULE.match(lines[i + 1])}
+    result = []
+    for start, end in zip(cuts, cuts[1:]):
+        piece = text[start:end]
+        stripped = piece.strip()
+        if not _WORD.search(_plain_words(stripped)) or _TABLE_RULE.match(stripped) or stripped in header_rows:
+            continue
+        offset = start + (len(piece) - len(piece.lstrip()))
+        inside = tuple(
+            Mark(m.words, m.facts, m.aside, m.start - offset, m.end - offset, m.problem)
+            for m in found if start <= m.start and m.end <= end
+        )
+        result.append(Statement(stripped, inside))
+    return result
+
+
+def is_checked(faq: Faq) -> bool:
+    """An answer the engine checks: every statement of it must be bound or an aside."""
+    return faq.basis == "rule" and faq.ruling.verdict != "none" and bool(faq.checks)
+
+
+def negative(text: str, lang: str) -> bool:
+    if CONTRACTED.search(text):
+        return True
+    return any(word.casefold() in NEGATIONS[lang] for word in _WORD.findall(text))
+
+
+def _clause(statement: Statement, mark: Mark) -> str:
+    """The clause of the statement that holds the span (cut at commas, semicolons and dashes)."""
+    source = statement.source
+    starts = [0] + [m.end() for m in _CLAUSE.finditer(source) if m.end() <= mark.start]
+    ends = [m.start() for m in _CLAUSE.finditer(source) if m.start() >= mark.end] + [len(source)]
+    return unmarked(source[max(starts):min(ends)])
+
+
+class Vocabulary:
+    """How a language names a game's glossary entries (term and aliases)."""
+
+    def __init__(self, glossary: Iterable[GlossaryEntry]):
+        self.entries = {entry.id: entry for entry in glossary}
+
+    def words(self, key: str, lang: str) -> list[str]:
+        entry = self.entries.get(key)
+        if entry is None:
+            return []
+        term = getattr(entry, lang)
+        return [term.term, *term.aliases]
+
+    def named(self, text: str, key: str, lang: str) -> bool:
+        return any(names(text, word) for word in self.words(key, lang) if word.strip())
+
+
+def _states_number(words: str, value: int, lang: str) -> bool:
+    if value in SMALL_NUMBERS:
+        tokens = {t.casefold() for t in _WORD.findall(prose(words))}
+        return bool(tokens & SMALL_NUMBERS[value][lang])
+    return value in numbers_in(prose(words), lang)
+
+
+def _phrase(subject, lang: str) -> str:
+    return subject.get(lang) if isinstance(subject, Localized) else str(subject)
+
+
+def _named(text: str, subject, lang: str, vocabulary: Vocabulary) -> bool:
+    if isinstance(subject, bool):
+        return True
+    if isinstance(subject, int):
+        return _states_number(text, subject, lang)
+    if isinstance(subject, Localized):
+        return names(text, subject.get(lang))
+    return vocabulary.named(text, subject, lang)
+
+
+def rendering_problem(fact: Fact, words: str, clause: str, lang: str, vocabulary: Vocabulary, opening: bool) -> str | None:
+    """Why ``words`` (a span bound to ``fact``) do not say the fact's value, or None."""
+    value = fact.value
+    if fact.says is not None:
+        return None if names(words, fact.says.get(lang)) else f"does not say \"{fact.says.get(lang)}\", the fact's words for {value!r}"
+    if isinstance(value, bool):
+        answer = ANSWER_WORDS[lang].get(words.strip(" *_.,!").casefold())
+        said = answer if answer is not None and opening else not negative(clause, lang)
+        if said != value:
+            return "says the opposite" if said is not None else "does not say yes or no"
+        return None
+    if isinstance(value, int):
+        return None if _states_number(words, value, lang) else f"does not state {value}"
+    if value in vocabulary.entries:
+        shown = " / ".join(vocabulary.words(value, lang))
+        return None if vocabulary.named(words, value, lang) else f"does not name {shown}"
+    return f"the value {value!r} has no words in the text's language: give the fact its words (says)"
+
+
+@dataclass(frozen=True)
+class BindingProblem:
+    lang: str
+    message: str
+
+
+def _pages_problems(text: str, pages, source_pages: int | None, lang: str) -> list[BindingProblem]:
+    problems = []
+    for match in PAGE.finditer(unmarked(text)):
+        first, last = int(match[1]), int(match[2] or match[1])
+        if pages is None or not (pages[0] <= first <= last <= pages[1]):
+            cited = "no pages" if pages is None else (f"p. {pages[0]}" if pages[0] == pages[1] else f"pp. {pages[0]}–{pages[1]}")
+            problems.append(BindingProblem(lang, f"names page {match[0]!r}, but the citation gives {cited}"))
+        elif source_pages is not None and last > source_pages:
+            problems.append(BindingProblem(lang, f"names page {last}, but the source has {source_pages} pages"))
+    return problems
+
+
+def _loose_numbers(statement: Statement, lang: str, allowed: set[int]) -> list[int]:
+    """Numbers stated outside bound spans and asides, page references left out."""
+    rest = statement.source
+    for mark in statement.marks:
+        if mark.bound or mark.aside:
+            rest = rest.replace(statement.source[mark.start:mark.end], " ")
+    rest = PAGE.sub(" ", unmarked(rest))
+    return sorted(numbers_in(prose(rest), lang) - allowed - {0})
+
+
+def binding_problems(faq: Faq, vocabulary: Vocabulary, source_pages: int | None = None,
+                     field: str = "answer") -> list[BindingProblem]:
+    """Every span that does not say its fact, every unbound statement of a checked answer, every
+    number outside the spans and every page the citation does not give, language by language."""
+    facts = {fact.name: fact for fact in faq.ruling.facts if fact.name}
+    checked = is_checked(faq)
+    allowed = set(faq.ruling.other_numbers)
+    problems: list[BindingProblem] = []
+    for lang in LANGS:
+        text = getattr(faq.text(lang), field)
+        where = f"{field} ({lang})"
+        said = statements(text)
+        for index, statement in enumerate(said):
+            subjects = [facts[name].subject for name in statement.bound_facts if name in facts and facts[name].subject is not None]
+            for mark in statement.marks:
+                if mark.problem:
+                    problems.append(BindingProblem(lang, f"{where}: {mark.problem}"))
+                for name in mark.facts:
+                    fact = facts.get(name)
+                    if fact is None:
+                        problems.append(BindingProblem(lang, f"{where}: \"{mark.words}\" is bound to '{name}', which is no fact of the ruling"))
+                        continue
+                    clause = _clause(statement, mark)
+                    opening = index == 0 and statement.source.lstrip("*_ ").startswith(f"[{mark.words}]")
+                    wrong = rendering_problem(fact, mark.words, clause, lang, vocabulary, opening)
+                    if wrong:
+                        problems.append(BindingProblem(lang, f"{where}: \"{mark.words}\" {wrong} (fact '{name}': {fact.value!r}, {fact.place})"))
+                    if fact.subject is not None:
+                        within = clause if len(subjects) > 1 else statement.text
+                        if not _named(within, fact.subject, lang, vocabulary):
+                            problems.append(BindingProblem(lang, f"{where}: \"{mark.words}\" (fact '{name}') stands apart from its subject "
+                                                                 f"\"{_subject_words(fact.subject, lang, vocabulary)}\"; name it in the same {'clause' if len(subjects) > 1 else 'statement'}"))
+            if checked and statement.kind == "unbound":
+                problems.append(BindingProblem(lang, f"{where}: \"{_short(statement.text)}\" states something no fact binds: "
+                                                     "bind its words to a fact ({fact=name}), or mark it {.editorial} or {.unchecked}"))
+            loose = _loose_numbers(statement, lang, allowed)
+            if loose and (checked or any(m.bound for m in statement.marks)):
+                problems.append(BindingProblem(lang, f"{where}: \"{_short(statement.text)}\" states {', '.join(map(str, loose))} outside "
+                                                     "a bound span: bind the number to a fact, or remove it"))
+        problems += [BindingProblem(p.lang, f"{where}: {p.message}") for p in _pages_problems(text, faq.citation.pages, source_pages, lang)]
+    return problems
+
+
+def _subject_words(subject, lang: str, vocabulary: Vocabulary) -> str:
+    if isinstance(subject, str) and subject in vocabulary.entries:
+        return vocabulary.words(subject, lang)[0]
+    return _phrase(subject, lang)
+
+
+def _short(text: str, length: int = 70) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= length else text[: length - 1] + "…"
+
+
+def bound_facts(text: str) -> Counter:
+    """How often each fact is bound in ``text``."""
+    return Counter(name for mark in marks(text) for name in mark.facts)
+
+
+def diverging_langs(faq: Faq) -> dict[str, Counter]:
+    """The languages whose answer binds other facts than the rest (empty when all agree)."""
+    counts = {lang: bound_facts(faq.text(lang).answer) for lang in LANGS}
+    distinct = Counter(tuple(sorted(c.items())) for c in counts.values())
+    if len(distinct) <= 1:
+        return {}
+    common = distinct.most_common(1)[0][0]
+    return {lang: c for lang, c in counts.items() if tuple(sorted(c.items())) != common}
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many statements of an answer are bound, asides, and unbound."""
+
+    bound: int
+    editorial: int
+    unchecked: int
+    unbound: int
+
+    @property
+    def claims(self) -> int:
+        """The statements that say something about the rules."""
+        return self.bound + self.unchecked + self.unbound
+
+
+def tally(text: str) -> Tally:
+    kinds = Counter(statement.kind for statement in statements(text))
+    return Tally(kinds["bound"], kinds["editorial"], kinds["unchecked"], kinds["unbound"])
+
+
+def answer_problems(faq: Faq, glossary: Iterable[GlossaryEntry], source_pages: int | None) -> list[BindingProblem]:
+    """Everything an answer's text gets wrong against its ruling: the opening verdict word, and
+    each bound span, unbound statement, loose number and page."""
+    found = [BindingProblem(p.lang, p.message) for lang in LANGS
+             for p in verdict_problems(faq.ruling, faq.text(lang).answer, lang, "answer")]
+    return found + binding_problems(faq, Vocabulary(glossary), source_pages)

@@ -1,0 +1,65 @@
+"""The marks an answer's Markdown carries: which words state a fact of its ruling.
+
+Three marks, written as Markdown attributes on a bracketed span (the syntax of
+mdit-py-plugins' ``attrs``, which the renderer reads):
+
+- ``[König]{fact=yellow}``: the words state the ruling's fact ``yellow``; the check renders the
+  engine's value for it and compares. ``{fact="assassin victim"}`` binds one span to two facts.
+- ``[Was die Regel nicht sagt, …]{.unchecked}``: a rule statement the sources leave open.
+- ``[Zum Vergleich …]{.editorial}``: words that state no rule (a hint, an example of play).
+
+This module owns the syntax: finding the marks, and the text without them for every use that is
+not the answer page (search, previews, descriptions, plain text).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# A span holds no brackets, braces or line breaks; its attributes are one fact=…, .editorial or
+# .unchecked (anything else is reported, never shown).
+SPAN = re.compile(r"\[(?P<words>[^\[\]\n]+)\]\{(?P<attrs>[^{}\n]*)\}")
+_FACT = re.compile(r'^fact=(?:"(?P<quoted>[^"]*)"|(?P<bare>[^\s"]+))$')
+ASIDES = ("editorial", "unchecked")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One marked span: its words, the facts it binds (or the kind of aside), where it stands."""
+
+    words: str
+    facts: tuple[str, ...]
+    aside: str | None  # "editorial" or "unchecked"
+    start: int
+    end: int
+    problem: str | None = None  # a mark that cannot be read
+
+    @property
+    def bound(self) -> bool:
+        return bool(self.facts)
+
+
+def _mark(match: re.Match) -> Mark:
+    attrs = match["attrs"].strip()
+    words, start, end = match["words"], match.start(), match.end()
+    if attrs in (f".{kind}" for kind in ASIDES):
+        return Mark(words, (), attrs[1:], start, end)
+    fact = _FACT.match(attrs)
+    names = tuple((fact["quoted"] or fact["bare"] or "").split()) if fact else ()
+    if not names:
+        return Mark(words, (), None, start, end,
+                    f"\"[{words}]{{{attrs}}}\": write {{fact=name}}, {{.editorial}} or {{.unchecked}}")
+    return Mark(words, names, None, start, end)
+
+
+def marks(text: str) -> list[Mark]:
+    """Every marked span of ``text``, in order."""
+    return [_mark(match) for match in SPAN.finditer(text)]
+
+
+def unmarked(text: str) -> str:
+    """The text as readers read it anywhere but the answer page: the words of each span stay,
+    the marks go."""
+    if "]{" not in text:
+        return text
+    return SPAN.sub(lambda match: match["words"], text)
