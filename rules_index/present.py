@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .content import Game
+from .content.bindings import statements, tally
 from .content.citations import pages_value
 from .content.schema import Citation, Faq
 from .content.versions import faq_version, rule_section_version
@@ -45,40 +46,68 @@ def citation_json(game: Game, citation: Citation, lang: str) -> dict:
 def verification_status(faq: Faq, results, facts=()) -> str:
     """What the engine's checks say about an answer, in the four words of the badge.
 
-    ``verified``: every claim is checked; ``partial``: some claims (``unchecked``) are not;
+    ``verified``: every statement about the rules is bound to a fact the engine checks;
+    ``partial``: some are not (marked ``{.unchecked}``: the sources leave them open);
     ``assumption``: the sources are silent and the engine follows a stated reading;
     ``editorial``: no rule claim (``basis: editorial``, or a question the sources leave open);
     ``failed`` only if a check or a fact of the ruling fails, which the gate keeps from shipping.
     """
     if any(not r.ok for r in results) or any(not f.ok for f in facts):
         return "failed"
-    if faq.basis == "editorial" or not results:
+    return content_status(faq, played=bool(results))
+
+
+def content_status(faq: Faq, played: bool = True) -> str:
+    """The badge's status as the content states it (``played``: the engine ran its checks)."""
+    if faq.basis == "editorial" or not played:
         return "editorial"
     if faq.basis == "assumption":
         return "assumption"
     if faq.ruling.verdict == "none":
         return "editorial"
-    if faq.unchecked:
+    counted = tally(faq.de.answer)
+    if counted.unchecked or counted.unbound:
         return "partial"
     return "verified"
 
 
+def check_anchor(number: int) -> str:
+    """The id of a check's situation on the answer page (checks count from 1)."""
+    return f"check-{number}"
+
+
+def fact_targets(faq: Faq, lang: str) -> dict[str, tuple[str, str]]:
+    """Where each bound fact of an answer is checked: {fact: (#anchor, the situation in words)}."""
+    checks = faq.checks
+    targets = {}
+    for fact in faq.ruling.facts:
+        if fact.name and 1 <= fact.check <= len(checks):
+            scenario = checks[fact.check - 1].scenario
+            targets[fact.name] = (f"#{check_anchor(fact.check)}", scenario.get(lang) if scenario else "")
+    return targets
+
+
 def verified_json(faq: Faq, results, lang: str, facts=()) -> dict:
-    """The badge's status, the claims left unchecked, and each check's scenario and outcome."""
+    """The badge's status, how many statements are checked, those left unchecked, and each
+    check's scenario and outcome."""
     results, facts = list(results), list(facts)
+    answer = faq.text(lang).answer
+    counted = tally(answer)
     return {
         "status": verification_status(faq, results, facts),
         "basis": faq.basis,
-        "unchecked": [claim.get(lang) for claim in faq.unchecked],
+        "statements": {"checked": counted.bound, "total": counted.claims},
+        "unchecked": [s.text for s in statements(answer) if s.kind in ("unchecked", "unbound")],
         "checks": [
             {
                 "probe": r.probe,
+                "anchor": check_anchor(number),
                 "scenario": r.check.scenario.get(lang) if r.check.scenario else None,
                 "given": r.check.given,
                 "expect": r.check.expect,
                 "ok": r.ok,
             }
-            for r in results
+            for number, r in enumerate(results, 1)
         ],
         "facts": [
             {"value": f.fact.value, "check": f.fact.check, "where": f.fact.place, "ok": f.ok}
@@ -158,7 +187,16 @@ def hit_view(hit, lang: str, game: Game | None) -> dict:
         entry = game.faq_entry(hit.entry)
         if entry is not None:
             view["citation"] = game.cite(entry.citation, lang)
+            view["badge"] = badge_json(entry, lang)
     return view
+
+
+def badge_json(faq: Faq, lang: str) -> dict:
+    """The badge's figures from the content alone (the gate keeps an answer whose checks fail
+    from shipping): status, statements checked of those about the rules, situations played."""
+    counted = tally(faq.text(lang).answer)
+    return {"status": content_status(faq, played=bool(faq.checks)), "checked": counted.bound, "total": counted.claims,
+            "situations": len(faq.checks)}
 
 
 def hit_json(hit, lang: str, game: Game | None = None) -> dict:

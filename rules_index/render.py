@@ -135,3 +135,42 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 def first_sentence(text: str, limit: int = 200) -> str:
     sentence = _SENTENCE_END.split(text, maxsplit=1)[0]
     return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+
+
+_BOUND_ATTRIBUTES = {"a": {"href", "title", "class"}}
+
+
+def _bind_spans(tokens, targets: dict[str, tuple[str, str]]) -> None:
+    """Each span bound to a fact becomes a link to the situation that checks it (its title the
+    scenario); other spans stay spans, which the sanitiser drops."""
+    for block in tokens:
+        stack = []
+        for child in block.children or ():
+            if child.type == "span_open":
+                names = str(child.attrs.get("fact", "")).split()
+                target = next((targets[name] for name in names if name in targets), None)
+                stack.append(target is not None)
+                if target is not None:
+                    child.type, child.tag = "link_open", "a"
+                    child.attrs = {"class": "bound", "href": target[0], "title": target[1]}
+            elif child.type == "span_close" and stack and stack.pop():
+                child.type, child.tag = "link_close", "a"
+
+
+def marked_answer_html(text: str, targets: dict[str, tuple[str, str]]) -> Markup:
+    """An answer with its bound statements marked: each span bound to a fact named in
+    ``targets`` ({fact: (href, title)}) links to the check that tests it."""
+    key = ("marked", text, tuple(sorted(targets.items())))
+    found = _rendered.get(key)
+    if found is not None:
+        return found
+    if len(text) > MAX_CHARS:
+        return markdown_html(text)
+    tokens = _block.parse(text)
+    if _problem(text, tokens):
+        return markdown_html(text)
+    _bind_spans(tokens, targets)
+    html_text = _block.renderer.render(tokens, _block.options, {})
+    made = Markup(nh3.clean(html_text, tags=_BLOCK_TAGS, attributes=_BOUND_ATTRIBUTES, link_rel="noopener").strip())
+    _rendered.put(key, made)
+    return made

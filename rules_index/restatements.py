@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from .content import LANGS, Game
 from .content.claims import plain
+from .content.bindings import CONTRACTED as _CONTRACTED, NEGATIONS
+from .content.marks import unmarked
 from .content.numbers import number_value, prose_tokens
 from .content.schema import Mistake
 from .search.analysis import german_vocabulary, language_analyzer, stopwords
@@ -32,14 +34,7 @@ THRESHOLD = 0.85
 CONTAINED = 0.9
 MIN_COVER = 0.5
 MIN_WORDS = 3
-# Words that deny what they stand in. An opening "Nein,"/"No." answers the question instead.
-NEGATIONS = {
-    "de": {"nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals", "nichts",
-           "niemand", "niemandem", "niemanden", "weder", "nirgends", "keinesfalls", "keineswegs"},
-    "en": {"not", "no", "never", "nothing", "nobody", "none", "neither", "nor", "cannot", "nowhere"},
-    "it": {"non", "nessun", "nessuno", "nessuna", "mai", "niente", "nulla", "né", "neanche", "nemmeno",
-           "neppure"},
-}
+# Words that deny what they stand in (one list for the whole project: content/bindings.py).
 # Stop words for search, but here they carry the claim: "only", "all", "own", "before" ...
 KEEP = {
     "de": {"alle", "allem", "allen", "aller", "alles", "ander", "andere", "anderem", "anderen", "anderer",
@@ -50,7 +45,6 @@ KEEP = {
     "it": {"tutti", "tutto", "più", "contro", "anche"},
 }
 _ANSWER_WORD = re.compile(r"^\W*(?:ja|nein|yes|no|sì|si)\s*[,.!;:–-]", re.I)
-_CONTRACTED = re.compile(r"n['’]t\b", re.I)  # don't, isn't, can't
 # Sentence ends, paragraphs and list items; single line breaks inside a paragraph are kept.
 _SENTENCES = re.compile(r"(?<![0-9][.])(?<=[.!?;])\s+|\n\s*\n|\n\s*(?=[-+*]\s|\d+\.\s)")
 _WORDS = re.compile(r"[^\W\d_]+", re.U)
@@ -183,7 +177,7 @@ def _numbers_disagree(claim: frozenset[tuple[int, str]], said: frozenset[tuple[i
 def _german_texts(game: Game):
     for faq in game.faq:
         yield faq.de.question
-        yield faq.de.answer
+        yield unmarked(faq.de.answer)
     for mistake in game.mistakes:
         yield mistake.de.mistake
         yield mistake.de.correction

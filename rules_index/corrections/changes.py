@@ -19,6 +19,7 @@ The callers publish the index afterwards (web/publishing.publish).
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import os
 import signal
@@ -46,13 +47,15 @@ from rules_index.content.writer import (
 
 from . import intents, recovery
 from .content_lock import content_lock, lock_file_in
-from .gate import UNCHANGED, ChangeRefused, GateProblem, review, review_faq
+from .gate import UNCHANGED, ChangeRefused, GateProblem, review, review_faq, updated_faq
+from .holds import HoldReason, hold_reasons
 from .intents import changed_langs, flagged_langs
-from .models import AcceptIntent, Change, Editor, Report, TranslationFlag
+from .models import AcceptIntent, Change, Editor, HeldChange, Report, TranslationFlag, utcnow
 
 __all__ = [
-    "UNCHANGED", "ChangeRefused", "GateProblem", "Outcome", "ReportDecided", "StaleVersion",
-    "apply_change", "changed_langs", "content_lock", "flagged_langs", "reject",
+    "UNCHANGED", "ChangeRefused", "GateProblem", "HeldDecided", "OwnChange", "Outcome", "ReportDecided",
+    "StaleVersion", "apply_change", "changed_langs", "confirm_held", "content_lock", "flagged_langs", "reject",
+    "reject_held",
 ]
 
 # Crash tests name a point here (RULES_FAULT_POINT) at which the accepting process is killed.
@@ -82,13 +85,38 @@ class ReportDecided(Exception):
         super().__init__(message)
 
 
+class HeldDecided(Exception):
+    """The held change was confirmed or rejected already."""
+
+    def __init__(self, held: HeldChange):
+        self.held = held
+        super().__init__(f"held change {held.id} is already {held.status}")
+
+
+class OwnChange(Exception):
+    """An editor tried to confirm their own held change: a second editor must."""
+
+    def __init__(self, held: HeldChange):
+        self.held = held
+        super().__init__(f"held change {held.id} is your own: another editor must confirm it")
+
+
 @dataclass
 class Outcome:
+    """What became of a change: accepted (``change`` written, or would be in a dry run), or held
+    for a second editor (``reasons``; ``held`` the stored request, None in a dry run)."""
+
     change: Change | None
     plans: list[FilePlan]
     version: str = ""
     flags: list[str] = field(default_factory=list)  # languages put under translation review
     recovered: list[recovery.Recovered] = field(default_factory=list)  # open accepts settled first
+    reasons: list[HoldReason] = field(default_factory=list)
+    held: HeldChange | None = None
+
+    @property
+    def outcome(self) -> str:
+        return "held" if self.reasons else "accepted"
 
 
 def _fault(name: str) -> None:
@@ -144,11 +172,14 @@ def apply_change(
     base_version: str | None = None,
     context: Game | None = None,
     reverts: Change | None = None,
+    hold: bool = True,
 ) -> Outcome:
     """Gate, write and record one change; raises ChangeRefused (with the problems), StaleVersion,
-    or ReportDecided (``report`` is not pending).
+    or ReportDecided (``report`` is not pending). A change the engine cannot judge (holds.py) is
+    stored as held instead of written, unless ``hold`` is False (a second editor confirms it, or a
+    revert restores a text that was live).
 
-    With ``dry_run`` nothing is written: the outcome says what would be accepted and flagged.
+    With ``dry_run`` nothing is written: the outcome says what would be accepted, held and flagged.
     ``context`` is the loaded game (a FAQ dry run checks the change against it in memory).
     ``reverts`` is the change this one undoes (stored with the change).
     """
@@ -176,8 +207,12 @@ def apply_change(
         problems = review(root, game, kind, target, plans)
         if problems:
             raise ChangeRefused(problems)
+        reasons = _holds(root, game, kind, target, updates, context) if hold else []
         if dry_run:
-            return Outcome(None, plans, current, flagged_langs(proposed_langs(before, kind, updates)))
+            return Outcome(None, plans, current, flagged_langs(proposed_langs(before, kind, updates)), reasons=reasons)
+        if reasons:
+            held = _hold(session, editor, game, kind, target, updates, current, report, reasons)
+            return Outcome(None, plans, current, recovered=recovered, reasons=reasons, held=held)
         writes = [p for p in plans if p.before != p.after]
         after = intents.planned_snapshot(root, game, kind, target, writes)
         intent = intents.open_intent(
@@ -202,6 +237,76 @@ def apply_change(
         log.exception("change %s is stored, but its version could not be computed", change.id)
         version = ""
     return Outcome(change, plans, version, flags, recovered)
+
+
+def _holds(root: Path, game: str, kind: str, target: str, updates: dict, context: Game | None) -> list[HoldReason]:
+    """Why a FAQ change needs a second editor (rules sections are not bound: they go live)."""
+    if kind != "faq":
+        return []
+    if context is None:
+        context, _, _ = load_game(Path(root) / game, Path(root), lines=False)
+    stored = stored_faq(root, game, target)
+    return hold_reasons(stored, updated_faq(stored, updates), context.glossary)
+
+
+def _hold(session: Session, editor: Editor, game: str, kind: str, target: str, updates: dict, version: str,
+          report: Report | None, reasons: list[HoldReason]) -> HeldChange:
+    held = HeldChange(
+        game=game, target_kind=kind, target_id=target, editor_id=editor.id,
+        report_id=report.id if report is not None else None, base_version=version,
+        updates=json.dumps(updates, ensure_ascii=False), status="held",
+        reasons=json.dumps([reason.as_json() for reason in reasons], ensure_ascii=False),
+    )
+    session.add(held)
+    session.commit()
+    return held
+
+
+def held_updates(held: HeldChange) -> dict:
+    return json.loads(held.updates)
+
+
+def held_reasons(held: HeldChange) -> list[dict]:
+    return json.loads(held.reasons)
+
+
+def confirm_held(session: Session, root: Path, lock_file: Path, held: HeldChange, editor: Editor,
+                 context: Game | None = None) -> Outcome:
+    """A second editor confirms a held change: it passes the gate again (what the engine refuses
+    stays refused) and is written as its author's change. Raises OwnChange, HeldDecided,
+    StaleVersion (the entry changed since it was held), ChangeRefused, ReportDecided."""
+    if held.status != "held":
+        raise HeldDecided(held)
+    if held.editor_id == editor.id:
+        raise OwnChange(held)
+    outcome = apply_change(
+        session, root, lock_file, held.editor, held.game, held.target_kind, held.target_id, held_updates(held),
+        report=held.report, base_version=held.base_version, context=context, hold=False,
+    )
+    held.status, held.decided_by, held.decided_at = "confirmed", editor.id, utcnow()
+    held.change_id = outcome.change.id if outcome.change is not None else None
+    session.commit()
+    return outcome
+
+
+def reject_held(session: Session, held: HeldChange, editor: Editor, note: str = "") -> None:
+    """A held change is turned down (by another editor, or withdrawn by its author); readers
+    never saw it, and its report stays open."""
+    if held.status != "held":
+        raise HeldDecided(held)
+    held.status, held.decided_by, held.decided_at = "rejected", editor.id, utcnow()
+    held.note = note.strip() or None
+    session.commit()
+
+
+def held_changes(session: Session, game: str | None = None, target: str | None = None) -> list[HeldChange]:
+    """The changes waiting for a second editor, oldest first."""
+    query = select(HeldChange).where(HeldChange.status == "held")
+    if game is not None:
+        query = query.where(HeldChange.game == game)
+    if target is not None:
+        query = query.where(HeldChange.target_id == target)
+    return list(session.scalars(query.order_by(HeldChange.id)))
 
 
 def _undo(session: Session, root: Path, intent: AcceptIntent, writes: list[FilePlan]) -> None:
@@ -229,11 +334,12 @@ def _dry_run_faq(root: Path, game: str, target: str, updates: dict, base_version
         raise StaleVersion(current)
     if context is None:
         context, _, _ = load_game(Path(root) / game, Path(root), lines=False)
-    problems, _ = review_faq(context, stored, updates)
+    problems, entry = review_faq(context, stored, updates)
     if problems:
         raise ChangeRefused(problems)
     before = {lang: stored.text(lang).model_dump() for lang in LANGS}
-    return Outcome(None, [], current, flagged_langs(proposed_langs(before, "faq", updates)))
+    reasons = hold_reasons(stored, entry, context.glossary)
+    return Outcome(None, [], current, flagged_langs(proposed_langs(before, "faq", updates)), reasons=reasons)
 
 
 def confirm_translation(session: Session, flag: TranslationFlag, editor: Editor) -> None:

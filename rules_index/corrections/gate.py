@@ -3,7 +3,8 @@
 A changed FAQ entry must
 
 - validate (schema and cross-file checks): kind ``validation``;
-- say in every language what the entry's ruling says (verdict word, numbers): kind ``claim``,
+- say in every language what the entry's ruling says (the verdict word, and each bound span the
+  value of its fact; every statement of a checked answer bound or an aside): kind ``claim``,
   also when the engine's output contradicts a fact of the ruling;
 - restate none of the game's common mistakes: kind ``mistake``, naming the mistake and the
   check that refutes it;
@@ -28,11 +29,11 @@ from pydantic import ValidationError
 
 from rules_index.content import LANGS, Game
 from rules_index.content.checks import check_game
-from rules_index.content.claims import ruling_shape_problems, swapped_numbers, text_problems
+from rules_index.content.bindings import answer_problems
+from rules_index.content.claims import ruling_shape_problems
 from rules_index.content.loader import load_catalog, load_checked_game, load_game
 from rules_index.content.schema import Faq
-from rules_index.content.versions import stored_faq
-from rules_index.content.writer import FAQ_TEXT_FIELDS, EntryNotFound, FilePlan, clean_text, planned_copy
+from rules_index.content.writer import FAQ_TEXT_FIELDS, FilePlan, clean_text, planned_copy
 from rules_index.restatements import comparer
 from rules_index.verification import Report, verify_entry
 
@@ -69,10 +70,6 @@ class ChangeRefused(Exception):
 def review(root: Path, slug: str, kind: str, target: str, plans: list[FilePlan]) -> list[GateProblem]:
     """Every problem the planned change would bring, checked in a copy of the game's folder."""
     catalog, _ = load_catalog(root, lines=False)
-    try:
-        stored = stored_faq(root, slug, target) if kind == "faq" else None
-    except EntryNotFound:
-        stored = None
     with planned_copy(root, slug, plans) as copy:
         game, problems = _load(copy / slug, copy, catalog.get(slug))
     if game is None or problems:
@@ -82,7 +79,7 @@ def review(root: Path, slug: str, kind: str, target: str, plans: list[FilePlan])
     entry = game.faq_entry(target)
     if entry is None:
         return [GateProblem("validation", f"faq: game '{slug}' has no FAQ entry '{target}'")]
-    problems = claim_problems(entry, stored)
+    problems = claim_problems(game, entry)
     problems += mistake_problems(game, entry)
     return problems + engine_problems(game, entry)
 
@@ -113,7 +110,7 @@ def review_faq(game: Game, stored: Faq, updates: dict) -> tuple[list[GateProblem
     changed = dataclasses.replace(game, faq=[entry if f.id == entry.id else f for f in game.faq])
     # The stored game is valid: whatever the cross-file checks find now, the change brought.
     problems = [GateProblem("validation", str(p)) for p in check_game(changed, {}, None, rulings=False)]
-    return problems + claim_problems(entry, stored) + mistake_problems(game, entry) + engine_problems(changed, entry), entry
+    return problems + claim_problems(changed, entry) + mistake_problems(game, entry) + engine_problems(changed, entry), entry
 
 
 def _where(loc) -> str:
@@ -132,19 +129,13 @@ def _load(folder: Path, root: Path, catalog_ids) -> tuple[Game | None, list]:
     return game, sorted(set(problems))
 
 
-def claim_problems(entry: Faq, stored: Faq | None = None) -> list[GateProblem]:
-    """The text against the ruling; and, against the stored text, a number of the ruling said
-    where another one stood."""
+def claim_problems(game: Game, entry: Faq) -> list[GateProblem]:
+    """The text against the ruling: the verdict word, and each bound span against its fact
+    (bindings.py), each statement bound or an aside, no loose number, no page beyond the citation."""
     problems = [GateProblem("claim", message) for message in ruling_shape_problems(entry.ruling, len(entry.checks))]
-    texts = {lang: entry.text(lang).answer for lang in LANGS}
-    found = text_problems(entry.ruling, texts, "answer", entry.citation.pages, entry.unchecked)
-    if stored is not None:
-        for lang in LANGS:
-            before = stored.text(lang).answer
-            if before != texts[lang]:
-                found += swapped_numbers(entry.ruling, before, texts[lang], lang, "answer", entry.unchecked)
-    problems += [GateProblem("claim", claim.message, lang=claim.lang) for claim in found]
-    return problems
+    source = game.source(entry.citation.source)
+    found = answer_problems(entry, game.glossary, source.pages if source else None)
+    return problems + [GateProblem("claim", claim.message, lang=claim.lang) for claim in found]
 
 
 def mistake_problems(game: Game, entry: Faq) -> list[GateProblem]:

@@ -116,6 +116,39 @@ class Change(Base):
     __table_args__ = (Index("ix_changes_entry", "game", "target_kind", "target_id"),)
 
 
+HELD_STATES = ("held", "confirmed", "rejected")
+
+
+class HeldChange(Base):
+    """A change the engine cannot judge (holds.py), stored as asked and kept from readers until a
+    second editor confirms it (then it is accepted as any change) or rejects it.
+
+    ``updates`` is the change as submitted (JSON); ``reasons`` what held it (JSON list).
+    """
+
+    __tablename__ = "held_changes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(80))
+    target_kind: Mapped[str] = mapped_column(String(16))
+    target_id: Mapped[str] = mapped_column(String(120))
+    editor_id: Mapped[int] = mapped_column(ForeignKey("editors.id"))
+    report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"), nullable=True)
+    base_version: Mapped[str] = mapped_column(String(80))
+    updates: Mapped[str] = mapped_column(Text)
+    reasons: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="held", index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("editors.id"), nullable=True)
+    decided_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
+    change_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"), nullable=True)
+    note: Mapped[str | None] = mapped_column(Text, nullable=True)  # a rejecting editor's reason
+
+    editor: Mapped[Editor] = relationship(foreign_keys=[editor_id])
+    report: Mapped[Report | None] = relationship()
+
+    __table_args__ = (Index("ix_held_changes_entry", "game", "target_kind", "target_id"),)
+
+
 INTENT_STATES = ("open", "done", "rolled_back")
 
 

@@ -94,6 +94,7 @@ def revert_change(
         return changes.apply_change(
             session, root, lock_file, editor, change.game, change.target_kind, change.target_id, updates,
             today=today, base_version=after_version, context=context, reverts=change,
+            hold=False,  # the text restored was live before: it passed the gate and any second editor
         )
     except changes.StaleVersion as exc:
         raise NotRevertable(

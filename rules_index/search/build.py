@@ -41,6 +41,7 @@ from .documents import Document, game_names, library_documents
 from .incremental import ENTRIES, library_entry_hashes, update_generation
 from .link import resolve
 from rules_index.content.snapshot import Snapshot, content_fingerprint, fingerprint_of, read_content, snapshot_of
+from rules_index.content.marks import unmarked
 
 MARKER = "BUILD.json"
 FILES = "FILES.json"
@@ -120,7 +121,7 @@ def _german_texts(library: Library):
     for game in library:
         for faq in game.faq:
             yield faq.de.question
-            yield faq.de.answer
+            yield unmarked(faq.de.answer)
             yield " ".join(faq.keywords.de)
         for section in game.sections:
             yield section.title("de")

@@ -52,6 +52,7 @@ from . import schema as f
 from .analysis import DecompoundFilter, german_vocabulary
 from .documents import COMPONENTS_ID, FACTS_ID, LANGS, entry_documents, facts_documents
 from rules_index.content.snapshot import Snapshot
+from rules_index.content.marks import unmarked
 
 # The files of Whoosh's default index ("MAIN"): its TOCs and its segments' files.
 INDEX_FILE = re.compile(r"^(_MAIN_[0-9]+\.toc|MAIN_[0-9a-z]+\.[A-Za-z0-9_.]+)$")
@@ -151,7 +152,7 @@ def _german_texts(library: Library, changed: Iterable[tuple[str, str, str]]):
         game = library.game(slug)
         for faq in game.faq if kind == "faq" else ():
             if faq.id == entry_id:
-                yield from (faq.de.question, faq.de.answer, " ".join(faq.keywords.de))
+                yield from (faq.de.question, unmarked(faq.de.answer), " ".join(faq.keywords.de))
         for section in game.sections if kind == "section" else ():
             if section.id == entry_id:
                 yield from (section.title("de"), section.body("de"))

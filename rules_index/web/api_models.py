@@ -117,6 +117,7 @@ class Citation(ApiModel):
 
 class Check(ApiModel):
     probe: str
+    anchor: str = Field(description="The id of the situation on the answer page (the marks of the answer link to it).")
     scenario: str | None
     given: dict[str, Any]
     expect: dict[str, Any]
@@ -130,14 +131,20 @@ class Fact(ApiModel):
     ok: bool
 
 
+class StatementCount(ApiModel):
+    checked: Annotated[int, Field(ge=0)] = Field(description="Statements bound to a fact the engine checks.")
+    total: Annotated[int, Field(ge=0)] = Field(description="Statements about the rules (editorial ones are not counted).")
+
+
 class Verified(ApiModel):
     status: Literal["verified", "partial", "assumption", "editorial", "failed"] = Field(
-        description="verified: every claim of the answer is checked by the rules engine; partial: the claims in "
-                    "'unchecked' are not; assumption: the sources are silent and the engine follows a stated reading; "
+        description="verified: every statement of the answer about the rules is bound to a fact the rules engine "
+                    "checks; partial: the statements in 'unchecked' are not; assumption: the sources are silent and the engine follows a stated reading; "
                     "editorial: no rule claim (editions, history, questions the sources leave open).",
     )
     basis: Literal["rule", "assumption", "editorial"]
-    unchecked: list[str] = Field(description="Claims of the answer no check tests.")
+    statements: StatementCount
+    unchecked: list[str] = Field(description="Statements of the answer no check tests.")
     checks: list[Check]
     facts: list[Fact] = Field(description="The values the answer states, each tied to a check's output.")
 
@@ -282,14 +289,41 @@ class ChangeRequest(ApiModel):
     dry_run: bool = Field(default=False, description="Only check the change: 200 if it would be accepted, nothing is written.")
 
 
-class ChangeAccepted(ApiModel):
-    accepted: Literal[True]
-    change: int | None = Field(description="The stored change's id; null for a dry run.")
+class HoldReason(ApiModel):
+    message: str
+    lang: Lang = left_out(description="The edited language the reason concerns.")
+
+
+class ChangeOutcome(ApiModel):
+    """What became of a change that passed the gate: live (``accepted``), or held for a second
+    editor because the engine cannot judge it (``held``, with its ``reasons``)."""
+
+    outcome: Literal["accepted", "held"]
+    accepted: bool = Field(description="Whether the change is live (or, for a dry run, would go live at once).")
+    change: int | None = Field(description="The stored change's id; null for a dry run and for a held change.")
+    held: int | None = Field(description="A held change's id, for POST /api/v1/changes/{id}/confirm or /reject by "
+                                         "another editor; null when accepted and for a dry run.")
+    reasons: list[HoldReason] = Field(description="Why the change waits for a second editor; empty when accepted.")
     version: str = Field(description="The entry's version: the new one when written (empty in the rare case it could "
-                                     "not be computed; the change is stored all the same), the current one for a dry run.")
+                                     "not be computed; the change is stored all the same), the current one otherwise.")
     flags: list[Lang] = Field(description="Languages put under translation review.")
-    published: bool = Field(description="Whether the site shows the change yet: false for a dry run, and with 202 "
-                                        "(stored, publication retried).")
+    published: bool = Field(description="Whether the site shows the change yet: false for a dry run and a held change, "
+                                        "and with 202 when written (publication retried).")
+
+
+class HeldPath(ApiModel):
+    id: int
+
+
+class RejectRequest(ApiModel):
+    model_config = ConfigDict(extra="forbid")
+
+    note: Annotated[str, Field(max_length=2000)] = left_out(description="Why the change is turned down.")
+
+
+class ChangeRejected(ApiModel):
+    outcome: Literal["rejected"]
+    held: int
 
 
 class Problem(ApiModel):
@@ -302,6 +336,7 @@ class Problem(ApiModel):
 
 
 class ChangeRefused(ApiModel):
+    outcome: Literal["refused"]
     error: Annotated[str, Field(min_length=1)]
     problems: Annotated[list[Problem], Field(min_length=1)]
 
@@ -309,5 +344,5 @@ class ChangeRefused(ApiModel):
 # Every model that is a component of the document, by its name there.
 COMPONENTS: tuple[type[ApiModel], ...] = (
     Error, Games, Game, Faq, Section, SearchResult, CorrectionRequest, CorrectionCreated, CorrectionStatus,
-    ChangeRequest, ChangeAccepted, ChangeRefused,
+    ChangeRequest, ChangeOutcome, ChangeRefused, RejectRequest, ChangeRejected,
 )

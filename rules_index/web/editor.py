@@ -30,7 +30,7 @@ from rules_index.corrections import availability, changes, reports, sessions
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import Busy, authenticate
 from rules_index.corrections.merge import FieldMerge, merge_fields
-from rules_index.corrections.models import Change, Editor, Report, TranslationFlag
+from rules_index.corrections.models import Change, Editor, HeldChange, Report, TranslationFlag
 from rules_index.corrections.revert import NotRevertable, entry_version, revert_change, revertable_ids
 
 from . import editor_lang as interface
@@ -179,6 +179,7 @@ def queue(editor: Editor):
     items = reports.queue(session(), game=game, lang=lang if lang in LANGS else None, status=status)
     return render_template(
         "editor/queue.html", editor=editor, reports=items, flags=changes.open_flags(session(), game=game),
+        held=changes.held_changes(session(), game=game), held_view=_held_view,
         games=list(library()), filters={"game": game, "lang": lang, "status": status}, statuses=STATUS_NAMES,
         action=ActionForm(),
     )
@@ -305,22 +306,31 @@ def _flash_stored(message: str) -> None:
 
 
 def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Report | None, dry_run: bool = False):
-    """Gate (and unless ``dry_run`` write) the change against the form's base version; returns the
-    problems (empty when it passes). Raises StaleVersion when the entry changed since that version."""
+    """Gate (and unless ``dry_run`` write or hold) the change against the form's base version;
+    returns the problems (empty when it passes) and the outcome (None when refused). Raises
+    StaleVersion when the entry changed since that version."""
     updates = _updates(kind, form)
     if updates is None:
         problems = [f"{name}: {error}" for name in _text_fields(kind) for error in getattr(form, name).errors]
-        return [changes.GateProblem("validation", message) for message in problems or ["citation/ruling/check: not valid YAML"]]
+        return [changes.GateProblem("validation", message) for message in problems or ["citation/ruling/check: not valid YAML"]], None
     try:
-        changes.apply_change(
+        outcome = changes.apply_change(
             session(), content_state().root, _lock_file(), editor, slug, kind, target, updates, report=report,
             dry_run=dry_run, base_version=form.base_version.data or None, context=library().game(slug),
         )
     except changes.ChangeRefused as exc:
-        return exc.problems
-    if not dry_run:
+        return exc.problems, None
+    if not dry_run and outcome.outcome == "accepted":
         g.published = publish_committed([(slug, kind, target)])
-    return []
+    return [], outcome
+
+
+def _flash_outcome(outcome) -> None:
+    if outcome.outcome == "held":
+        flash(_("Held for a second editor: the rules engine cannot judge this change. Readers keep the checked "
+                "version until another editor confirms it."))
+    else:
+        _flash_stored(_("Change accepted; the content and the search index are up to date."))
 
 
 def _offer_merge(kind: str, slug: str, target: str, form) -> tuple[dict, list[FieldMerge]]:
@@ -336,10 +346,13 @@ def _offer_merge(kind: str, slug: str, target: str, form) -> tuple[dict, list[Fi
     return theirs, [m for m in merges if m.changed]
 
 
-def _gate_result(problems: list) -> tuple[list, bool]:
-    """(problems to show, whether the text differs from the entry's) after a dry run."""
+def _gate_result(result) -> tuple[list, bool, list]:
+    """(problems to show, whether the text differs from the entry's, why it would be held) after
+    a dry run."""
+    problems, outcome = result
     unchanged = [p for p in problems if p.message == changes.UNCHANGED]
-    return [p for p in problems if p.message != changes.UNCHANGED], not unchanged
+    reasons = outcome.reasons if outcome is not None else []
+    return [p for p in problems if p.message != changes.UNCHANGED], not unchanged, reasons
 
 
 def _locked(editor: Editor, report: Report, status: int):
@@ -367,7 +380,7 @@ def review(editor: Editor, report_id: int):
     action = request.form.get("action")
     # The proposal is checked through the gate before "Accept" can be pressed: on opening the
     # page (the form holds the proposal) and on "Check" after editing.
-    checked, changed = False, False
+    checked, changed, reasons = False, False, []
     try:
         if request.method == "POST" and action == "reject":
             if reject_form.validate():
@@ -375,15 +388,15 @@ def review(editor: Editor, report_id: int):
                 flash(_("Report rejected."))
                 return redirect(url_for("editor.queue"))
         elif request.method == "POST" and action == "check" and form.validate():
-            problems, changed = _gate_result(_apply(editor, slug, kind, target, form, report, dry_run=True))
+            problems, changed, reasons = _gate_result(_apply(editor, slug, kind, target, form, report, dry_run=True))
             checked = True
         elif request.method == "POST" and form.validate():
-            problems = _apply(editor, slug, kind, target, form, report)
+            problems, outcome = _apply(editor, slug, kind, target, form, report)
             if not problems:
-                _flash_stored(_("Change accepted; the content and the search index are up to date."))
+                _flash_outcome(outcome)
                 return redirect(url_for("editor.queue"))
         elif request.method == "GET":
-            problems, changed = _gate_result(_apply(editor, slug, kind, target, form, report, dry_run=True))
+            problems, changed, reasons = _gate_result(_apply(editor, slug, kind, target, form, report, dry_run=True))
             checked = True
     except changes.ReportDecided:
         # Another editor decided it between this page's check and the lock (or its accept was cut
@@ -401,7 +414,7 @@ def review(editor: Editor, report_id: int):
     return render_template(
         "editor/review.html", editor=editor, report=report, form=form, reject_form=reject_form, locked=False,
         problems=problems, checked=checked, changed=changed, refused=refused, merges=merges, diff_html=diff_html,
-        before=before, diff=diff_html(before, report.proposed_answer or before),
+        before=before, diff=diff_html(before, report.proposed_answer or before), reasons=reasons,
     ), (409 if merges is not None else 400 if refused or form.errors else 200)
 
 
@@ -429,15 +442,15 @@ def edit(editor: Editor, slug: str, kind: str, target: str):
     form = _entry_form(kind, current)
     problems: list = []
     merges = None
-    checked, changed = False, False
+    checked, changed, reasons = False, False, []
     try:
         if request.method == "POST" and request.form.get("action") == "check" and form.validate():
-            problems, changed = _gate_result(_apply(editor, slug, kind, target, form, None, dry_run=True))
+            problems, changed, reasons = _gate_result(_apply(editor, slug, kind, target, form, None, dry_run=True))
             checked = True
         elif request.method == "POST" and form.validate():
-            problems = _apply(editor, slug, kind, target, form, None)
+            problems, outcome = _apply(editor, slug, kind, target, form, None)
             if not problems:
-                _flash_stored(_("Change accepted; the content and the search index are up to date."))
+                _flash_outcome(outcome)
                 return redirect(url_for("editor.edit", slug=slug, kind=kind, target=target))
     except changes.StaleVersion:
         current, merges = _offer_merge(kind, slug, target, form)
@@ -447,7 +460,8 @@ def edit(editor: Editor, slug: str, kind: str, target: str):
     return render_template(
         "editor/edit.html", editor=editor, game=game, kind=kind, target=target, form=form,
         problems=problems, checked=checked, changed=changed, refused=refused, flags=flags, action=ActionForm(),
-        merges=merges, diff_html=diff_html, history=history, revertable=revertable,
+        merges=merges, diff_html=diff_html, history=history, revertable=revertable, reasons=reasons,
+        held=changes.held_changes(session(), game=slug, target=target),
     ), (409 if merges is not None else 400 if refused or form.errors else 200)
 
 
@@ -508,3 +522,68 @@ def change_patch(editor: Editor, change_id: int):
     if change is None:
         abort(404)
     return change.patch, 200, {"Content-Type": "text/x-diff; charset=utf-8"}
+
+
+def _held_view(held: HeldChange) -> dict:
+    """A held change as the queue shows it: its entry, author, reasons, and the answer's diff in
+    each language it changes."""
+    current = _entry_texts(held.game, held.target_kind, held.target_id) if _entry_exists(held) else {}
+    updates = changes.held_updates(held)
+    field = "answer" if held.target_kind == "faq" else "body"
+    diffs = []
+    for lang in LANGS:
+        new = (updates.get(lang) or {}).get(field)
+        old = (current.get(lang) or {}).get(field, "")
+        if new is not None and new.strip() != str(old).strip():
+            diffs.append((lang, diff_html(str(old), new)))
+    return {"held": held, "reasons": changes.held_reasons(held), "diffs": diffs}
+
+
+def _entry_exists(held: HeldChange) -> bool:
+    game = library().game(held.game)
+    if game is None:
+        return False
+    return (game.faq_entry(held.target_id) if held.target_kind == "faq" else game.section(held.target_id)) is not None
+
+
+@bp.post("/held/<int:held_id>/confirm")
+@login_required
+def confirm_held(editor: Editor, held_id: int):
+    ActionForm()  # CSRF checked by CSRFProtect before we get here
+    held = session().get(HeldChange, held_id)
+    if held is None:
+        abort(404)
+    try:
+        outcome = changes.confirm_held(session(), content_state().root, _lock_file(), held, editor,
+                                       context=library().game(held.game))
+    except changes.OwnChange:
+        flash(_("This is your own change: another editor must confirm it."))
+        return redirect(url_for("editor.queue")), 303
+    except (changes.HeldDecided, changes.ReportDecided):
+        flash(_("This change was decided already."))
+        return redirect(url_for("editor.queue")), 303
+    except changes.StaleVersion:
+        flash(_("The entry has changed since this change was held. Reject it and make the change again on the current text."))
+        return redirect(url_for("editor.queue")), 303
+    except changes.ChangeRefused as exc:
+        flash(_("Not confirmed: the change no longer passes the checks (%(problem)s).", problem=exc.problems[0].message))
+        return redirect(url_for("editor.queue")), 303
+    g.published = publish_committed([(held.game, held.target_kind, held.target_id)])
+    _flash_outcome(outcome)
+    return redirect(url_for("editor.queue")), 303
+
+
+@bp.post("/held/<int:held_id>/reject")
+@login_required
+def reject_held(editor: Editor, held_id: int):
+    ActionForm()
+    held = session().get(HeldChange, held_id)
+    if held is None:
+        abort(404)
+    try:
+        changes.reject_held(session(), held, editor, (request.form.get("note") or "")[:2000])
+    except changes.HeldDecided:
+        flash(_("This change was decided already."))
+        return redirect(url_for("editor.queue")), 303
+    flash(_("Your change was withdrawn.") if held.editor_id == editor.id else _("Change rejected; readers never saw it."))
+    return redirect(url_for("editor.queue")), 303

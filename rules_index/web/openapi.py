@@ -203,13 +203,37 @@ def openapi_document(base: str, slugs: list[str]) -> dict:
             "parameters": [IDEMPOTENCY_KEY],
             "requestBody": _body(M.ChangeRequest, schemas),
             "responses": {
-                "200": ok(M.ChangeAccepted, "Dry run: the change would be accepted"),
-                "201": ok(M.ChangeAccepted, "Written and published"),
-                "202": ok(M.ChangeAccepted, "Written; publication failed and is retried (published: false)"),
+                "200": ok(M.ChangeOutcome, "Dry run: the change would be accepted (outcome accepted) or held (outcome held)"),
+                "201": ok(M.ChangeOutcome, "Accepted: written and published"),
+                "202": ok(M.ChangeOutcome, "Held for a second editor (outcome held, nothing written), or written with "
+                                           "publication failed and retried (outcome accepted, published: false)"),
                 "400": error("Bad input"), "401": error("No valid editor token"),
                 "404": error("Unknown game or entry"), "409": error("The entry changed since base_version, or the first request with this Idempotency-Key is under way"),
                 "413": error("Text or body too large"),
                 "422": ok(M.ChangeRefused, "Refused: the problems say why (check, claim, mistake, validation)"),
+            },
+        }},
+        "/api/v1/changes/{id}/confirm": {"post": {
+            "summary": "Another editor confirms a held change: it passes the gate again and goes live",
+            "operationId": "confirm_change", "security": [{"editorToken": []}],
+            "parameters": _parameters(M.HeldPath, "path"),
+            "responses": {
+                "201": ok(M.ChangeOutcome, "Confirmed: written and published"),
+                "202": ok(M.ChangeOutcome, "Confirmed and written; publication failed and is retried"),
+                "401": error("No valid editor token"), "403": error("Your own change: another editor must confirm it"),
+                "404": error("No such held change"),
+                "409": error("Decided already, or the entry changed since the change was held"),
+                "422": ok(M.ChangeRefused, "Refused by the gate now"),
+            },
+        }},
+        "/api/v1/changes/{id}/reject": {"post": {
+            "summary": "An editor rejects a held change (its author may withdraw it); readers never saw it",
+            "operationId": "reject_change", "security": [{"editorToken": []}],
+            "parameters": _parameters(M.HeldPath, "path"),
+            "requestBody": {**_body(M.RejectRequest, schemas), "required": False},
+            "responses": {
+                "200": ok(M.ChangeRejected), "400": error("Bad input"), "401": error("No valid editor token"),
+                "404": error("No such held change"), "409": error("Decided already"),
             },
         }},
         "/api/v1/corrections/{token}": {"get": {

@@ -13,7 +13,7 @@ from rules_index.corrections.extras import entry_extras
 from rules_index.coverage import game_coverage
 from rules_index.content import DEFAULT_LANG, LANGS, Game
 from rules_index.engines import InputError, calculators_for
-from rules_index.render import first_sentence, inline_html, markdown_html, plain_text, reader_markdown
+from rules_index.render import first_sentence, inline_html, markdown_html, marked_answer_html, plain_text, reader_markdown
 from rules_index.search import clean_query
 
 from . import calculator_forms, page_cache, site_version
@@ -135,6 +135,7 @@ def faq(lang: str, slug: str, faq_id: str):
         canonical=request.url_root.rstrip("/") + present.permalink(lang, slug, faq_id),
         jsonld=structured_data.qa_page(found, entry, lang, request.url_root.rstrip("/"), found.info.stand.isoformat()),
         verified=present.verified_json(entry, verification().for_entry(slug, "faq", faq_id), lang, verification().facts_for(slug, "faq", faq_id)),
+        answer_html=marked_answer_html(entry.text(lang).answer, present.fact_targets(entry, lang)),
         under_review=extras.under_review, history_count=extras.history_count,
         preview=preview, quote_text=previews.quote_text(preview, share), quote_markdown=previews.quote_markdown(preview, share),
         image_url=web_previews.image_url(lang, slug, faq_id) if base else None,
