@@ -265,7 +265,8 @@ def binding_problems(faq: Faq, vocabulary: Vocabulary, source_pages: int | None 
             if checked and statement.kind == "unbound":
                 problems.append(BindingProblem(lang, f"{where}: \"{_short(statement.text)}\" states something no fact binds: "
                                                      "bind its words to a fact ({fact=name}), or mark it {.editorial} or {.unchecked}"))
-            loose = _loose_numbers(statement, lang, allowed)
+            # A number that is the subject of a fact bound here ("with 4 players") is bound with it.
+            loose = _loose_numbers(statement, lang, allowed | {s for s in subjects if isinstance(s, int)})
             if loose and (checked or any(m.bound for m in statement.marks)):
                 problems.append(BindingProblem(lang, f"{where}: \"{_short(statement.text)}\" states {', '.join(map(str, loose))} outside "
                                                      "a bound span: bind the number to a fact, or remove it"))

@@ -1,0 +1,128 @@
+"""Bound statements, on an entry made here: each span says its fact's value about its subject,
+every statement of a checked answer is bound or an aside, no loose number, no page beyond the
+citation. Each test states a right text and breaks one binding of it."""
+from __future__ import annotations
+
+import pytest
+
+from rules_index.content.bindings import Vocabulary, binding_problems, statements, tally
+from rules_index.content.marks import marks, unmarked
+from rules_index.content.schema import Faq, GlossaryEntry
+from rules_index.render import markdown_html, marked_answer_html, plain_text
+
+GLOSSARY = [
+    GlossaryEntry.model_validate({"id": id_, "section": "characters", **{
+        lang: {"term": term, "aliases": aliases, "definition": "x"} for lang, (term, aliases) in words.items()}})
+    for id_, words in {
+        "king": {"de": ("König", []), "en": ("King", []), "it": ("Re", ["sovrano"])},
+        "bishop": {"de": ("Prediger", []), "en": ("Bishop", []), "it": ("Vescovo", [])},
+    }.items()
+]
+VOCABULARY = Vocabulary(GLOSSARY)
+FACTS = [
+    {"name": "yellow", "subject": {"de": "Gelb", "en": "Yellow", "it": "Giallo"}, "value": "king", "check": 1, "output": "pays.yellow"},
+    {"name": "blue", "subject": {"de": "Blau", "en": "Blue", "it": "Blu"}, "value": "bishop", "check": 1, "output": "pays.blue"},
+    {"name": "may-rob", "value": False, "check": 1, "output": "legal.2"},
+    {"name": "gold", "subject": 4, "value": 2, "check": 1, "output": "gold"},
+]
+RIGHT = {
+    "de": "[Nein]{fact=may-rob}. Gelb: [König]{fact=yellow}, Blau: [Prediger]{fact=blue}.\n\nBei 4 Spielern gibt es [2 Gold]{fact=gold}.",
+    "en": "[No]{fact=may-rob}. Yellow: [King]{fact=yellow}, Blue: [Bishop]{fact=blue}.\n\nWith 4 players there are [two gold]{fact=gold}.",
+    "it": "[No]{fact=may-rob}. Giallo: [Re]{fact=yellow}, Blu: [Vescovo]{fact=blue}.\n\nCon 4 giocatori ci sono [2 monete]{fact=gold}.",
+}
+
+
+def entry(answers=None, **ruling) -> Faq:
+    answers = {**RIGHT, **(answers or {})}
+    return Faq.model_validate({
+        "id": "colours", "editions": ["e"], "section": "s",
+        "citation": {"source": "rulebook", "pages": [2, 3], "section": {"de": "x", "en": "x", "it": "x"}},
+        **{lang: {"question": "Wer?", "answer": answer} for lang, answer in answers.items()},
+        "ruling": {"verdict": "no", "facts": FACTS, **ruling},
+        "check": [{"probe": "p", "expect": {"ok": True}}],
+    })
+
+
+def problems(answers=None, **ruling) -> list[str]:
+    return [p.message for p in binding_problems(entry(answers, **ruling), VOCABULARY, source_pages=4)]
+
+
+def test_the_right_text_has_no_problem_and_counts_its_statements():
+    assert problems() == []
+    counted = tally(RIGHT["de"])
+    assert (counted.bound, counted.claims) == (3, 3)
+
+
+@pytest.mark.parametrize("lang,old,new,says", [
+    ("de", "[König]{fact=yellow}", "[Prediger]{fact=yellow}", "does not name König"),     # another character
+    ("en", "[two gold]{fact=gold}", "[three gold]{fact=gold}", "does not state 2"),         # another number
+    ("it", "[No]{fact=may-rob}", "[Sì]{fact=may-rob}", "says the opposite"),               # the verdict turned
+    ("de", "[Nein]{fact=may-rob}", "[Nein]{fact=nope}", "no fact of the ruling"),          # a fact that is not there
+])
+def test_a_span_that_says_another_value_is_a_problem(lang, old, new, says):
+    answer = RIGHT[lang].replace(old, new)
+    assert answer != RIGHT[lang]
+    found = problems({lang: answer})
+    assert found and says in found[0], found
+
+
+def test_swapping_two_pairs_in_a_list_breaks_the_pairing():
+    # Both spans still say values of the ruling, but each stands with the other's colour.
+    swapped = RIGHT["de"].replace("Gelb: [König]{fact=yellow}, Blau: [Prediger]{fact=blue}",
+                                  "Gelb: [Prediger]{fact=blue}, Blau: [König]{fact=yellow}")
+    found = problems({"de": swapped})
+    assert any("stands apart from its subject \"Gelb\"" in p for p in found), found
+
+
+def test_a_negation_in_the_clause_of_a_true_statement_turns_it():
+    facts = [*FACTS[:2], {**FACTS[2], "value": True}, FACTS[3]]
+    right = "[Ja]{fact=may-rob}. Der Dieb [darf]{fact=may-rob} das. Gelb: [König]{fact=yellow}, Blau: [Prediger]{fact=blue}. Bei 4 Spielern [2 Gold]{fact=gold}."
+    others = {"en": RIGHT["en"].replace("[No]", "[Yes]"), "it": RIGHT["it"].replace("[No]", "[Sì]")}
+    assert problems({"de": right, **others}, verdict="yes", facts=facts) == []
+    wrong = right.replace("[darf]{fact=may-rob} das", "[darf]{fact=may-rob} das nicht")
+    assert any("says the opposite" in p for p in problems({"de": wrong}, verdict="yes", facts=facts))
+
+
+def test_an_unbound_statement_and_a_loose_number_are_problems():
+    added = RIGHT["en"] + " The King also takes 3 gold."
+    found = problems({"en": added})
+    assert any("states something no fact binds" in p for p in found)
+    assert any("states 3 outside a bound span" in p for p in found)
+
+
+def test_an_aside_must_cover_its_statement():
+    covered = RIGHT["it"] + "\n\n[Vale anche nelle partite a due.]{.unchecked}"
+    assert problems({"it": covered}) == []
+    half = RIGHT["it"] + "\n\n[Vale anche]{.unchecked} nelle partite a due."
+    assert any("states something no fact binds" in p for p in problems({"it": half}))
+
+
+def test_pages_must_be_the_citations():
+    cited = RIGHT["de"].replace("[Prediger]{fact=blue}.", "[Prediger]{fact=blue} (Regelheft S. {page}).")
+    assert problems({"de": cited.replace("{page}", "2")}) == []
+    assert any("names page 'S. 7', but the citation gives pp. 2–3" in p for p in problems({"de": cited.replace("{page}", "7")}))
+
+
+def test_an_unreadable_mark_is_a_problem():
+    assert any("write {fact=name}" in p for p in problems({"en": RIGHT["en"].replace("{fact=blue}", "{colour=blue}")}))
+
+
+def test_statements_split_sentences_items_and_rows_but_not_abbreviations():
+    text = "Siehe S. 2 und z.B. den König. Zweiter Satz.\n\n- eins\n- zwei\n\n| a | b |\n|---|---|\n| c | d |"
+    assert [s.text for s in statements(text)] == ["Siehe S. 2 und z.B. den König.", "Zweiter Satz.", "- eins", "- zwei", "| c | d |"]
+
+
+def test_readers_never_see_the_marks():
+    text = RIGHT["de"] + "\n\n[Zum Vergleich: so.]{.editorial}"
+    assert "{" not in plain_text(text) and "fact" not in plain_text(text)
+    assert "{" not in str(markdown_html(text)) and "<span" not in str(markdown_html(text))
+    assert unmarked(text).count("[") == 0
+    assert [m.facts for m in marks(text)] == [("may-rob",), ("yellow",), ("blue",), ("gold",), ()]
+
+
+def test_the_answer_page_marks_bound_statements_only():
+    text = RIGHT["en"] + "\n\n[For comparison: so.]{.editorial}"
+    html = str(marked_answer_html(text, {"yellow": ("#check-1", "The King's colour is yellow."), "gold": ("#check-1", "s")}))
+    assert '<a class="bound" href="#check-1" title="The King&#39;s colour is yellow."' in html or 'title="The King\'s colour is yellow."' in html
+    assert html.count('class="bound"') == 2
+    assert "For comparison" in html and "editorial" not in html
