@@ -27,6 +27,24 @@ def validate(root: Path | None) -> None:
         sys.exit(1)
     entries = sum(len(g.faq) for g in library)
     click.echo(f"ok: {len(library.games)} games, {entries} FAQ entries")
+    for line in bound_statement_counts(library):
+        click.echo(line)
+
+
+def bound_statement_counts(library) -> list[str]:
+    """Per game: how many statements of its checked answers are bound, in all three languages."""
+    from .content import LANGS
+    from .content.bindings import is_checked, tally
+
+    lines = []
+    for game in library:
+        counts = [tally(faq.text(lang).answer) for faq in game.faq if is_checked(faq) for lang in LANGS]
+        bound, claims = sum(c.bound for c in counts), sum(c.claims for c in counts)
+        unchecked = sum(c.unchecked for c in counts)
+        share = f"{100 * bound / claims:.0f}%" if claims else "—"
+        lines.append(f"  {game.slug}: {bound} of {claims} rule statements of checked answers bound ({share}), "
+                     f"{unchecked} marked unchecked")
+    return lines
 
 
 index_cli = AppGroup("index", help="Build the search index.")
