@@ -25,7 +25,7 @@ from typing import Mapping
 
 from rules_index.caches import MiB, ByteCache
 
-from .numbers import number_counts, numbers_in_order, prose, stated_numbers
+from .numbers import numbers_in_order, prose, stated_numbers
 from .schema import LANGS, Fact, Localized, Ruling
 
 VERDICT_WORDS = {
@@ -195,34 +195,6 @@ def _text_problems(ruling: Ruling, texts: Mapping[str, str], field: str, pages, 
             problems += verdict_problems(ruling, texts[lang], lang, field)
             problems += number_problems(ruling, texts[lang], lang, field, pages, unchecked)
     return problems
-
-
-def declared_numbers(ruling: Ruling, lang: str, unchecked: list[Localized] = ()) -> set[int]:
-    numbers = ruling.numbers() | set(ruling.other_numbers)
-    for claim in unchecked:
-        numbers |= stated_numbers(claim.get(lang), lang)
-    return numbers
-
-
-def swapped_numbers(ruling: Ruling, before: str, after: str, lang: str, field: str = "answer",
-                    unchecked: list[Localized] = ()) -> list[ClaimProblem]:
-    """An edit that says one number of the ruling where the text said another ("zweite Figur: 3
-    Felder" for "2 Felder"): each is still a number of the ruling, but one is stated less often
-    and another more often than before."""
-    # The digit 1 counts here: "1 Gold" turned into "2 Gold" is a swap, "eine Karte" for "1 Karte" is not.
-    declared = declared_numbers(ruling, lang, unchecked) | {1}
-    old, new = number_counts(before, lang), number_counts(after, lang)
-    fewer = sorted(n for n in declared if new[n] < old[n])
-    more = sorted(n for n in declared if new[n] > old[n])
-    if not fewer or not more:
-        return []
-    return [ClaimProblem(lang, f"{field} ({lang}): says {_shown(more)} where it said {_shown(fewer)}; "
-                               f"the ruling holds each for its own fact ({'; '.join(_place(ruling, n) for n in fewer + more)})")]
-
-
-def _place(ruling: Ruling, value: int) -> str:
-    names = _fact_names(ruling.facts, value) or ruling.other_numbers.get(value)
-    return f"{value}: {names}" if names else str(value)
 
 
 def ruling_shape_problems(ruling: Ruling, check_count: int) -> list[str]:

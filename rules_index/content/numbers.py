@@ -7,7 +7,6 @@ word must not make a difference. Link targets and addresses are not prose and st
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from .marks import unmarked
 
@@ -86,11 +85,6 @@ def numbers_in_order(text: str, lang: str) -> list[int]:
     """The numbers the prose of ``text`` states, in order, the digit 1 included (a verdict may be 1)."""
     values = (number_value(token, lang) for token in prose_tokens(text))
     return [value for value in values if value is not None]
-
-
-def number_counts(text: str, lang: str) -> Counter:
-    """How often the prose of ``text`` states each number (the digit 1 included)."""
-    return Counter(numbers_in_order(text, lang))
 
 
 def stated_numbers(text: str, lang: str) -> set[int]:
