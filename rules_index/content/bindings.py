@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
-from .claims import names, verdict_problems
+from .claims import names as _names_long_words, verdict_problems
 from .marks import Mark, marks, unmarked
 from .numbers import numbers_in, prose
 from .schema import LANGS, Fact, Faq, GlossaryEntry, Localized
@@ -57,6 +57,16 @@ _BREAK = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n(?=[ \t]*(?:[-+*]|\d+\.)\s)|\n(?=
 _ABBREVIATION = re.compile(r"(?:^|[\s(])(?:S|p|pp|pag|Nr|bzw|ca|vgl|usw|etc|z\.B|e\.g|i\.e|\d+)\.$", re.I)
 _CLAUSE = re.compile(r"[,;–—]|\s-\s")
 _TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-+:?\s*\|)+\s*:?-*:?\s*$")
+
+
+def names(text: str, phrase: str) -> bool:
+    """Whether ``text`` names ``phrase``: each word of four letters or more in a form keeping its
+    first five letters ("Bauwerken" names "Bauwerke"), each shorter word as it is ("Re", "no")."""
+    if not phrase.strip():
+        return False
+    said = {w.casefold() for w in _WORD.findall(prose(text))}
+    short = [w.casefold() for w in _WORD.findall(phrase) if len(w) < 4]
+    return all(w in said for w in short) and _names_long_words(text, phrase)
 
 
 @dataclass(frozen=True)
@@ -320,9 +330,32 @@ def tally(text: str) -> Tally:
     return Tally(kinds["bound"], kinds["editorial"], kinds["unchecked"], kinds["unbound"])
 
 
-def answer_problems(faq: Faq, glossary: Iterable[GlossaryEntry], source_pages: int | None) -> list[BindingProblem]:
+def question_problems(faq: Faq, vocabulary: Vocabulary, roles: Iterable[str] = ()) -> list[BindingProblem]:
+    """A checked answer's question asks about what its checks play: each character (``roles``) and
+    number the question names is in the situation of one of its checks, in the same language. A question
+    turned to another character or count no longer matches ("Darf der Magier …" for "der Dieb")."""
+    if not is_checked(faq):
+        return []
+    problems = []
+    for lang in LANGS:
+        question = faq.text(lang).question
+        played = " ".join(c.scenario.get(lang) for c in faq.checks if c.scenario)
+        if not played:
+            continue
+        for key in roles:
+            if vocabulary.named(question, key, lang) and not vocabulary.named(played, key, lang):
+                problems.append(BindingProblem(lang, f"question ({lang}): asks about {_subject_words(key, lang, vocabulary)}, "
+                                                     "which no situation of its checks has"))
+        for number in sorted(numbers_in(prose(question), lang) - numbers_in(prose(played), lang)):
+            problems.append(BindingProblem(lang, f"question ({lang}): asks about {number}, which no situation of its checks has"))
+    return problems
+
+
+def answer_problems(faq: Faq, glossary: Iterable[GlossaryEntry], source_pages: int | None,
+                    roles: Iterable[str] = ()) -> list[BindingProblem]:
     """Everything an answer's text gets wrong against its ruling: the opening verdict word, and
     each bound span, unbound statement, loose number and page."""
     found = [BindingProblem(p.lang, p.message) for lang in LANGS
              for p in verdict_problems(faq.ruling, faq.text(lang).answer, lang, "answer")]
-    return found + binding_problems(faq, Vocabulary(glossary), source_pages)
+    vocabulary = Vocabulary(glossary)
+    return found + binding_problems(faq, vocabulary, source_pages) + question_problems(faq, vocabulary, roles)

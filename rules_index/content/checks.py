@@ -156,7 +156,7 @@ def check_rulings(game: Game, where: Where) -> Iterator[Problem]:
         for message in ruling_shape_problems(faq.ruling, len(faq.checks)):
             yield _problem(where("faq.yaml", faq.id, "ruling"), message)
         source = game.source(faq.citation.source)
-        for found in answer_problems(faq, game.glossary, source.pages if source else None):
+        for found in answer_problems(faq, game.glossary, source.pages if source else None, game.info.roles):
             yield _problem(where("faq.yaml", faq.id, found.lang, "answer"), found.message)
     entries = [("mistakes.yaml", mistake, "correction", []) for mistake in game.mistakes]
     for file_name, entry, field, unchecked in entries:

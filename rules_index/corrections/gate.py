@@ -134,7 +134,7 @@ def claim_problems(game: Game, entry: Faq) -> list[GateProblem]:
     (bindings.py), each statement bound or an aside, no loose number, no page beyond the citation."""
     problems = [GateProblem("claim", message) for message in ruling_shape_problems(entry.ruling, len(entry.checks))]
     source = game.source(entry.citation.source)
-    found = answer_problems(entry, game.glossary, source.pages if source else None)
+    found = answer_problems(entry, game.glossary, source.pages if source else None, game.info.roles)
     return problems + [GateProblem("claim", claim.message, lang=claim.lang) for claim in found]
 
 
