@@ -9,9 +9,9 @@ the old one (same words in the same order, the same marks), allowing
 - statements moved (a reordering of sentences, list items or rows);
 - a number written another way ("3" / "drei"): numbers are compared by value;
 - a page reference changed (the validator holds it to the citation);
-- a typo fixed: a word that is no word of the language (nor of the game's glossary) replaced by a
-  close one, or a word replaced by another form of the same lemma (simplemma), but never a
-  negation, quantifier, order or function word ("der"/"den" swaps who does what).
+- a typo fixed: a word that is no word of the language, nor a form of one (its lemma, by
+  simplemma), nor of the game's glossary, replaced by a close one; never a negation, quantifier,
+  order or function word ("der"/"den" swaps who does what).
 
 Anything else is held, with its reasons: added or dropped statements, reworded ones, changed
 marks, a changed question, ruling, checks or citation. Pure functions; no database, no files.
@@ -90,15 +90,18 @@ class Words:
         }
 
     def known(self, word: str, lang: str) -> bool:
-        return word in self.glossary[lang] or zipf_frequency(word, lang) >= KNOWN_ZIPF
+        """A word of the language or the game, in this form or as a form of a known lemma
+        ("Meuchlers" is a form of the glossary's "Meuchler", not a typo)."""
+        forms = {word, _lemma(word, lang)}
+        return any(form in self.glossary[lang] or zipf_frequency(form, lang) >= KNOWN_ZIPF for form in forms)
 
     def typo_fix(self, old: str, new: str, lang: str) -> bool:
-        """Whether ``new`` for ``old`` fixes a typo or a word form rather than changing the claim."""
+        """Whether ``new`` for ``old`` fixes a typo rather than changing the claim: ``old`` is no
+        word of the language or the game, and ``new`` is a close one. Another form of a real word
+        is not a typo ("Karte"/"Karten" changes a count, "der"/"den" who does what)."""
         claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
         if old in claim_words or new in claim_words or old.startswith("#") or new.startswith("#"):
             return False
-        if _lemma(old, lang) == _lemma(new, lang):
-            return True
         return not self.known(old, lang) and _distance(old, new) <= (1 if len(old) <= 5 else 2)
 
 

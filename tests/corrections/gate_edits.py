@@ -280,7 +280,8 @@ def paragraphs_reordered(game, faq, lang, rng):
 
 def number_as_word(game, faq, lang, rng):
     text = faq.text(lang).answer
-    spans = [(m.start, m.end) for m in marks(text) if m.bound]
+    # Digits among a bound span's words (not in its {fact=…}).
+    spans = [(m.start + 1, m.start + 1 + len(m.words)) for m in marks(text) if m.bound]
     found = [m for m in re.finditer(r"\b([2-9]|1[0-2])\b", text) if any(a <= m.start() < b for a, b in spans)]
     if not found:
         return None
