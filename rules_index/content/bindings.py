@@ -330,12 +330,40 @@ def tally(text: str) -> Tally:
     return Tally(kinds["bound"], kinds["editorial"], kinds["unchecked"], kinds["unbound"])
 
 
+def _set_up(faq: Faq) -> dict[str, set]:
+    """The words and numbers of what the checks set up and expect (``holders: {king: C}``,
+    ``players: 7``): the situation as data, beside its description."""
+    words: set = set()
+    numbers: set = set()
+
+    def walk(value):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                words.add(str(key))
+                walk(item)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                walk(item)
+        elif isinstance(value, bool):
+            pass
+        elif isinstance(value, int):
+            numbers.add(value)
+        elif isinstance(value, str):
+            words.update(re.findall(r"[a-z_]+", value))
+
+    for check in faq.checks:
+        walk(check.given)
+        walk(check.expect)
+    return {"words": words, "numbers": numbers}
+
+
 def question_problems(faq: Faq, vocabulary: Vocabulary, roles: Iterable[str] = ()) -> list[BindingProblem]:
     """A checked answer's question asks about what its checks play: each character (``roles``) and
     number the question names is in the situation of one of its checks, in the same language. A question
     turned to another character or count no longer matches ("Darf der Magier …" for "der Dieb")."""
     if not is_checked(faq):
         return []
+    set_up = _set_up(faq)
     problems = []
     for lang in LANGS:
         question = faq.text(lang).question
@@ -343,10 +371,10 @@ def question_problems(faq: Faq, vocabulary: Vocabulary, roles: Iterable[str] = (
         if not played:
             continue
         for key in roles:
-            if vocabulary.named(question, key, lang) and not vocabulary.named(played, key, lang):
+            if vocabulary.named(question, key, lang) and not vocabulary.named(played, key, lang) and key not in set_up["words"]:
                 problems.append(BindingProblem(lang, f"question ({lang}): asks about {_subject_words(key, lang, vocabulary)}, "
                                                      "which no situation of its checks has"))
-        for number in sorted(numbers_in(prose(question), lang) - numbers_in(prose(played), lang)):
+        for number in sorted(numbers_in(prose(question), lang) - numbers_in(prose(played), lang) - set_up["numbers"]):
             problems.append(BindingProblem(lang, f"question ({lang}): asks about {number}, which no situation of its checks has"))
     return problems
 
