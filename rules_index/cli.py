@@ -40,10 +40,9 @@ def bound_statement_counts(library) -> list[str]:
     for game in library:
         counts = [tally(faq.text(lang).answer) for faq in game.faq if is_checked(faq) for lang in LANGS]
         bound, claims = sum(c.bound for c in counts), sum(c.claims for c in counts)
-        unchecked = sum(c.unchecked for c in counts)
-        share = f"{100 * bound / claims:.0f}%" if claims else "—"
-        lines.append(f"  {game.slug}: {bound} of {claims} rule statements of checked answers bound ({share}), "
-                     f"{unchecked} marked unchecked")
+        unchecked, unbound = sum(c.unchecked for c in counts), sum(c.unbound for c in counts)
+        lines.append(f"  {game.slug}: of {claims} rule statements in checked answers (de/en/it), {bound} bound, "
+                     f"{unchecked} marked as what the sources leave open, {unbound} unbound")
     return lines
 
 

@@ -93,7 +93,7 @@ class Statement:
         rest = self.source
         for mark in self.marks:
             rest = rest.replace(self.source[mark.start:mark.end], " ")
-        if _WORD.search(_plain_words(rest)):
+        if _WORD.search(_plain_words(PAGE.sub(" ", rest))):  # a page reference beside it is a citation
             return None
         return "unchecked" if "unchecked" in kinds else "editorial"
 
@@ -125,7 +125,8 @@ def statements(text: str) -> list[Statement]:
     for start, end in zip(cuts, cuts[1:]):
         piece = text[start:end]
         stripped = piece.strip()
-        if not _WORD.search(_plain_words(stripped)) or _TABLE_RULE.match(stripped) or stripped in header_rows:
+        # Nothing but markup or a page reference ("(S. 2)") is no statement.
+        if not _WORD.search(_plain_words(PAGE.sub(" ", stripped))) or _TABLE_RULE.match(stripped) or stripped in header_rows:
             continue
         offset = start + (len(piece) - len(piece.lstrip()))
         inside = tuple(

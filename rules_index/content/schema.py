@@ -269,7 +269,6 @@ class Faq(Strict):
     ruling: FaqRuling
     check: Checks = None
     basis: Literal[BASES] = "rule"  # type: ignore[valid-type]
-    unchecked: list[Localized] = []  # claims of the answer that no check tests
 
     @model_validator(mode="after")
     def _editorial_unchecked(self) -> "Faq":

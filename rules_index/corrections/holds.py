@@ -100,9 +100,10 @@ class Words:
         word of the language or the game, and ``new`` is a close one. Another form of a real word
         is not a typo ("Karte"/"Karten" changes a count, "der"/"den" who does what)."""
         claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
-        if old in claim_words or new in claim_words or old.startswith("#") or new.startswith("#"):
+        if old in claim_words or old.startswith("#") or new.startswith("#"):
             return False
-        return not self.known(old, lang) and _distance(old, new) <= (1 if len(old) <= 5 else 2)
+        # A misspelt "nohting" may become "nothing": the word was meant, only its letters were wrong.
+        return not self.known(old, lang) and _distance(old, new) <= (1 if len(old) <= 5 or new in claim_words else 2)
 
 
 @lru_cache(maxsize=3)

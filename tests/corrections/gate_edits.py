@@ -270,11 +270,12 @@ def typo_fixed(game, faq, lang, rng):
 
 
 def paragraphs_reordered(game, faq, lang, rng):
+    # The verdict opens the answer: the paragraphs after it change places.
     text = faq.text(lang).answer.strip()
     parts = text.split("\n\n")
-    if len(parts) < 2 or any(p.lstrip().startswith(("-", "|", "1.")) for p in parts):
+    if len(parts) < 3 or any(p.lstrip().startswith(("-", "|", "1.")) for p in parts):
         return None
-    moved = parts[1:] + parts[:1]
+    moved = parts[:1] + parts[2:] + parts[1:2]
     return text, "\n\n".join(moved)
 
 
