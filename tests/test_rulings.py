@@ -10,7 +10,7 @@ import pytest
 from app import ROOT
 from apptools import real_library
 from rules_index.content import LANGS, load
-from rules_index.content.claims import text_problems
+from rules_index.content.bindings import answer_problems
 from rules_index.verification import check_facts, run_check, verify
 
 LIBRARY = real_library()
@@ -38,11 +38,12 @@ def test_a_changed_fact_fails_against_the_engine(game, faq, index):
 
 @pytest.mark.parametrize("game,faq", YES_NO, ids=[f"{g}:{f}" for g, f in YES_NO])
 def test_a_verdict_turned_round_in_the_ruling_fails_validation(game, faq):
-    entry = LIBRARY.game(game).faq_entry(faq)
-    turned = entry.ruling.model_copy(update={"verdict": "no" if entry.ruling.verdict == "yes" else "yes"})
-    texts = {lang: entry.text(lang).answer for lang in LANGS}
-    assert text_problems(entry.ruling, texts, pages=entry.citation.pages, unchecked=entry.unchecked) == []
-    problems = text_problems(turned, texts, pages=entry.citation.pages, unchecked=entry.unchecked)
+    found = LIBRARY.game(game)
+    entry = found.faq_entry(faq)
+    turned = entry.model_copy(update={"ruling": entry.ruling.model_copy(update={"verdict": "no" if entry.ruling.verdict == "yes" else "yes"})})
+    pages = found.source(entry.citation.source).pages
+    assert answer_problems(entry, found.glossary, pages, found.info.roles) == []
+    problems = answer_problems(turned, found.glossary, pages, found.info.roles)
     assert {p.lang for p in problems} == set(LANGS)
 
 
@@ -79,7 +80,7 @@ def test_flipping_a_verdict_in_the_yaml_fails_validation(tmp_path, runner):
 def test_a_number_changed_in_text_and_ruling_together_fails_the_rule_check(tmp_path, runner):
     content = copy_content(tmp_path)
     game, faq = "ohne-furcht-und-adel", "warlord-complete-city"
-    edit_entry(content, game, faq, "{value: 8, check: 1, output: city_sizes.B}", "{value: 9, check: 1, output: city_sizes.B}")
+    edit_entry(content, game, faq, "value: 8, check: 1, output: city_sizes.B}", "value: 9, check: 1, output: city_sizes.B}")
     for old, new in (("**8 oder mehr**", "**9 oder mehr**"), ("**8 or more**", "**9 or more**"), ("**8 o più**", "**9 o più**")):
         edit_entry(content, game, faq, old, new)
     _, problems = load(content)
@@ -91,16 +92,17 @@ def test_a_number_changed_in_text_and_ruling_together_fails_the_rule_check(tmp_p
 
 def test_a_fact_naming_a_missing_check_fails_validation(tmp_path):
     content = copy_content(tmp_path)
-    edit_entry(content, "ohne-furcht-und-adel", "warlord-complete-city", "{value: 8, check: 1, output: city_sizes.B}", "{value: 8, check: 9, output: city_sizes.B}")
+    edit_entry(content, "ohne-furcht-und-adel", "warlord-complete-city", "value: 8, check: 1, output: city_sizes.B}", "value: 8, check: 9, output: city_sizes.B}")
     _, problems = load(content)
     assert any(re.search(r"ruling\.facts\.0: check 9 does not exist \(the entry has 5 check", p.message) for p in problems)
 
 
 def test_rules_check_reports_an_answer_that_restates_a_mistake(tmp_path, runner):
     content = copy_content(tmp_path)
+    answer = LIBRARY.game("ohne-furcht-und-adel").faq_entry("warlord-destroy-cost").de.answer
+    last = answer.strip().split("\n\n")[-1]
     edit_entry(content, "ohne-furcht-und-adel", "warlord-destroy-cost",
-               "      Das bezahlte Gold kommt in den Vorrat",
-               "      Der Söldner zahlt den vollen Preis des Bauwerks, das er zerstört.\n\n      Das bezahlte Gold kommt in den Vorrat")
+               f"      {last}", f"      [Der Söldner zahlt den vollen Preis des Bauwerks, das er zerstört.]{{.editorial}}\n\n      {last}")
     result = runner.invoke(args=["rules", "check", "--root", str(content)])
     assert result.exit_code == 1
     assert "restates the common mistake 'warlord-pays-full-price'" in result.output

@@ -118,7 +118,10 @@ def statements(text: str) -> list[Statement]:
         if any(m.start < at < m.end for m in found) or _ABBREVIATION.search(text[max(0, at - 6):at]):
             continue
         cuts.append(at)
-    cuts.append(len(text))
+    # A span whose words end a sentence ("[Es gibt 12 Münzen.]{.unchecked} Mehr …") ends it too.
+    cuts += [m.end for m in found if m.words.rstrip("*_ ").endswith((".", "!", "?", ";"))
+             and text[m.end:m.end + 1].isspace()]
+    cuts = sorted(set(cuts)) + [len(text)]
     lines = text.split("\n")
     header_rows = {lines[i].strip() for i in range(len(lines) - 1) if _TABLE_RULE.match(lines[i + 1])}
     result = []

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from rules_index.content.bindings import tally
+
 from app import ROOT
 from rules_index.content import load
 
@@ -32,23 +34,23 @@ def test_real_content_is_valid():
     assert folders and sorted(library.games) == folders
 
 
-def test_basis_and_unchecked_are_read(tiny_content):
+def test_basis_and_asides_are_read(tiny_content):
     edit(tiny_content, "faq.yaml", "  section: scoring\n", "  section: scoring\n  basis: assumption\n")
-    edit(tiny_content, "faq.yaml", "it: Tre monete valgono 3 punti.}]", "it: Tre monete valgono 3 punti.}, {de: Geheim, en: Secret, it: Segreto}]")
+    edit(tiny_content, "faq.yaml", '"[Tre monete valgono 3 punti.]{.unchecked}"', '"[Tre monete valgono 3 punti.]{.unchecked} [Segreto.]{.editorial}"')
     library, problems = load(tiny_content)
     assert problems == []
     count, value = library.game(GAME).faq
-    assert (count.basis, [u.get("it") for u in count.unchecked]) == ("rule", ["Ci sono 12 monete."])
-    assert value.basis == "assumption" and [u.get("it") for u in value.unchecked] == ["Tre monete valgono 3 punti.", "Segreto"]
+    assert (count.basis, tally(count.it.answer).unchecked) == ("rule", 1)
+    assert value.basis == "assumption" and (tally(value.it.answer).unchecked, tally(value.it.answer).editorial) == (1, 1)
 
 
 # (case id, file, old text, new text, expected file, expected line, part of the message)
 BROKEN = [
-    ("yaml-syntax", "faq.yaml", "    answer: Es gibt 12 Münzen.", "    answer: [Es gibt 12", "faq.yaml", 14, "YAML syntax error"),
-    ("missing-language", "faq.yaml", "  it:\n    question: Quante monete ci sono?\n    answer: Ci sono 12 monete.\n", "", "faq.yaml", 2, "0.it: required field is missing"),
+    ("yaml-syntax", "faq.yaml", '    answer: "[Es gibt 12 Münzen.]{.unchecked}"', "    answer: [Es gibt 12", "faq.yaml", 14, "YAML syntax error"),
+    ("missing-language", "faq.yaml", '  it:\n    question: Quante monete ci sono?\n    answer: "[Ci sono 12 monete.]{.unchecked}"\n', "", "faq.yaml", 2, "0.it: required field is missing"),
     ("missing-field", "glossary.yaml", "  section: material\n", "", "glossary.yaml", 1, "0.section: required field is missing"),
     ("unknown-field", "faq.yaml", "  section: material\n", "  section: material\n  secton: material\n", "faq.yaml", 5, "unknown field"),
-    ("empty-answer", "faq.yaml", "answer: There are 12 coins.", "answer: '  '", "faq.yaml", 16, "0.en.answer"),
+    ("empty-answer", "faq.yaml", 'answer: "[There are 12 coins.]{.unchecked}"', "answer: '  '", "faq.yaml", 16, "0.en.answer"),
     ("bad-id", "faq.yaml", "- id: coin-value", "- id: Coin_Value", "faq.yaml", 22, "1.id: String should match pattern"),
     ("duplicate-id", "faq.yaml", "- id: coin-value", "- id: coin-count", "faq.yaml", 2, "id 'coin-count' is used 2 times"),
     ("catalog-id-missing", "faq.yaml", "- id: coin-count", "- id: coin-number", "faq.yaml", 1, "catalog entry 'coin-count' is missing"),
@@ -66,8 +68,8 @@ BROKEN = [
     ("note-source-unknown", "notes.yaml", "source: review", "source: blog", "notes.yaml", 2, "unknown source 'blog'"),
     ("edition-unknown", "faq.yaml", "editions: [test-2020]\n  section: scoring", "editions: [test-2021]\n  section: scoring", "faq.yaml", 23, "unknown edition 'test-2021'"),
     ("source-edition-unknown", "game.yaml", "edition: test-2020\n    kind: review", "edition: test-1999\n    kind: review", "game.yaml", 36, "unknown edition 'test-1999'"),
-    ("number-not-in-ruling", "faq.yaml", "Ci sono 12 monete.", "Ci sono 13 monete.", "faq.yaml", 19, "answer (it): states 13, which is no fact of the ruling"),
-    ("number-word-not-in-ruling", "faq.yaml", "Three coins score 3 points.", "Four coins score 3 points.", "faq.yaml", 31, "answer (en): states 4"),
+    ("unreadable-mark", "faq.yaml", "[Ci sono 12 monete.]{.unchecked}", "[Ci sono 12 monete.]{.uncheked}", "faq.yaml", 19, "answer (it): \"[Ci sono 12 monete.]{.uncheked}\": write {fact=name}"),
+    ("bound-to-no-fact", "faq.yaml", "[Three coins score 3 points.]{.unchecked}", "Three coins score [3 points]{fact=coin-value}.", "faq.yaml", 31, "answer (en): \"3 points\" is bound to 'coin-value', which is no fact of the ruling"),
     ("verdict-phrase-changed", "faq.yaml", "verdict: {de: 3 Punkte,", "verdict: {de: 3 Kronen,", "faq.yaml", 28, "answer (de): its first paragraph does not name \"3 Kronen\""),
     ("ruling-missing", "faq.yaml", "  ruling: {verdict: {de: 3 Punkte, en: 3 points, it: 3 punti}}\n", "", "faq.yaml", 22, "1.ruling: required field is missing"),
     ("slug-differs", "game.yaml", "slug: tiny-game", "slug: tiny-games", "game.yaml", 1, "differs from the folder name"),
@@ -83,7 +85,7 @@ BROKEN = [
     ("editorial-with-check", "faq.yaml", "  section: scoring\n",
      "  section: scoring\n  basis: editorial\n  check: {probe: coin_value, given: {coins: 3}, expect: {points: 3}}\n",
      "faq.yaml", 22, "an editorial entry (basis: editorial) makes no rule claim and carries no check"),
-    ("unchecked-language-missing", "faq.yaml", ", it: Tre monete valgono 3 punti.}]", "}]", "faq.yaml", 36, "1.unchecked.0.it: required field is missing"),
+    ("unchecked-list-gone", "faq.yaml", "  # No check tests the value: the answers mark it {.unchecked}.", "  unchecked: [{de: a, en: b, it: c}]", "faq.yaml", 36, "1.unchecked: unknown field"),
     ("check-without-expect", "faq.yaml", "  de:\n    question: Was zählt", "  check: {probe: coin_value, given: {coins: 3}, expect: {}}\n  de:\n    question: Was zählt", "faq.yaml", 26, "check"),
 ]
 
@@ -105,7 +107,7 @@ def test_missing_file_is_reported(tiny_content):
 
 
 def test_all_problems_reported_at_once(tiny_content):
-    edit(tiny_content, "faq.yaml", "Ci sono 12 monete.", "Ci sono 13 monete.")
+    edit(tiny_content, "faq.yaml", "[Ci sono 12 monete.]{.unchecked}", "[Ci sono 12 monete.]{.uncheked}")
     edit(tiny_content, "glossary.yaml", "section: material", "section: materials")
     edit(tiny_content, "sections.yaml", "pages: 3-4", "pages: 3-9")
     _, problems = load(tiny_content)
@@ -113,10 +115,10 @@ def test_all_problems_reported_at_once(tiny_content):
 
 
 def test_cli_reports_file_and_line_and_fails(runner, tiny_content):
-    edit(tiny_content, "faq.yaml", "Ci sono 12 monete.", "Ci sono 13 monete.")
+    edit(tiny_content, "faq.yaml", "[Ci sono 12 monete.]{.unchecked}", "[Ci sono 12 monete.]{.uncheked}")
     result = runner.invoke(args=["content", "validate", "--root", str(tiny_content)])
     assert result.exit_code == 1
-    assert f"content/{GAME}/faq.yaml:19: answer (it): states 13, which is no fact of the ruling" in result.output
+    assert f"content/{GAME}/faq.yaml:19: answer (it): \"[Ci sono 12 monete.]{{.uncheked}}\": write {{fact=name}}" in result.output
 
 
 def test_cli_passes_on_valid_content(runner, tiny_content):
