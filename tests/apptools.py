@@ -25,6 +25,13 @@ def real_library():
     return load_library(ROOT / "content")
 
 
+def answer_with_aside(game: str, faq: str, lang: str, words: str, library=None) -> str:
+    """The entry's answer with ``words`` added as an editorial aside: new words a test can find,
+    in a text that stays valid (every statement of a checked answer bound or an aside)."""
+    answer = (library or real_library()).game(game).faq_entry(faq).text(lang).answer
+    return f"{answer.rstrip()}\n\n[{words}]{{.editorial}}"
+
+
 def process_folder(prefix: str) -> Path:
     """A new temporary folder, removed when the test process ends."""
     folder = Path(tempfile.mkdtemp(prefix=prefix))

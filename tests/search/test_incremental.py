@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from apptools import seed_index
+from apptools import answer_with_aside, seed_index
 from rules_index.content import load_library
 from rules_index.content.writer import materialize, plan_faq_change, plan_section_change
 from rules_index.search import SearchIndex, build, is_stale, stored_checks
@@ -24,9 +24,10 @@ from rules_index.content.snapshot import content_fingerprint, read_content
 ROOT = Path(__file__).resolve().parents[2]
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 TODAY = dt.date(2026, 12, 1)
+# The old words "ohne die Boni" / "without the bonuses" give way to new ones; the bound spans stay.
 NEW = {
-    "de": {"answer": "Der Spieler mit **mehr Punkten allein aus seinen Bauwerken**, Quetzalregel. Sonst Losentscheid mit Würfeln."},
-    "en": {"answer": "The player with **more points from districts alone**, zorblax rule. Otherwise roll dice."},
+    "de": {"answer": answer_with_aside(GAME, FAQ, "de", "Sonst Losentscheid mit Würfeln.").replace("ohne die Boni", "nach der Quetzalregel")},
+    "en": {"answer": answer_with_aside(GAME, FAQ, "en", "Otherwise roll dice.").replace("without the bonuses", "the zorblax rule")},
 }
 QUERIES = [("Quetzalregel", "de"), ("zorblax", "en"), ("Gleichstand Bauwerke Punkte", "de"), ("tied on points winner", "en"),
            ("ohne die Boni", "de"), ("Würfeln Sieger", "de"), ("parità punti", "it"), ("bonuses tie", "en")]

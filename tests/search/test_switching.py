@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from apptools import seed_index
+from apptools import answer_with_aside, seed_index
 from rules_index.content.snapshot import read_content
 from rules_index.content.writer import materialize, plan_faq_change
 from rules_index.search import IndexLink, SearchIndex, build
@@ -35,7 +35,7 @@ def site(tmp_path):
 
 
 def publish_change(content: Path, link: Path, extra: str = "") -> None:
-    answer = f"The player with more points from districts alone; {WORD}.{extra}"
+    answer = answer_with_aside(GAME, FAQ, "en", f"{WORD}.{extra}")
     plans = plan_faq_change(content, GAME, FAQ, {"en": {"answer": answer}}, dt.date(2026, 12, 1))
     materialize(plans, content)
     build(read_content(content)[0], link, content, changed=[(GAME, "faq", FAQ)])
