@@ -53,7 +53,7 @@ SMALL_NUMBERS = {
 PAGE = re.compile(r"\b(?:S|p|pp|pag|Seite|Seiten|page|pages|pagina|pagine)\.?\s*(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
 _WORD = re.compile(r"[^\W\d_]+|\d+")
 # Statement ends: after . ! ? ; (not after "2." or an abbreviation), paragraphs, list items, table rows.
-_BREAK = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n(?=[ \t]*(?:[-+*]|\d+\.)\s)|\n(?=[ \t]*\|)")
+_BREAK = re.compile(r"(?:(?<=[.!?;])|(?<=[.!?;][*_])|(?<=[.!?;][*_]{2}))\s+|\n\s*\n|\n(?=[ \t]*(?:[-+*]|\d+\.)\s)|\n(?=[ \t]*\|)")
 _ABBREVIATION = re.compile(r"(?:^|[\s(])(?:S|p|pp|pag|Nr|bzw|ca|vgl|usw|etc|z\.B|e\.g|i\.e|\d+)\.$", re.I)
 _CLAUSE = re.compile(r"[,;–—]|\s-\s")
 _TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-+:?\s*\|)+\s*:?-*:?\s*$")

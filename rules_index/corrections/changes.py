@@ -209,7 +209,8 @@ def apply_change(
             raise ChangeRefused(problems)
         reasons = _holds(root, game, kind, target, updates, context) if hold else []
         if dry_run:
-            return Outcome(None, plans, current, flagged_langs(proposed_langs(before, kind, updates)), reasons=reasons)
+            flags = flagged_langs(proposed_langs(before, kind, updates)) if kind != "faq" or not hold or reasons else []
+            return Outcome(None, plans, current, flags, reasons=reasons)
         if reasons:
             held = _hold(session, editor, game, kind, target, updates, current, report, reasons)
             return Outcome(None, plans, current, recovered=recovered, reasons=reasons, held=held)
@@ -224,7 +225,9 @@ def apply_change(
         _fault("intent-committed")
         try:
             intents.write(writes, root, after_each=lambda number: _fault(f"file-replaced:{number}"))
-            change, flags = intents.complete(session, intent)
+            # An answer that went live at once (the gate found nothing to hold) flags no translation;
+            # rules sections are not bound, so a change of one language flags the others.
+            change, flags = intents.complete(session, intent, flag=kind != "faq" or not hold)
         except BaseException:
             _undo(session, root, intent, writes)
             raise
@@ -339,7 +342,9 @@ def _dry_run_faq(root: Path, game: str, target: str, updates: dict, base_version
         raise ChangeRefused(problems)
     before = {lang: stored.text(lang).model_dump() for lang in LANGS}
     reasons = hold_reasons(stored, entry, context.glossary)
-    return Outcome(None, [], current, flagged_langs(proposed_langs(before, "faq", updates)), reasons=reasons)
+    # Once confirmed, a held change puts the languages it left alone under translation review.
+    flags = flagged_langs(proposed_langs(before, "faq", updates)) if reasons else []
+    return Outcome(None, [], current, flags, reasons=reasons)
 
 
 def confirm_translation(session: Session, flag: TranslationFlag, editor: Editor) -> None:

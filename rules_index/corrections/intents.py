@@ -78,10 +78,12 @@ def write(plans: list[FilePlan], root: Path, after_each=None) -> None:
             after_each(number)
 
 
-def complete(session: Session, intent: AcceptIntent) -> tuple[Change, list[str]]:
+def complete(session: Session, intent: AcceptIntent, flag: bool = True) -> tuple[Change, list[str]]:
     """Record the intent's change in one transaction; returns the change and the flagged languages.
 
-    The report, if any, becomes "accepted"; the intent becomes ``done``.
+    The report, if any, becomes "accepted"; the intent becomes ``done``. With ``flag`` the
+    languages the change left alone are put under translation review (not for a change that went
+    live at once: a typo fix or a reordering says nothing new).
     """
     before, after = json.loads(intent.before), json.loads(intent.after)
     change = Change(
@@ -93,7 +95,7 @@ def complete(session: Session, intent: AcceptIntent) -> tuple[Change, list[str]]
     session.add(change)
     session.flush()
     touched = changed_langs(before, after)
-    flags = flagged_langs(touched)
+    flags = flagged_langs(touched) if flag else []
     for lang in flags:
         session.add(TranslationFlag(game=intent.game, target_id=intent.target_id, lang=lang, change_id=change.id))
     for lang in touched:

@@ -6,8 +6,9 @@ Wrong edits (each must be refused):
 - a common mistake pasted in as the answer (each mistake into the FAQ entry it is linked to);
 - one language contradicting the other two (its verdict turned round, or one number changed).
 
-Right edits (each must be accepted): markup (bold first line and a link), a neutral added
-sentence, and a one-language rewording (which flags the other languages).
+Right edits (none may be refused): markup (the first line bold), which goes live at once; a
+neutral sentence added as an editorial aside, and a one-language rewording, which wait for a
+second editor (the engine cannot judge new words).
 """
 from __future__ import annotations
 
@@ -23,7 +24,6 @@ NEUTRAL = {
     "en": "The rulebook says more about this.",
     "it": "Il regolamento ne parla più a fondo.",
 }
-LINK = {"de": "Regelheft", "en": "Rulebook", "it": "Regolamento"}
 # One-language rewordings that keep the meaning: plain word swaps that leave verdict and numbers alone.
 REWORDINGS = [("cannot", "can not"), ("doesn't", "does not"), ("don't", "do not"), ("isn't", "is not"), ("only", "just")]
 
@@ -92,16 +92,15 @@ def right_edits(library) -> list[Edit]:
             markup = {}
             for lang, text in answers.items():
                 first, _, rest = text.strip().partition("\n")
-                link = f"\n\n[{LINK[lang]}](https://example.org/rules/2024/page-12.pdf)"
-                markup[lang] = {"answer": f"**{first.strip()}**" + (f"\n{rest}" if rest else "") + link}
-            edits.append(Edit("markup (bold, a link)", game.slug, faq.id, markup))
-            edits.append(Edit("neutral sentence", game.slug, faq.id, {l: {"answer": f"{t.rstrip()} {NEUTRAL[l]}"} for l, t in answers.items()}))
+                markup[lang] = {"answer": f"**{first.strip()}**" + (f"\n{rest}" if rest else "")}
+            edits.append(Edit("markup (bold)", game.slug, faq.id, markup))
+            edits.append(Edit("neutral sentence", game.slug, faq.id, {l: {"answer": f"{t.rstrip()}\n\n[{NEUTRAL[l]}]{{.editorial}}"} for l, t in answers.items()}))
             reworded = answers["en"]
             for old, new in REWORDINGS:
                 if re.search(rf"\b{old}\b", reworded):
                     reworded = re.sub(rf"\b{old}\b", new, reworded, count=1)
                     break
             else:
-                reworded = f"{reworded.rstrip()} {NEUTRAL['en']}"
+                reworded = f"{reworded.rstrip()}\n\n[{NEUTRAL['en']}]{{.editorial}}"
             edits.append(Edit("one-language rewording", game.slug, faq.id, {"en": {"answer": reworded}}))
     return edits

@@ -1,7 +1,8 @@
 """The editors' API: POST /api/v1/changes through the same gate as the review page.
 
 Wrong edits generated from the content (edit_sets.py) are refused as dry runs with problems that
-name the cause; right edits are accepted, one-language ones with the other languages flagged.
+name the cause; right edits are never refused: plain ones go live, new words wait for a second
+editor (test_held_changes.py, gate_edits.py).
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections import Counter
 import pytest
 from sqlalchemy import select
 
-from apptools import make_editor_site
+from apptools import answer_with_aside, make_editor_site
 from rules_index.corrections.db import session
 from rules_index.corrections.models import EditorToken, TranslationFlag
 from rules_index.corrections.tokens import issue_token, revoke_tokens
@@ -21,6 +22,8 @@ from formtools_shared import EDITOR
 
 GAME = "ohne-furcht-und-adel"
 PROPOSAL = "Der Söldner zahlt den vollen Preis des Bauwerks. Ein Bauwerk mit Wert 1 kostet ihn 1 Gold."
+# A change every dry run accepts or holds (an editorial aside): for the tests of access and versions.
+ASIDE = {"en": {"answer": answer_with_aside(GAME, "tie-break", "en", "Ask the table before you start.")}}
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +67,7 @@ def test_tokens_are_stored_hashed_and_revocable(write_app):
     with write_app.app_context():
         stored = session().scalars(select(EditorToken.token_hash)).all()
     assert stored and token not in stored and all(len(h) == 64 for h in stored)
-    body = change("tie-break", {"en": {"answer": "The player with **more points from districts alone**, that is, without the bonuses.\n\nWhat applies if that is equal too, the rules do not say."}})
+    body = change("tie-break", ASIDE)
     assert post(write_app, body).status_code == 200
     with write_app.app_context():
         revoke_tokens(session(), EDITOR)
@@ -80,7 +83,7 @@ def test_cli_prints_a_token_and_revokes_it(write_app):
     assert printed.exit_code == 0
     token = printed.output.strip()
     assert len(token) >= 40 and " " not in token
-    body = change("tie-break", {"en": {"answer": "The player with **more points from districts alone**, that is, without the bonuses.\n\nWhat applies if that is equal too, the rules do not say."}})
+    body = change("tie-break", ASIDE)
     assert post(write_app, body, token=token).status_code == 200
     assert post(write_app, body).status_code == 401  # the earlier token stopped working
     assert runner.invoke(args=["editors", "revoke", EDITOR]).exit_code == 0
@@ -120,53 +123,55 @@ def test_the_warlord_proposal_is_refused(dry_app):
     assert any(p["kind"] == "claim" and "\"weniger\"" in p["message"] for p in body["problems"])
 
 
-def test_an_english_only_fix_with_a_checked_number_is_accepted(dry_app):
-    """The fix the cross-language number comparison used to refuse ("de [], en [8], it []")."""
+def test_an_english_only_rewording_waits_for_a_second_editor(dry_app):
+    """New words in one language: nothing contradicts the engine, but it cannot judge them."""
     entry = library_entry(dry_app, "warlord-complete-city")
-    answer = entry.en.answer.replace("Cities with **8 or more** districts are safe from the Warlord.",
-                                     "The Warlord can never destroy anything in a city with 8 districts or more.")
+    answer = entry.en.answer.replace("In a city of", "Inside a city of")
     assert answer != entry.en.answer
     response = post(dry_app, change("warlord-complete-city", {"en": {"answer": answer}}))
     assert response.status_code == 200, response.get_json()
-    assert response.get_json() == {"accepted": True, "change": None, "version": version_of(dry_app, "warlord-complete-city"), "flags": ["de", "it"],
-                                   "published": False}
+    body = response.get_json()
+    assert (body["outcome"], body["accepted"], body["change"], body["held"]) == ("held", False, None, None)
+    assert [reason["lang"] for reason in body["reasons"]] == ["en", "en"]
+    assert body["version"] == version_of(dry_app, "warlord-complete-city")
 
 
 def test_a_contradicting_english_only_fix_is_refused(dry_app):
     entry = library_entry(dry_app, "warlord-complete-city")
     answer = entry.en.answer.replace("**8 or more**", "**7 or more**")
     response = post(dry_app, change("warlord-complete-city", {"en": {"answer": answer}}))
-    assert response.status_code == 422
+    assert response.status_code == 422 and response.get_json()["outcome"] == "refused"
     messages = [p["message"] for p in response.get_json()["problems"]]
-    assert "answer (en): states 7, which is no fact of the ruling (its facts: 8)" in messages
+    assert any(m.startswith('answer (en): "**7 or more** districts" does not state 8 (fact \'complete-size\'') for m in messages), messages
 
 
 def test_a_stale_base_version_is_a_conflict(dry_app):
     current = version_of(dry_app, "tie-break")
-    body = change("tie-break", {"de": {"answer": "Der Spieler mit mehr Punkten allein aus seinen Bauwerken."}}, base_version="0" * 20)
+    body = change("tie-break", ASIDE, base_version="0" * 20)
     response = post(dry_app, body)
     assert response.status_code == 409
     assert response.get_json()["version"] == current
     assert post(dry_app, {**body, "base_version": current}).status_code == 200
 
 
-def test_a_written_change_is_stored_flagged_and_versioned(write_app):
+def test_a_plain_fix_is_written_at_once_and_versioned(write_app):
+    """A page reference added (the citation's page): nothing the engine cannot judge, so it goes
+    live at once, and flags no translation (it says nothing new)."""
     before = version_of(write_app, "tie-break")
     faq_file = write_app.content_dir / GAME / "faq.yaml"
     entry = library_entry(write_app, "tie-break")
-    answer = entry.en.answer.replace("that is, without the bonuses", "so without any bonus")
-    assert answer != entry.en.answer
+    answer = entry.en.answer.rstrip() + " (p. 2)"
     dry = post(write_app, change("tie-break", {"en": {"answer": answer}}, base_version=before))
-    assert dry.status_code == 200 and "so without any bonus" not in faq_file.read_text(encoding="utf-8")
+    assert dry.status_code == 200 and dry.get_json()["outcome"] == "accepted"
+    assert "(p. 2)" not in faq_file.read_text(encoding="utf-8")
     written = post(write_app, change("tie-break", {"en": {"answer": answer}}, base_version=before, dry_run=False))
     assert written.status_code == 201, written.get_json()
     body = written.get_json()
-    assert body["accepted"] is True and isinstance(body["change"], int) and body["flags"] == ["de", "it"]
+    assert body["outcome"] == "accepted" and body["accepted"] is True and isinstance(body["change"], int) and body["flags"] == []
     assert body["version"] != before and body["version"] == version_of(write_app, "tie-break")
-    assert "so without any bonus" in faq_file.read_text(encoding="utf-8")
+    assert "(p. 2)" in faq_file.read_text(encoding="utf-8")
     with write_app.app_context():
-        flags = session().scalars(select(TranslationFlag).where(TranslationFlag.target_id == "tie-break")).all()
-    assert sorted(f.lang for f in flags) == ["de", "it"]
+        assert session().scalars(select(TranslationFlag).where(TranslationFlag.target_id == "tie-break")).all() == []
     again = post(write_app, change("tie-break", {"en": {"answer": answer}}, base_version=before, dry_run=False))
     assert again.status_code == 409
 
@@ -201,9 +206,11 @@ def library_entry(app, faq, game=GAME):
 
 
 def test_wrong_edits_are_refused_naming_the_cause(dry_app, capsys):
+    """Each wrong edit is refused with the cause named, or at least held for a second editor;
+    none would go live."""
     with dry_app.app_context():
         edits = wrong_edits(library())
-    refused, missed, unnamed = Counter(), [], []
+    refused, held, live, unnamed = Counter(), Counter(), [], []
     for edit in edits:
         response = post(dry_app, change(edit.faq, edit.text, game=edit.game))
         if response.status_code == 422:
@@ -213,32 +220,36 @@ def test_wrong_edits_are_refused_naming_the_cause(dry_app, capsys):
                 unnamed.append((edit.kind, edit.game, edit.faq, edit.label, kinds))
         else:
             assert response.status_code == 200, response.get_json()
-            missed.append((edit.kind, edit.game, edit.faq, edit.label))
+            if response.get_json()["outcome"] == "held":
+                held[edit.kind] += 1
+            else:
+                live.append((edit.kind, edit.game, edit.faq, edit.label))
     totals = Counter(edit.kind for edit in edits)
     with capsys.disabled():
-        print(f"\nwrong edits refused: {sum(refused.values())}/{len(edits)} "
-              + ", ".join(f"{kind} {refused[kind]}/{count}" for kind, count in sorted(totals.items())))
+        print(f"\nwrong edits refused: {sum(refused.values())}/{len(edits)}, held: {sum(held.values())} "
+              + ", ".join(f"{kind} {refused[kind]}+{held[kind]}/{count}" for kind, count in sorted(totals.items())))
     assert set(totals) == {"verdict, all languages", "number, all languages", "mistake pasted as the answer", "one language contradicts"}
     assert totals["mistake pasted as the answer"] == sum(1 for g in library_games(dry_app) for m in g.mistakes if m.faq)
-    assert sum(refused.values()) / len(edits) >= 0.95, missed
-    assert missed == [] and unnamed == []
+    assert live == [] and unnamed == []
+    assert sum(refused.values()) / len(edits) >= 0.85
 
 
-def test_right_edits_are_accepted_one_language_ones_flagged(dry_app, capsys):
+def test_right_edits_are_never_refused(dry_app, capsys):
     with dry_app.app_context():
         edits = right_edits(library())
-    refused = []
+    refused, outcomes = [], Counter()
     for edit in edits:
         response = post(dry_app, change(edit.faq, edit.text, game=edit.game))
         if response.status_code != 200:
             refused.append((edit.kind, edit.game, edit.faq, response.get_json()))
             continue
-        expected = [] if len(edit.text) == 3 else sorted({"de", "en", "it"} - set(edit.text))
-        assert response.get_json()["flags"] == expected
+        outcomes[(edit.kind, response.get_json()["outcome"])] += 1
     with capsys.disabled():
-        print(f"\nright edits accepted: {len(edits) - len(refused)}/{len(edits)}")
+        print(f"\nright edits not refused: {len(edits) - len(refused)}/{len(edits)} {sorted(outcomes.items())}")
     assert len(edits) == 3 * sum(len(g.faq) for g in library_games(dry_app))
     assert refused == []
+    # Bold type changes no word: it goes live at once. New words wait for a second editor.
+    assert outcomes[("markup (bold)", "held")] == 0 and outcomes[("neutral sentence", "accepted")] == 0
 
 
 def library_games(app):
