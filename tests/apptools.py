@@ -32,6 +32,35 @@ def answer_with_aside(game: str, faq: str, lang: str, words: str, library=None) 
     return f"{answer.rstrip()}\n\n[{words}]{{.editorial}}"
 
 
+SECOND_EDITOR, SECOND_PASSWORD = "bert", "another-long-editor-password"
+
+
+def second_token(app) -> str:
+    """An API token of a second editor (made on first use), who may confirm held changes."""
+    from rules_index.corrections.db import session
+    from rules_index.corrections.editors import add_editor
+    from rules_index.corrections.models import Editor
+    from rules_index.corrections.tokens import issue_token
+
+    if "SECOND_TOKEN" not in app.config:
+        with app.app_context():
+            if session().query(Editor).filter_by(name=SECOND_EDITOR).first() is None:
+                add_editor(session(), SECOND_EDITOR, SECOND_PASSWORD)
+            app.config["SECOND_TOKEN"] = issue_token(session(), SECOND_EDITOR)
+    return app.config["SECOND_TOKEN"]
+
+
+def submit_and_confirm(app, body: dict):
+    """POST a change with the first editor's token; a held one is confirmed by a second editor.
+    Returns the answer that wrote it (or the refusal)."""
+    client = app.test_client()
+    first = client.post("/api/v1/changes", json=body, headers={"Authorization": f"Bearer {app.config['TEST_TOKEN']}"})
+    if first.status_code != 202 or first.get_json().get("outcome") != "held":
+        return first
+    held = first.get_json()["held"]
+    return client.post(f"/api/v1/changes/{held}/confirm", headers={"Authorization": f"Bearer {second_token(app)}"})
+
+
 def process_folder(prefix: str) -> Path:
     """A new temporary folder, removed when the test process ends."""
     folder = Path(tempfile.mkdtemp(prefix=prefix))

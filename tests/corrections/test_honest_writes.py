@@ -7,6 +7,7 @@ import time
 
 from sqlalchemy import func, select
 
+from apptools import answer_with_aside, submit_and_confirm
 from rules_index.content.versions import stored_faq_data
 from rules_index.corrections import changes as changes_module
 from rules_index.corrections.db import session
@@ -28,13 +29,18 @@ def change_count(app) -> int:
 
 
 def new_answer(app) -> str:
+    return answer_with_aside(GAME, FAQ, "en", f"{WORD}.", library=_library(app))
+
+
+def _library(app):
     with app.app_context():
-        return library().game(GAME).faq_entry(FAQ).en.answer.rstrip() + f" {WORD}."
+        return library()
 
 
 def post_change(app, answer: str):
+    """The change, confirmed by a second editor (new words are held until then)."""
     body = {"game": GAME, "kind": "faq", "id": FAQ, "text": {"en": {"answer": answer}}, "dry_run": False}
-    return app.test_client().post("/api/v1/changes", json=body, headers={"Authorization": f"Bearer {app.config['TEST_TOKEN']}"})
+    return submit_and_confirm(app, body)
 
 
 def searchable(app) -> bool:
@@ -97,7 +103,7 @@ def test_the_edit_form_says_a_stored_change_is_not_shown_yet(site, monkeypatch):
     url = f"/editor/entries/{GAME}/faq/{FAQ}"
     page = client.get(url).get_data(as_text=True)
     values = form_values(page, FAQ_FIELDS)
-    values["answer_en"] = new_answer(site)
+    values["answer_en"] = values["answer_en"].rstrip() + " (p. 2)"  # a page reference: it goes live at once
     response = client.post(url, data={"csrf_token": csrf_token(page), "action": "save", **values})
     assert response.status_code == 302
     shown = client.get(url).get_data(as_text=True)
