@@ -98,7 +98,7 @@ def test_a_refused_report_frees_its_key(site):
 
 def test_a_repeated_api_change_with_a_key_stores_one(site):
     with site.app_context():
-        answer = library().game(GAME).faq_entry(FAQ).en.answer.rstrip() + " Quetzalword."
+        answer = library().game(GAME).faq_entry(FAQ).en.answer.rstrip() + " (p. 2)"  # goes live at once
     body = {"game": GAME, "kind": "faq", "id": FAQ, "text": {"en": {"answer": answer}}, "dry_run": False}
     headers = {"Authorization": f"Bearer {site.config['TEST_TOKEN']}", "Idempotency-Key": "change-1"}
     client = site.test_client()

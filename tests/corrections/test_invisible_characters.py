@@ -28,13 +28,14 @@ PACKAGE = Path(__file__).resolve().parents[2] / "rules_index"
 
 
 def hostile(text: str) -> str:
-    """``text`` with each invisible character and the line separators worked in."""
+    """``text`` with each invisible character and the line separators worked in (before a page
+    reference: a change the gate lets go live at once)."""
     words = text.split(" ")
-    return "\ufeff" + " ".join(w + INVISIBLE[i % len(INVISIBLE)] for i, w in enumerate(words)) + "\u2028\u2029Ende."
+    return "\ufeff" + " ".join(w + INVISIBLE[i % len(INVISIBLE)] for i, w in enumerate(words)) + "\u2028\u2029(p. 2)"
 
 
 def cleaned(text: str) -> str:
-    return text + "\n\nEnde."
+    return text + "\n\n(p. 2)"
 
 
 def english_answer(site) -> str:
@@ -43,7 +44,7 @@ def english_answer(site) -> str:
 
 
 def test_the_api_stores_an_editors_text_without_invisible_characters(site):
-    answer = english_answer(site) + " Quetzalword."
+    answer = english_answer(site).rstrip()
     body = {"game": GAME, "kind": "faq", "id": FAQ, "text": {"en": {"answer": hostile(answer)}}, "dry_run": False}
     client = site.test_client()
     response = client.post("/api/v1/changes", json=body, headers={"Authorization": f"Bearer {site.config['TEST_TOKEN']}"})
@@ -69,7 +70,7 @@ def test_the_edit_form_stores_an_editors_text_without_invisible_characters(site)
     url = f"/editor/entries/{GAME}/faq/{FAQ}"
     page = client.get(url).get_data(as_text=True)
     values = form_values(page, FAQ_FIELDS)
-    answer = values["answer_en"].rstrip() + " Quetzalword."
+    answer = values["answer_en"].rstrip()
     values["answer_en"] = hostile(answer)
     values["question_en"] = "\u202e" + values["question_en"]
     response = client.post(url, data={"csrf_token": csrf_token(page), "action": "save", **values})
