@@ -16,15 +16,18 @@ from rules_index.corrections.db import session
 from rules_index.corrections.editors import add_editor
 from rules_index.corrections.models import Change, Report
 
-from formtools_shared import csrf_token, form_values, login
+from apptools import answer_with_aside
+from formtools_shared import confirm_held, csrf_token, form_values, login
 
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 FAQ_FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "ruling", "check",
               "base_version", "base_entry"]
 SECTION_FIELDS = ["body_de", "body_en", "body_it", "base_version", "base_entry"]
 EDIT_URL = f"/editor/entries/{GAME}/faq/{FAQ}"
-NEW_DE = "Es gewinnt, wer mehr Punkte **allein aus Bauwerken** hat (Quetzalwort).\n\nWas bei erneutem Gleichstand gilt, sagt die Regel nicht."
-OTHER_DE = "Es gewinnt, wer mehr Punkte **allein aus Bauwerken** hat (Zanzibarwort).\n\nWas bei erneutem Gleichstand gilt, sagt die Regel nicht."
+# New words are held for a second editor: each save below is confirmed by the other one.
+NEW_DE = answer_with_aside(GAME, FAQ, "de", "Quetzalwort.")
+OTHER_DE = answer_with_aside(GAME, FAQ, "de", "Zanzibarwort.")
+ZANZIBAR_EN = "\n\n[Zanzibarword.]{.editorial}"
 SECOND, SECOND_PASSWORD = "bert", "another-long-editor-password"
 
 
@@ -86,7 +89,8 @@ def test_stale_save_on_the_edit_page_offers_a_merge_and_loses_nothing(site, two_
     base_en = mine["answer_en"]
     mine["answer_de"] = NEW_DE
     assert post(first, EDIT_URL, token_a, mine).status_code == 302
-    theirs["answer_en"] = base_en + "\n\nZanzibarword."
+    assert confirm_held(second)
+    theirs["answer_en"] = base_en + ZANZIBAR_EN
     stale = post(second, EDIT_URL, token_b, theirs)
     assert stale.status_code == 409
     html = stale.get_data(as_text=True)
@@ -97,17 +101,18 @@ def test_stale_save_on_the_edit_page_offers_a_merge_and_loses_nothing(site, two_
     # Per changed field: base, theirs and yours, with word diffs.
     article = re.search(r'<article class="merge-field" id="merge-answer_de">(.*?)</article>', html, re.S).group(1)
     assert re.search(r"<ins>[^<]*Quetzalwort[^<]*</ins>", article)
-    assert 'id="merge-answer_en"' in html and "<ins>Zanzibarword.</ins>" in html
+    assert 'id="merge-answer_en"' in html and re.search(r"<ins>[^<]*Zanzibarword[^<]*</ins>", html)
     # The form holds the merge (theirs where only they changed, yours where only you did) on the current version.
     merged = form_values(html, FAQ_FIELDS)
     assert merged["answer_de"] == stored(site)["de"]["answer"]
-    assert merged["answer_en"].endswith("Zanzibarword.")
+    assert merged["answer_en"].endswith(ZANZIBAR_EN.strip())
     from rules_index.content.versions import stored_version
 
     assert merged["base_version"] == stored_version(site.content_dir, GAME, "faq", FAQ)
     assert post(second, EDIT_URL, csrf_token(html), merged).status_code == 302
+    assert confirm_held(first)
     after = stored(site)
-    assert "Quetzalwort" in after["de"]["answer"] and after["en"]["answer"].rstrip().endswith("Zanzibarword.")
+    assert "Quetzalwort" in after["de"]["answer"] and after["en"]["answer"].rstrip().endswith(ZANZIBAR_EN.strip())
     assert change_count(site) == 2
 
 
@@ -117,6 +122,7 @@ def test_both_changing_one_field_is_marked_for_the_editor_to_decide(site, two_ed
     token_b, theirs = open_form(second, EDIT_URL)
     mine["answer_de"] = NEW_DE
     assert post(first, EDIT_URL, token_a, mine).status_code == 302
+    assert confirm_held(second)
     theirs["answer_de"] = OTHER_DE
     stale = post(second, EDIT_URL, token_b, theirs)
     html = stale.get_data(as_text=True)
@@ -137,6 +143,7 @@ def test_stale_save_with_an_altered_base_is_still_answered(site, two_editors):
     token_b, theirs = open_form(second, EDIT_URL)
     mine["answer_de"] = NEW_DE
     assert post(first, EDIT_URL, token_a, mine).status_code == 302
+    assert confirm_held(second)
     for base_entry in ("not json", json.dumps({"de": "x"}), "[" * 50_000, "x" * 300_000):
         theirs["base_entry"] = base_entry
         stale = post(second, EDIT_URL, token_b, theirs)
@@ -149,21 +156,23 @@ def test_stale_accept_on_the_review_page_offers_a_merge_and_loses_nothing(site, 
     first, second = two_editors
     reader = site.test_client()
     rid_de = report_id(site, submit_report(reader))
-    english = stored(site)["en"]["answer"] + "\n\nZanzibarword."
+    english = stored(site)["en"]["answer"] + ZANZIBAR_EN
     rid_en = report_id(site, submit_report(reader, lang="en", proposal=english))
     token_a, mine = open_form(first, f"/editor/reports/{rid_de}")
     token_b, theirs = open_form(second, f"/editor/reports/{rid_en}")
     assert post(first, f"/editor/reports/{rid_de}", token_a, mine, "accept").status_code == 302
+    assert confirm_held(second)
     stale = post(second, f"/editor/reports/{rid_en}", token_b, theirs, "accept")
     assert stale.status_code == 409
     html = stale.get_data(as_text=True)
     with site.app_context():
         assert session().get(Report, rid_en).status == "pending"
     merged = form_values(html, FAQ_FIELDS)
-    assert "Quetzalwort" in merged["answer_de"] and merged["answer_en"].endswith("Zanzibarword.")
+    assert "Quetzalwort" in merged["answer_de"] and merged["answer_en"].endswith(ZANZIBAR_EN.strip())
     assert post(second, f"/editor/reports/{rid_en}", csrf_token(html), merged, "accept").status_code == 302
+    assert confirm_held(first)
     after = stored(site)
-    assert "Quetzalwort" in after["de"]["answer"] and after["en"]["answer"].rstrip().endswith("Zanzibarword.")
+    assert "Quetzalwort" in after["de"]["answer"] and after["en"]["answer"].rstrip().endswith(ZANZIBAR_EN.strip())
     with site.app_context():
         assert [session().get(Report, rid).status for rid in (rid_de, rid_en)] == ["accepted", "accepted"]
         assert session().scalar(select(func.count()).select_from(Change)) == 2
@@ -175,17 +184,19 @@ def test_stale_check_is_answered_with_the_merge_too(site, two_editors):
     token_b, theirs = open_form(second, EDIT_URL)
     mine["answer_de"] = NEW_DE
     assert post(first, EDIT_URL, token_a, mine).status_code == 302
+    assert confirm_held(second)
     assert post(second, EDIT_URL, token_b, theirs, "check").status_code == 409
 
 
 # -- reverts -----------------------------------------------------------------------------------
 
 def test_revert_restores_the_text_as_a_new_change(site, two_editors):
-    first, _ = two_editors
+    first, second = two_editors
     original = stored(site)
     token, values = open_form(first, EDIT_URL)
     values["answer_de"] = NEW_DE
     assert post(first, EDIT_URL, token, values).status_code == 302
+    assert confirm_held(second)
     with site.app_context():
         change_id = session().scalar(select(Change.id))
     page = first.get("/editor/changes").get_data(as_text=True)
@@ -209,7 +220,7 @@ def test_revert_of_a_section(site, two_editors):
     url = f"/editor/entries/{GAME}/section/goal"
     original = stored(site, "section", "goal")
     token, values = open_form(first, url, SECTION_FIELDS)
-    values["body_en"] += "\n\nZanzibarword."
+    values["body_en"] += "\n\nZanzibarword."  # rules sections are not bound: the change goes live
     assert post(first, url, token, values).status_code == 302
     page = first.get(url).get_data(as_text=True)
     change_id = re.search(r"/editor/changes/(\d+)/revert", page).group(1)
@@ -218,13 +229,15 @@ def test_revert_of_a_section(site, two_editors):
 
 
 def test_revert_is_refused_when_the_entry_changed_since(site, two_editors):
-    first, _ = two_editors
+    first, second = two_editors
     token, values = open_form(first, EDIT_URL)
     values["answer_de"] = NEW_DE
     assert post(first, EDIT_URL, token, values).status_code == 302
+    assert confirm_held(second)
     token, values = open_form(first, EDIT_URL)
     values["answer_de"] = OTHER_DE
     assert post(first, EDIT_URL, token, values).status_code == 302
+    assert confirm_held(second)
     with site.app_context():
         older = session().scalar(select(Change.id).order_by(Change.id))
     before = stored(site)
@@ -235,10 +248,11 @@ def test_revert_is_refused_when_the_entry_changed_since(site, two_editors):
 
 
 def test_revert_the_gate_refuses_is_refused_with_its_problems(site, two_editors, monkeypatch):
-    first, _ = two_editors
+    first, second = two_editors
     token, values = open_form(first, EDIT_URL)
     values["answer_de"] = NEW_DE
     assert post(first, EDIT_URL, token, values).status_code == 302
+    assert confirm_held(second)
     before = stored(site)
     monkeypatch.setattr(changes_module, "review", lambda *args: [changes_module.GateProblem("check", "tie-break: FAILED here")])
     with site.app_context():
@@ -287,6 +301,7 @@ def test_accepted_report_is_locked_and_links_its_change(site, two_editors):
     rid = report_id(site, submit_report(site.test_client()))
     token, values = open_form(first, f"/editor/reports/{rid}")
     assert post(first, f"/editor/reports/{rid}", token, values, "accept").status_code == 302
+    assert confirm_held(second)
     with site.app_context():
         change_id = session().scalar(select(Change.id))
     page = second.get(f"/editor/reports/{rid}").get_data(as_text=True)
