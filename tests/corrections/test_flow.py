@@ -1,4 +1,5 @@
-"""The editors' flow: report -> queue -> accept -> content file -> index -> "accepted", and the refusals."""
+"""The editors' flow: report -> queue -> accept (held: new words) -> a second editor confirms ->
+content file -> index -> "accepted", and the refusals."""
 from __future__ import annotations
 
 import re
@@ -6,15 +7,17 @@ import re
 import pytest
 from sqlalchemy import select
 
+from apptools import SECOND_EDITOR, SECOND_PASSWORD, answer_with_aside, real_library
 from rules_index.corrections.db import session
+from rules_index.corrections.editors import add_editor
 from rules_index.corrections.models import Report, TranslationFlag
 from rules_index.web.search_state import search_index
 
-from formtools_shared import csrf_token, form_values, login
+from formtools_shared import confirm_held, csrf_token, form_values, login
 
 FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "ruling", "check"]
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
-NEW_DE = "Es gewinnt, wer mehr Punkte **allein aus Bauwerken** hat (Quetzalwort).\n\nWas bei erneutem Gleichstand gilt, sagt die Regel nicht."
+NEW_DE = answer_with_aside(GAME, FAQ, "de", "Quetzalwort: so steht es im Regelheft.")
 
 
 def submit(client, **extra) -> str:
@@ -48,6 +51,17 @@ def test_whole_flow(site):
     assert "<ins>" in review and "Quetzalwort" in review  # the proposal, side by side and as a diff
     response = accept(client, rid)
     assert response.status_code == 302, re.findall(r"<code>(.*?)</code>", response.get_data(as_text=True))
+    # New words: held for a second editor, and nothing is written until one confirms.
+    assert faq_file.read_text(encoding="utf-8") == before
+    assert "Quetzalwort" not in client.get(f"/de/{GAME}/faq/{FAQ}").get_data(as_text=True)
+    queue = client.get("/editor/").get_data(as_text=True)
+    assert "Änderungen, die auf eine zweite Redaktion warten" in queue and "/editor/held/" in queue
+    assert 'action="/editor/held/' in queue and "/confirm" not in queue.split("Änderungen, die auf eine zweite Redaktion warten")[1].split("Übersetzungen in Prüfung")[0]
+    with site.app_context():
+        add_editor(session(), SECOND_EDITOR, SECOND_PASSWORD)
+    second = site.test_client()
+    assert login(second, name=SECOND_EDITOR, password=SECOND_PASSWORD).status_code == 302
+    assert len(confirm_held(second)) == 1
     after = faq_file.read_text(encoding="utf-8")
     assert "Quetzalwort" in after
     # Only the changed entry moved; comments and the other entries stay byte for byte.
@@ -104,10 +118,13 @@ def test_accept_that_breaks_validation_is_refused(site):
     before = (site.content_dir / GAME / "faq.yaml").read_bytes()
     response = accept(client, report_id(site, token))
     assert response.status_code == 400
-    assert "answer (de): states 7, which is no fact of the ruling" in response.get_data(as_text=True)
+    html = response.get_data(as_text=True)
+    assert "states 7 outside a bound span: bind the number to a fact, or remove it" in html
+    assert "states something no fact binds" in html
     assert (site.content_dir / GAME / "faq.yaml").read_bytes() == before
 
 
+LIVE = real_library()
 WARLORD_PROPOSAL = "Der Söldner zahlt den vollen Preis des Bauwerks. Ein Bauwerk mit Wert 1 kostet ihn 1 Gold."
 
 
@@ -129,7 +146,8 @@ def test_review_page_shows_the_gate_before_accept(site):
     assert (site.content_dir / GAME / "faq.yaml").read_bytes() == before
     assert client.get(f"/api/v1/corrections/{token}").get_json()["status"] == "pending"
     # Edited into a correct answer, the check passes and Accept is open again.
-    values["answer_de"] = "Der Söldner zahlt **1 Gold weniger**, als das Bauwerk gekostet hat. Ein Bauwerk mit Wert 1 zerstört er kostenlos."
+    live = LIVE.game(GAME).faq_entry("warlord-destroy-cost")
+    values["answer_de"] = live.de.answer.rstrip() + f" (S. {live.citation.pages[0]})"
     fixed = client.post(f"/editor/reports/{rid}", data={"csrf_token": csrf_token(page), "action": "check", **values})
     html = fixed.get_data(as_text=True)
     assert fixed.status_code == 200 and "Geprüft" in html
@@ -219,6 +237,12 @@ def test_other_processes_follow_a_published_change(site, tmp_path):
     token = submit(client)
     login(client)
     assert accept(client, report_id(site, token)).status_code == 302
+    assert "Quetzalwort" not in reader.get(f"/de/{GAME}/faq/{FAQ}").get_data(as_text=True)  # held
+    with site.app_context():
+        add_editor(session(), SECOND_EDITOR, SECOND_PASSWORD)
+    second = site.test_client()
+    assert login(second, name=SECOND_EDITOR, password=SECOND_PASSWORD).status_code == 302
+    assert confirm_held(second)
     assert "Quetzalwort" in reader.get(f"/de/{GAME}/faq/{FAQ}").get_data(as_text=True)
     assert any(h["id"] == FAQ for h in reader.get("/api/v1/search?q=Quetzalwort").get_json()["hits"])
 
