@@ -40,3 +40,18 @@ def confirm_held(client) -> list[int]:
         response = client.post(f"/editor/held/{held}/confirm", data={"csrf_token": csrf_token(page)})
         assert response.status_code in (302, 303), response.status_code
     return ids
+
+
+def second_editor(app):
+    """A client logged in as a second editor (made on first use), to confirm held changes."""
+    from apptools import SECOND_EDITOR, SECOND_PASSWORD
+    from rules_index.corrections.db import session
+    from rules_index.corrections.editors import add_editor
+    from rules_index.corrections.models import Editor
+
+    with app.app_context():
+        if session().query(Editor).filter_by(name=SECOND_EDITOR).first() is None:
+            add_editor(session(), SECOND_EDITOR, SECOND_PASSWORD)
+    client = app.test_client()
+    assert login(client, name=SECOND_EDITOR, password=SECOND_PASSWORD).status_code == 302
+    return client

@@ -12,12 +12,13 @@ from rules_index.corrections.db import session
 from rules_index.corrections.editors import set_display_name
 from rules_index.corrections.models import Report
 
-from formtools_shared import EDITOR, csrf_token, form_values, login
+from apptools import answer_with_aside
+from formtools_shared import EDITOR, confirm_held, csrf_token, form_values, login, second_editor
 
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "ruling", "check",
           "base_version", "base_entry"]
-NEW_DE = "Es gewinnt, wer mehr Punkte **allein aus Bauwerken** hat.\n\nWas bei erneutem Gleichstand gilt, sagt die Regel nicht."
+NEW_DE = answer_with_aside("ohne-furcht-und-adel", "tie-break", "de", "So steht es im Regelheft.")
 
 
 def report(site, lang="de") -> int:
@@ -52,6 +53,7 @@ def test_a_display_name_ending_in_a_full_stop_gets_no_second_one(site):
     page = client.get(f"/editor/reports/{rid}").get_data(as_text=True)
     values = form_values(page, FIELDS)
     assert client.post(f"/editor/reports/{rid}", data={"csrf_token": csrf_token(page), "action": "accept", **values}).status_code == 302
+    assert confirm_held(second_editor(site))
     decided = client.get(f"/editor/reports/{rid}").get_data(as_text=True)
     assert "Modificata da Maria K. il " in decided and "K.." not in decided
 
@@ -71,6 +73,7 @@ def test_a_change_reverted_through_the_interface_is_labelled_as_reverted(site):
     values = form_values(page, FIELDS)
     values["answer_de"] = NEW_DE
     assert client.post(url, data={"csrf_token": csrf_token(page), "action": "save", **values}).status_code == 302
+    assert confirm_held(second_editor(site))
     page = client.get(url).get_data(as_text=True)
     change_id = int(re.search(r'action="/editor/changes/(\d+)/revert"', page).group(1))
     assert client.post(f"/editor/changes/{change_id}/revert", data={"csrf_token": csrf_token(page), "next": url}).status_code == 302

@@ -8,7 +8,7 @@ from sqlalchemy import select
 from rules_index.corrections.db import session
 from rules_index.corrections.models import Report
 
-from formtools_shared import csrf_token, form_values, login
+from formtools_shared import confirm_held, csrf_token, form_values, login, second_editor
 
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 SCRIPT = '<script>alert("x")</script><img src=x onerror=alert(1)>'
@@ -53,9 +53,10 @@ def test_history_page_never_runs_markup_from_an_answer(site):
     url = f"/editor/entries/{GAME}/faq/{FAQ}"
     page = client.get(url).get_data(as_text=True)
     values = form_values(page, FIELDS)
-    values["answer_en"] = values["answer_en"] + "\n\n" + SCRIPT
+    values["answer_en"] = values["answer_en"] + "\n\n[" + SCRIPT + "]{.editorial}"
     response = client.post(url, data={"csrf_token": csrf_token(page), **values})
     assert response.status_code == 302
+    assert confirm_held(second_editor(site))  # new words wait for a second editor
     # Answers are Markdown, rendered through nh3 on the history page as on the answer's own page;
     # HTML in them is shown as text, never as markup.
     history = client.get(f"/en/{GAME}/faq/{FAQ}/history").get_data(as_text=True)
