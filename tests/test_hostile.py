@@ -52,7 +52,7 @@ def hostile_app(tmp_path_factory):
 def route_values(app) -> dict[str, object]:
     return {
         "lang": "de", "slug": GAME, "faq_id": FAQ, "name": "score", "calculator": "score",
-        "kind": "faq", "target": FAQ, "flag_id": 1, "change_id": 1, "filename": "style.css",
+        "kind": "faq", "target": FAQ, "flag_id": 1, "change_id": 1, "held_id": 1, "filename": "style.css",
         **app.config["HOSTILE_VALUES"],
     }
 

@@ -129,6 +129,6 @@ def test_index_build_and_corrections_leave_the_files_to_the_content_package(tiny
         gate.review(tiny_content, "tiny-game", "faq", faq_id, plans)
         form_texts("faq", after)
         recovery.sweep_tmp(tiny_content)
-    assert before["en"]["answer"] == "There are 12 coins."
+    assert before["en"]["answer"] == "[There are 12 coins.]{.unchecked}"
     assert after["en"]["answer"] == "There are exactly 12 coins."
     assert seen == []

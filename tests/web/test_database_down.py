@@ -74,7 +74,7 @@ def _choices(game, every_entry: bool) -> dict[str, list]:
         "kind": ["faq"],
         "target": [game.faq[0].id],
         "token": ["no-such-token"],
-        "report_id": [1], "flag_id": [1], "change_id": [1],
+        "report_id": [1], "flag_id": [1], "change_id": [1], "held_id": [1],
         "filename": ["site.css"],
     }
 
