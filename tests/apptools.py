@@ -155,15 +155,15 @@ def make_app(instance: Path, content: Path, **config):
 
 
 def change_answer(content: Path, slug: str, faq_id: str, words: str) -> None:
-    """``words`` added to the entry's English answer, written as an accept writes it (nothing
-    published)."""
+    """``words`` added to the entry's English answer as an editorial aside, written as an accept
+    writes it (nothing published)."""
     import datetime as dt
 
     from rules_index.content.snapshot import read_content
     from rules_index.content.writer import materialize, plan_faq_change
 
     entry = read_content(content)[0].game(slug).faq_entry(faq_id)
-    updates = {"en": {"answer": f"{entry.en.answer.rstrip()} {words}."}}
+    updates = {"en": {"answer": f"{entry.en.answer.rstrip()}\n\n[{words}.]{{.editorial}}"}}
     materialize(plan_faq_change(content, slug, faq_id, updates, dt.date(2026, 12, 1)), content)
 
 

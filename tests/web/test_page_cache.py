@@ -13,7 +13,7 @@ import pytest
 from flask import template_rendered
 
 from app import ROOT
-from apptools import make_app, make_editor_site
+from apptools import submit_and_confirm, make_app, make_editor_site
 from rules_index.content.snapshot import read_content
 from rules_index.content.writer import materialize, plan_faq_change
 from rules_index.corrections import db
@@ -94,7 +94,7 @@ def test_the_tag_changes_when_an_accepted_change_is_published(tmp_path):
     tag = before.headers["ETag"]
     assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
     entry = read_content(content)[0].game(GAME).faq_entry(FAQ)
-    updates = {"en": {"answer": f"{entry.en.answer.rstrip()} Flumphtastic."}}
+    updates = {"en": {"answer": f"{entry.en.answer.rstrip()}\n\n[Flumphtastic.]{{.editorial}}"}}
     materialize(plan_faq_change(content, GAME, FAQ, updates, dt.date(2026, 12, 1)), content)
     with app.app_context():
         publish(changed=[(GAME, "faq", FAQ)])
@@ -113,8 +113,8 @@ def test_a_change_accepted_through_the_api_makes_new_tags(tmp_path):
     tag = client.get(url).headers["ETag"]
     home_tag = client.get("/en/").headers["ETag"]
     entry = read_content(app.content_dir)[0].game(GAME).faq_entry(FAQ)
-    body = {"game": GAME, "kind": "faq", "id": FAQ, "text": {"en": {"answer": f"{entry.en.answer.rstrip()} Flumphtastic."}}}
-    accepted = client.post("/api/v1/changes", json=body, headers={"Authorization": f"Bearer {token}"})
+    body = {"game": GAME, "kind": "faq", "id": FAQ, "text": {"en": {"answer": f"{entry.en.answer.rstrip()}\n\n[Flumphtastic.]{{.editorial}}"}}}
+    accepted = submit_and_confirm(app, body)  # new words: a second editor confirms them
     assert accepted.status_code == 201, accepted.get_json()
     after = client.get(url, headers={"If-None-Match": tag})
     assert after.status_code == 200 and "Flumphtastic" in after.get_data(as_text=True)
@@ -142,7 +142,7 @@ def test_a_page_rendered_while_the_content_switches_is_neither_tagged_nor_kept(t
 
     monkeypatch.setattr(ContentState, "_load", held_load)
     entry = read_content(content)[0].game(GAME).faq_entry(FAQ)
-    updates = {"en": {"answer": f"{entry.en.answer.rstrip()} Flumphtastic."}}
+    updates = {"en": {"answer": f"{entry.en.answer.rstrip()}\n\n[Flumphtastic.]{{.editorial}}"}}
     materialize(plan_faq_change(content, GAME, FAQ, updates, dt.date(2026, 12, 1)), content)
     with writer.app_context():
         publish(changed=[(GAME, "faq", FAQ)])

@@ -157,7 +157,8 @@ def test_quote_holds_question_short_answer_page_and_link(client):
     markdown = html_lib.unescape(re.search(r'data-quote-markdown="([^"]*)"', page).group(1))
     link = "http://localhost/de/ohne-furcht-und-adel/faq/thief-forbidden-targets"
     assert text.splitlines() == ["Wen darf der Dieb nicht bestehlen?",
-                                 "Tabu sind der Meuchler selbst und das Opfer des Meuchlers aus der laufenden Runde.",
+                                 "Tabu sind der Meuchler selbst und das Opfer des Meuchlers aus der laufenden Runde: "
+                                 "Der Dieb darf weder den Meuchler noch dessen Opfer nennen.",
                                  "— Regelheft S. 2 · Ohne Furcht und Adel", link]
     assert markdown.splitlines()[0] == "> **Wen darf der Dieb nicht bestehlen?**"
     assert markdown.splitlines()[-1] == f"> — [Regelheft S. 2]({link}) · Ohne Furcht und Adel"
