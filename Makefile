@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup dev-setup editor browser-tools run serve test test-slow test-all fuzz validate check index db eval translations mutation mutation-all export stress bench clean
+.PHONY: help setup dev-setup editor browser-tools run serve test test-slow test-all fuzz validate check index db eval gate-eval translations mutation mutation-all export stress bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -107,6 +107,9 @@ export: setup index db ## Write the static site into site/ and say what to open 
 
 eval: setup ## Search relevance as the page shows it (the answer card, suggestions), on the tuning sets and the held-out ones
 	$(BIN)/python -m rules_index.search.evaluate eval/search-queries.yaml eval/player-questions.yaml eval/table-talk.yaml eval/spelling.yaml eval/held-out-table-talk.yaml eval/held-out-spelling.yaml
+
+gate-eval: dev-setup ## The change gate on every edit of 17 wrong and 4 right kinds, over 5 fresh seeds (~4 min): refused / held / live
+	$(BIN)/python tests/corrections/gate_eval.py --seeds 5
 
 stress: setup ## Load and fault scenarios on loopback, memory under random searches: writes stress/RESULTS.md (~10 min)
 	$(BIN)/python -m stress.run

@@ -110,7 +110,9 @@ def add_quantifier(game, faq, lang, rng):
 
 def swap_numbers_between_items(game, faq, lang, rng):
     text = faq.text(lang).answer
-    found = [m for m in re.finditer(r"\b\d+\b", text)]
+    # Numbers of the prose, not an ordered list's item numbers ("1. Wer …") nor a fact's name.
+    found = [m for m in re.finditer(r"\b\d+\b", text)
+             if not re.match(r"\.\s", text[m.end():m.end() + 2]) and not re.search(r"\{[^}]*$", text[:m.start()])]
     pairs = [(a, b) for i, a in enumerate(found) for b in found[i + 1:] if a.group() != b.group()]
     if not pairs:
         return None
