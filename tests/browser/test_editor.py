@@ -1,5 +1,7 @@
-"""The editors' area in a real browser: two editors in two sessions on one entry (the second gets
-the merge page and saves the merge), reverting with the button, switching the interface language.
+"""The editors' area in a real browser: a change the engine cannot judge waits until the other
+editor confirms it, out of readers' sight; two editors in two sessions on one entry (the second
+gets the merge page and saves the merge), reverting with the button, switching the interface
+language.
 
 Runs on its own server and content copy: the tests change content.
 """
@@ -12,12 +14,14 @@ import pytest
 from werkzeug.serving import make_server
 
 from app import ROOT
+from apptools import answer_with_aside
 from rules_index.content.versions import stored_faq_data
 from rules_index.content.writer import read_section
 
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 EDITORS = {"anna": "a-long-editor-password", "bert": "another-long-editor-password"}
-NEW_DE = "Es gewinnt, wer mehr Punkte **allein aus Bauwerken** hat (Quetzalwort).\n\nWas bei erneutem Gleichstand gilt, sagt die Regel nicht."
+NEW_DE = answer_with_aside(GAME, FAQ, "de", "Quetzalwort.")
+ZANZIBAR_EN = "\n\n[Zanzibarword.]{.editorial}"
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +77,37 @@ def submit(page, value: str):
     return navigation.value
 
 
+def confirm_in_queue(page, server) -> None:
+    page.goto(f"{server.url}/editor/")
+    with page.expect_navigation(timeout=90_000):
+        page.locator("li.held-change").first.get_by_role("button", name="Bestätigen").click(timeout=90_000)
+    assert page.locator(".flash").inner_text().startswith("Änderung übernommen")
+
+
+def test_a_held_change_waits_for_the_other_editor(editing_server, session_of, browser):
+    url = f"{editing_server.url}/editor/entries/{GAME}/faq/{FAQ}"
+    reader_context = browser.new_context(locale="de-DE")
+    reader = reader_context.new_page()
+    anna, bert = session_of(editing_server, "anna"), session_of(editing_server, "bert")
+    anna.goto(url)
+    words = "Wer die Krone hat, entscheidet."
+    anna.fill('textarea[name="answer_de"]', answer_with_aside(GAME, FAQ, "de", words))
+    assert submit(anna, "check").status == 200
+    assert anna.locator(".gate-held").is_visible()  # "Saving it holds it for a second editor"
+    assert submit(anna, "save").status == 200
+    assert anna.locator(".flash").inner_text().startswith("Für eine zweite Redaktion zurückgehalten")
+    reader.goto(f"{editing_server.url}/de/{GAME}/faq/{FAQ}")
+    assert words not in reader.locator(".answer").inner_text()
+    # Its author cannot confirm it: the queue offers only to withdraw it.
+    anna.goto(f"{editing_server.url}/editor/")
+    own = anna.locator("li.held-change").first
+    assert own.get_by_role("button", name="Bestätigen").count() == 0 and own.get_by_role("button", name="Zurückziehen").is_visible()
+    confirm_in_queue(bert, editing_server)
+    reader.goto(f"{editing_server.url}/de/{GAME}/faq/{FAQ}")
+    assert words in reader.locator(".answer").inner_text()
+    reader_context.close()
+
+
 def test_second_editor_gets_the_merge_and_saves_it(editing_server, session_of):
     url = f"{editing_server.url}/editor/entries/{GAME}/faq/{FAQ}"
     anna, bert = session_of(editing_server, "anna"), session_of(editing_server, "bert")
@@ -80,19 +115,24 @@ def test_second_editor_gets_the_merge_and_saves_it(editing_server, session_of):
     bert.goto(url)
     anna.fill('textarea[name="answer_de"]', NEW_DE)
     assert submit(anna, "save").status == 200  # after the redirect
-    assert anna.locator(".flash").inner_text().startswith("Änderung übernommen")
-    english = bert.locator('textarea[name="answer_en"]').input_value().rstrip() + "\n\nZanzibarword."
+    assert anna.locator(".flash").inner_text().startswith("Für eine zweite Redaktion zurückgehalten")
+    # Bert confirms it in another tab; the form he opened before is now stale.
+    queue = bert.context.new_page()
+    confirm_in_queue(queue, editing_server)
+    queue.close()
+    english = bert.locator('textarea[name="answer_en"]').input_value().rstrip() + ZANZIBAR_EN
     bert.fill('textarea[name="answer_en"]', english)
     stale = submit(bert, "save")
     assert stale.status == 409
     assert bert.locator("#merge-title").is_visible()
-    assert bert.locator("#merge-answer_en ins").first.inner_text() == "Zanzibarword."
+    assert "Zanzibarword" in bert.locator("#merge-answer_en ins").first.inner_text()
     # The form holds the other editor's German and this editor's English.
     assert "Quetzalwort" in bert.locator('textarea[name="answer_de"]').input_value()
     assert submit(bert, "save").status == 200
-    assert bert.locator(".flash").is_visible()
+    assert bert.locator(".flash").inner_text().startswith("Für eine zweite Redaktion zurückgehalten")
+    confirm_in_queue(anna, editing_server)
     entry = stored_faq_data(editing_server.content, GAME, FAQ)
-    assert "Quetzalwort" in entry["de"]["answer"] and entry["en"]["answer"].rstrip().endswith("Zanzibarword.")
+    assert "Quetzalwort" in entry["de"]["answer"] and entry["en"]["answer"].rstrip().endswith(ZANZIBAR_EN.strip())
 
 
 def test_revert_with_the_button(editing_server, session_of):
