@@ -63,3 +63,19 @@ def unmarked(text: str) -> str:
     if "]{" not in text:
         return text
     return SPAN.sub(lambda match: match["words"], text)
+
+
+def bind_words(text: str, words: str, fact: str) -> str | None:
+    """``text`` with the first occurrence of ``words`` outside any mark bound to ``fact``
+    ("[words]{fact=fact}"), or None when the words do not stand there unmarked."""
+    words = words.strip()
+    if not words or any(c in words for c in "[]{}\n"):
+        return None
+    taken = [(m.start, m.end) for m in marks(text)]
+    start = text.find(words)
+    while start >= 0:
+        end = start + len(words)
+        if not any(a < end and start < b for a, b in taken):
+            return f"{text[:start]}[{words}]{{fact={fact}}}{text[end:]}"
+        start = text.find(words, start + 1)
+    return None

@@ -12,6 +12,7 @@ import datetime as dt
 import difflib
 import functools
 import json
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -24,6 +25,7 @@ from sqlalchemy import select
 from rules_index import characters as chars
 from rules_index.content import LANGS
 from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, parse_submitted_yaml
+from rules_index.content.marks import bind_words
 from rules_index.content.versions import entry_data
 from rules_index.content.yaml12 import dump_text
 from rules_index.corrections import availability, changes, reports, sessions
@@ -37,7 +39,7 @@ from . import editor_lang as interface
 from .forms import MAX_BASE_ENTRY, ActionForm, EntryForm, LoginForm, RejectForm, SectionForm
 from .committed import publish_committed
 from .security import every_login, limiter, log_breach, login_account, login_account_and_address
-from .state import content_state, library
+from .state import content_state, library, verification
 
 bp = Blueprint("editor", __name__, url_prefix="/editor")
 bp.before_request(availability.require)
@@ -443,8 +445,13 @@ def edit(editor: Editor, slug: str, kind: str, target: str):
     problems: list = []
     merges = None
     checked, changed, reasons = False, False, []
+    binding = _binding(slug, target, form) if kind == "faq" else None
     try:
-        if request.method == "POST" and request.form.get("action") == "check" and form.validate():
+        if binding is not None and binding.get("applied"):
+            # A fact just bound through the form below: checked at once, as "Check" would.
+            problems, changed, reasons = _gate_result(_apply(editor, slug, kind, target, form, None, dry_run=True))
+            checked = True
+        elif request.method == "POST" and request.form.get("action") == "check" and form.validate():
             problems, changed, reasons = _gate_result(_apply(editor, slug, kind, target, form, None, dry_run=True))
             checked = True
         elif request.method == "POST" and form.validate():
@@ -461,7 +468,7 @@ def edit(editor: Editor, slug: str, kind: str, target: str):
         "editor/edit.html", editor=editor, game=game, kind=kind, target=target, form=form,
         problems=problems, checked=checked, changed=changed, refused=refused, flags=flags, action=ActionForm(),
         merges=merges, diff_html=diff_html, history=history, revertable=revertable, reasons=reasons,
-        held=changes.held_changes(session(), game=slug, target=target),
+        held=changes.held_changes(session(), game=slug, target=target), binding=binding,
     ), (409 if merges is not None else 400 if refused or form.errors else 200)
 
 
@@ -522,6 +529,65 @@ def change_patch(editor: Editor, change_id: int):
     if change is None:
         abort(404)
     return change.patch, 200, {"Content-Type": "text/x-diff; charset=utf-8"}
+
+
+BIND_OUTPUTS = 120  # the engine's values offered per check (outputs are small; this bounds a page)
+
+
+def _flat(value, prefix: str = "") -> list[tuple[str, object]]:
+    """Every value of a probe's output with its dotted path (``scores.A.total``, ``legal.2``)."""
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, (list, tuple)):
+        items = list(enumerate(value))
+    else:
+        return [(prefix, value)] if prefix else []
+    found: list = []
+    for key, item in items:
+        found += _flat(item, f"{prefix}.{key}" if prefix else str(key))
+    return found[:BIND_OUTPUTS]
+
+
+def _binding(slug: str, target: str, form) -> dict:
+    """The "bind a statement" form of a FAQ entry: each check with the values the engine gives;
+    with ``bind`` in the query, the fact is added to the form's ruling and the words of each
+    language are marked with it (the page then checks the result as "Check" does)."""
+    results = verification().for_entry(slug, "faq", target)
+    lang = interface.editor_lang()
+    checks = [{"number": number, "probe": result.probe,
+               "scenario": result.check.scenario.get(lang) if result.check.scenario else "",
+               "outputs": [(path, value) for path, value in _flat(result.output) if isinstance(value, (bool, int, str))]}
+              for number, result in enumerate(results, 1)]
+    view = {"checks": checks, "applied": False, "missing": [], "args": request.args}
+    if request.method != "GET" or not request.args.get("bind"):
+        return view
+    try:
+        picked, _sep, path = request.args.get("pick", "").partition("|")
+        number, name = int(picked), request.args.get("name", "").strip()
+        value = dict(checks[number - 1]["outputs"])[path]
+    except (ValueError, IndexError, KeyError):
+        view["error"] = _("Pick a situation and one of its values.")
+        return view
+    if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name):
+        view["error"] = _("Give the fact a name of small letters, digits and hyphens (e.g. yellow-pays-king).")
+        return view
+    fact = {"name": name, "value": value, "check": number, "output": path}
+    subject = request.args.get("subject", "").strip()
+    if subject:
+        fact["subject"] = int(subject) if subject.isdigit() else subject
+    ruling = parse_submitted_yaml(form.ruling.data or "") or {}
+    if isinstance(ruling, dict):
+        ruling.setdefault("facts", []).append(fact)
+        form.ruling.data = dump_text(ruling)
+    for code in LANGS:
+        field = getattr(form, f"answer_{code}")
+        bound = bind_words(field.data or "", request.args.get(f"words_{code}", ""), name)
+        if bound is None:
+            view["missing"].append(code)
+        else:
+            field.data = bound
+    view.update(applied=True, fact=fact)
+    return view
 
 
 def _held_view(held: HeldChange) -> dict:
