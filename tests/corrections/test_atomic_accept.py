@@ -38,13 +38,16 @@ from servertools import control_socket
 
 pytestmark = pytest.mark.slow  # make test-all: kills accepts at each step and restarts gunicorn
 
+from apptools import answer_with_aside  # noqa: E402
+
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 WORD = "Quetzalwort"
-NEW_DE = f"Es gewinnt, wer mehr Punkte **allein aus Bauwerken** hat ({WORD}).\n\nWas bei erneutem Gleichstand gilt, sagt die Regel nicht."
+NEW_DE = answer_with_aside(GAME, FAQ, "de", f"{WORD}.")
 UPDATES = {"de": {"answer": NEW_DE}}
 TODAY = dt.date(2031, 2, 3)  # the accept's ``stand``: differs from the content's, so game.yaml is written too
 
-# The accept in a process of its own, as a worker runs it: apply_change, then publish.
+# The accept in a process of its own, as a worker runs it: apply_change, then publish. New words
+# wait for a second editor; these tests write as that editor's confirmation does (hold=False).
 DRIVER = """
 import datetime as dt, sys
 from pathlib import Path
@@ -63,6 +66,7 @@ with app.app_context():
     changes.apply_change(
         db, Path(content), Path(instance) / "content.lock", db.scalar(select(Editor)), game, "faq", faq,
         {"de": {"answer": answer}}, report=db.get(Report, int(report_id)), today=dt.date.fromisoformat(today),
+        hold=False,
     )
     publish()
 print("accepted")
@@ -167,7 +171,7 @@ def accept_again(app, report_id: int):
         db = session()
         return changes.apply_change(
             db, Path(app.config["CONTENT_DIR"]), Path(app.instance_path) / "content.lock",
-            db.scalar(select(Editor)), GAME, "faq", FAQ, UPDATES, report=db.get(Report, report_id), today=TODAY,
+            db.scalar(select(Editor)), GAME, "faq", FAQ, UPDATES, report=db.get(Report, report_id), today=TODAY, hold=False,
         )
 
 
@@ -277,7 +281,7 @@ def test_only_pending_reports_are_decided(world):
         rejected_id = rejected.id
     for decide in (lambda db, r: changes.reject(db, r, "noch einmal"),
                    lambda db, r: changes.apply_change(db, Path(app.config["CONTENT_DIR"]), Path(app.instance_path) / "content.lock",
-                                                      db.scalar(select(Editor)), GAME, "faq", FAQ, {"de": {"answer": NEW_DE + " Noch."}}, report=r)):
+                                                      db.scalar(select(Editor)), GAME, "faq", FAQ, {"de": {"answer": NEW_DE + " Noch."}}, report=r, hold=False)):
         with app.app_context():
             db = session()
             with pytest.raises(changes.ReportDecided) as refused:
@@ -355,7 +359,7 @@ def test_a_revert_is_stored_on_the_intent_and_the_change(world):
         original_answer = json.loads(first.before)["de"]["answer"]
         outcome = changes.apply_change(
             db, world.content, world.instance / "content.lock", db.scalar(select(Editor)), GAME, "faq", FAQ,
-            {"de": {"answer": original_answer}}, today=TODAY, reverts=db.get(Change, first.id),
+            {"de": {"answer": original_answer}}, today=TODAY, reverts=db.get(Change, first.id), hold=False,
         )
         assert outcome.change.reverts_id == first.id
         assert db.get(AcceptIntent, outcome.change.intent_id).reverts_id == first.id
@@ -385,10 +389,13 @@ def test_gunicorn_worker_killed_mid_accept_is_replaced_by_one_that_settles_it(wo
     import urllib.error
     import urllib.request
 
+    from rules_index.corrections.editors import add_editor
     from rules_index.corrections.tokens import issue_token
 
     with world.app.app_context():
         token = issue_token(session(), EDITOR)
+        add_editor(session(), "bert", "another-long-editor-password")
+        second = issue_token(session(), "bert")
     env = {
         **os.environ, changes.FAULT_ENV: "file-replaced:1",
         "RULES_INSTANCE_PATH": str(world.instance), "RULES_CONTENT_DIR": str(world.content),
@@ -409,10 +416,18 @@ def test_gunicorn_worker_killed_mid_accept_is_replaced_by_one_that_settles_it(wo
             except OSError:
                 assert time.monotonic() < deadline and server.poll() is None, "server did not start"
                 time.sleep(0.2)
-        request = urllib.request.Request(
+        # New words are held (nothing written); the second editor's confirmation writes them.
+        held = urllib.request.Request(
             base + "/api/v1/changes", method="POST",
             data=json.dumps({"game": GAME, "kind": "faq", "id": FAQ, "text": {"de": {"answer": NEW_DE}}}).encode(),
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+        )
+        with urllib.request.urlopen(held, timeout=120) as response:
+            assert response.status == 202
+            held_id = json.loads(response.read())["held"]
+        request = urllib.request.Request(
+            base + f"/api/v1/changes/{held_id}/confirm", method="POST",
+            headers={"Authorization": f"Bearer {second}"},
         )
         with pytest.raises((OSError, urllib.error.HTTPError)):  # the worker died before answering
             urllib.request.urlopen(request, timeout=120)
@@ -435,6 +450,11 @@ def test_gunicorn_worker_killed_mid_accept_is_replaced_by_one_that_settles_it(wo
     state = stored(world.app, world.report_id)
     assert state["changes"] == [(None, state["intents"][0][0])] and state["intents"][0][1] == "done"
     assert index_in_line(world)
+    with world.app.app_context():
+        from rules_index.corrections.models import HeldChange
+        # The held change itself is left "held" when its confirming worker dies after the write;
+        # the entry moved on, so a second confirmation finds it stale and writes nothing twice.
+        assert session().get(HeldChange, held_id).status in ("held", "confirmed")
 
 
 def test_start_without_a_migrated_database_still_serves_and_sweeps(tmp_path, built_index):

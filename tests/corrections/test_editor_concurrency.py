@@ -17,7 +17,7 @@ from html import unescape
 import pytest
 
 from app import ROOT
-from apptools import BACKENDS, scratch_database
+from apptools import BACKENDS, answer_with_aside, scratch_database
 from rules_index.content.versions import stored_faq_data
 from servertools import flask, server_env, serving
 
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.slow  # make test-all: two editors against gunicorn
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "ruling", "check",
           "base_version", "base_entry"]
-NEW_DE = "Es gewinnt, wer mehr Punkte **allein aus Bauwerken** hat (Quetzalwort).\n\nWas bei erneutem Gleichstand gilt, sagt die Regel nicht."
+NEW_DE = answer_with_aside("ohne-furcht-und-adel", "tie-break", "de", "Quetzalwort.")
 EDITORS = {"anna": "a-long-editor-password", "bert": "another-long-editor-password"}
 
 
@@ -98,32 +98,53 @@ def newest_reports(editor: Browser) -> list[int]:
     return [int(rid) for rid in re.findall(r"/editor/reports/(\d+)", queue)]
 
 
+def confirm_all(editor: "Browser") -> list[tuple[int, int, str]]:
+    """Confirm, as ``editor``, every held change of the other editor in the queue: (id, status, page)."""
+    _, queue = editor.request("/editor/")
+    done = []
+    for held in re.findall(r'action="/editor/held/(\d+)/confirm"', queue):
+        status, page = editor.request(f"/editor/held/{held}/confirm", {"csrf_token": csrf(queue)})
+        done.append((int(held), status, page))
+    return done
+
+
 def test_two_sessions_accepting_on_the_same_version(server):
     base = f"http://127.0.0.1:{server.port}"
     reader, anna, bert = Browser(base), Browser(base), Browser(base)
     anna.login("anna")
     bert.login("bert")
-    english = stored_faq_data(server.content, GAME, FAQ)["en"]["answer"].rstrip() + "\n\nZanzibarword."
+    english = stored_faq_data(server.content, GAME, FAQ)["en"]["answer"].rstrip() + "\n\n[Zanzibarword.]{.editorial}"
     report(reader, "de", NEW_DE)
     report(reader, "en", english)
     rid_en, rid_de = newest_reports(anna)[:2]
-    # Both open their report on the same version of the entry, then both accept.
+    # Both open their report on the same version of the entry, then both accept: new words, so
+    # both wait for a second editor; nothing is written yet.
     _, page_a = anna.request(f"/editor/reports/{rid_de}")
     _, page_b = bert.request(f"/editor/reports/{rid_en}")
     assert form_values(page_a)["base_version"] == form_values(page_b)["base_version"]
     status_a, _ = anna.request(f"/editor/reports/{rid_de}", {"csrf_token": csrf(page_a), "action": "accept", **form_values(page_a)})
-    assert status_a == 200  # after the redirect to the queue
-    status_b, stale = bert.request(f"/editor/reports/{rid_en}", {"csrf_token": csrf(page_b), "action": "accept", **form_values(page_b)})
-    assert status_b == 409
-    assert "Someone else changed this entry" in stale
-    assert "Zanzibarword" not in stored_faq_data(server.content, GAME, FAQ)["en"]["answer"]
-    merged = form_values(stale)
-    assert "Quetzalwort" in merged["answer_de"]
-    status, _ = bert.request(f"/editor/reports/{rid_en}", {"csrf_token": csrf(stale), "action": "accept", **merged})
-    assert status == 200
+    status_b, _ = bert.request(f"/editor/reports/{rid_en}", {"csrf_token": csrf(page_b), "action": "accept", **form_values(page_b)})
+    assert status_a == status_b == 200  # after the redirect to the queue
+    assert "Quetzalwort" not in stored_faq_data(server.content, GAME, FAQ)["de"]["answer"]
+    # Bert confirms Anna's; Anna then confirms Bert's, made on the version before: it is stale,
+    # nothing is written, and it says so.
+    assert [status for _, status, _ in confirm_all(bert)] == [200]
+    [(stale_id, status, page)] = confirm_all(anna)
+    assert status == 200 and "The entry has changed since this change was held" in page
     entry = stored_faq_data(server.content, GAME, FAQ)
-    assert "Quetzalwort" in entry["de"]["answer"] and entry["en"]["answer"].rstrip().endswith("Zanzibarword.")
-    # The same report accepted twice on one version: the second finds it decided.
+    assert "Quetzalwort" in entry["de"]["answer"] and "Zanzibarword" not in entry["en"]["answer"]
+    # Bert's report is still open: on the current version his accept is held again and confirmed.
+    _, page_b = bert.request(f"/editor/reports/{rid_en}")
+    assert "Quetzalwort" in form_values(page_b)["answer_de"]
+    status, _ = bert.request(f"/editor/reports/{rid_en}", {"csrf_token": csrf(page_b), "action": "accept", **form_values(page_b)})
+    assert status == 200
+    _, queue = anna.request("/editor/")
+    assert f'action="/editor/held/{stale_id}/confirm"' in queue  # the stale one waits to be rejected
+    anna.request(f"/editor/held/{stale_id}/reject", {"csrf_token": csrf(queue)})
+    assert [status for _, status, _ in confirm_all(anna)] == [200]
+    entry = stored_faq_data(server.content, GAME, FAQ)
+    assert "Quetzalwort" in entry["de"]["answer"] and entry["en"]["answer"].rstrip().endswith("[Zanzibarword.]{.editorial}")
+    # The same report accepted twice: the second finds it decided.
     status, again = anna.request(f"/editor/reports/{rid_en}", {"csrf_token": csrf(page_a), "action": "accept", **form_values(page_b)})
     assert status == 409 and "This report was accepted." in again
     _, changes = anna.request("/editor/changes")
