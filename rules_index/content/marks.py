@@ -68,6 +68,10 @@ def unmarked(text: str) -> str:
 def bind_words(text: str, words: str, fact: str) -> str | None:
     """``text`` with the first occurrence of ``words`` outside any mark bound to ``fact``
     ("[words]{fact=fact}"), or None when the words do not stand there unmarked."""
+    return _mark_words(text, words, f"fact={fact}")
+
+
+def _mark_words(text: str, words: str, attrs: str) -> str | None:
     words = words.strip()
     if not words or any(c in words for c in "[]{}\n"):
         return None
@@ -76,6 +80,19 @@ def bind_words(text: str, words: str, fact: str) -> str | None:
     while start >= 0:
         end = start + len(words)
         if not any(a < end and start < b for a, b in taken):
-            return f"{text[:start]}[{words}]{{fact={fact}}}{text[end:]}"
+            return f"{text[:start]}[{words}]{{{attrs}}}{text[end:]}"
         start = text.find(words, start + 1)
     return None
+
+
+def marked_like(marked: str, plain: str) -> str:
+    """``plain`` (a reader's rewording of ``marked`` as readers see it) with the marks of
+    ``marked`` put back wherever their words still stand, in order; new words stay unmarked for
+    an editor to bind."""
+    result = plain
+    for mark in marks(marked):
+        if mark.problem:
+            continue
+        attrs = f".{mark.aside}" if mark.aside else (f"fact={mark.facts[0]}" if len(mark.facts) == 1 else f'fact="{" ".join(mark.facts)}"')
+        result = _mark_words(result, mark.words, attrs) or result
+    return result

@@ -16,6 +16,7 @@ from flask import Blueprint, abort, current_app, jsonify, redirect, render_templ
 
 from rules_index.corrections import availability, idempotency, reports
 from rules_index.corrections.db import session
+from rules_index.content.marks import unmarked
 
 from .bodies import json_object
 from .errors import ApiError
@@ -53,7 +54,7 @@ def _target(lang: str, slug: str, kind: str, target_id: str):
 
 def _current_text(kind: str, entry, lang: str) -> str:
     """The text a report is about, as the reader reads it: the answer, or the section's text."""
-    return entry.text(lang).answer if kind == "faq" else entry.body(lang)
+    return unmarked(entry.text(lang).answer) if kind == "faq" else entry.body(lang)
 
 
 def _same_text(a: str, b: str) -> bool:

@@ -25,7 +25,7 @@ from sqlalchemy import select
 from rules_index import characters as chars
 from rules_index.content import LANGS
 from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, parse_submitted_yaml
-from rules_index.content.marks import bind_words
+from rules_index.content.marks import bind_words, marked_like, unmarked
 from rules_index.content.versions import entry_data
 from rules_index.content.yaml12 import dump_text
 from rules_index.corrections import availability, changes, reports, sessions
@@ -255,7 +255,10 @@ def _entry_form(kind: str, current: dict, proposal: Report | None = None):
         for name, text in form_texts(kind, current).items():
             getattr(form, name).data = text
         if proposal is not None and proposal.proposed_answer:
-            getattr(form, f"{'answer' if kind == 'faq' else 'body'}_{proposal.lang}").data = proposal.proposed_answer
+            field = getattr(form, f"{'answer' if kind == 'faq' else 'body'}_{proposal.lang}")
+            # A reader proposes plain words: the marks of the stored answer go back on the words
+            # that are still there, and what is new waits to be bound.
+            field.data = marked_like(field.data, proposal.proposed_answer) if kind == "faq" else proposal.proposed_answer
         form.base_version.data = entry_version(kind, current)
         form.base_entry.data = json.dumps(current, ensure_ascii=False)
     return form
@@ -411,7 +414,8 @@ def review(editor: Editor, report_id: int):
             return _locked(editor, report, 409)
         current, merges = _offer_merge(kind, slug, target, form)
     field = "answer" if kind == "faq" else "body"
-    before = current[report.lang][field]
+    # The reader proposed plain words against the answer as readers read it (without marks).
+    before = unmarked(current[report.lang][field]) if kind == "faq" else current[report.lang][field]
     refused = bool(problems) and not checked
     return render_template(
         "editor/review.html", editor=editor, report=report, form=form, reject_form=reject_form, locked=False,

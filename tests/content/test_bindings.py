@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rules_index.content.bindings import Vocabulary, binding_problems, statements, tally
-from rules_index.content.marks import marks, unmarked
+from rules_index.content.marks import marked_like, marks, unmarked
 from rules_index.content.schema import Faq, GlossaryEntry
 from rules_index.render import markdown_html, marked_answer_html, plain_text
 
@@ -126,3 +126,10 @@ def test_the_answer_page_marks_bound_statements_only():
     assert '<a class="bound" href="#check-1" title="The King&#39;s colour is yellow."' in html or 'title="The King\'s colour is yellow."' in html
     assert html.count('class="bound"') == 2
     assert "For comparison" in html and "editorial" not in html
+
+
+def test_a_readers_plain_rewording_gets_the_marks_back_where_the_words_stand():
+    reworded = unmarked(RIGHT["de"]).replace("Bei 4 Spielern gibt es", "Mit 4 Personen gibt es") + " Neu."
+    again = marked_like(RIGHT["de"], reworded)
+    assert again == RIGHT["de"].replace("Bei 4 Spielern gibt es", "Mit 4 Personen gibt es") + " Neu."
+    assert [m.facts for m in marks(again)] == [m.facts for m in marks(RIGHT["de"])]

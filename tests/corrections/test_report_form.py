@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+
+from rules_index.content.marks import unmarked
 from sqlalchemy import select
 
 from rules_index.corrections.db import session
@@ -52,7 +54,9 @@ def tracking_token(thanks: str, lang: str) -> str:
 def test_proposal_starts_with_the_current_answer_in_the_readers_language(site_client, lang):
     html = site_client.get(f"/{lang}/{GAME}/faq/{FAQ}/correction").get_data(as_text=True)
     answer, _ = entry(site_client.application, lang)
-    assert form_values(html, ["proposed_answer"])["proposed_answer"] == answer.answer
+    # As readers read it: the words, without the marks that bind them to the engine.
+    assert form_values(html, ["proposed_answer"])["proposed_answer"] == unmarked(answer.answer)
+    assert "]{fact=" not in html
     assert PRIVACY[lang] in html
     # The privacy line and the hint are tied to their fields for screen readers.
     assert re.search(r'<input[^>]*aria-describedby="email-hint"[^>]*name="email"', html)
