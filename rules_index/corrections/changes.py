@@ -6,8 +6,10 @@
    entry is refused as stale.
 3. The gate (gate.py) checks the planned files in a copy of the game's folder: validation, the
    entry's ruling against its text in every language, the game's common mistakes, the entry's
-   rule checks. Any problem raises ChangeRefused, and the real files stay untouched. A dry run
-   stops here.
+   rule checks. Any problem raises ChangeRefused, and the real files stay untouched.
+   A FAQ change the engine cannot judge (new or reworded words, holds.py) is then stored as a
+   HeldChange and nothing is written; a second editor's confirm_held runs it through the gate
+   again and writes it. A dry run stops here, saying which of the two it would be.
 4. The intent (what will be written) is committed before any file is touched; the real files are
    replaced one by one, each atomically; then one transaction records the change and its
    history, flags the other languages whose text did not change as "translation under review",
