@@ -26,7 +26,7 @@ import simplemma
 from wordfreq import zipf_frequency
 
 from rules_index.content import LANGS
-from rules_index.content.bindings import NEGATIONS, PAGE, Statement, statements
+from rules_index.content.bindings import NEGATIONS, PAGE, Statement, diverging_langs, statements
 from rules_index.content.numbers import number_value, prose
 from rules_index.content.marks import unmarked
 from rules_index.content.schema import Faq, GlossaryEntry
@@ -185,4 +185,9 @@ def hold_reasons(before: Faq, after: Faq, glossary: list[GlossaryEntry]) -> list
     for lang in LANGS:
         reasons += text_changes(before.text(lang).question, after.text(lang).question, lang, words, "question")
         reasons += text_changes(before.text(lang).answer, after.text(lang).answer, lang, words, "answer")
+    # The languages compared with each other: one that now binds other facts than the rest is
+    # the edited one, and it is named (not the untouched ones).
+    for lang, bound in diverging_langs(after).items():
+        facts = ", ".join(f"{name}×{count}" if count > 1 else name for name, count in sorted(bound.items())) or "none"
+        reasons.append(HoldReason(f"answer ({lang}) binds other facts than the other languages ({facts})", lang))
     return reasons

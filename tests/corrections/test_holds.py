@@ -90,3 +90,10 @@ def test_a_held_edit_names_the_edited_language():
     found = hold_reasons(STORED, edited("it", "prima che", "dopo che"), GLOSSARY)
     assert {reason.lang for reason in found} == {"it"}
     assert any("dopo che" in reason.message for reason in found)
+
+
+def test_a_language_that_binds_other_facts_than_the_rest_is_named():
+    after = edited("it", "[4 monete]{fact=gold}", "4 monete")
+    found = hold_reasons(STORED, after, GLOSSARY)
+    assert any(r.lang == "it" and "binds other facts than the other languages" in r.message for r in found)
+    assert not any(r.lang in ("de", "en") for r in found)
