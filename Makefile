@@ -93,7 +93,7 @@ fuzz: dev-setup ## Fuzz the API and the pages with new examples (SEED=… repeat
 	@echo "fuzz seed $(FUZZ_SEED)"
 	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -q -p no:cacheprovider --hypothesis-seed=$(FUZZ_SEED) $(FUZZ_TESTS)
 
-mutation: dev-setup $(VENV)/.mutation-installed ## Mutation testing of the rule engines: a seeded sample of 400 mutants (N=… to change)
+mutation: dev-setup $(VENV)/.mutation-installed ## Mutation testing of the rule engines: a fresh random sample of 400 mutants, its seed printed (N=… to change)
 	rm -rf mutants
 	$(BIN)/python scripts/mutation_sample.py $(or $(N),400)
 
