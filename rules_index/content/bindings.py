@@ -197,29 +197,41 @@ def _named(text: str, subject, lang: str, vocabulary: Vocabulary) -> bool:
     return vocabulary.named(text, subject, lang)
 
 
-def rendering_problem(fact: Fact, words: str, clause: str, lang: str, vocabulary: Vocabulary, opening: bool) -> str | None:
-    """Why ``words`` (a span bound to ``fact``) do not say the fact's value, or None."""
+def rendering_problem(fact: Fact, words: str, clause: str, lang: str, vocabulary: Vocabulary,
+                      opening: bool) -> tuple[str, str, str] | None:
+    """Why ``words`` (a span bound to ``fact``) do not say the fact's value: (code, the reason in
+    English, the value as the text's language says it), or None."""
     value = fact.value
     if fact.says is not None:
-        return None if names(words, fact.says.get(lang)) else f"does not say \"{fact.says.get(lang)}\", the fact's words for {value!r}"
+        expected = fact.says.get(lang)
+        return None if names(words, expected) else ("value", f"does not say \"{expected}\", the fact's words for {value!r}", expected)
     if isinstance(value, bool):
         answer = ANSWER_WORDS[lang].get(words.strip(" *_.,!").casefold())
         said = answer if answer is not None and opening else not negative(clause, lang)
         if said != value:
-            return "says the opposite" if said is not None else "does not say yes or no"
+            return ("opposite", "says the opposite", "")
         return None
     if isinstance(value, int):
-        return None if _states_number(words, value, lang) else f"does not state {value}"
+        return None if _states_number(words, value, lang) else ("value", f"does not state {value}", str(value))
     if value in vocabulary.entries:
         shown = " / ".join(vocabulary.words(value, lang))
-        return None if vocabulary.named(words, value, lang) else f"does not name {shown}"
-    return f"the value {value!r} has no words in the text's language: give the fact its words (says)"
+        return None if vocabulary.named(words, value, lang) else ("value", f"does not name {shown}", vocabulary.words(value, lang)[0])
+    return ("no-words", f"the value {value!r} has no words in the text's language: give the fact its words (says)", str(value))
 
 
 @dataclass(frozen=True)
 class BindingProblem:
+    """One way a text disagrees with its bound facts: ``message`` in English (logs, the API),
+    ``code`` and ``params`` for the editors' pages to say it in the editor's language."""
+
     lang: str
     message: str
+    code: str | None = None
+    params: tuple = ()
+
+    @property
+    def values(self) -> dict:
+        return dict(self.params)
 
 
 def _pages_problems(text: str, pages, source_pages: int | None, lang: str) -> list[BindingProblem]:
@@ -228,9 +240,11 @@ def _pages_problems(text: str, pages, source_pages: int | None, lang: str) -> li
         first, last = int(match[1]), int(match[2] or match[1])
         if pages is None or not (pages[0] <= first <= last <= pages[1]):
             cited = "no pages" if pages is None else (f"p. {pages[0]}" if pages[0] == pages[1] else f"pp. {pages[0]}–{pages[1]}")
-            problems.append(BindingProblem(lang, f"names page {match[0]!r}, but the citation gives {cited}"))
+            problems.append(BindingProblem(lang, f"names page {match[0]!r}, but the citation gives {cited}", "page",
+                                           (("page", match[0]), ("cited", cited))))
         elif source_pages is not None and last > source_pages:
-            problems.append(BindingProblem(lang, f"names page {last}, but the source has {source_pages} pages"))
+            problems.append(BindingProblem(lang, f"names page {last}, but the source has {source_pages} pages", "page",
+                                           (("page", match[0]), ("cited", f"{source_pages} pages"))))
     return problems
 
 
@@ -260,31 +274,41 @@ def binding_problems(faq: Faq, vocabulary: Vocabulary, source_pages: int | None 
             subjects = [facts[name].subject for name in statement.bound_facts if name in facts and facts[name].subject is not None]
             for mark in statement.marks:
                 if mark.problem:
-                    problems.append(BindingProblem(lang, f"{where}: {mark.problem}"))
+                    problems.append(BindingProblem(lang, f"{where}: {mark.problem}", "mark", (("mark", f"[{mark.words}]"),)))
                 for name in mark.facts:
                     fact = facts.get(name)
                     if fact is None:
-                        problems.append(BindingProblem(lang, f"{where}: \"{mark.words}\" is bound to '{name}', which is no fact of the ruling"))
+                        problems.append(BindingProblem(lang, f"{where}: \"{mark.words}\" is bound to '{name}', which is no fact of the ruling",
+                                                       "unknown-fact", (("words", mark.words), ("fact", name))))
                         continue
                     clause = _clause(statement, mark)
                     opening = index == 0 and statement.source.lstrip("*_ ").startswith(f"[{mark.words}]")
                     wrong = rendering_problem(fact, mark.words, clause, lang, vocabulary, opening)
                     if wrong:
-                        problems.append(BindingProblem(lang, f"{where}: \"{mark.words}\" {wrong} (fact '{name}': {fact.value!r}, {fact.place})"))
+                        code, reason, expected = wrong
+                        problems.append(BindingProblem(
+                            lang, f"{where}: \"{mark.words}\" {reason} (fact '{name}': {fact.value!r}, {fact.place})", code,
+                            (("words", mark.words), ("fact", name), ("expected", expected), ("check", fact.check))))
                     if fact.subject is not None:
                         within = clause if len(subjects) > 1 else statement.text
                         if not _named(within, fact.subject, lang, vocabulary):
-                            problems.append(BindingProblem(lang, f"{where}: \"{mark.words}\" (fact '{name}') stands apart from its subject "
-                                                                 f"\"{_subject_words(fact.subject, lang, vocabulary)}\"; name it in the same {'clause' if len(subjects) > 1 else 'statement'}"))
+                            subject = _subject_words(fact.subject, lang, vocabulary)
+                            problems.append(BindingProblem(
+                                lang, f"{where}: \"{mark.words}\" (fact '{name}') stands apart from its subject "
+                                      f"\"{subject}\"; name it in the same {'clause' if len(subjects) > 1 else 'statement'}",
+                                "subject", (("words", mark.words), ("subject", subject))))
             if checked and statement.kind == "unbound":
                 problems.append(BindingProblem(lang, f"{where}: \"{_short(statement.text)}\" states something no fact binds: "
-                                                     "bind its words to a fact ({fact=name}), or mark it {.editorial} or {.unchecked}"))
+                                                     "bind its words to a fact ({fact=name}), or mark it {.editorial} or {.unchecked}",
+                                               "unbound", (("text", _short(statement.text)),)))
             # A number that is the subject of a fact bound here ("with 4 players") is bound with it.
             loose = _loose_numbers(statement, lang, allowed | {s for s in subjects if isinstance(s, int)})
             if loose and (checked or any(m.bound for m in statement.marks)):
                 problems.append(BindingProblem(lang, f"{where}: \"{_short(statement.text)}\" states {', '.join(map(str, loose))} outside "
-                                                     "a bound span: bind the number to a fact, or remove it"))
-        problems += [BindingProblem(p.lang, f"{where}: {p.message}") for p in _pages_problems(text, faq.citation.pages, source_pages, lang)]
+                                                     "a bound span: bind the number to a fact, or remove it",
+                                               "loose-number", (("text", _short(statement.text)), ("numbers", ", ".join(map(str, loose))))))
+        problems += [BindingProblem(p.lang, f"{where}: {p.message}", p.code, p.params)
+                     for p in _pages_problems(text, faq.citation.pages, source_pages, lang)]
     return problems
 
 
@@ -376,10 +400,12 @@ def question_problems(faq: Faq, vocabulary: Vocabulary, roles: Iterable[str] = (
             continue
         for key in roles:
             if vocabulary.named(question, key, lang) and not vocabulary.named(played, key, lang) and key not in set_up["words"]:
-                problems.append(BindingProblem(lang, f"question ({lang}): asks about {_subject_words(key, lang, vocabulary)}, "
-                                                     "which no situation of its checks has"))
+                subject = _subject_words(key, lang, vocabulary)
+                problems.append(BindingProblem(lang, f"question ({lang}): asks about {subject}, which no situation of its checks has",
+                                               "question", (("subject", subject),)))
         for number in sorted(numbers_in(prose(question), lang) - numbers_in(prose(played), lang) - set_up["numbers"]):
-            problems.append(BindingProblem(lang, f"question ({lang}): asks about {number}, which no situation of its checks has"))
+            problems.append(BindingProblem(lang, f"question ({lang}): asks about {number}, which no situation of its checks has",
+                                           "question", (("subject", str(number)),)))
     return problems
 
 

@@ -260,7 +260,7 @@ def _hold(session: Session, editor: Editor, game: str, kind: str, target: str, u
         game=game, target_kind=kind, target_id=target, editor_id=editor.id,
         report_id=report.id if report is not None else None, base_version=version,
         updates=json.dumps(updates, ensure_ascii=False), status="held",
-        reasons=json.dumps([reason.as_json() for reason in reasons], ensure_ascii=False),
+        reasons=json.dumps([reason.stored() for reason in reasons], ensure_ascii=False),
     )
     session.add(held)
     session.commit()

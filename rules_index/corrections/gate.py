@@ -51,9 +51,12 @@ class GateProblem:
     mistake: str | None = None
     check: str | None = None
     scenario: str | None = None
+    # For the editors' pages, to say it in the editor's language (bindings.BindingProblem).
+    code: str | None = None
+    params: tuple = ()
 
     def as_json(self) -> dict:
-        return {key: value for key, value in asdict(self).items() if value is not None}
+        return {key: value for key, value in asdict(self).items() if value is not None and key not in ("code", "params")}
 
     def __str__(self) -> str:
         return self.message
@@ -135,7 +138,7 @@ def claim_problems(game: Game, entry: Faq) -> list[GateProblem]:
     problems = [GateProblem("claim", message) for message in ruling_shape_problems(entry.ruling, len(entry.checks))]
     source = game.source(entry.citation.source)
     found = answer_problems(entry, game.glossary, source.pages if source else None, game.info.roles)
-    return problems + [GateProblem("claim", claim.message, lang=claim.lang) for claim in found]
+    return problems + [GateProblem("claim", claim.message, lang=claim.lang, code=claim.code, params=claim.params) for claim in found]
 
 
 def mistake_problems(game: Game, entry: Faq) -> list[GateProblem]:

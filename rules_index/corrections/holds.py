@@ -55,13 +55,21 @@ _TOKEN = re.compile(r"\d+|[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 @dataclass(frozen=True)
 class HoldReason:
-    """Why a change waits for a second editor; ``lang`` is the edited language it concerns."""
+    """Why a change waits for a second editor; ``lang`` is the edited language it concerns;
+    ``code`` and ``params`` let the editors' pages say it in the editor's language."""
 
     message: str
     lang: str | None = None
+    code: str | None = None
+    params: tuple = ()
 
     def as_json(self) -> dict:
+        """As the API answers it."""
         return {"message": self.message, **({"lang": self.lang} if self.lang else {})}
+
+    def stored(self) -> dict:
+        """As a held change keeps it (the queue shows it in each editor's language)."""
+        return {**self.as_json(), "code": self.code, "params": dict(self.params)}
 
 
 def _tokens(text: str, lang: str) -> tuple[str, ...]:
@@ -165,9 +173,11 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
         if match is not None:
             remaining_old.pop(match)
             continue
-        reasons.append(HoldReason(f"{field} ({lang}): new or reworded statement \"{_short(statement.source)}\"", lang))
+        reasons.append(HoldReason(f"{field} ({lang}): new or reworded statement \"{_short(statement.source)}\"", lang,
+                                  "new", (("field", field), ("text", _short(statement.source)))))
     for statement, _ in remaining_old:
-        reasons.append(HoldReason(f"{field} ({lang}): drops or rewords the statement \"{_short(statement.source)}\"", lang))
+        reasons.append(HoldReason(f"{field} ({lang}): drops or rewords the statement \"{_short(statement.source)}\"", lang,
+                                  "dropped", (("field", field), ("text", _short(statement.source)))))
     return reasons
 
 
@@ -181,7 +191,8 @@ def hold_reasons(before: Faq, after: Faq, glossary: list[GlossaryEntry]) -> list
     old, new = before.model_dump(mode="json"), after.model_dump(mode="json")
     changed = [key for key in _STRUCTURED if old.get(key) != new.get(key)]
     if changed:
-        reasons.append(HoldReason(f"changes {', '.join(changed)}: what the checks and facts mean is read by a second editor"))
+        reasons.append(HoldReason(f"changes {', '.join(changed)}: what the checks and facts mean is read by a second editor",
+                                  None, "structured", (("fields", ", ".join(changed)),)))
     for lang in LANGS:
         reasons += text_changes(before.text(lang).question, after.text(lang).question, lang, words, "question")
         reasons += text_changes(before.text(lang).answer, after.text(lang).answer, lang, words, "answer")
@@ -189,5 +200,6 @@ def hold_reasons(before: Faq, after: Faq, glossary: list[GlossaryEntry]) -> list
     # the edited one, and it is named (not the untouched ones).
     for lang, bound in diverging_langs(after).items():
         facts = ", ".join(f"{name}×{count}" if count > 1 else name for name, count in sorted(bound.items())) or "none"
-        reasons.append(HoldReason(f"answer ({lang}) binds other facts than the other languages ({facts})", lang))
+        reasons.append(HoldReason(f"answer ({lang}) binds other facts than the other languages ({facts})", lang,
+                                  "diverging", (("facts", facts),)))
     return reasons

@@ -38,10 +38,12 @@ from rules_index.corrections.revert import NotRevertable, entry_version, revert_
 from . import editor_lang as interface
 from .forms import MAX_BASE_ENTRY, ActionForm, EntryForm, LoginForm, RejectForm, SectionForm
 from .committed import publish_committed
+from .gate_words import gate_text
 from .security import every_login, limiter, log_breach, login_account, login_account_and_address
 from .state import content_state, library, verification
 
 bp = Blueprint("editor", __name__, url_prefix="/editor")
+bp.add_app_template_filter(gate_text, "gate_text")  # gate problems in the editor's language
 bp.before_request(availability.require)
 
 

@@ -35,7 +35,8 @@ def test_the_form_offers_the_engines_values_and_binds_one(site):
     assert bound.status_code == 200
     assert "name: city-eight" in html and "output: city_sizes.B" in html
     assert "[In a city]{fact=city-eight}" in html
-    assert re.search(r'"In a city" does not state 8 \(fact \'city-eight\'', html)
+    # In the editor's language: what the text says, what the engine says, and how to fix it.
+    assert "English: “In a city” does not say 8, which the engine gives in situation 1 for the fact city-eight. Write 8 there" in html
     assert re.search(r'<button type="submit" name="action" value="save" disabled', html)
 
 

@@ -119,8 +119,9 @@ def test_accept_that_breaks_validation_is_refused(site):
     response = accept(client, report_id(site, token))
     assert response.status_code == 400
     html = response.get_data(as_text=True)
-    assert "states 7 outside a bound span: bind the number to a fact, or remove it" in html
-    assert "states something no fact binds" in html
+    # In the editor's language (German), with how to fix it.
+    assert "nennt 7 außerhalb einer gebundenen Aussage. Binde die Zahl an den Fakt, den sie zählt, oder streiche sie." in html
+    assert "sagt eine Regel aus, die kein Fakt bindet" in html
     assert (site.content_dir / GAME / "faq.yaml").read_bytes() == before
 
 

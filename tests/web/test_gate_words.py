@@ -1,0 +1,37 @@
+"""The gate's findings in the editor's language: every code of bindings.py and holds.py has its
+sentence in de, en and it, with the text, the engine's value and the way to fix it."""
+from __future__ import annotations
+
+import pytest
+from flask_babel import force_locale
+
+from rules_index.content.bindings import BindingProblem
+from rules_index.web.gate_words import gate_text
+
+PARAMS = {"words": "Wörterx", "fact": "factx", "expected": "Wertx", "check": 3, "subject": "Subjektx", "text": "Satzx",
+          "numbers": "7, 9", "page": "S. 9", "cited": "S. 2", "mark": "[Markex]", "field": "answer", "fields": "ruling",
+          "facts": "a, b"}
+CODES = ["value", "opposite", "no-words", "unknown-fact", "subject", "unbound", "loose-number", "page", "mark", "question",
+         "new", "dropped", "structured", "diverging"]
+
+
+@pytest.mark.parametrize("locale", ["de", "en", "it"])
+@pytest.mark.parametrize("code", CODES)
+def test_every_code_is_said_in_every_language(app, code, locale):
+    problem = BindingProblem("it", "the English message", code, tuple(PARAMS.items()))
+    with app.test_request_context(), force_locale(locale):
+        said = gate_text(problem)
+        stored = gate_text({"message": "the English message", "lang": "it", "code": code, "params": PARAMS})
+    assert said == stored and said != "the English message"
+    assert not any(mark in said for mark in ("%(", "%s"))
+    if code not in ("structured",):
+        assert {"de": "Italiano", "en": "Italiano", "it": "Italiano"}[locale] in said
+    if code in ("value", "opposite", "unbound", "loose-number"):
+        # What the text says, and how to fix it (a verb of the fixing sentence).
+        assert any(word in said for word in ("Wörterx", "Satzx"))
+        assert any(word in said for word in ("Bind", "Binde", "Lega", "Turn", "Dreh", "Capovolgi", "Write", "Schreib", "Scrivi"))
+
+
+def test_a_problem_without_a_code_keeps_its_message(app):
+    with app.test_request_context(), force_locale("de"):
+        assert gate_text({"message": "check faq:x (steps) FAILED"}) == "check faq:x (steps) FAILED"
