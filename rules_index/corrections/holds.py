@@ -51,6 +51,8 @@ ORDER = {
 }
 KNOWN_ZIPF = 2.0  # a word this frequent (wordfreq's Zipf scale) is a word of the language, not a typo
 _TOKEN = re.compile(r"\d+|[^\W\d_]+(?:['’][^\W\d_]+)?")
+# Link targets "](…)", autolinks "<scheme:…>" and bare web addresses.
+_ADDRESS = re.compile(r"\]\(\s*<?([^)\s>]*)|<([a-z][a-z0-9+.-]*:[^>]*)>|\b((?:https?|ftp)://\S+|www\.\S+)", re.I)
 
 
 @dataclass(frozen=True)
@@ -73,13 +75,14 @@ class HoldReason:
 
 
 def _tokens(text: str, lang: str) -> tuple[str, ...]:
-    """The words of a text as compared: casefolded, numbers as their values, pages left out."""
+    """The words of a text as compared: casefolded, numbers as their values, pages left out, and
+    every address it links to (a link added or changed is never a typo fix)."""
     plain = re.sub(r"[*_`#>|~]+", " ", PAGE.sub(" ", prose(unmarked(text))))
     words = []
     for token in _TOKEN.findall(plain):
         value = number_value(token, lang)
         words.append(f"#{value}" if value is not None else token.casefold())
-    return tuple(words)
+    return tuple(words) + tuple(f"@{''.join(parts)}" for parts in _ADDRESS.findall(text))
 
 
 def _signature(statement: Statement, lang: str) -> tuple:
@@ -108,7 +111,7 @@ class Words:
         word of the language or the game, and ``new`` is a close one. Another form of a real word
         is not a typo ("Karte"/"Karten" changes a count, "der"/"den" who does what)."""
         claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
-        if old in claim_words or old.startswith("#") or new.startswith("#"):
+        if old in claim_words or old.startswith(("#", "@")) or new.startswith(("#", "@")):
             return False
         # A misspelt "nohting" may become "nothing": the word was meant, only its letters were wrong.
         return not self.known(old, lang) and _distance(old, new) <= (1 if len(old) <= 5 or new in claim_words else 2)

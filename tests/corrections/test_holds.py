@@ -80,6 +80,8 @@ def test_right_edits_go_live_at_once(before, after):
     pytest.param(entry(question="Darf der Dieb den Händler bestehlen?"), id="the question changed"),
     pytest.param(entry(verdict="yes"), id="the ruling changed"),
     pytest.param(edited("de", "Händler", "Händlr"), id="a typo brought in"),
+    pytest.param(edited("en", "the Merchant", "the [Merchant](https://example.org/offer)"), id="a link added"),
+    pytest.param(edited("it", "dal Mercante", "dal ![Mercante](https://example.org/pixel.png)"), id="an image added"),
 ])
 def test_edits_the_engine_cannot_judge_are_held(after):
     found = reasons(STORED, after)
