@@ -177,10 +177,11 @@ class Vocabulary:
 
 
 def _states_number(words: str, value: int, lang: str) -> bool:
+    # The span's words as they are: "[2. Mal]" states 2 (no list item's number here).
     if value in SMALL_NUMBERS:
-        tokens = {t.casefold() for t in _WORD.findall(prose(words))}
+        tokens = {t.casefold() for t in _WORD.findall(words)}
         return bool(tokens & SMALL_NUMBERS[value][lang])
-    return value in numbers_in(prose(words), lang)
+    return value in numbers_in(words, lang)
 
 
 def _phrase(subject, lang: str) -> str:
@@ -275,6 +276,10 @@ def binding_problems(faq: Faq, vocabulary: Vocabulary, source_pages: int | None 
             for mark in statement.marks:
                 if mark.problem:
                     problems.append(BindingProblem(lang, f"{where}: {mark.problem}", "mark", (("mark", f"[{mark.words}]"),)))
+                if mark.facts and not re.search(r"[^\W_]", mark.words):
+                    problems.append(BindingProblem(lang, f"{where}: a span bound to {', '.join(mark.facts)} holds no word",
+                                                   "unbound", (("text", mark.words),)))
+                    continue
                 for name in mark.facts:
                     fact = facts.get(name)
                     if fact is None:

@@ -9,6 +9,7 @@ from typing import Any, Iterable, Iterator
 
 from pydantic import BaseModel
 
+from rules_index.characters import describe, refused_character, without_invisible
 from rules_index.render import markup_problem
 
 from .model import Game
@@ -182,16 +183,27 @@ def _strings(value: Any, keys: tuple = ()) -> Iterator[tuple[tuple, str]]:
             yield from _strings(item, (*keys, index))
 
 
+def _text_problem(text: str) -> str | None:
+    """Why a text cannot be shown as it reads: nested or long beyond what the site shows as
+    Markdown, or holding a character that hides or turns what it says (a right-to-left override
+    shows "30" as "03"; the forms and the API remove them, content must not hold them either)."""
+    hidden = next((c for c in text if without_invisible(c) == ""), None) or refused_character(text)
+    if hidden is not None:
+        return f"holds the invisible character {describe(hidden)}: remove it"
+    return markup_problem(text)
+
+
 def check_markup(game: Game, where: Where) -> Iterator[Problem]:
-    """Every text can be shown as Markdown: not nested or long beyond what the site shows as such."""
+    """Every text can be shown as written: as Markdown within the site's limits, with no
+    invisible or control character."""
     lists = {"faq.yaml": game.faq, "mistakes.yaml": game.mistakes, "glossary.yaml": game.glossary, "notes.yaml": game.notes}
     for file_name, entries in lists.items():
         for entry in entries:
             for keys, text in _strings(entry):
-                if problem := markup_problem(text):
+                if problem := _text_problem(text):
                     yield _problem(where(file_name, entry.id, *keys), problem)
     for keys, text in _strings(game.info):
-        if problem := markup_problem(text):
+        if problem := _text_problem(text):
             yield _problem(where("game.yaml", None, *keys), problem)
     for section in game.sections:
         for lang, text in section.texts.items():

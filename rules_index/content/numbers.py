@@ -37,11 +37,27 @@ _WORDS = {
         10: "dieci decimo decima", 11: "undici", 12: "dodici",
     },
 }
+# Cardinals beyond 12 ("dreißig Goldstücke"): counted like the rest.
+_LARGER = {
+    "de": {13: "dreizehn", 14: "vierzehn", 15: "fünfzehn", 16: "sechzehn", 17: "siebzehn", 18: "achtzehn", 19: "neunzehn",
+           20: "zwanzig", 30: "dreißig", 40: "vierzig", 50: "fünfzig", 60: "sechzig", 70: "siebzig", 80: "achtzig",
+           90: "neunzig", 100: "hundert"},
+    "en": {13: "thirteen", 14: "fourteen", 15: "fifteen", 16: "sixteen", 17: "seventeen", 18: "eighteen", 19: "nineteen",
+           20: "twenty", 30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy", 80: "eighty", 90: "ninety",
+           100: "hundred"},
+    "it": {13: "tredici", 14: "quattordici", 15: "quindici", 16: "sedici", 17: "diciassette", 18: "diciotto", 19: "diciannove",
+           20: "venti", 30: "trenta", 40: "quaranta", 50: "cinquanta", 60: "sessanta", 70: "settanta", 80: "ottanta",
+           90: "novanta", 100: "cento"},
+}
 _LOOKUP = {
-    lang: {word: value for value, words in table.items() for word in words.split()}
+    lang: {**{word: value for value, words in table.items() for word in words.split()},
+           **{word: value for value, word in _LARGER[lang].items()}}
     for lang, table in _WORDS.items()
 }
-_TOKEN = re.compile(r"\d+|[^\W\d_]+")
+# The cardinal of each value is the first word of its list; the others are ordinals or "twice".
+_CARDINALS = {lang: {words.split()[0] for words in table.values()} | set(_LARGER[lang].values()) for lang, table in _WORDS.items()}
+# Digits are ASCII only: another script's digits ("৪", "٣") are not read as numbers here.
+_TOKEN = re.compile(r"[0-9]+|[^\W\d_]+")
 # Markdown link targets "](...)", autolinks "<http...>" and bare addresses.
 _NOT_PROSE = re.compile(r"\]\([^)]*\)|<[a-z][a-z0-9+.-]*:[^>]*>|\b(?:https?|ftp)://\S+|\bwww\.\S+", re.I)
 
@@ -50,7 +66,7 @@ def numbers_in(text: str, lang: str) -> set[int]:
     found: set[int] = set()
     words = _LOOKUP.get(lang, {})
     for token in _TOKEN.findall(text):
-        if token.isdigit():
+        if token.isascii() and token.isdigit():
             value = int(token)
         else:
             value = words.get(token.lower(), 1)
@@ -75,10 +91,16 @@ def prose_tokens(text: str) -> list[str]:
 
 
 def number_value(token: str, lang: str) -> int | None:
-    """The number a token states (digits, or a number word of 2 to 12), else None."""
-    if token.isdigit():
+    """The number a token states (ASCII digits, or a number word), else None."""
+    if token.isascii() and token.isdigit():
         return int(token)
     return _LOOKUP.get(lang, {}).get(token.lower())
+
+
+def is_ordinal(token: str, lang: str) -> bool:
+    """Whether a number word counts a place or a time ("zweite", "second", "twice"), not a quantity."""
+    word = token.lower()
+    return word in _LOOKUP.get(lang, {}) and word not in _CARDINALS.get(lang, set())
 
 
 def numbers_in_order(text: str, lang: str) -> list[int]:

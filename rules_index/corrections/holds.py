@@ -19,6 +19,7 @@ marks, a changed question, ruling, checks or citation. Pure functions; no databa
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -27,9 +28,10 @@ from wordfreq import zipf_frequency
 
 from rules_index.content import LANGS
 from rules_index.content.bindings import NEGATIONS, PAGE, Statement, diverging_langs, statements
-from rules_index.content.numbers import number_value, prose
+from rules_index.content.numbers import is_ordinal, number_value, prose
 from rules_index.content.marks import unmarked
 from rules_index.content.schema import Faq, GlossaryEntry
+from rules_index.render import plain_text
 from rules_index.search.analysis import stopwords
 
 # Words whose change changes what a statement claims, beyond the negations.
@@ -51,6 +53,8 @@ ORDER = {
 }
 KNOWN_ZIPF = 2.0  # a word this frequent (wordfreq's Zipf scale) is a word of the language, not a typo
 _TOKEN = re.compile(r"\d+|[^\W\d_]+(?:['’][^\W\d_]+)?")
+# A digit that counts a place: "2. Runde", "8° quartiere", "3rd".
+_ORDINAL_AFTER = re.compile(r"\.(?=\s+[^\W\d_])|°|st\b|nd\b|rd\b|th\b", re.I)
 # Link targets "](…)", autolinks "<scheme:…>" and bare web addresses.
 _ADDRESS = re.compile(r"\]\(\s*<?([^)\s>]*)|<([a-z][a-z0-9+.-]*:[^>]*)>|\b((?:https?|ftp)://\S+|www\.\S+)", re.I)
 
@@ -75,13 +79,20 @@ class HoldReason:
 
 
 def _tokens(text: str, lang: str) -> tuple[str, ...]:
-    """The words of a text as compared: casefolded, numbers as their values, pages left out, and
-    every address it links to (a link added or changed is never a typo fix)."""
+    """The words of a text as compared: casefolded, numbers as their values (a place, "zweite",
+    "2.", apart from a count, "zwei"), pages left out, and every address it links to (a link
+    added or changed is never a typo fix)."""
     plain = re.sub(r"[*_`#>|~]+", " ", PAGE.sub(" ", prose(unmarked(text))))
     words = []
-    for token in _TOKEN.findall(plain):
+    for match in _TOKEN.finditer(plain):
+        token = match.group()
         value = number_value(token, lang)
-        words.append(f"#{value}" if value is not None else token.casefold())
+        if value is None:
+            words.append(token.casefold())
+        elif is_ordinal(token, lang) or (token.isdigit() and _ORDINAL_AFTER.match(plain, match.end())):
+            words.append(f"#{value}.")
+        else:
+            words.append(f"#{value}")
     return tuple(words) + tuple(f"@{''.join(parts)}" for parts in _ADDRESS.findall(text))
 
 
@@ -108,13 +119,16 @@ class Words:
 
     def typo_fix(self, old: str, new: str, lang: str) -> bool:
         """Whether ``new`` for ``old`` fixes a typo rather than changing the claim: ``old`` is no
-        word of the language or the game, and ``new`` is a close one. Another form of a real word
-        is not a typo ("Karte"/"Karten" changes a count, "der"/"den" who does what)."""
+        word of the language, nor a form of one, nor of the game; ``new`` is one; they differ by
+        a letter or two inside the word (first and last letters kept: "un-", "-s", "-en" change
+        what is said). Another form of a real word is not a typo ("Karte"/"Karten" changes a
+        count, "der"/"den" who does what)."""
         claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
         if old in claim_words or old.startswith(("#", "@")) or new.startswith(("#", "@")):
             return False
-        # A misspelt "nohting" may become "nothing": the word was meant, only its letters were wrong.
-        return not self.known(old, lang) and _distance(old, new) <= (1 if len(old) <= 5 or new in claim_words else 2)
+        if old[:1] != new[:1] or old[-1:] != new[-1:] or self.known(old, lang) or not self.known(new, lang):
+            return False
+        return _distance(old, new) <= (1 if len(old) < 8 else 2)
 
 
 @lru_cache(maxsize=3)
@@ -145,9 +159,15 @@ def _same_but_typos(old: tuple, new: tuple, lang: str, words: Words) -> bool:
     (old_tokens, old_marks), (new_tokens, new_marks) = old, new
     if len(old_tokens) != len(new_tokens) or len(old_marks) != len(new_marks):
         return False
-    if any(a[:2] != b[:2] for a, b in zip(old_marks, new_marks)):
-        return False  # a mark that binds another fact, or became or stopped being an aside
-    return all(a == b or words.typo_fix(a, b, lang) for a, b in zip(old_tokens, new_tokens))
+    for a, b in zip(old_marks, new_marks):
+        # A mark that binds another fact, became or stopped being an aside, or holds other words.
+        if a[:2] != b[:2] or not _same_words(a[2], b[2], lang, words):
+            return False
+    return _same_words(old_tokens, new_tokens, lang, words)
+
+
+def _same_words(old: tuple, new: tuple, lang: str, words: Words) -> bool:
+    return len(old) == len(new) and all(a == b or words.typo_fix(a, b, lang) for a, b in zip(old, new))
 
 
 def _short(text: str, length: int = 80) -> str:
@@ -155,33 +175,110 @@ def _short(text: str, length: int = 80) -> str:
     return text if len(text) <= length else text[: length - 1] + "…"
 
 
+_LIST_ITEM = re.compile(r"^[ \t]*(?:([-+*])|(\d+)[.)])\s")
+
+
+def _blocks(text: str) -> list[tuple[str, str]]:
+    """The paragraphs and list items of a text, each as (its place, its text): an ordered item
+    keeps its number, so steps cannot change places; paragraphs and unordered items may."""
+    blocks = []
+    for paragraph in re.split(r"\n\s*\n", text.strip()):
+        item: list[str] = []
+        place = ""
+        for line in paragraph.split("\n"):
+            marker = _LIST_ITEM.match(line)
+            if marker and item:
+                blocks.append((place, "\n".join(item)))
+                item = []
+            if marker:
+                place = f"{marker.group(2)}." if marker.group(2) else "-"
+            item.append(line)
+        if item:
+            blocks.append((place, "\n".join(item)))
+    return blocks
+
+
+def _block_signature(place: str, text: str, lang: str) -> tuple:
+    return place, tuple(_signature(statement, lang) for statement in statements(text))
+
+
+def _same_block(old: tuple, new: tuple, lang: str, words: Words) -> bool:
+    return old[0] == new[0] and len(old[1]) == len(new[1]) and all(
+        a == b or _same_but_typos(a, b, lang, words) for a, b in zip(old[1], new[1]))
+
+
 def text_changes(before: str, after: str, lang: str, words: Words, field: str) -> list[HoldReason]:
-    """The statements of ``after`` that are not statements of ``before`` bar reordering and typos,
-    and the statements of ``before`` that are gone."""
+    """What of ``after`` is not ``before`` bar paragraphs and list items moved (each whole, in
+    its place for numbered steps), numbers written another way, pages and typos: the new or
+    reworded statements, and the ones gone. And what readers would see: the words of the page
+    as rendered, so that Markdown cannot hide or show words the comparison missed."""
     if before == after:
         return []
-    old = [(s, _signature(s, lang)) for s in statements(before)]
-    new = [(s, _signature(s, lang)) for s in statements(after)]
-    remaining_old = list(old)
+    old = [(text, _block_signature(place, text, lang)) for place, text in _blocks(before)]
+    new = [(text, _block_signature(place, text, lang)) for place, text in _blocks(after)]
+    remaining = list(old)
     left = []
-    for statement, sig in new:
-        same = next((i for i, (_, old_sig) in enumerate(remaining_old) if old_sig == sig), None)
+    for text, sig in new:
+        same = next((i for i, (_, old_sig) in enumerate(remaining) if old_sig == sig), None)
         if same is None:
-            left.append((statement, sig))
+            left.append((text, sig))
         else:
-            remaining_old.pop(same)
+            remaining.pop(same)
+    unmatched_new = []
+    for text, sig in left:
+        match = next((i for i, (_, old_sig) in enumerate(remaining) if _same_block(old_sig, sig, lang, words)), None)
+        if match is None:
+            unmatched_new.append(text)
+        else:
+            remaining.pop(match)
+    reasons = _statement_reasons([t for t, _ in remaining], unmatched_new, lang, field)
+    if not reasons and not _same_shown(before, after, lang, words):
+        reasons.append(HoldReason(f"{field} ({lang}): the page would show other words than the text compared", lang,
+                                  "new", (("field", field), ("text", _short(after)))))
+    return reasons
+
+
+def _statement_reasons(gone: list[str], added: list[str], lang: str, field: str) -> list[HoldReason]:
+    """The statements of the blocks that changed: those only in the new ones, those only in the old."""
+    old_left = [s for text in gone for s in statements(text)]
     reasons = []
-    for statement, sig in left:
-        match = next((i for i, (_, old_sig) in enumerate(remaining_old) if _same_but_typos(old_sig, sig, lang, words)), None)
-        if match is not None:
-            remaining_old.pop(match)
-            continue
-        reasons.append(HoldReason(f"{field} ({lang}): new or reworded statement \"{_short(statement.source)}\"", lang,
-                                  "new", (("field", field), ("text", _short(statement.source)))))
-    for statement, _ in remaining_old:
+    for statement in (s for text in added for s in statements(text)):
+        sig = _signature(statement, lang)
+        same = next((i for i, old in enumerate(old_left) if _signature(old, lang) == sig), None)
+        if same is None:
+            reasons.append(HoldReason(f"{field} ({lang}): new or reworded statement \"{_short(statement.source)}\"", lang,
+                                      "new", (("field", field), ("text", _short(statement.source)))))
+        else:
+            old_left.pop(same)
+    for statement in old_left:
         reasons.append(HoldReason(f"{field} ({lang}): drops or rewords the statement \"{_short(statement.source)}\"", lang,
                                   "dropped", (("field", field), ("text", _short(statement.source)))))
+    if not reasons:
+        # The same statements, in other paragraphs, steps or another order within one: what a
+        # statement says can hang on where it stands ("Danach …", step 1 before step 2).
+        for text in added:
+            reasons.append(HoldReason(f"{field} ({lang}): moves statements within or between paragraphs or steps: \"{_short(text)}\"",
+                                      lang, "new", (("field", field), ("text", _short(text)))))
     return reasons
+
+
+def _shown_words(before: str, after: str, lang: str) -> tuple[Counter, Counter]:
+    """The words readers would see before and after, as bags (the order is compared above)."""
+    return Counter(_tokens(plain_text(before), lang)), Counter(_tokens(plain_text(after), lang))
+
+
+def _same_shown(before: str, after: str, lang: str, words: Words) -> bool:
+    """Whether readers would see the same words, bar typo fixes."""
+    old, new = _shown_words(before, after, lang)
+    gone, came = list((old - new).elements()), list((new - old).elements())
+    if len(gone) != len(came):
+        return False
+    for word in came:
+        fixed = next((i for i, typo in enumerate(gone) if words.typo_fix(typo, word, lang)), None)
+        if fixed is None:
+            return False
+        gone.pop(fixed)
+    return True
 
 
 _STRUCTURED = ("ruling", "check", "citation", "basis", "editions", "section")

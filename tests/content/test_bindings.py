@@ -133,3 +133,8 @@ def test_a_readers_plain_rewording_gets_the_marks_back_where_the_words_stand():
     again = marked_like(RIGHT["de"], reworded)
     assert again == RIGHT["de"].replace("Bei 4 Spielern gibt es", "Mit 4 Personen gibt es") + " Neu."
     assert [m.facts for m in marks(again)] == [m.facts for m in marks(RIGHT["de"])]
+
+
+def test_a_span_without_a_word_binds_nothing():
+    emptied = RIGHT["de"].replace("[Nein]{fact=may-rob}", "Nein[ ]{fact=may-rob}")
+    assert any("holds no word" in p for p in problems({"de": emptied}))

@@ -85,6 +85,7 @@ BROKEN = [
     ("editorial-with-check", "faq.yaml", "  section: scoring\n",
      "  section: scoring\n  basis: editorial\n  check: {probe: coin_value, given: {coins: 3}, expect: {points: 3}}\n",
      "faq.yaml", 22, "an editorial entry (basis: editorial) makes no rule claim and carries no check"),
+    ("invisible-character", "faq.yaml", "[Ci sono 12 monete.]", "[Ci sono 1\u202e2 monete.]", "faq.yaml", 19, "holds the invisible character U+202E"),
     ("unchecked-list-gone", "faq.yaml", "  # No check tests the value: the answers mark it {.unchecked}.", "  unchecked: [{de: a, en: b, it: c}]", "faq.yaml", 36, "1.unchecked: unknown field"),
     ("check-without-expect", "faq.yaml", "  de:\n    question: Was zählt", "  check: {probe: coin_value, given: {coins: 3}, expect: {}}\n  de:\n    question: Was zählt", "faq.yaml", 26, "check"),
 ]

@@ -81,6 +81,13 @@ def test_right_edits_go_live_at_once(before, after):
     pytest.param(entry(verdict="yes"), id="the ruling changed"),
     pytest.param(edited("de", "Händler", "Händlr"), id="a typo brought in"),
     pytest.param(edited("en", "the Merchant", "the [Merchant](https://example.org/offer)"), id="a link added"),
+    pytest.param(edited("en", "before he is called", "before he is ![called][x]\n\n[x]: #"), id="a word hidden as an image"),
+    pytest.param(edited("de", "vom Händler (S. 2).", "vom Händler (S. 2).\n\n[Er bekommt es nicht.]: #"), id="a statement hidden as a link definition"),
+    pytest.param(edited("en", "[4 gold]{fact=gold}", "[4 gold]{fact=gold} twice"), id="twice added"),
+    pytest.param(edited("de", "Der Dieb darf den Meuchler [nicht]{fact=rob}", "Der Dieb darf den Meuchler [nicht bestehlen]{fact=rob}"),
+                 id="a span widened"),
+    pytest.param(entry({"de": ANSWER["de"].replace("[Nein]{fact=rob}. Der Dieb", "Der Dieb").replace("(S. 2).", "(S. 2). [Nein]{fact=rob}.")}),
+                 id="a statement moved within its paragraph"),
     pytest.param(edited("it", "dal Mercante", "dal ![Mercante](https://example.org/pixel.png)"), id="an image added"),
 ])
 def test_edits_the_engine_cannot_judge_are_held(after):
@@ -99,3 +106,26 @@ def test_a_language_that_binds_other_facts_than_the_rest_is_named():
     found = hold_reasons(STORED, after, GLOSSARY)
     assert any(r.lang == "it" and "binds other facts than the other languages" in r.message for r in found)
     assert not any(r.lang in ("de", "en") for r in found)
+
+
+def test_a_rare_word_changed_at_its_edge_is_no_typo_fix():
+    """Rare words (compounds, codes) are unknown to the dictionary: changing their first or last
+    letters ("un-", "-n", "BCF"/"BCD") or turning them into another unknown word is held."""
+    from rules_index.corrections.holds import Words
+    words = Words(GLOSSARY)
+    assert words.typo_fix("Hädnler".casefold(), "händler", "de")
+    for old, new, lang in [("ungemeuchelten", "gemeuchelten", "de"), ("einzelkarte", "einzelkarten", "de"),
+                           ("unplaced", "placed", "en"), ("bcf", "bcd", "de"), ("kartenzahl", "kartenwahl", "de")]:
+        assert not words.typo_fix(old, new, lang), (old, new)
+
+
+@pytest.mark.parametrize("old,new,lang", [("zweite", "zwei", "de"), ("second", "two", "en"), ("seconda", "due", "it"),
+                                          ("2. Runde", "2 Runde", "de")])
+def test_a_place_is_not_a_count(old, new, lang):
+    from rules_index.corrections.holds import _tokens
+    assert _tokens(old, lang) != _tokens(new, lang)
+
+
+def test_digits_of_another_script_are_no_number():
+    from rules_index.corrections.holds import _tokens
+    assert _tokens("4 Gold", "de") != _tokens("\u09ea Gold", "de")  # Bengali 4
