@@ -2,19 +2,21 @@
 
 The gate refuses what contradicts the engine (a bound span that says another value, gate.py).
 What the engine cannot see is the words around the bound spans: a "nicht" in a later sentence,
-an "only", "before" for "after", a new condition, another question. So a changed FAQ entry goes
-live at once only when, language by language, each statement of the new text is a statement of
-the old one (same words in the same order, the same marks), allowing
+an "only", "before" for "after", a new condition, another question, a step moved. So a changed
+FAQ entry goes live at once only when, language by language, each paragraph and list item of the
+new text is one of the old (the same statements: words in order and marks), allowing
 
-- statements moved (a reordering of sentences, list items or rows);
-- a number written another way ("3" / "drei"): numbers are compared by value;
+- paragraphs and unordered list items moved whole (numbered steps keep their place);
+- a number written another way ("3" / "drei"), but never a place for a count ("zweite"/"zwei");
 - a page reference changed (the validator holds it to the citation);
-- a typo fixed: a word that is no word of the language, nor a form of one (its lemma, by
-  simplemma), nor of the game's glossary, replaced by a close one; never a negation, quantifier,
-  order or function word ("der"/"den" swaps who does what).
+- a typo fixed: a word that is no word of the language, nor a form of one (simplemma), nor of
+  the game's glossary, turned into one that is, a letter or two apart inside it (first and last
+  letters kept), and never a negation, quantifier, order or function word;
 
-Anything else is held, with its reasons: added or dropped statements, reworded ones, changed
-marks, a changed question, ruling, checks or citation. Pure functions; no database, no files.
+and when the page would show the same words (Markdown cannot hide one the comparison saw).
+Anything else is held, with its reasons: added or dropped statements, reworded or moved ones,
+changed marks, a changed question, ruling, checks or citation. Pure functions; no database, no
+files.
 """
 from __future__ import annotations
 
