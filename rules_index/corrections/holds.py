@@ -216,8 +216,9 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
     as rendered, so that Markdown cannot hide or show words the comparison missed."""
     if before == after:
         return []
-    old = [(text, _block_signature(place, text, lang)) for place, text in _blocks(before)]
-    new = [(text, _block_signature(place, text, lang)) for place, text in _blocks(after)]
+    # A block with no statement (a page reference on its own line) says nothing to compare.
+    old = [(text, sig) for place, text in _blocks(before) if (sig := _block_signature(place, text, lang))[1]]
+    new = [(text, sig) for place, text in _blocks(after) if (sig := _block_signature(place, text, lang))[1]]
     remaining = list(old)
     left = []
     for text, sig in new:

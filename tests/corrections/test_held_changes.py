@@ -111,7 +111,7 @@ def test_a_span_that_contradicts_the_engine_is_refused_and_a_typo_fix_goes_live(
     assert any("nobody-holds-it" in p["message"] for p in refused.get_json()["problems"])
 
     # A typo that a second editor let through is then fixed by one editor alone.
-    typo = {"de": {"answer": texts["de"].replace("beiseitegelegt", "beiseitegeleg")}}
+    typo = {"de": {"answer": texts["de"].replace("verdeckt", "verdekct")}}
     held = submit(app, typo).get_json()
     assert held["outcome"] == "held"
     assert app.test_client().post(f"/api/v1/changes/{held['held']}/confirm", headers=headers(app, second=True)).status_code == 201
