@@ -50,7 +50,7 @@ from rules_index.content.writer import (
 from . import intents, recovery
 from .content_lock import content_lock, lock_file_in
 from .gate import UNCHANGED, ChangeRefused, GateProblem, review, review_faq, updated_faq
-from .holds import HoldReason, hold_reasons
+from .holds import HoldReason, content_words, hold_reasons
 from .intents import changed_langs, flagged_langs
 from .models import AcceptIntent, Change, Editor, HeldChange, Report, TranslationFlag, utcnow
 
@@ -251,7 +251,7 @@ def _holds(root: Path, game: str, kind: str, target: str, updates: dict, context
     if context is None:
         context, _, _ = load_game(Path(root) / game, Path(root), lines=False)
     stored = stored_faq(root, game, target)
-    return hold_reasons(stored, updated_faq(stored, updates), context.glossary)
+    return hold_reasons(stored, updated_faq(stored, updates), context.glossary, content_words(context, target))
 
 
 def _hold(session: Session, editor: Editor, game: str, kind: str, target: str, updates: dict, version: str,
@@ -343,7 +343,7 @@ def _dry_run_faq(root: Path, game: str, target: str, updates: dict, base_version
     if problems:
         raise ChangeRefused(problems)
     before = {lang: stored.text(lang).model_dump() for lang in LANGS}
-    reasons = hold_reasons(stored, entry, context.glossary)
+    reasons = hold_reasons(stored, entry, context.glossary, content_words(context, target))
     # Once confirmed, a held change puts the languages it left alone under translation review.
     flags = flagged_langs(proposed_langs(before, "faq", updates)) if reasons else []
     return Outcome(None, [], current, flags, reasons=reasons)

@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Iterable
 
 import simplemma
 from wordfreq import zipf_frequency
@@ -54,7 +55,11 @@ ORDER = {
            "precedente", "mentre"},
 }
 KNOWN_ZIPF = 2.0  # a word this frequent (wordfreq's Zipf scale) is a word of the language, not a typo
-_TOKEN = re.compile(r"\d+|[^\W\d_]+(?:['’][^\W\d_]+)?")
+COMMON_ZIPF = 3.0  # a typo is fixed into a common word (or one the game's content uses)
+# "1,2" and "3.5" are one number each (a decimal, a range), not 1 and 2.
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)+|\d+|[^\W\d_]+(?:['’][^\W\d_]+)?|[^\w\s]")
+# A page reference with the brackets around it: "(S. 2)" added or fixed says nothing new.
+_PAGE_REF = re.compile(r"\(\s*(?:" + PAGE.pattern + r")\s*\)|" + PAGE.pattern, re.I)
 # A digit that counts a place: "2. Runde", "8° quartiere", "3rd".
 _ORDINAL_AFTER = re.compile(r"\.(?=\s+[^\W\d_])|°|st\b|nd\b|rd\b|th\b", re.I)
 # Link targets "](…)", autolinks "<scheme:…>" and bare web addresses.
@@ -81,16 +86,17 @@ class HoldReason:
 
 
 def _tokens(text: str, lang: str) -> tuple[str, ...]:
-    """The words of a text as compared: casefolded, numbers as their values (a place, "zweite",
-    "2.", apart from a count, "zwei"), pages left out, and every address it links to (a link
-    added or changed is never a typo fix)."""
-    plain = re.sub(r"[*_`#>|~]+", " ", PAGE.sub(" ", prose(unmarked(text))))
+    """The text as compared: its words as written (case counts: "Sie"/"sie"), numbers as their
+    values (a place, "zweite", "2.", apart from a count, "zwei"), every sign that is not Markdown
+    emphasis ("?", "-", "≥", "(", ","), page references left out, and every address it links
+    to (a link added or changed is never a typo fix)."""
+    plain = re.sub(r"[*_`]+", " ", _PAGE_REF.sub(" ", prose(unmarked(text))))
     words = []
     for match in _TOKEN.finditer(plain):
         token = match.group()
         value = number_value(token, lang)
         if value is None:
-            words.append(token.casefold())
+            words.append(token)
         elif is_ordinal(token, lang) or (token.isdigit() and _ORDINAL_AFTER.match(plain, match.end())):
             words.append(f"#{value}.")
         else:
@@ -104,33 +110,37 @@ def _signature(statement: Statement, lang: str) -> tuple:
 
 
 class Words:
-    """What counts as a word of a language for one game: wordfreq's lists and the glossary."""
+    """What counts as a word for one game: wordfreq's lists, the glossary, and every word the
+    game's content uses elsewhere (a rare word the site writes in other answers is no typo)."""
 
-    def __init__(self, glossary: list[GlossaryEntry]):
+    def __init__(self, glossary: list[GlossaryEntry], vocabulary: Iterable[str] = ()):
         self.glossary = {
             lang: {word.casefold() for entry in glossary for term in [getattr(entry, lang)]
                    for phrase in [term.term, *term.aliases] for word in _TOKEN.findall(phrase)}
             for lang in LANGS
         }
+        self.vocabulary = {word.casefold() for word in vocabulary}
 
-    def known(self, word: str, lang: str) -> bool:
+    def known(self, word: str, lang: str, zipf: float = KNOWN_ZIPF) -> bool:
         """A word of the language or the game, in this form or as a form of a known lemma
         ("Meuchlers" is a form of the glossary's "Meuchler", not a typo)."""
-        forms = {word, _lemma(word, lang)}
-        return any(form in self.glossary[lang] or zipf_frequency(form, lang) >= KNOWN_ZIPF for form in forms)
+        forms = {word.casefold(), _lemma(word, lang)}
+        return any(form in self.glossary[lang] or form in self.vocabulary or zipf_frequency(form, lang) >= zipf for form in forms)
 
     def typo_fix(self, old: str, new: str, lang: str) -> bool:
         """Whether ``new`` for ``old`` fixes a typo rather than changing the claim: ``old`` is no
-        word of the language, nor a form of one, nor of the game; ``new`` is one; they differ by
-        a letter or two inside the word (first and last letters kept: "un-", "-s", "-en" change
-        what is said). Another form of a real word is not a typo ("Karte"/"Karten" changes a
-        count, "der"/"den" who does what)."""
+        word of the language, nor a form of one, nor of the game's content; ``new`` is a common
+        one or one of the game's; they are one slip apart (a letter swapped, missing, added or
+        wrong) inside the word, first and last letters kept. Another form of a real word is not a
+        typo ("Karte"/"Karten" changes a count, "der"/"den" who does what)."""
         claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
-        if old in claim_words or old.startswith(("#", "@")) or new.startswith(("#", "@")):
+        if old.casefold() in claim_words or not old.isalpha() or not new.isalpha():
             return False
-        if old[:1] != new[:1] or old[-1:] != new[-1:] or self.known(old, lang) or not self.known(new, lang):
+        if old[:1] != new[:1] or old[-1:] != new[-1:] or self.known(old, lang):
             return False
-        return _distance(old, new) <= (1 if len(old) < 8 else 2)
+        if not (self.known(new, lang, COMMON_ZIPF) or new.casefold() in self.glossary[lang] | self.vocabulary):
+            return False
+        return _distance(old, new) <= 1
 
 
 @lru_cache(maxsize=3)
@@ -181,22 +191,21 @@ _LIST_ITEM = re.compile(r"^[ \t]*(?:([-+*])|(\d+)[.)])\s")
 
 
 def _blocks(text: str) -> list[tuple[str, str]]:
-    """The paragraphs and list items of a text, each as (its place, its text): an ordered item
-    keeps its number, so steps cannot change places; paragraphs and unordered items may."""
+    """The paragraphs and list items of a text, in order, each as (its kind, its text)."""
     blocks = []
     for paragraph in re.split(r"\n\s*\n", text.strip()):
         item: list[str] = []
-        place = ""
+        kind = ""
         for line in paragraph.split("\n"):
             marker = _LIST_ITEM.match(line)
             if marker and item:
-                blocks.append((place, "\n".join(item)))
+                blocks.append((kind, "\n".join(item)))
                 item = []
             if marker:
-                place = f"{marker.group(2)}." if marker.group(2) else "-"
+                kind = "1." if marker.group(2) else "-"
             item.append(line)
         if item:
-            blocks.append((place, "\n".join(item)))
+            blocks.append((kind, "\n".join(item)))
     return blocks
 
 
@@ -210,35 +219,25 @@ def _same_block(old: tuple, new: tuple, lang: str, words: Words) -> bool:
 
 
 def text_changes(before: str, after: str, lang: str, words: Words, field: str) -> list[HoldReason]:
-    """What of ``after`` is not ``before`` bar paragraphs and list items moved (each whole, in
-    its place for numbered steps), numbers written another way, pages and typos: the new or
-    reworded statements, and the ones gone. And what readers would see: the words of the page
-    as rendered, so that Markdown cannot hide or show words the comparison missed."""
+    """What of ``after`` is not ``before``, paragraph by paragraph and item by item in order
+    (order carries meaning: steps, "danach", a rule before its exception), bar numbers written
+    another way, pages and typos: the new or reworded statements, and the ones gone. And what
+    readers would see: the words of the page as rendered, so that Markdown cannot hide or show
+    words the comparison missed."""
     if before == after:
         return []
     # A block with no statement (a page reference on its own line) says nothing to compare.
-    old = [(text, sig) for place, text in _blocks(before) if (sig := _block_signature(place, text, lang))[1]]
-    new = [(text, sig) for place, text in _blocks(after) if (sig := _block_signature(place, text, lang))[1]]
-    remaining = list(old)
-    left = []
-    for text, sig in new:
-        same = next((i for i, (_, old_sig) in enumerate(remaining) if old_sig == sig), None)
-        if same is None:
-            left.append((text, sig))
-        else:
-            remaining.pop(same)
-    unmatched_new = []
-    for text, sig in left:
-        match = next((i for i, (_, old_sig) in enumerate(remaining) if _same_block(old_sig, sig, lang, words)), None)
-        if match is None:
-            unmatched_new.append(text)
-        else:
-            remaining.pop(match)
-    reasons = _statement_reasons([t for t, _ in remaining], unmatched_new, lang, field)
-    if not reasons and not _same_shown(before, after, lang, words):
-        reasons.append(HoldReason(f"{field} ({lang}): the page would show other words than the text compared", lang,
-                                  "new", (("field", field), ("text", _short(after)))))
-    return reasons
+    old = [(text, sig) for kind, text in _blocks(before) if (sig := _block_signature(kind, text, lang))[1]]
+    new = [(text, sig) for kind, text in _blocks(after) if (sig := _block_signature(kind, text, lang))[1]]
+    same = len(old) == len(new) and all(a[1] == b[1] or _same_block(a[1], b[1], lang, words) for a, b in zip(old, new))
+    if same:
+        if _same_shown(before, after, lang, words):
+            return []
+        return [HoldReason(f"{field} ({lang}): the page would show other words than the text compared", lang,
+                           "new", (("field", field), ("text", _short(after))))]
+    gone = [text for (text, sig) in old if sig not in [n for _, n in new]]
+    added = [text for (text, sig) in new if sig not in [o for _, o in old]]
+    return _statement_reasons(gone or [t for t, _ in old], added or [t for t, _ in new], lang, field)
 
 
 def _statement_reasons(gone: list[str], added: list[str], lang: str, field: str) -> list[HoldReason]:
@@ -287,9 +286,10 @@ def _same_shown(before: str, after: str, lang: str, words: Words) -> bool:
 _STRUCTURED = ("ruling", "check", "citation", "basis", "editions", "section")
 
 
-def hold_reasons(before: Faq, after: Faq, glossary: list[GlossaryEntry]) -> list[HoldReason]:
-    """Why the change from ``before`` to ``after`` needs a second editor (empty: it goes live)."""
-    words = Words(glossary)
+def hold_reasons(before: Faq, after: Faq, glossary: list[GlossaryEntry], vocabulary: Iterable[str] = ()) -> list[HoldReason]:
+    """Why the change from ``before`` to ``after`` needs a second editor (empty: it goes live).
+    ``vocabulary``: the words of the game's content outside this entry (content_words)."""
+    words = Words(glossary, vocabulary)
     reasons = []
     old, new = before.model_dump(mode="json"), after.model_dump(mode="json")
     changed = [key for key in _STRUCTURED if old.get(key) != new.get(key)]
@@ -306,3 +306,19 @@ def hold_reasons(before: Faq, after: Faq, glossary: list[GlossaryEntry]) -> list
         reasons.append(HoldReason(f"answer ({lang}) binds other facts than the other languages ({facts})", lang,
                                   "diverging", (("facts", facts),)))
     return reasons
+
+
+def content_words(game, entry_id: str) -> set[str]:
+    """Every word the game's content uses outside one FAQ entry (answers, questions, keywords,
+    mistakes, rules sections, glossary): words the site writes are no typos."""
+    texts = []
+    for faq in game.faq:
+        if faq.id != entry_id:
+            for lang in LANGS:
+                texts += [faq.text(lang).question, faq.text(lang).answer, *faq.keywords.get(lang)]
+    for mistake in game.mistakes:
+        for lang in LANGS:
+            texts += [mistake.text(lang).mistake, mistake.text(lang).correction]
+    for section in game.sections:
+        texts += [section.body(lang) for lang in LANGS]
+    return {word.casefold() for text in texts for word in _TOKEN.findall(unmarked(text)) if word.isalpha()}

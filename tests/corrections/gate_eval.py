@@ -18,7 +18,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parents[1])]
 from apptools import real_library  # noqa: E402
 from gate_edits import RIGHT, WRONG, edits  # noqa: E402
 from rules_index.corrections.gate import UNCHANGED, review_faq, updated_faq  # noqa: E402
-from rules_index.corrections.holds import hold_reasons  # noqa: E402
+from rules_index.corrections.holds import content_words, hold_reasons  # noqa: E402
 
 
 def judge(library, edit) -> str:
@@ -28,7 +28,7 @@ def judge(library, edit) -> str:
     problems, new = review_faq(game, stored, change)
     if [p for p in problems if p.message != UNCHANGED]:
         return "refused"
-    return "held" if hold_reasons(stored, new, game.glossary) else "accepted"
+    return "held" if hold_reasons(stored, new, game.glossary, content_words(game, edit.faq)) else "accepted"
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from apptools import real_library
 from rules_index.corrections.gate import UNCHANGED, review_faq, updated_faq
-from rules_index.corrections.holds import hold_reasons
+from rules_index.corrections.holds import content_words, hold_reasons
 
 from gate_edits import RIGHT, WRONG, edits
 
@@ -30,7 +30,7 @@ def judge(edit) -> str:
     problems = [p for p in problems if p.message != UNCHANGED]
     if problems:
         return "refused"
-    return "held" if hold_reasons(stored, new, game.glossary) else "accepted"
+    return "held" if hold_reasons(stored, new, game.glossary, content_words(game, edit.faq)) else "accepted"
 
 
 def sample(kinds):
