@@ -4,14 +4,15 @@ The gate refuses what contradicts the engine (a bound span that says another val
 What the engine cannot see is the words around the bound spans: a "nicht" in a later sentence,
 an "only", "before" for "after", a new condition, another question, a step moved. So a changed
 FAQ entry goes live at once only when, language by language, each paragraph and list item of the
-new text is one of the old (the same statements: words in order and marks), allowing
+new text is the old one in the same place (the same statements: words, signs and case in order,
+and marks); order carries meaning, so a move waits too. Allowed:
 
-- paragraphs and unordered list items moved whole (numbered steps keep their place);
 - a number written another way ("3" / "drei"), but never a place for a count ("zweite"/"zwei");
 - a page reference changed (the validator holds it to the citation);
 - a typo fixed: a word that is no word of the language, nor a form of one (simplemma), nor of
-  the game's glossary, turned into one that is, a letter or two apart inside it (first and last
-  letters kept), and never a negation, quantifier, order or function word;
+  the game's glossary or other texts, turned into a common word or one the game uses, one slip
+  apart inside it (first and last letters kept), and never a negation, quantifier, order or
+  function word;
 
 and when the page would show the same words (Markdown cannot hide one the comparison saw).
 Anything else is held, with its reasons: added or dropped statements, reworded or moved ones,
