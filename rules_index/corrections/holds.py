@@ -96,12 +96,13 @@ def _tokens(text: str, lang: str) -> tuple[str, ...]:
     for match in _TOKEN.finditer(plain):
         token = match.group()
         value = number_value(token, lang)
-        if value is None:
+        if value is None or is_ordinal(token, lang):
+            # A word, or a place or a time said in words ("zweite", "twice"): compared as written.
             words.append(token)
-        elif is_ordinal(token, lang) or (token.isdigit() and _ORDINAL_AFTER.match(plain, match.end())):
+        elif token.isdigit() and _ORDINAL_AFTER.match(plain, match.end()):
             words.append(f"#{value}.")
         else:
-            words.append(f"#{value}")
+            words.append(f"#{value}")  # a count: "3" and "drei" are the same
     return tuple(words) + tuple(f"@{''.join(parts)}" for parts in _ADDRESS.findall(text))
 
 
@@ -135,13 +136,27 @@ class Words:
         wrong) inside the word, first and last letters kept. Another form of a real word is not a
         typo ("Karte"/"Karten" changes a count, "der"/"den" who does what)."""
         claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
-        if old.casefold() in claim_words or not old.isalpha() or not new.isalpha():
+        if old.casefold() in claim_words or new.casefold() in claim_words or not old.isalpha() or not new.isalpha():
             return False
         if old[:1] != new[:1] or old[-1:] != new[-1:] or self.known(old, lang):
             return False
         if not (self.known(new, lang, COMMON_ZIPF) or new.casefold() in self.glossary[lang] | self.vocabulary):
             return False
-        return _distance(old, new) <= 1
+        # One slip apart, and from no other common word: "ocne" could be "once" or "one".
+        return _distance(old, new) <= 1 and not self._other_readings(old, new, lang)
+
+    def _other_readings(self, old: str, new: str, lang: str) -> bool:
+        """Whether another common word (or one of the game's) is one slip from ``old`` too."""
+        word = old.casefold()
+        letters = set(word) | set(new.casefold())
+        candidates = {word[:i] + word[i + 1:] for i in range(len(word))}
+        candidates |= {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)}
+        candidates |= {word[:i] + c + word[i + 1:] for i in range(len(word)) for c in letters | set("aeiou")}
+        candidates |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in letters | set("aeiou")}
+        candidates -= {word, new.casefold()}
+        return any(c[:1] == word[:1] and c[-1:] == word[-1:] and
+                   (c in self.glossary[lang] or c in self.vocabulary or zipf_frequency(c, lang) >= COMMON_ZIPF)
+                   for c in candidates)
 
 
 @lru_cache(maxsize=3)

@@ -137,3 +137,19 @@ def test_a_place_is_not_a_count(old, new, lang):
 def test_digits_of_another_script_are_no_number():
     from rules_index.corrections.holds import _tokens
     assert _tokens("4 Gold", "de") != _tokens("\u09ea Gold", "de")  # Bengali 4
+
+
+def test_a_typo_is_fixed_into_no_claim_word_and_no_guess():
+    """"saome" could be "same" or "some", "ocne" "once" or "one": the fix is a reading, held;
+    and no typo becomes a quantifier or order word ("moust" -> "most", "laest" -> "last")."""
+    from rules_index.corrections.holds import Words
+    words = Words(GLOSSARY)
+    for old, new in [("saome", "same"), ("ocne", "one"), ("moust", "most"), ("laest", "last")]:
+        assert not words.typo_fix(old, new, "en"), (old, new)
+    assert words.typo_fix("Merchnat", "Merchant", "en")
+
+
+@pytest.mark.parametrize("old,new,lang", [("zweite", "zweimal", "de"), ("second", "twice", "en"), ("seconda", "secondi", "it")])
+def test_a_place_is_not_a_time(old, new, lang):
+    from rules_index.corrections.holds import _tokens
+    assert _tokens(old, lang) != _tokens(new, lang)
