@@ -142,11 +142,11 @@ class Words:
             return False
         if not (self.known(new, lang, COMMON_ZIPF) or new.casefold() in self.glossary[lang] | self.vocabulary):
             return False
-        # One slip apart, and from no other common word: "ocne" could be "once" or "one".
+        # One slip apart, and from no word that would say something else: "ocne" could be "once".
         return _distance(old, new) <= 1 and not self._other_readings(old, new, lang)
 
     def _other_readings(self, old: str, new: str, lang: str) -> bool:
-        """Whether another common word (or one of the game's) is one slip from ``old`` too."""
+        """Whether ``old`` is one slip from a word that would change the claim, besides ``new``."""
         word = old.casefold()
         letters = set(word) | set(new.casefold())
         candidates = {word[:i] + word[i + 1:] for i in range(len(word))}
@@ -154,8 +154,10 @@ class Words:
         candidates |= {word[:i] + c + word[i + 1:] for i in range(len(word)) for c in letters | set("aeiou")}
         candidates |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in letters | set("aeiou")}
         candidates -= {word, new.casefold()}
-        return any(c[:1] == word[:1] and c[-1:] == word[-1:] and
-                   (c in self.glossary[lang] or c in self.vocabulary or zipf_frequency(c, lang) >= COMMON_ZIPF)
+        # Only a reading that changes the claim counts: a negation, quantifier, order or function
+        # word, or a number ("saome": "some"; "ocne": "once"; "laest": "last").
+        claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
+        return any(c[:1] == word[:1] and c[-1:] == word[-1:] and (c in claim_words or number_value(c, lang) is not None)
                    for c in candidates)
 
 
