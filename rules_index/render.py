@@ -84,12 +84,17 @@ class _Parsed(NamedTuple):
     problem: str | None
 
 
-def _parse(parser: MarkdownIt, text: str) -> _Parsed:
+def _parse(parser: MarkdownIt, text: str, adjust=None) -> _Parsed:
+    """The text's HTML, or why it cannot be shown; ``adjust`` may change the tokens first."""
     if len(text) > MAX_CHARS:
         return _Parsed(None, _problem(text))
     tokens = parser.parse(text)
     problem = _problem(text, tokens)
-    return _Parsed(None if problem else parser.renderer.render(tokens, parser.options, {}), problem)
+    if problem:
+        return _Parsed(None, problem)
+    if adjust is not None:
+        adjust(tokens)
+    return _Parsed(parser.renderer.render(tokens, parser.options, {}), None)
 
 
 def _as_plain(text: str, problem: str, block: bool) -> Markup:
@@ -162,15 +167,10 @@ def marked_answer_html(text: str, targets: dict[str, tuple[str, str]]) -> Markup
     ``targets`` ({fact: (href, title)}) links to the check that tests it."""
     key = ("marked", text, tuple(sorted(targets.items())))
     found = _rendered.get(key)
-    if found is not None:
-        return found
-    if len(text) > MAX_CHARS:
-        return markdown_html(text)
-    tokens = _block.parse(text)
-    if _problem(text, tokens):
-        return markdown_html(text)
-    _bind_spans(tokens, targets)
-    html_text = _block.renderer.render(tokens, _block.options, {})
-    made = Markup(nh3.clean(html_text, tags=_BLOCK_TAGS, attributes=_BOUND_ATTRIBUTES, link_rel="noopener").strip())
-    _rendered.put(key, made)
-    return made
+    if found is None:
+        parsed = _parse(_block, text, lambda tokens: _bind_spans(tokens, targets))
+        if parsed.problem:
+            return markdown_html(text)  # shown as plain text, logged there
+        found = Markup(nh3.clean(parsed.html, tags=_BLOCK_TAGS, attributes=_BOUND_ATTRIBUTES, link_rel="noopener").strip())
+        _rendered.put(key, found)
+    return found

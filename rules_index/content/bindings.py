@@ -90,12 +90,18 @@ class Statement:
         kinds = {m.aside for m in self.marks if m.aside}
         if not kinds or any(m.bound for m in self.marks):
             return None
-        rest = self.source
-        for mark in self.marks:
-            rest = rest.replace(self.source[mark.start:mark.end], " ")
+        rest = self.without(lambda mark: True)
         if _WORD.search(_plain_words(PAGE.sub(" ", rest))):  # a page reference beside it is a citation
             return None
         return "unchecked" if "unchecked" in kinds else "editorial"
+
+    def without(self, which) -> str:
+        """The statement's source with the marks ``which`` picks taken out, words and all."""
+        rest = self.source
+        for mark in self.marks:
+            if which(mark):
+                rest = rest.replace(self.source[mark.start:mark.end], " ")
+        return rest
 
     @property
     def kind(self) -> str:
@@ -189,8 +195,6 @@ def _phrase(subject, lang: str) -> str:
 
 
 def _named(text: str, subject, lang: str, vocabulary: Vocabulary) -> bool:
-    if isinstance(subject, bool):
-        return True
     if isinstance(subject, int):
         return _states_number(text, subject, lang)
     if isinstance(subject, Localized):
@@ -230,10 +234,6 @@ class BindingProblem:
     code: str | None = None
     params: tuple = ()
 
-    @property
-    def values(self) -> dict:
-        return dict(self.params)
-
 
 def _pages_problems(text: str, pages, source_pages: int | None, lang: str) -> list[BindingProblem]:
     problems = []
@@ -251,11 +251,7 @@ def _pages_problems(text: str, pages, source_pages: int | None, lang: str) -> li
 
 def _loose_numbers(statement: Statement, lang: str, allowed: set[int]) -> list[int]:
     """Numbers stated outside bound spans and asides, page references left out."""
-    rest = statement.source
-    for mark in statement.marks:
-        if mark.bound or mark.aside:
-            rest = rest.replace(statement.source[mark.start:mark.end], " ")
-    rest = PAGE.sub(" ", unmarked(rest))
+    rest = PAGE.sub(" ", unmarked(statement.without(lambda mark: mark.bound or mark.aside)))
     return sorted(numbers_in(prose(rest), lang) - allowed - {0})
 
 

@@ -160,13 +160,12 @@ def check_rulings(game: Game, where: Where) -> Iterator[Problem]:
         source = game.source(faq.citation.source)
         for found in answer_problems(faq, game.glossary, source.pages if source else None, game.info.roles):
             yield _problem(where("faq.yaml", faq.id, found.lang, "answer"), found.message)
-    entries = [("mistakes.yaml", mistake, "correction", []) for mistake in game.mistakes]
-    for file_name, entry, field, unchecked in entries:
-        for message in ruling_shape_problems(entry.ruling, len(entry.checks)):
-            yield _problem(where(file_name, entry.id, "ruling"), message)
-        texts = {lang: getattr(entry.text(lang), field) for lang in LANGS}
-        for claim in text_problems(entry.ruling, texts, field, entry.citation.pages, unchecked):
-            yield _problem(where(file_name, entry.id, claim.lang, field), claim.message)
+    for mistake in game.mistakes:
+        for message in ruling_shape_problems(mistake.ruling, len(mistake.checks)):
+            yield _problem(where("mistakes.yaml", mistake.id, "ruling"), message)
+        texts = {lang: mistake.text(lang).correction for lang in LANGS}
+        for claim in text_problems(mistake.ruling, texts, "correction", mistake.citation.pages):
+            yield _problem(where("mistakes.yaml", mistake.id, claim.lang, "correction"), claim.message)
 
 
 def _strings(value: Any, keys: tuple = ()) -> Iterator[tuple[tuple, str]]:

@@ -1,12 +1,14 @@
 """Does a text say what its ruling says? The verdict word and every number, per language.
 
-An answer agrees with its ruling when, in every language:
+An answer's opening verdict word is checked here (``verdict_problems``; its statements are
+bound to facts in bindings.py). A common mistake's correction agrees with its ruling when, in
+every language:
 
 - it opens with the verdict word (Ja/Nein, Yes/No, Sì/No) for a yes/no verdict, states the
   verdict as its first number for a number verdict, names the words of the verdict phrase in its
   first paragraph for a choice (in any word form), and opens with no yes/no word otherwise;
-- every number it states is a fact of the ruling, a number of an ``unchecked`` claim, one of the
-  ruling's ``other_numbers``, or a page of its citation written as a page ("S. 2");
+- every number it states is a fact of the ruling, one of the ruling's ``other_numbers``, or a
+  page of its citation written as a page ("S. 2");
 - it still states each of those numbers (0 and 1 are not counted: they are also said in words,
   "kostenlos", "ein"), so that a number cannot be swapped for another number the ruling holds.
 
@@ -146,16 +148,13 @@ def _verdict_text(verdict, lang: str) -> str:
 
 def number_problems(
     ruling: Ruling, text: str, lang: str, field: str,
-    pages: tuple[int, int] | None = None, unchecked: list[Localized] = (),
+    pages: tuple[int, int] | None = None,
 ) -> list[ClaimProblem]:
     stated = stated_numbers(_without_page_references(text, pages), lang)
     facts = ruling.numbers()
     declared = {value: _fact_names(ruling.facts, value) for value in facts}
     for value, reason in ruling.other_numbers.items():
         declared.setdefault(value, f"not a rule value: {reason}")
-    for claim in unchecked:
-        for value in stated_numbers(claim.get(lang), lang):
-            declared.setdefault(value, f"unchecked: {claim.get(lang)}")
     where = f"{field} ({lang})"
     problems = []
     for value in sorted(stated - set(declared)):
@@ -168,18 +167,17 @@ def number_problems(
 
 def text_problems(
     ruling: Ruling, texts: Mapping[str, str], field: str = "answer",
-    pages: tuple[int, int] | None = None, unchecked: list[Localized] = (),
+    pages: tuple[int, int] | None = None,
 ) -> list[ClaimProblem]:
     """Every disagreement of ``texts`` ({lang: text}) with ``ruling``, language by language.
 
     Kept by its arguments' values: a reload after an accept compares only the changed entry's
     texts again (every argument is a value; the result is a new list each time)."""
-    arguments = (ruling.model_dump_json(), sorted(texts.items()), field, pages,
-                 [claim.model_dump_json() for claim in unchecked])
+    arguments = (ruling.model_dump_json(), sorted(texts.items()), field, pages)
     key = hashlib.sha256(json.dumps(arguments, ensure_ascii=False).encode()).digest()
     found = _compared.get(key)
     if found is None:
-        found = tuple(_text_problems(ruling, texts, field, pages, unchecked))
+        found = tuple(_text_problems(ruling, texts, field, pages))
         _compared.put(key, found)
     return list(found)
 
@@ -188,12 +186,12 @@ def text_problems(
 _compared = ByteCache(4 * MiB)
 
 
-def _text_problems(ruling: Ruling, texts: Mapping[str, str], field: str, pages, unchecked) -> list[ClaimProblem]:
+def _text_problems(ruling: Ruling, texts: Mapping[str, str], field: str, pages) -> list[ClaimProblem]:
     problems: list[ClaimProblem] = []
     for lang in LANGS:
         if lang in texts:
             problems += verdict_problems(ruling, texts[lang], lang, field)
-            problems += number_problems(ruling, texts[lang], lang, field, pages, unchecked)
+            problems += number_problems(ruling, texts[lang], lang, field, pages)
     return problems
 
 

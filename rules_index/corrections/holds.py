@@ -233,7 +233,7 @@ def _block_signature(place: str, text: str, lang: str) -> tuple:
 
 def _same_block(old: tuple, new: tuple, lang: str, words: Words) -> bool:
     return old[0] == new[0] and len(old[1]) == len(new[1]) and all(
-        a == b or _same_but_typos(a, b, lang, words) for a, b in zip(old[1], new[1]))
+        _same_but_typos(a, b, lang, words) for a, b in zip(old[1], new[1]))
 
 
 def text_changes(before: str, after: str, lang: str, words: Words, field: str) -> list[HoldReason]:
@@ -247,7 +247,7 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
     # A block with no statement (a page reference on its own line) says nothing to compare.
     old = [(text, sig) for kind, text in _blocks(before) if (sig := _block_signature(kind, text, lang))[1]]
     new = [(text, sig) for kind, text in _blocks(after) if (sig := _block_signature(kind, text, lang))[1]]
-    same = len(old) == len(new) and all(a[1] == b[1] or _same_block(a[1], b[1], lang, words) for a, b in zip(old, new))
+    same = len(old) == len(new) and all(_same_block(a[1], b[1], lang, words) for a, b in zip(old, new))
     if same:
         if _same_shown(before, after, lang, words):
             return []
@@ -282,14 +282,10 @@ def _statement_reasons(gone: list[str], added: list[str], lang: str, field: str)
     return reasons
 
 
-def _shown_words(before: str, after: str, lang: str) -> tuple[Counter, Counter]:
-    """The words readers would see before and after, as bags (the order is compared above)."""
-    return Counter(_tokens(plain_text(before), lang)), Counter(_tokens(plain_text(after), lang))
-
-
 def _same_shown(before: str, after: str, lang: str, words: Words) -> bool:
-    """Whether readers would see the same words, bar typo fixes."""
-    old, new = _shown_words(before, after, lang)
+    """Whether readers would see the same words, bar typo fixes (as bags: the order is compared
+    on the text)."""
+    old, new = Counter(_tokens(plain_text(before), lang)), Counter(_tokens(plain_text(after), lang))
     gone, came = list((old - new).elements()), list((new - old).elements())
     if len(gone) != len(came):
         return False

@@ -107,7 +107,6 @@ def test_the_tag_changes_when_an_accepted_change_is_published(tmp_path):
 
 def test_a_change_accepted_through_the_api_makes_new_tags(tmp_path):
     app = make_editor_site(tmp_path)
-    token = app.config["TEST_TOKEN"]
     client = app.test_client()
     url = f"/en/{GAME}/faq/{FAQ}"
     tag = client.get(url).headers["ETag"]
