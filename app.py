@@ -24,6 +24,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.from_prefixed_env("RULES")
     else:
         app.config.from_mapping(test_config)
+    # RULES_CONTENT_REPO: another work tree laid out as this one; its content/ folder is served.
+    if app.config.get("CONTENT_REPO") and not (test_config or {}).get("CONTENT_DIR"):
+        app.config["CONTENT_DIR"] = os.path.join(app.config["CONTENT_REPO"], "content")
     os.makedirs(app.instance_path, exist_ok=True)
     app.json.sort_keys = False  # keep the documented field order in API answers
 

@@ -46,6 +46,20 @@ def app(tmp_path_factory):
     return application
 
 
+def _checkout_refs() -> str:
+    import subprocess
+
+    done = subprocess.run(["git", "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads"],
+                          cwd=ROOT, capture_output=True, text=True)
+    return done.stdout if done.returncode == 0 else ""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def checkout_untouched():
+    """No test commits into the developer's own checkout: its branches end where they began."""
+    before = _checkout_refs()
+    yield
+    assert _checkout_refs() == before, "a test moved a branch of the checkout: tests accept changes on copies of the content"
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from rules_index.content.snapshot import read_content
 from rules_index.content.writer import plan_faq_change
-from rules_index.corrections import gate, intents, recovery
+from rules_index.content.versions import entry_data, planned_entry_data
+from rules_index.corrections import gate, recovery
 from rules_index.search.build import build, is_stale
 from rules_index.web.editor import form_texts
 
@@ -122,10 +123,10 @@ def test_index_build_and_corrections_leave_the_files_to_the_content_package(tiny
         library, _snapshot = read_content(tiny_content)
         build(library, link, tiny_content)
         assert not is_stale(link, tiny_content)
-        before = intents.snapshot(tiny_content, "tiny-game", "faq", faq_id)
+        before = entry_data(tiny_content, "tiny-game", "faq", faq_id)
         updates = {"en": {"answer": "There are exactly 12 coins."}}
         plans = plan_faq_change(tiny_content, "tiny-game", faq_id, updates, dt.date(2026, 1, 2))
-        after = intents.planned_snapshot(tiny_content, "tiny-game", "faq", faq_id, plans)
+        after = planned_entry_data(tiny_content, "tiny-game", "faq", faq_id, plans)
         gate.review(tiny_content, "tiny-game", "faq", faq_id, plans)
         form_texts("faq", after)
         recovery.sweep_tmp(tiny_content)

@@ -33,6 +33,8 @@ def _files(folder: str, relative: str, found: list[tuple[list[str], str, os.DirE
         for entry in entries:
             name = f"{relative}{entry.name}"
             if entry.is_dir():
+                if entry.name.startswith("."):  # a repository made in the content folder (.git)
+                    continue
                 _files(entry.path, f"{name}/", found)
             elif entry.is_file() and not tempnames.is_temp_name(entry.name):
                 found.append((name.split("/"), name, entry))

@@ -1,20 +1,23 @@
-"""Accepting a change: the gate first, then the intent, the content, the history and the index.
+"""Accepting a change: the gate first, then one commit, the files and the database row.
 
-1. Inside the content lock, open accepts left by a dead process are settled first (recovery.py),
-   and a report that is no longer pending is refused (ReportDecided).
+1. Inside the content lock, accept commits left without their database row by a dead process are
+   recorded first (journal.settle), and a report that is no longer pending is refused
+   (ReportDecided).
 2. The change is planned as new file texts; a change made against an older version of the
    entry is refused as stale.
 3. The gate (gate.py) checks the planned files in a copy of the game's folder: validation, the
    entry's ruling against its text in every language, the game's common mistakes, the entry's
-   rule checks. Any problem raises ChangeRefused, and the real files stay untouched.
+   rule checks. Any problem raises ChangeRefused, and nothing is written.
    A FAQ change the engine cannot judge (new or reworded words, holds.py) is then stored as a
    HeldChange and nothing is written; a second editor's confirm_held runs it through the gate
    again and writes it. A dry run stops here, saying which of the two it would be.
-4. The intent (what will be written) is committed before any file is touched; the real files are
-   replaced one by one, each atomically; then one transaction records the change and its
-   history, flags the other languages whose text did not change as "translation under review",
-   marks the report accepted and the intent done (intents.py). A process that dies on the way
-   leaves the intent open, and the recovery finishes it.
+4. One commit of the content repository (content.repo) is the change: the author is the editor,
+   the trailers name the change (journal.py). With a remote, the commit is made on the remote's
+   head and pushed; a push the remote refuses because it moved on is tried again on the new
+   head, through the gate again, unless the same entry changed there (StaleVersion). Then the
+   content files are written and one transaction records the change, its translation flags and
+   the report's status. A process that dies after the commit leaves a commit without its row,
+   which step 1 of the next accept (or the start of the next process) records.
 
 The callers publish the index afterwards (web/publishing.publish).
 """
@@ -36,7 +39,7 @@ from sqlalchemy.orm import Session
 from rules_index.content import LANGS, Game
 from rules_index.content.loader import load_game
 from rules_index.content.schema import Faq
-from rules_index.content.versions import faq_version, section_version, stored_faq, stored_version
+from rules_index.content.versions import entry_data, faq_version, planned_entry_data, section_version, stored_faq, stored_version
 from rules_index.content.writer import (
     FAQ_TEXT_FIELDS,
     FilePlan,
@@ -47,12 +50,14 @@ from rules_index.content.writer import (
     plan_section_change,
 )
 
-from . import intents, recovery
+from rules_index.content.repo import ContentRepo, GitError, PushRejected, editor_author, format_message
+
+from . import journal
 from .content_lock import content_lock, lock_file_in
 from .gate import UNCHANGED, ChangeRefused, GateProblem, review, review_faq, updated_faq
 from .holds import HoldReason, content_words, hold_reasons
-from .intents import changed_langs, flagged_langs
-from .models import AcceptIntent, Change, Editor, HeldChange, Report, TranslationFlag, utcnow
+from .journal import changed_langs, flagged_langs
+from .models import Change, Editor, HeldChange, Report, TranslationFlag, utcnow
 
 __all__ = [
     "UNCHANGED", "ChangeRefused", "GateProblem", "HeldDecided", "OwnChange", "Outcome", "ReportDecided",
@@ -62,7 +67,9 @@ __all__ = [
 
 # Crash tests name a point here (RULES_FAULT_POINT) at which the accepting process is killed.
 FAULT_ENV = "RULES_FAULT_POINT"
-FAULT_POINTS = ("intent-committed", "file-replaced:1", "file-replaced:2", "db-committed", "before-publish")
+FAULT_POINTS = ("commit-made", "committed", "files-written", "db-committed", "before-publish")
+# Pushes refused because another host's accept got there first, tried again on the new head.
+PUSH_ATTEMPTS = 5
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +119,7 @@ class Outcome:
     plans: list[FilePlan]
     version: str = ""
     flags: list[str] = field(default_factory=list)  # languages put under translation review
-    recovered: list[recovery.Recovered] = field(default_factory=list)  # open accepts settled first
+    recovered: list[journal.Recovered] = field(default_factory=list)  # unrecorded commits recorded first
     reasons: list[HoldReason] = field(default_factory=list)
     held: HeldChange | None = None
 
@@ -155,8 +162,62 @@ def _require_pending(session: Session, report: Report) -> None:
     status = session.scalar(select(Report.status).where(Report.id == report.id))
     if status != "pending":
         raise ReportDecided(report.id, status)
-    if intents.open_intents(session, report.id):
-        raise ReportDecided(report.id, status, unfinished=True)
+
+
+def content_repo(root: Path) -> ContentRepo:
+    """The repository of the content at ``root``: the app's (with its remote), or one of its own."""
+    if has_app_context() and Path(current_app.config["CONTENT_DIR"]) == Path(root):
+        found = current_app.extensions.get(REPO_KEY)
+        if found is None:
+            found = current_app.extensions[REPO_KEY] = ContentRepo(
+                Path(root), remote=current_app.config.get("CONTENT_REMOTE"))
+        return found
+    return _local_repos.setdefault(Path(root), ContentRepo(Path(root)))
+
+
+_local_repos: dict[Path, ContentRepo] = {}
+REPO_KEY = "rules_index.content_repo"
+
+
+def _title(kind: str, game: str, target: str, reverts: Change | None) -> str:
+    what = "Rules section" if kind == "section" else "FAQ"
+    return f"{'Revert change ' + str(reverts.id) + ': ' if reverts is not None else ''}{what} {game}/{target}"
+
+
+def _commit(repo: ContentRepo, accept: journal.Accept, title: str) -> str:
+    """The accept's commit, made on the head and put in place (the branch moved, or the push
+    taken); raises PushRejected when the remote moved on first."""
+    parent = repo.remote_head() if repo.remote else repo.head()
+    commit = repo.make_commit(parent, {p.path: p.after for p in accept.plans},
+                              editor_author(accept.editor.name, accept.editor.display_name),
+                              format_message(title, accept.trailers()))
+    _fault("commit-made")
+    if repo.remote:
+        repo.push(commit)
+    repo.advance(commit, parent)
+    _fault("committed")
+    return commit
+
+
+def settle(session: Session, repo: ContentRepo, root: Path) -> list[journal.Recovered]:
+    """Follow the remote (if any), then record accept commits left without their row."""
+    results = follow(session, repo, root) if repo.remote else []
+    return results + journal.settle(session, repo, root)
+
+
+def follow(session: Session, repo: ContentRepo, root: Path) -> list[journal.Recovered]:
+    """Bring the branch and the work tree to the remote's head (the caller holds the lock)."""
+    old, new = repo.head(), repo.fetch()
+    if old == new:
+        return []
+    if not repo.is_ancestor(old, new):
+        raise GitError(f"the branch {repo.branch} ({old[:12]}) is not behind the remote's ({new[:12]}): settle it by hand")
+    paths = repo.changed_paths(old, new)
+    texts = [FilePlan(path, "", repo.show(new, path) or "") for path in paths]
+    repo.advance(new, old)
+    materialize(texts, root)
+    repo.refresh_index(paths)
+    return [journal.Recovered(new, None, tuple(paths))] + journal.settle(session, repo, root)
 
 
 def apply_change(
@@ -188,51 +249,57 @@ def apply_change(
     today = today or dt.date.today()
     if dry_run and kind == "faq":
         return _dry_run_faq(root, game, target, updates, base_version, context)
+    repo = content_repo(root) if not dry_run else None
     with content_lock(lock_file):
-        recovered: list[recovery.Recovered] = []
-        if not dry_run:
+        recovered: list[journal.Recovered] = []
+        if repo is not None:
             # Not in a dry run: it promises to write nothing, and its callers publish nothing.
-            recovered = recovery.recover_intents(session, root)
-            recovery.publish_if_needed(recovered)
+            recovered = settle(session, repo, root)
             if report is not None:
                 _require_pending(session, report)
-        current = stored_version(root, game, kind, target)
-        if base_version is not None and base_version != current:
-            raise StaleVersion(current)
-        before = intents.snapshot(root, game, kind, target)
-        try:
-            plans = _plans(root, game, kind, target, updates, today)
-        except WriteCheckFailed as exc:  # the writer would not store what was meant: refuse, write nothing
-            raise ChangeRefused([GateProblem("validation", f"the change cannot be written as given: {exc}")]) from None
-        if not any(p.before != p.after for p in plans):
-            raise ChangeRefused([GateProblem("validation", UNCHANGED)])
-        problems = review(root, game, kind, target, plans)
-        if problems:
-            raise ChangeRefused(problems)
-        reasons = _holds(root, game, kind, target, updates, context) if hold else []
-        if dry_run:
-            flags = flagged_langs(proposed_langs(before, kind, updates)) if kind != "faq" or not hold or reasons else []
-            return Outcome(None, plans, current, flags, reasons=reasons)
-        if reasons:
-            held = _hold(session, editor, game, kind, target, updates, current, report, reasons)
-            return Outcome(None, plans, current, recovered=recovered, reasons=reasons, held=held)
-        writes = [p for p in plans if p.before != p.after]
-        after = intents.planned_snapshot(root, game, kind, target, writes)
-        intent = intents.open_intent(
-            session, game=game, kind=kind, target=target, editor_id=editor.id,
-            report_id=report.id if report is not None else None,
-            reverts_id=reverts.id if reverts is not None else None,
-            plans=writes, before=before, after=after,
-        )
-        _fault("intent-committed")
-        try:
-            intents.write(writes, root, after_each=lambda number: _fault(f"file-replaced:{number}"))
+        for attempt in range(1, PUSH_ATTEMPTS + 1):
+            current = stored_version(root, game, kind, target)
+            if base_version is not None and base_version != current:
+                raise StaleVersion(current)
+            base_version = current  # a retry after another host's push: the entry must be as it was
+            before = entry_data(root, game, kind, target)
+            try:
+                plans = _plans(root, game, kind, target, updates, today)
+            except WriteCheckFailed as exc:  # the writer would not store what was meant: refuse, write nothing
+                raise ChangeRefused([GateProblem("validation", f"the change cannot be written as given: {exc}")]) from None
+            if not any(p.before != p.after for p in plans):
+                raise ChangeRefused([GateProblem("validation", UNCHANGED)])
+            problems = review(root, game, kind, target, plans)
+            if problems:
+                raise ChangeRefused(problems)
+            reasons = _holds(root, game, kind, target, updates, context) if hold else []
+            if dry_run:
+                flags = flagged_langs(proposed_langs(before, kind, updates)) if kind != "faq" or not hold or reasons else []
+                return Outcome(None, plans, current, flags, reasons=reasons)
+            if reasons:
+                held = _hold(session, editor, game, kind, target, updates, current, report, reasons)
+                return Outcome(None, plans, current, recovered=recovered, reasons=reasons, held=held)
+            writes = [p for p in plans if p.before != p.after]
+            after = planned_entry_data(root, game, kind, target, writes)
             # An answer that went live at once (the gate found nothing to hold) flags no translation;
             # rules sections are not bound, so a change of one language flags the others.
-            change, flags = intents.complete(session, intent, flag=kind != "faq" or not hold)
-        except BaseException:
-            _undo(session, root, intent, writes)
-            raise
+            flags = flagged_langs(changed_langs(before, after)) if kind != "faq" or not hold else []
+            accept = journal.Accept(game, kind, target, editor, report.id if report is not None else None,
+                                    reverts.id if reverts is not None else None, flags, writes).with_key()
+            try:
+                commit = _commit(repo, accept, _title(kind, game, target, reverts))
+                break
+            except PushRejected:
+                # Another host got there first: its commits become ours, then the gate runs again
+                # (the entry's version is compared first, so a change of the same entry is a 409).
+                log.info("push of %s %s/%s refused (attempt %d): following the remote", kind, game, target, attempt)
+                recovered += follow(session, repo, root)
+        else:
+            raise StaleVersion(stored_version(root, game, kind, target))
+        materialize(writes, root)
+        repo.refresh_index(p.path for p in writes)
+        _fault("files-written")
+        change = journal.record(session, root, accept, commit)
         _fault("db-committed")
     _fault("before-publish")
     try:
@@ -241,7 +308,7 @@ def apply_change(
     except Exception:  # the change is stored: that is what the caller must hear, version or not
         log.exception("change %s is stored, but its version could not be computed", change.id)
         version = ""
-    return Outcome(change, plans, version, flags, recovered)
+    return Outcome(change, plans, version, accept.flags, recovered)
 
 
 def _holds(root: Path, game: str, kind: str, target: str, updates: dict, context: Game | None) -> list[HoldReason]:
@@ -314,23 +381,6 @@ def held_changes(session: Session, game: str | None = None, target: str | None =
     return list(session.scalars(query.order_by(HeldChange.id)))
 
 
-def _undo(session: Session, root: Path, intent: AcceptIntent, writes: list[FilePlan]) -> None:
-    """After a failure in this process: put the files back and mark the intent rolled back, but
-    only once the database says no change was recorded (a commit whose answer was lost may have
-    gone through). If the database cannot say, everything stays as it is and the recovery settles
-    the open intent later (forward, as the gate passed)."""
-    try:
-        session.rollback()
-        if session.scalar(select(Change.id).where(Change.intent_id == intent.id)) is not None:
-            return
-        materialize([FilePlan(p.path, p.after, p.before) for p in writes], root)
-        intents.finish(session.get(AcceptIntent, intent.id), "rolled_back")
-        session.commit()
-    except Exception:
-        log.exception("accept intent %s: undoing a failed accept failed too; it stays open for recovery", intent.id)
-        session.rollback()
-
-
 def _dry_run_faq(root: Path, game: str, target: str, updates: dict, base_version: str | None, context: Game | None) -> Outcome:
     """A FAQ change checked in memory against the stored entry: nothing is read twice or written."""
     stored = stored_faq(root, game, target)
@@ -351,7 +401,7 @@ def _dry_run_faq(root: Path, game: str, target: str, updates: dict, base_version
 
 def confirm_translation(session: Session, flag: TranslationFlag, editor: Editor) -> None:
     """An editor confirms that a flagged language version still says the same as the changed one."""
-    intents.resolve_flags(session, flag.game, flag.target_id, flag.lang, editor.id)
+    journal.resolve_flags(session, flag.game, flag.target_id, flag.lang, editor.id)
     session.commit()
 
 

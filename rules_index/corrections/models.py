@@ -1,5 +1,5 @@
 """The corrections database: reports, editors with their sessions and API tokens, content changes
-with the intents that write them, translation flags."""
+with the commits that made them, translation flags."""
 from __future__ import annotations
 
 import datetime as dt
@@ -106,7 +106,9 @@ class Change(Base):
     after: Mapped[str] = mapped_column(Text)   # JSON of the entry's fields after
     patch: Mapped[str] = mapped_column(Text)   # unified diff of the content files
     reverts_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"), nullable=True)
-    intent_id: Mapped[int | None] = mapped_column(ForeignKey("accept_intents.id"), nullable=True, unique=True)
+    # The commit that made the change, and the key its trailer names (corrections.journal).
+    key: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True)
+    commit: Mapped[str | None] = mapped_column(String(40), nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     editor: Mapped[Editor] = relationship()
@@ -147,35 +149,6 @@ class HeldChange(Base):
     report: Mapped[Report | None] = relationship()
 
     __table_args__ = (Index("ix_held_changes_entry", "game", "target_kind", "target_id"),)
-
-
-INTENT_STATES = ("open", "done", "rolled_back")
-
-
-class AcceptIntent(Base):
-    """What an accept is about to write, committed before the first file is touched.
-
-    ``files`` is JSON: ``[{"path": ..., "before": ..., "after": ...}]`` (paths relative to the
-    content root). An intent still ``open`` at start-up or before the next accept is completed
-    or rolled back, so that files, changes, report status and index agree again.
-    """
-
-    __tablename__ = "accept_intents"
-    id: Mapped[int] = mapped_column(primary_key=True)
-    game: Mapped[str] = mapped_column(String(80))
-    target_kind: Mapped[str] = mapped_column(String(16))
-    target_id: Mapped[str] = mapped_column(String(120))
-    editor_id: Mapped[int] = mapped_column(ForeignKey("editors.id"))
-    report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"), nullable=True)
-    # The change being reverted; no foreign key here, since changes already point at intents
-    # (the Change this intent writes carries the same id, with its key).
-    reverts_id: Mapped[int | None] = mapped_column(nullable=True)
-    files: Mapped[str] = mapped_column(Text)
-    before: Mapped[str] = mapped_column(Text)  # JSON of the entry's fields before
-    after: Mapped[str] = mapped_column(Text)   # JSON of the entry's fields after
-    state: Mapped[str] = mapped_column(String(16), default="open", index=True)
-    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
-    finished_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
 
 
 class TranslationFlag(Base):

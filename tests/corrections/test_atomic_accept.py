@@ -1,12 +1,13 @@
-"""An accept killed at any point is settled at the next start: files, history, report and index agree.
+"""An accept killed at any point is settled at the next start: commit, files, history, report and
+index agree, and nothing is recorded twice.
 
 Each crash test runs one accept of a report in a separate process that is killed (SIGKILL) at a
 named fault point of apply_change (RULES_FAULT_POINT), then "restarts": a new app on the same
-content, database and index answers its first request, which runs the start-up recovery. Runs on
-SQLite always and on PostgreSQL when TEST_DATABASE_URL names a server.
+content repository, database and index answers its first request, which runs the start-up
+recovery. Runs on SQLite always and on PostgreSQL when TEST_DATABASE_URL names a server.
 
-The other tests: only pending reports can be decided, a failure inside a live accept puts the files
-back, a hand-edited file is not guessed at, and reverts are stored.
+The other tests: only pending reports can be decided, a write that fails after the commit is
+finished by the next accept, a hand-edited file is not overwritten, and reverts are stored.
 """
 from __future__ import annotations
 
@@ -27,10 +28,11 @@ from sqlalchemy import func, select
 from app import ROOT
 from apptools import BACKENDS, make_app, scratch_database
 from rules_index.content import load_library
-from rules_index.corrections import changes, intents, recovery
+from rules_index.content.repo import ContentRepo
+from rules_index.corrections import changes
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import add_editor
-from rules_index.corrections.models import AcceptIntent, Change, Editor, Report, TranslationFlag
+from rules_index.corrections.models import Change, Editor, Report, TranslationFlag
 from rules_index.search.build import build, built_fingerprint, content_fingerprint
 
 from formtools_shared import EDITOR, PASSWORD
@@ -88,6 +90,7 @@ def built_index(tmp_path_factory):
     """The content and an index built from it, copied by each test (a build takes seconds)."""
     folder = tmp_path_factory.mktemp("template")
     shutil.copytree(ROOT / "content", folder / "content")
+    ContentRepo(folder / "content").ensure()  # a repository of its own, copied with the content
     build(load_library(folder / "content"), folder / "instance" / "index", folder / "content")
     return folder
 
@@ -151,11 +154,15 @@ def stored(app, report_id: int) -> dict:
         db.expire_all()
         return {
             "report": db.get(Report, report_id).status,
-            "changes": [(c.report_id, c.intent_id) for c in db.scalars(select(Change))],
-            "intents": [(i.id, i.state, i.finished_at is not None) for i in db.scalars(select(AcceptIntent).order_by(AcceptIntent.id))],
+            "changes": [(c.report_id, c.key, c.commit) for c in db.scalars(select(Change))],
             "flags": sorted(f.lang for f in db.scalars(select(TranslationFlag))),
             "history": len(changes.history(db, GAME, "faq", FAQ)),
         }
+
+
+def commits(world: World) -> list:
+    """The accept commits on the branch, newest first: (commit, key)."""
+    return [(c.id, c.trailers["Change-Key"]) for c in ContentRepo(world.content).recent()]
 
 
 def search_hits(app, word: str) -> list[str]:
@@ -177,11 +184,11 @@ def accept_again(app, report_id: int):
 
 # What the killed process left, seen before the restart: proof that it died where its point says.
 LEFT_BEHIND = {
-    "intent-committed": {"faq.yaml": "before", "game.yaml": "before", "intent": "open", "change": False},
-    "file-replaced:1": {"faq.yaml": "after", "game.yaml": "before", "intent": "open", "change": False},
-    "file-replaced:2": {"faq.yaml": "after", "game.yaml": "after", "intent": "open", "change": False},
-    "db-committed": {"faq.yaml": "after", "game.yaml": "after", "intent": "done", "change": True},
-    "before-publish": {"faq.yaml": "after", "game.yaml": "after", "intent": "done", "change": True},
+    "commit-made": {"faq.yaml": "before", "game.yaml": "before", "commit": False, "change": False},
+    "committed": {"faq.yaml": "before", "game.yaml": "before", "commit": True, "change": False},
+    "files-written": {"faq.yaml": "after", "game.yaml": "after", "commit": True, "change": False},
+    "db-committed": {"faq.yaml": "after", "game.yaml": "after", "commit": True, "change": True},
+    "before-publish": {"faq.yaml": "after", "game.yaml": "after", "commit": True, "change": True},
 }
 
 
@@ -204,9 +211,9 @@ def test_accept_killed_at_a_fault_point_is_settled_at_restart(world, fault):
     state = stored(world.app, world.report_id)
     expected = LEFT_BEHIND[fault]
     assert {name: _text_state(world, name, text) for name, text in left.items()} == {n: expected[n] for n in left}
-    assert [s for _, s, _ in state["intents"]] == [expected["intent"]]
+    assert bool(commits(world)) == expected["commit"]
     assert bool(state["changes"]) == expected["change"]
-    assert index_in_line(world) == (fault == "intent-committed")  # the change never reached the index
+    assert index_in_line(world) == (not expected["commit"] or fault == "committed")  # files not changed yet
     # A write cut off inside writer.materialize leaves its temp file behind (as in the SIGKILL seen in production).
     (world.content / GAME / ".game.yaml.k1ll3d0x.tmp").write_text("stand: half", encoding="utf-8")
 
@@ -215,11 +222,10 @@ def test_accept_killed_at_a_fault_point_is_settled_at_restart(world, fault):
     assert tmp_files(world) == []
     assert index_in_line(world)
     state = stored(app, world.report_id)
-    intent_id = state["intents"][0][0]
-    if fault == "intent-committed":
-        # Nothing was written: the accept did not happen, and the report can be accepted again.
-        assert files(world) == world.original
-        assert state == {"report": "pending", "changes": [], "intents": [(intent_id, "rolled_back", True)], "flags": [], "history": 0}
+    if fault == "commit-made":
+        # No branch moved: the accept did not happen, and the report can be accepted again.
+        assert files(world) == world.original and commits(world) == []
+        assert state == {"report": "pending", "changes": [], "flags": [], "history": 0}
         assert search_hits(app, WORD) == []
         accept_again(app, world.report_id)
         assert stored(app, world.report_id)["report"] == "accepted"
@@ -228,8 +234,8 @@ def test_accept_killed_at_a_fault_point_is_settled_at_restart(world, fault):
         now = files(world)
         assert WORD in now["faq.yaml"] and f"stand: {TODAY.isoformat()}" in now["game.yaml"]
         assert now["game.yaml"].replace(f"stand: {TODAY.isoformat()}", "") == world.original["game.yaml"].replace(_stand(world.original["game.yaml"]), "")
-        assert state == {"report": "accepted", "changes": [(world.report_id, intent_id)], "intents": [(intent_id, "done", True)],
-                         "flags": ["en", "it"], "history": 1}
+        [(commit, key)] = commits(world)
+        assert state == {"report": "accepted", "changes": [(world.report_id, key, commit)], "flags": ["en", "it"], "history": 1}
         assert FAQ in search_hits(app, WORD)
         assert WORD in app.test_client().get(f"/de/{GAME}/faq/{FAQ}/history").get_data(as_text=True)
         with app.app_context():
@@ -250,9 +256,17 @@ def test_an_accept_without_a_fault_finishes_everything_at_once(world):
     result = crash_accept(world, None)
     assert result.returncode == 0, result.stderr[-2000:]
     state = stored(world.app, world.report_id)
-    assert state["report"] == "accepted" and state["intents"][0][1:] == ("done", True)
-    assert state["changes"] == [(world.report_id, state["intents"][0][0])]
+    [(commit, key)] = commits(world)
+    assert state["report"] == "accepted" and state["changes"] == [(world.report_id, key, commit)]
     assert index_in_line(world) and tmp_files(world) == []
+    # The commit: the editor is its author, the service its committer; the trailers name the change.
+    repo = ContentRepo(world.content)
+    who = repo.git("show", "-s", "--format=%an <%ae>|%cn <%ce>|%s", commit).strip()
+    assert who == f"{EDITOR} <{EDITOR}@noreply.invalid>|Rules service <service@noreply.invalid>|FAQ {GAME}/{FAQ}"
+    trailers = ContentRepo(world.content).recent()[0].trailers
+    assert trailers["Report"] == str(world.report_id) and trailers["Editor"] == EDITOR
+    assert trailers["Change-Target"] == f"faq {GAME}/{FAQ}" and trailers["Translation-Review"] == "en it"
+    assert repo.git("status", "--porcelain").strip() == ""  # the work tree and index are the commit
 
 
 def test_fault_points_are_inert_without_the_variable(world, monkeypatch):
@@ -261,7 +275,7 @@ def test_fault_points_are_inert_without_the_variable(world, monkeypatch):
         changes._fault(point)  # would kill this test process if it were not inert
     monkeypatch.setenv(changes.FAULT_ENV, "no-such-point")
     outcome = accept_again(world.app, world.report_id)
-    assert outcome.change.intent_id is not None
+    assert outcome.change.commit == commits(world)[0][0]
 
 
 def test_only_pending_reports_are_decided(world):
@@ -307,52 +321,43 @@ def test_the_guard_reads_the_database_not_the_callers_object(world):
         assert db.scalar(select(Report.status).where(Report.id == world.report_id)) == "accepted"
 
 
-def test_a_failed_write_puts_the_files_back_and_the_report_stays_open(world, monkeypatch):
-    from rules_index.content import writer
-
-    written = []
-
+def test_a_write_that_fails_after_the_commit_is_finished_by_the_next_accept(world, monkeypatch):
     def failing(plans, root):
-        if written:
-            raise OSError(28, "No space left on device")
-        written.append(plans)
-        writer.materialize(plans, root)
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(intents, "materialize", failing)
+    monkeypatch.setattr(changes, "materialize", failing)
     with pytest.raises(OSError):
         accept_again(world.app, world.report_id)
     assert files(world) == world.original and tmp_files(world) == []
-    state = stored(world.app, world.report_id)
-    assert state["report"] == "pending" and state["changes"] == []
-    assert [s for _, s, _ in state["intents"]] == ["rolled_back"]
+    assert stored(world.app, world.report_id)["report"] == "pending" and len(commits(world)) == 1
     monkeypatch.undo()
-    accept_again(world.app, world.report_id)
-    assert stored(world.app, world.report_id)["report"] == "accepted"
+    # The next accept records the commit first: the report is decided, once.
+    with pytest.raises(changes.ReportDecided):
+        accept_again(world.app, world.report_id)
+    state = stored(world.app, world.report_id)
+    assert state["report"] == "accepted" and [c[1] for c in state["changes"]] == [commits(world)[0][1]]
+    assert WORD in files(world)["faq.yaml"]
 
 
-def test_a_file_edited_by_hand_is_not_guessed_at(world, caplog):
-    result = crash_accept(world, "file-replaced:1")
+def test_a_file_edited_by_hand_is_not_overwritten(world, caplog):
+    result = crash_accept(world, "committed")
     assert result.returncode == -signal.SIGKILL
     game_yaml = world.content / GAME / "game.yaml"
     by_hand = world.original["game.yaml"] + "# edited by hand\n"
     game_yaml.write_text(by_hand, encoding="utf-8")
-    with caplog.at_level(logging.ERROR, logger=recovery.__name__):
+    with caplog.at_level(logging.ERROR):
         app = restart(world)
-    assert any("changed since it was planned" in r.getMessage() and f"{GAME}/game.yaml" in r.getMessage() for r in caplog.records)
+    assert any("left as found" in r.getMessage() and f"{GAME}/game.yaml" in r.getMessage() for r in caplog.records)
     assert game_yaml.read_text(encoding="utf-8") == by_hand
     assert WORD in files(world)["faq.yaml"]
+    # The commit is the change: it is recorded, and the hand's edit stays for a person to commit.
     state = stored(app, world.report_id)
-    assert state["report"] == "pending" and state["changes"] == [] and [s for _, s, _ in state["intents"]] == ["open"]
-    # The report cannot be decided while its accept is unsettled.
-    with app.app_context():
-        db = session()
-        with pytest.raises(changes.ReportDecided) as refused:
-            changes.reject(db, db.get(Report, world.report_id), "nein")
-        assert refused.value.unfinished
+    assert state["report"] == "accepted" and len(state["changes"]) == 1
+    assert "game.yaml" in ContentRepo(world.content).git("status", "--porcelain")
     _dispose(app)
 
 
-def test_a_revert_is_stored_on_the_intent_and_the_change(world):
+def test_a_revert_is_stored_on_the_commit_and_the_change(world):
     first = accept_again(world.app, world.report_id).change
     with world.app.app_context():
         db = session()
@@ -362,7 +367,7 @@ def test_a_revert_is_stored_on_the_intent_and_the_change(world):
             {"de": {"answer": original_answer}}, today=TODAY, reverts=db.get(Change, first.id), hold=False,
         )
         assert outcome.change.reverts_id == first.id
-        assert db.get(AcceptIntent, outcome.change.intent_id).reverts_id == first.id
+        assert ContentRepo(world.content).recent()[0].trailers["Reverts"] == str(first.id)
         assert db.scalar(select(func.count()).select_from(Change)) == 2
     assert WORD not in files(world)["faq.yaml"]
 
@@ -383,8 +388,9 @@ def _get(url: str, timeout: float = 30):
 
 
 def test_gunicorn_worker_killed_mid_accept_is_replaced_by_one_that_settles_it(world):
-    """The production case: gunicorn's worker dies (SIGKILL) after faq.yaml is replaced; the
-    master starts a new worker, whose first request finishes the accept and publishes the index."""
+    """The production case: gunicorn's worker dies (SIGKILL) after the commit and the files,
+    before the database row; the master starts a new worker, whose first request records the
+    change from the commit and publishes the index."""
     import time
     import urllib.error
     import urllib.request
@@ -397,7 +403,7 @@ def test_gunicorn_worker_killed_mid_accept_is_replaced_by_one_that_settles_it(wo
         add_editor(session(), "bert", "another-long-editor-password")
         second = issue_token(session(), "bert")
     env = {
-        **os.environ, changes.FAULT_ENV: "file-replaced:1",
+        **os.environ, changes.FAULT_ENV: "files-written",
         "RULES_INSTANCE_PATH": str(world.instance), "RULES_CONTENT_DIR": str(world.content),
         "RULES_DATABASE_URL": world.url, "RULES_SECRET_KEY": "crash-test",
     }
@@ -448,7 +454,7 @@ def test_gunicorn_worker_killed_mid_accept_is_replaced_by_one_that_settles_it(wo
         server.wait(timeout=20)
     assert f"stand: {dt.date.today().isoformat()}" in files(world)["game.yaml"] and tmp_files(world) == []
     state = stored(world.app, world.report_id)
-    assert state["changes"] == [(None, state["intents"][0][0])] and state["intents"][0][1] == "done"
+    assert [c[1:] for c in state["changes"]] == [tuple(reversed(commits(world)[0]))]
     assert index_in_line(world)
     with world.app.app_context():
         from rules_index.corrections.models import HeldChange
@@ -458,7 +464,7 @@ def test_gunicorn_worker_killed_mid_accept_is_replaced_by_one_that_settles_it(wo
 
 
 def test_start_without_a_migrated_database_still_serves_and_sweeps(tmp_path, built_index):
-    """The start-up recovery needs the database for open intents only: a database not migrated
+    """The start-up recovery needs the database for unrecorded commits only: a database not migrated
     (or down) is logged by availability, and the rest is done."""
     from apptools import make_unmigrated_app
 

@@ -7,16 +7,10 @@ report is never kept by a cache; a finished accept keeps no copies of whole cont
 """
 from __future__ import annotations
 
-import json
-
 import pytest
-from sqlalchemy import select
 
 from app import ROOT
 from apptools import make_app, make_editor_site
-from rules_index.corrections.db import session
-from rules_index.corrections.models import AcceptIntent
-from rules_index.web.state import library
 
 from formtools_shared import EDITOR, PASSWORD, csrf_token
 
@@ -100,17 +94,3 @@ def test_the_tracking_page_is_private_and_not_stored(proxied):
         assert "private" in cache and "no-store" in cache and "public" not in cache
         assert "ETag" not in response.headers
     assert "public" in client.get(f"/de/{GAME}/faq/tie-break").headers["Cache-Control"]  # reader pages stay cacheable
-
-
-def test_a_finished_accept_keeps_no_file_texts(proxied):
-    client = proxied.test_client()
-    with proxied.app_context():
-        stored = library().game(GAME).faq_entry("tie-break").en.answer
-    answer = stored.rstrip() + " (p. 2)"  # a page reference: it goes live at once
-    body = {"game": GAME, "kind": "faq", "id": "tie-break", "text": {"en": {"answer": answer}}, "dry_run": False}
-    written = client.post("/api/v1/changes", json=body, headers={"Authorization": f"Bearer {proxied.config['TEST_TOKEN']}"})
-    assert written.status_code == 201, written.get_json()
-    with proxied.app_context():
-        intent = session().scalar(select(AcceptIntent).order_by(AcceptIntent.id.desc()))
-        assert intent.state == "done" and json.loads(intent.files) == []
-        assert len(intent.before) + len(intent.after) < 20_000  # the entry's fields, not whole files

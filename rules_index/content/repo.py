@@ -1,0 +1,236 @@
+"""The content repository: the git repository the content folder lives in, through the git CLI.
+
+An accepted change is one commit (``commit``): its objects are written and the branch is moved to
+it with a compare-and-swap (``git update-ref NEW OLD``), without touching the work tree or the
+user's index; the content files are written afterwards (``write_files``). The branch move is the
+moment a change exists: before it nothing is left behind but unreferenced objects, after it the
+commit says everything about the change (its trailers name it), so a process that dies later is
+finished from the commit (``corrections.journal``).
+
+With a remote (``RULES_CONTENT_REMOTE``) the push is that moment instead: a commit is made on the
+remote's head and pushed (``push``); the local branch follows the remote (``follow``).
+
+By default the repository is the one the content folder is in (the project's own checkout);
+a content folder in no repository gets one of its own at first use (``ensure``), so a copy of the
+content (tests, a scratch site) never commits into the checkout it was copied from.
+
+The git CLI rather than a library: every host already has it, it reads the same repository,
+hooks and remote configuration as the people who edit the content by hand, and a commit costs a
+handful of short processes (about 30 ms on the project's machine), a few times a day.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+SERVICE = ("Rules service", "service@noreply.invalid")
+NOREPLY_DOMAIN = "noreply.invalid"
+
+
+class GitError(Exception):
+    """A git command failed (its message is git's)."""
+
+
+class PushRejected(GitError):
+    """The remote's branch moved on: the commit was not made on its head."""
+
+
+@dataclass(frozen=True)
+class Author:
+    name: str
+    email: str
+
+
+def editor_author(login: str, display_name: str | None) -> Author:
+    """The author of an editor's commit: their display name and a no-reply address."""
+    return Author(display_name or login, f"{login}@{NOREPLY_DOMAIN}")
+
+
+@dataclass(frozen=True)
+class Commit:
+    id: str
+    trailers: dict[str, str]
+    paths: tuple[str, ...]  # the content files it changed, relative to the content folder
+
+
+def _run(args: list[str], cwd: Path, env: dict | None = None, input: str | None = None, check: bool = True) -> str:
+    full_env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", **(env or {})}
+    done = subprocess.run(
+        ["git", "-c", "commit.gpgsign=false", *args], cwd=cwd, env=full_env, input=input,
+        capture_output=True, text=True, encoding="utf-8",
+    )
+    if check and done.returncode != 0:
+        raise GitError(f"git {args[0]}: {done.stderr.strip() or done.stdout.strip()}")
+    return done.stdout
+
+
+def format_message(title: str, trailers: dict[str, str]) -> str:
+    lines = [title.strip().splitlines()[0] if title.strip() else "Change", ""]
+    lines += [f"{key}: {value}" for key, value in trailers.items()]
+    return "\n".join(lines) + "\n"
+
+
+class ContentRepo:
+    """The repository of the content folder ``content`` (``repo``: another work tree laid out
+    the same way, whose ``content/`` folder is used; ``remote``: the git URL every host pushes
+    to and follows)."""
+
+    def __init__(self, content: Path, repo: Path | None = None, remote: str | None = None, branch: str | None = None):
+        self.content = Path(repo) / "content" if repo else Path(content)
+        self.remote = remote or None
+        self._branch = branch
+        self._top: Path | None = None
+        self._lock = threading.Lock()
+
+    # -- where things are ------------------------------------------------------------------
+
+    def exists(self) -> bool:
+        """Whether the content folder is in a repository (none is made)."""
+        if self._top is None:
+            found = _run(["rev-parse", "--show-toplevel"], self.content, check=False).strip()
+            if found:
+                self._top = Path(found)
+        return self._top is not None
+
+    def ensure(self) -> None:
+        """The repository exists: the one the content folder is in, or a new one made in it."""
+        if self.exists():
+            return
+        with self._lock:
+            if not self.exists():
+                _run(["init", "--quiet"], self.content)
+                _run(["add", "--all", "."], self.content)
+                _run(["commit", "--quiet", "--allow-empty", "-m", "Content as found"], self.content, env=_identity(Author(*SERVICE)))
+                log.warning("%s was in no git repository: made one there", self.content)
+                self._top = Path(_run(["rev-parse", "--show-toplevel"], self.content).strip())
+
+    @property
+    def top(self) -> Path:
+        self.ensure()
+        assert self._top is not None
+        return self._top
+
+    @property
+    def prefix(self) -> str:
+        """The content folder inside the repository ("" or "content/")."""
+        rel = os.path.relpath(self.content.resolve(), self.top.resolve())
+        return "" if rel == "." else rel.replace(os.sep, "/") + "/"
+
+    @property
+    def branch(self) -> str:
+        if self._branch is None:
+            ref = _run(["symbolic-ref", "--quiet", "HEAD"], self.top, check=False).strip()
+            if not ref.startswith("refs/heads/"):
+                raise GitError(f"{self.top}: HEAD is not on a branch; the service commits onto a branch")
+            self._branch = ref.removeprefix("refs/heads/")
+        return self._branch
+
+    def git(self, *args: str, **kwargs) -> str:
+        return _run(list(args), self.top, **kwargs)
+
+    def head(self) -> str:
+        return self.git("rev-parse", f"refs/heads/{self.branch}").strip()
+
+    def show(self, rev: str, path: str) -> str | None:
+        """The text of the content file ``path`` at ``rev``, or None where it does not exist."""
+        spec = f"{rev}:{self.prefix}{path}"
+        if subprocess.run(["git", "cat-file", "-e", spec], cwd=self.top, capture_output=True).returncode != 0:
+            return None
+        return self.git("cat-file", "blob", spec)
+
+    # -- making a commit --------------------------------------------------------------------
+
+    def make_commit(self, parent: str, files: dict[str, str], author: Author, message: str) -> str:
+        """A commit object on ``parent`` with ``files`` (content paths → text) changed; no ref moves."""
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+            self.git("read-tree", parent, env=env)
+            for path, text in files.items():
+                blob = self.git("hash-object", "-w", "--stdin", input=text).strip()
+                self.git("update-index", "--add", "--cacheinfo", f"100644,{blob},{self.prefix}{path}", env=env)
+            tree = self.git("write-tree", env=env).strip()
+        return self.git("commit-tree", tree, "-p", parent, input=message,
+                        env={**_identity(author), **_committer()}).strip()
+
+    def advance(self, new: str, old: str) -> None:
+        """Move the branch from ``old`` to ``new``; fails if it is no longer at ``old``."""
+        self.git("update-ref", "-m", "rules service: accept", f"refs/heads/{self.branch}", new, old)
+
+    def commit(self, files: dict[str, str], author: Author, message: str) -> str:
+        """Commit ``files`` on the branch's head (locally, or on the remote's head and pushed);
+        returns the commit. Raises PushRejected when the remote moved on."""
+        parent = self.remote_head() if self.remote else self.head()
+        commit = self.make_commit(parent, files, author, message)
+        if self.remote:
+            self.push(commit)
+        return commit
+
+    # -- the remote ------------------------------------------------------------------------
+
+    def fetch(self) -> str:
+        """Fetch the remote's branch; returns its head."""
+        self.git("fetch", "--quiet", self.remote, f"+refs/heads/{self.branch}:refs/remotes/content/{self.branch}")
+        return self.remote_head()
+
+    def is_ancestor(self, old: str, new: str) -> bool:
+        return subprocess.run(["git", "merge-base", "--is-ancestor", old, new], cwd=self.top,
+                              capture_output=True).returncode == 0
+
+    def remote_head(self) -> str:
+        return self.git("rev-parse", f"refs/remotes/content/{self.branch}").strip()
+
+    def push(self, commit: str) -> None:
+        done = subprocess.run(["git", "push", "--porcelain", self.remote, f"{commit}:refs/heads/{self.branch}"],
+                              cwd=self.top, capture_output=True, text=True, env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
+        if done.returncode != 0:
+            said = (done.stdout + done.stderr).strip()
+            raise (PushRejected if "[rejected]" in said or "non-fast-forward" in said or "fetch first" in said else GitError)(said)
+        self.git("update-ref", f"refs/remotes/content/{self.branch}", commit)
+
+    # -- the work tree ---------------------------------------------------------------------
+
+    def changed_paths(self, old: str, new: str) -> list[str]:
+        out = self.git("diff", "--name-only", "--no-renames", old, new, "--", self.prefix or ".")
+        return [line.removeprefix(self.prefix) for line in out.splitlines() if line]
+
+    def refresh_index(self, paths) -> None:
+        """The user's index takes the work tree's text of ``paths`` (written to match the branch),
+        so that ``git status`` in a checkout shows no change the service made. Best effort: a
+        busy index (someone running git) only leaves ``git status`` out of date."""
+        names = [self.prefix + p for p in paths]
+        if names:
+            self.git("update-index", "-q", "--", *names, check=False)
+
+    # -- reading the journal ---------------------------------------------------------------
+
+    def recent(self, limit: int = 100, key: str = "Change-Key") -> list[Commit]:
+        """The latest ``limit`` commits of the branch that carry the trailer ``key``, newest first."""
+        if not self.exists():
+            return []
+        out = self.git("log", f"-n{limit}", "--no-renames", "--name-only", f"refs/heads/{self.branch}",
+                       "--format=%x1e%H%n%(trailers:only,unfold)%x1f")
+        found = []
+        for record in out.split("\x1e")[1:]:
+            head, _, names = record.partition("\x1f")
+            lines = head.strip("\n").splitlines()
+            trailers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+            if key in trailers:
+                paths = tuple(n.removeprefix(self.prefix) for n in names.split("\n") if n.startswith(self.prefix) and n)
+                found.append(Commit(lines[0], trailers, paths))
+        return found
+
+
+def _identity(author: Author) -> dict[str, str]:
+    return {"GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email,
+            "GIT_COMMITTER_NAME": author.name, "GIT_COMMITTER_EMAIL": author.email}
+
+
+def _committer() -> dict[str, str]:
+    return {"GIT_COMMITTER_NAME": SERVICE[0], "GIT_COMMITTER_EMAIL": SERVICE[1]}
