@@ -134,6 +134,27 @@ def plain_text(text: str) -> str:
     return " ".join(html.unescape(stripped).split())
 
 
+def layout(text: str, says=lambda words: True) -> tuple:
+    """Where the blocks of ``text`` stand as readers see them: every block token (lists, items,
+    steps with their start number, quotes, headings, code, tables, paragraphs) with its depth, in
+    order. Paragraphs whose words ``says`` nothing (a page reference on its own line) are left
+    out; inline markup and the looseness of a list (blank lines between items) are not part of it."""
+    tokens = _block.parse(text)
+    found = []
+    skip = False
+    for number, token in enumerate(tokens):
+        if token.type == "inline":
+            continue
+        if token.type == "paragraph_open":
+            following = tokens[number + 1] if number + 1 < len(tokens) else None
+            skip = following is None or not says(following.content)
+        if skip and token.type in ("paragraph_open", "paragraph_close"):
+            continue
+        start = token.attrs.get("start") if token.type == "ordered_list_open" else None
+        found.append((token.type, token.tag, token.level, start))
+    return tuple(found)
+
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
 

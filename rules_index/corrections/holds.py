@@ -35,7 +35,7 @@ from rules_index.content.bindings import NEGATIONS, PAGE, Statement, diverging_l
 from rules_index.content.numbers import is_ordinal, number_value, prose
 from rules_index.content.marks import unmarked
 from rules_index.content.schema import Faq, GlossaryEntry
-from rules_index.render import plain_text
+from rules_index.render import layout, plain_text
 from rules_index.search.analysis import stopwords
 
 # Words whose change changes what a statement claims, beyond the negations.
@@ -248,6 +248,12 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
     old = [(text, sig) for kind, text in _blocks(before) if (sig := _block_signature(kind, text, lang))[1]]
     new = [(text, sig) for kind, text in _blocks(after) if (sig := _block_signature(kind, text, lang))[1]]
     same = len(old) == len(new) and all(_same_block(a[1], b[1], lang, words) for a, b in zip(old, new))
+    if same and _layout(before, lang) != _layout(after, lang):
+        # The same words in another place: a paragraph drawn into a list item, an item nested
+        # under another, a step made a sub-step, a text made code. Where a statement stands is
+        # part of what it says (which case it belongs to, what it is an exception of).
+        return [HoldReason(f"{field} ({lang}): moves statements within or between paragraphs or steps: \"{_short(after)}\"",
+                           lang, "new", (("field", field), ("text", _short(after))))]
     if same:
         if _same_shown(before, after, lang, words):
             return []
@@ -256,6 +262,10 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
     gone = [text for (text, sig) in old if sig not in [n for _, n in new]]
     added = [text for (text, sig) in new if sig not in [o for _, o in old]]
     return _statement_reasons(gone or [t for t, _ in old], added or [t for t, _ in new], lang, field)
+
+
+def _layout(text: str, lang: str) -> tuple:
+    return layout(text, lambda words: bool(statements(words)))
 
 
 def _statement_reasons(gone: list[str], added: list[str], lang: str, field: str) -> list[HoldReason]:

@@ -153,3 +153,48 @@ def test_a_typo_is_fixed_into_no_claim_word_and_no_guess():
 def test_a_place_is_not_a_time(old, new, lang):
     from rules_index.corrections.holds import _tokens
     assert _tokens(old, lang) != _tokens(new, lang)
+
+
+# Every real answer with a list or steps: the same words, in another place as readers see it.
+def _structure_edits():
+    from apptools import real_library
+
+    library = real_library()
+    for slug in library.games:
+        game = library.game(slug)
+        for faq in game.faq:
+            for lang in ("de", "en", "it"):
+                text = faq.text(lang).answer
+                lines = text.split("\n")
+                items = [i for i, line in enumerate(lines) if line[:2] in ("- ", "* ") or line[:1].isdigit() and line[1:3] == ". "]
+                if len(items) < 2:
+                    continue
+                tag = f"{game.slug}/{faq.id}/{lang}"
+                nested = lines.copy()
+                nested[items[1]] = "   " + nested[items[1]]
+                yield pytest.param(faq, lang, "\n".join(nested), id=f"{tag}: item nested under the one before")
+                after_list = next((i for i in range(items[-1] + 1, len(lines) - 1) if lines[i] == "" and lines[i + 1].strip()), None)
+                if after_list is not None:
+                    drawn = lines.copy()
+                    drawn[after_list + 1] = "   " + drawn[after_list + 1]
+                    yield pytest.param(faq, lang, "\n".join(drawn), id=f"{tag}: paragraph drawn into the last item")
+                    glued = lines.copy()
+                    glued[after_list] = "\u00a0"
+                    yield pytest.param(faq, lang, "\n".join(glued), id=f"{tag}: a line of a no-break space glues a paragraph on")
+
+
+@pytest.mark.parametrize("faq,lang,after", list(_structure_edits()))
+def test_statements_moved_into_another_block_are_held(faq, lang, after):
+    from rules_index.corrections.gate import updated_faq
+
+    changed = updated_faq(faq, {lang: {"answer": after}})
+    assert reasons(faq, changed), after
+
+
+def test_blank_lines_between_items_and_joined_lines_change_no_place():
+    text = "- Gelb: König\n- Blau: Prediger\n\nDanach\nendet der Zug."
+    looser = "- Gelb: König\n\n- Blau: Prediger\n\nDanach endet der Zug."
+    from rules_index.render import layout
+
+    assert layout(text) == layout(looser)
+    assert layout(text) != layout(text.replace("\n\nDanach", "\n\n  Danach"))
