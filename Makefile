@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup dev-setup editor browser-tools run serve test test-slow test-all fuzz validate check index db eval gate-eval translations mutation mutation-all export stress bench clean
+.PHONY: help setup dev-setup editor browser-tools vendor run serve test test-slow test-all fuzz validate check index db eval gate-eval translations mutation mutation-all export stress bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -38,13 +38,17 @@ setup: $(VENV)/.installed $(MO_FILES) ## Create .venv, install what serving need
 
 dev-setup: setup $(VENV)/.dev-installed ## setup, plus the test tools (requirements-dev.txt)
 
-# axe-core, injected into pages by the browser tests (skipped without npm). npm keeps its cache
-# and logs in the checkout (.npm-cache/), not in the home folder.
+# axe-core, injected into pages by the browser tests (skipped without npm), and MiniSearch, whose
+# browser build static/vendor/ holds (make vendor). npm keeps its cache and logs in the checkout
+# (.npm-cache/), not in the home folder.
 NPM_CACHE := $(CURDIR)/.npm-cache
 node_modules/.installed: package.json package-lock.json
 	@if command -v npm >/dev/null; then npm_config_cache="$(NPM_CACHE)" npm_config_update_notifier=false npm ci --no-audit --no-fund --silent && touch $@; else echo "npm not found: accessibility audit skipped"; fi
 
 browser-tools: node_modules/.installed
+
+vendor: setup browser-tools ## Copy MiniSearch's browser build (the version package.json pins) into static/vendor/
+	$(BIN)/python scripts/vendor_minisearch.py
 
 editor: setup db ## Add an editor: make editor NAME=anna DISPLAY="Anna R." (asks for the password twice)
 	@test -n "$(NAME)" || { echo "usage: make editor NAME=<login name> [DISPLAY=<name shown in the public history>]"; exit 2; }

@@ -3,9 +3,10 @@
 Every reader page of every game and language is rendered by the app itself and written as
 ``<path>/index.html`` with relative links only, so the copy opens from ``file://`` and from any
 folder of any web server. ``OUT/index.html`` is the front door (a choice of language). Search
-works offline through a prebuilt index (``static/search-index.js``) and a small script on a
-static search page. Pages that need the server (report forms, calculators, history, editors)
-are left out, and so are the links to them. Each language gets a web app manifest
+works offline: the documents and the server's search words come as a script
+(``static/search-index.js``) that the search page searches with MiniSearch (``static/vendor/``).
+Pages that need the server (report forms, calculators, history, editors) are left out, and so
+are the links to them. Each language gets a web app manifest
 (``static/manifest.<lang>.webmanifest``) and the site's icons.
 
 Links meant to be shared (canonical, hreflang, og:url, an answer's link field, schema.org data)
@@ -27,6 +28,7 @@ from flask_babel import force_locale, gettext
 from .content import DEFAULT_LANG, LANGS
 from .present import LANGUAGE_NAMES, entry_url
 from .search.documents import library_documents
+from .search.offline import offline_words
 
 # Root-relative links in attributes (not "//host/…" links, which leave the site).
 _LINK = re.compile(r'(href|src|action)="(/(?!/)[^"]*)"')
@@ -88,20 +90,22 @@ def _export_url(url: str) -> str:
 
 
 def search_index_js(library) -> str:
-    """Every document (all kinds, all languages) for the offline search page.
+    """Every document (all kinds, all languages) for the offline search page, and the server's
+    words and weights it reads a question with (``search.offline``).
 
-    The script folds the words itself (``t`` title, ``k`` keywords, ``s`` text) and shows a
-    passage of ``s`` as the snippet.
+    A script, not JSON: a page opened from ``file://`` cannot fetch a file. The page indexes
+    ``title``, ``k`` keywords and ``s`` text, and shows a passage of ``s`` as the snippet.
     """
-    docs = []
-    for doc in library_documents(library):
+    docs, entries = [], list(library_documents(library))
+    for doc in entries:
         docs.append({
             "lang": doc.lang, "kind": doc.kind, "game": doc.game, "entry": doc.entry, "title": doc.title,
             "url": _export_url(entry_url(doc.kind, doc.lang, doc.game, doc.entry)),
             "k": " ".join(doc.keywords), "s": doc.body,
         })
     games = {g.slug: {lang: g.title(lang) for lang in LANGS} for g in library}
-    return "window.RULES_INDEX = " + json.dumps({"docs": docs, "games": games}, ensure_ascii=False) + ";\n"
+    data = {"docs": docs, "games": games, "words": offline_words(library, entries)}
+    return "window.RULES_INDEX = " + json.dumps(data, ensure_ascii=False) + ";\n"
 
 
 def manifest_file(lang: str) -> str:

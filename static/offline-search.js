@@ -1,11 +1,40 @@
-// Search for the static export: ranks the prebuilt documents by the query's words
-// (title words count most), prefers the reader's language, shows each entry once, in the
-// reader's language, with a passage of its text where the words occur.
+// Search for the static export. The documents and the server's search words come from
+// static/search-index.js (written by rules_index/search/offline.py); MiniSearch
+// (static/vendor/minisearch.js) ranks them. MiniSearch rather than Lunr: typo tolerance (edit
+// distance) and prefix search per query term, BM25 with field boosts, a tokenizer and term
+// function of our own, in one small file without dependencies; Lunr brings stemmers unlike the
+// server's and takes typo tolerance as query syntax.
+//
+// A question is read as the server reads it: folded alike (its analysis.fold_german), the stop
+// words of every language out, players' words followed by the rulebooks' words, German compounds
+// with their parts, a game's name taken as the choice of that game. A word the content has is
+// searched as typed and, from four letters, as the start of longer words; a word it lacks (a typo)
+// finds the content's words with two neighbouring letters swapped or, failing those, the words
+// one edit away (two from eight letters), weighed as the server weighs corrections. Titles,
+// keywords and texts weigh as on the server, the reader's language a little more; each entry
+// counts once, by its best language, and is shown in the reader's language, answers first, with
+// a passage of its text.
 (function () {
   "use strict";
   var data = window.RULES_INDEX;
   var root = document.getElementById("results");
-  if (!data || !root) { return; }
+  var words = data && data.words;
+  var UMLAUTS = {"ä": "a", "ö": "o", "ü": "u", "ß": "ss"};
+  var TRANSLIT = /ae|oe|ue/g;
+  var TOKEN = /[\p{L}\p{N}]+/gu;
+
+  // The server's fold_german: "Söldner", "Soeldner" and "Soldner" are all "soldner".
+  function fold(word) {
+    word = word.toLowerCase().replace(/[äöüß]/g, function (c) { return UMLAUTS[c]; });
+    // At the start or after a letter a-z (the server's look-behind; none here, for older Safari).
+    if (word.indexOf("q") < 0) {
+      word = word.replace(TRANSLIT, function (m, at, all) { return at === 0 || /[a-z]/.test(all[at - 1]) ? m[0] : m; });
+    }
+    return word.normalize("NFKD").replace(/\p{M}/gu, "");
+  }
+  window.offlineSearchFold = fold;  // a browser test holds it against the server's
+
+  if (!words || !root || !window.MiniSearch) { return; }
   var lang = document.documentElement.lang;
   var params = new URLSearchParams(window.location.search);
   var query = (params.get("q") || "").slice(0, 200);
@@ -19,37 +48,112 @@
     link.href = link.getAttribute("href").split("?")[0] + "?" + new URLSearchParams({q: query}).toString();
   });
 
+  var LIMIT = 20;
   var SNIPPET = 220;
-  var LETTER = /[\p{L}\p{N}]/u;
-  function fold(text) { return text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, ""); }
-  var stems = fold(query).split(/[^\p{L}\p{N}]+/u).filter(function (w) { return w.length > 2; })
-    .map(function (w) { return w.length > 5 ? w.slice(0, w.length - 2) : w; });
+  var weights = words.weights;
+  var stops = new Set(words.stop);
+  var compounds = new Map(Object.entries(words.compounds));
+  var players = new Map(Object.entries(words.players));
 
-  function folded(doc) {
-    if (doc.ft === undefined) {
-      doc.ft = fold(doc.title);
-      doc.fw = fold(doc.title + " " + doc.k + " " + doc.s);
-    }
-    return doc;
+  function tokens(text) { return text.normalize("NFC").match(TOKEN) || []; }
+
+  // What the index holds for a word: nothing for a stop word, else the word folded and, for a
+  // German compound, its parts.
+  function terms(word) {
+    var folded = fold(word);
+    if (folded.length < 2 || stops.has(word.toLowerCase()) || stops.has(folded)) { return []; }
+    return [folded].concat(compounds.get(folded) || []);
   }
 
-  var best = {};
-  data.docs.forEach(function (doc) {
-    folded(doc);
-    var score = 0;
-    stems.forEach(function (stem) {
-      if (doc.ft.indexOf(stem) >= 0) { score += 3; }
-      else if (doc.fw.indexOf(stem) >= 0) { score += 1; }
+  var known = new Set();
+  var index = new window.MiniSearch({
+    fields: ["title", "k", "s"],
+    tokenize: tokens,
+    processTerm: function (word) {
+      var found = terms(word);
+      found.forEach(function (term) { known.add(term); });
+      return found;
+    },
+    searchOptions: {
+      boost: {title: weights.title, k: weights.keywords, s: weights.body},
+      weights: {fuzzy: weights.corrected, prefix: weights.prefix},
+      boostDocument: function (id) { return data.docs[id].lang === lang ? weights.reader : 1; },
+      tokenize: function (term) { return [term]; },
+      processTerm: function (term) { return term; }
+    }
+  });
+  index.addAll(data.docs.map(function (doc, id) { return {id: id, title: doc.title, k: doc.k, s: doc.s}; }));
+
+  function swapped(word) {
+    var found = [];
+    for (var i = 0; i + 1 < word.length; i++) {
+      var other = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+      if (other !== word && known.has(other) && found.indexOf(other) < 0) { found.push(other); }
+    }
+    return found;
+  }
+
+  // One query per term: its own prefix and typo settings, the scores added up.
+  var asked = [];
+  var queries = [];
+  function ask(term, typed) {
+    if (asked.indexOf(term) >= 0) { return; }
+    asked.push(term);
+    var spec = {queries: [term], prefix: term.length >= 4, fuzzy: false};
+    if (!known.has(term) && typed) {
+      var swaps = swapped(term);
+      if (swaps.length) {
+        spec = {queries: swaps, prefix: false, fuzzy: false, boostTerm: function () { return weights.corrected; }};
+      } else if (term.length >= 4) {
+        spec.fuzzy = term.length >= 8 ? 2 : 1;
+      }
+    }
+    queries.push(spec);
+  }
+  // A game's name in the question picks the game, and its words leave the question, as on the
+  // server (query.GameNames): no entry holds its game's name. Unless the name is all there is.
+  var connectors = new Set(words.connectors);
+  function understand(text) {
+    var found = Array.from(text.matchAll(TOKEN)).filter(function (m) { return !connectors.has(fold(m[0])); });
+    for (var [name, slug] of words.games) {
+      for (var start = 0; start + name.length <= found.length; start++) {
+        var part = found.slice(start, start + name.length);
+        if (!part.every(function (m, i) { return fold(m[0]) === name[i]; })) { continue; }
+        var last = part[part.length - 1];
+        var rest = text.slice(0, part[0].index) + " " + text.slice(last.index + last[0].length);
+        var scores = tokens(rest).some(function (word) { return terms(word).length; });
+        return scores ? {text: rest, game: slug} : {text: text, game: null};
+      }
+    }
+    return {text: text, game: null};
+  }
+  var understood = understand(query.normalize("NFC"));
+  tokens(understood.text).forEach(function (word) {
+    var found = terms(word);
+    if (!found.length) { return; }
+    var rules = players.get(fold(word));
+    // A players' word is never taken for a typo.
+    found.forEach(function (term) { ask(term, !rules); });
+    (rules || []).forEach(function (plain) {
+      tokens(plain).forEach(function (w) { terms(w).forEach(function (term) { ask(term, false); }); });
     });
-    if (!score) { return; }
-    if (doc.lang === lang) { score += 0.5; }
+  });
+
+  var best = new Map();
+  var matched = new Set(asked);
+  var results = queries.length ? index.search({combineWith: "OR", queries: queries}) : [];
+  results.forEach(function (result) {
+    var doc = data.docs[result.id];
+    if (understood.game && doc.game !== understood.game) { return; }
     var key = doc.kind + ":" + doc.game + ":" + doc.entry;
-    if (!best[key] || best[key].score < score) { best[key] = {score: score, key: key}; }
+    result.terms.forEach(function (term) { matched.add(term); });
+    if (!best.has(key)) { best.set(key, {key: key, kind: doc.kind, score: result.score}); }  // best first
   });
   var byKey = {};
   data.docs.forEach(function (doc) { if (doc.lang === lang) { byKey[doc.kind + ":" + doc.game + ":" + doc.entry] = doc; } });
-  var hits = Object.keys(best).map(function (k) { return best[k]; })
-    .sort(function (a, b) { return b.score - a.score; }).slice(0, 20)
+  var order = words.order;
+  var hits = Array.from(best.values()).slice(0, LIMIT)
+    .sort(function (a, b) { return (order[a.kind] - order[b.kind]) || (b.score - a.score); })
     .map(function (hit) { return byKey[hit.key]; }).filter(Boolean);
   var kinds = JSON.parse(root.getAttribute("data-kinds"));
   if (!hits.length) {
@@ -59,41 +163,13 @@
     return;
   }
 
-  // The text folded character by character, with where each folded character came from,
-  // so that matches found in the folded text can be marked in the original.
-  function foldedWithOrigin(text) {
-    var out = "";
-    var origin = [];
-    for (var i = 0; i < text.length; i++) {
-      var part = fold(text[i]);
-      for (var j = 0; j < part.length; j++) { out += part[j]; origin.push(i); }
-    }
-    origin.push(text.length);
-    return {text: out, origin: origin};
-  }
-
-  // Matches of the query's stems at the start of a word, each extended to the word's end.
+  // [start, end] of the words of a text that the search matched.
   function wordMatches(text) {
-    var f = foldedWithOrigin(text);
     var found = [];
-    stems.forEach(function (stem) {
-      var at = f.text.indexOf(stem);
-      while (at >= 0) {
-        if (at === 0 || !LETTER.test(f.text[at - 1])) {
-          var end = at + stem.length;
-          while (end < f.text.length && LETTER.test(f.text[end])) { end += 1; }
-          found.push([f.origin[at], f.origin[end]]);
-        }
-        at = f.text.indexOf(stem, at + 1);
-      }
-    });
-    found.sort(function (a, b) { return a[0] - b[0]; });
-    var merged = [];
-    found.forEach(function (m) {
-      var last = merged[merged.length - 1];
-      if (last && m[0] <= last[1]) { last[1] = Math.max(last[1], m[1]); } else { merged.push(m.slice()); }
-    });
-    return merged;
+    for (var m of text.matchAll(TOKEN)) {
+      if (terms(m[0]).some(function (term) { return matched.has(term); })) { found.push([m.index, m.index + m[0].length]); }
+    }
+    return found;
   }
 
   function snippet(text) {

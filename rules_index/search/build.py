@@ -117,7 +117,8 @@ def build_lock(link: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def _german_texts(library: Library):
+def german_texts(library: Library):
+    """The German texts whose words make the compound splitter's vocabulary (also the export's)."""
     for game in library:
         for faq in game.faq:
             yield faq.de.question
@@ -160,7 +161,7 @@ def write_marker(target: Path, library: Library, snapshot: Snapshot, documents: 
 def write_generation(library: Library, target: Path, snapshot: Snapshot) -> int:
     """Write a complete index into the new, empty directory ``target``; returns the doc count."""
     target.mkdir(parents=True)
-    schema = f.build_schema(german_vocabulary(_german_texts(library)))
+    schema = f.build_schema(german_vocabulary(german_texts(library)))
     ix = whoosh_index.create_in(str(target), schema)
     count = 0
     with ix.writer(timeout=10.0) as writer:

@@ -57,6 +57,20 @@ def live_server(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def exported(tmp_path_factory):
+    """The static export of the real content (``flask export``), written once per test process."""
+    from apptools import make_app
+    from rules_index.export import export_site
+
+    base = tmp_path_factory.mktemp("export")
+    app = make_app(base / "instance", ROOT / "content")
+    out = base / "site"
+    pages = export_site(app, out, "https://rules.example")
+    assert pages > 250
+    return out
+
+
+@pytest.fixture(scope="session")
 def playwright_instance():
     """One Playwright per test process: its sync API cannot be started twice in one."""
     with sync_playwright() as playwright:

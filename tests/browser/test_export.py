@@ -22,20 +22,6 @@ SEARCHES = {
 NEXT_LANG = {"de": "en", "en": "it", "it": "de"}
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    from apptools import make_app
-    from app import ROOT
-    from rules_index.export import export_site
-
-    base = tmp_path_factory.mktemp("export")
-    app = make_app(base / "instance", ROOT / "content")
-    out = base / "site"
-    pages = export_site(app, out, "https://rules.example")
-    assert pages > 250
-    return out
-
-
 def no_horizontal_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 

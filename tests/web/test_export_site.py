@@ -93,7 +93,7 @@ def test_offline_search_pages_link_each_other(site):
     page = (site["out"] / "en" / "search" / "index.html").read_text(encoding="utf-8")
     assert 'href="../../de/search/index.html"' in page and 'href="../../it/search/index.html"' in page
     kinds = json.loads(re.search(r"data-kinds='([^']*)'", page).group(1))
-    assert kinds == {"faq": "Question", "section": "Rule", "mistake": "Common mistake", "glossary": "Glossary"}
+    assert kinds == {"faq": "Question", "fact": "At a glance", "section": "Rule", "mistake": "Common mistake", "glossary": "Glossary"}
 
 
 def test_search_index_carries_text_for_snippets(site):
@@ -102,6 +102,25 @@ def test_search_index_carries_text_for_snippets(site):
     doc = next(d for d in data["docs"] if d["kind"] == "faq" and d["game"] == GAME and d["entry"] == FAQ and d["lang"] == "en")
     assert doc["url"] == f"en/{GAME}/faq/{FAQ}/index.html"
     assert "districts alone" in doc["s"]
+
+
+def test_search_index_carries_the_servers_words(site):
+    script = (site["out"] / "static" / "search-index.js").read_text(encoding="utf-8")
+    words = json.loads(script.removeprefix("window.RULES_INDEX = ").rstrip().removesuffix(";"))["words"]
+    assert {"der", "the", "il", "darf", "fur"} <= set(words["stop"])  # every language's, folded too
+    assert words["players"]["geklaut"] == ["gestohlen"] and "verloren" in words["players"]["hinuber"]
+    assert words["compounds"]["bauwerkkarten"] == ["bauwerk", "karten"]
+    assert words["weights"]["title"] > words["weights"]["keywords"] > words["weights"]["body"]
+    assert words["order"]["faq"] < words["order"]["section"]
+
+
+def test_the_offline_search_library_is_the_pinned_one():
+    """static/vendor/minisearch.js is the build of the version package.json pins (README: the export)."""
+    pinned = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))["dependencies"]["minisearch"]
+    lock = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))["packages"]["node_modules/minisearch"]
+    vendored = (ROOT / "static" / "vendor" / "minisearch.js").read_text(encoding="utf-8")
+    assert re.fullmatch(r"\d+\.\d+\.\d+", pinned) and lock["version"] == pinned
+    assert vendored.startswith(f"/*!\n * MiniSearch {pinned} ") and "Permission is hereby granted" in vendored[:2000]
 
 
 def test_without_base_url_no_share_links(site):

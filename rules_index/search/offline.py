@@ -1,0 +1,68 @@
+"""What the export's offline search (``static/offline-search.js``) takes from the server's search,
+as data, so that it reads a question as the server does without a copy of any list in JavaScript:
+
+- ``stop``: the stop words of every language (folded too) and Italian elisions: the server drops
+  them from every question (``query.content_words``), so they never score.
+- ``players``: players' words (``content/lexicon.yaml``), folded, with the rulebooks' words the
+  server adds for them; offline there is no game filter, so a word of one game counts everywhere
+  (as on the server when no game is picked).
+- ``games``: every game's names (all editions) as the server compares them (``query.GameNames``):
+  folded words without the connecting ones (``connectors``), longest names first. A name in a
+  question picks its game, and its words leave the question.
+- ``compounds``: the German compounds of the content and the parts the server's splitter
+  (``analysis.DecompoundFilter``, with the vocabulary of a full index build) indexes with them.
+- ``weights`` and ``order``: the server's field weights, its reader's-language and correction
+  weights, and the order in which result kinds are shown.
+
+Only the folding itself (``analysis.fold_german``, a few lines) is written again in JavaScript;
+a browser test holds it against Python's on every word of the content.
+"""
+from __future__ import annotations
+
+from rules_index.content import Library
+
+from .analysis import ITALIAN_ELISIONS, TOKEN_PATTERN, DecompoundFilter, fold_german, german_vocabulary, stopwords
+from .build import german_texts
+from .documents import Document, game_names
+from .query import CONNECTORS, GameNames, all_stopwords, fold
+from .searcher import CORRECTED_WEIGHT, PREFIX_WEIGHT, READER_LANG_BONUS, SHOWN_ORDER, WEIGHTS
+
+
+def players_words(library: Library) -> dict[str, list[str]]:
+    """{folded players' word: the rulebooks' words for it, in every language it is given}."""
+    found: dict[str, list[str]] = {}
+    for _lang, word, plain, _game in library.lexicon.entries():
+        means = found.setdefault(fold(word), [])
+        if plain not in means:
+            means.append(plain)
+    return found
+
+
+def compound_parts(library: Library, docs: list[Document]) -> dict[str, list[str]]:
+    """{folded German word of the documents: its parts}, for the words the server's splitter splits."""
+    splitter = DecompoundFilter(german_vocabulary(german_texts(library)))
+    stops = stopwords("de")
+    found: dict[str, list[str]] = {}
+    for doc in docs:
+        if doc.lang != "de":
+            continue
+        for word in TOKEN_PATTERN.findall(" ".join((doc.title, *doc.keywords, doc.body)).lower()):
+            if len(word) < 2 or word in stops:
+                continue
+            folded = fold_german(word)
+            if folded not in found:
+                found[folded] = splitter.split(folded) or []
+    return {word: parts for word, parts in sorted(found.items()) if parts}
+
+
+def offline_words(library: Library, docs: list[Document]) -> dict:
+    """The data of the offline search besides the documents (see the module's docstring)."""
+    return {
+        "stop": sorted(all_stopwords() | ITALIAN_ELISIONS),
+        "players": players_words(library),
+        "games": GameNames({game.slug: game_names(game) for game in library}).names,
+        "connectors": sorted(CONNECTORS),
+        "compounds": compound_parts(library, docs),
+        "weights": {**WEIGHTS, "prefix": PREFIX_WEIGHT, "corrected": CORRECTED_WEIGHT, "reader": READER_LANG_BONUS},
+        "order": SHOWN_ORDER,
+    }
