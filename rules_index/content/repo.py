@@ -163,21 +163,18 @@ class ContentRepo:
         """Move the branch from ``old`` to ``new``; fails if it is no longer at ``old``."""
         self.git("update-ref", "-m", "rules service: accept", f"refs/heads/{self.branch}", new, old)
 
-    def commit(self, files: dict[str, str], author: Author, message: str) -> str:
-        """Commit ``files`` on the branch's head (locally, or on the remote's head and pushed);
-        returns the commit. Raises PushRejected when the remote moved on."""
-        parent = self.remote_head() if self.remote else self.head()
-        commit = self.make_commit(parent, files, author, message)
-        if self.remote:
-            self.push(commit)
-        return commit
-
     # -- the remote ------------------------------------------------------------------------
 
     def fetch(self) -> str:
         """Fetch the remote's branch; returns its head."""
         self.git("fetch", "--quiet", self.remote, f"+refs/heads/{self.branch}:refs/remotes/content/{self.branch}")
         return self.remote_head()
+
+    def peek(self) -> str:
+        """The remote branch's head as the remote says now, without fetching (no ref moves, so
+        any process may ask at any time)."""
+        out = self.git("ls-remote", "--heads", self.remote, f"refs/heads/{self.branch}")
+        return out.split()[0] if out.strip() else ""
 
     def is_ancestor(self, old: str, new: str) -> bool:
         return subprocess.run(["git", "merge-base", "--is-ancestor", old, new], cwd=self.top,
@@ -191,7 +188,9 @@ class ContentRepo:
                               cwd=self.top, capture_output=True, text=True, env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
         if done.returncode != 0:
             said = (done.stdout + done.stderr).strip()
-            raise (PushRejected if "[rejected]" in said or "non-fast-forward" in said or "fetch first" in said else GitError)(said)
+            # Moved on: refused as not a fast-forward, or another push took the remote's ref first.
+            moved = any(sign in said for sign in ("[rejected]", "non-fast-forward", "fetch first", "failed to update ref", "cannot lock ref"))
+            raise (PushRejected if moved else GitError)(said)
         self.git("update-ref", f"refs/remotes/content/{self.branch}", commit)
 
     # -- the work tree ---------------------------------------------------------------------
@@ -210,18 +209,20 @@ class ContentRepo:
 
     # -- reading the journal ---------------------------------------------------------------
 
-    def recent(self, limit: int = 100, key: str = "Change-Key") -> list[Commit]:
-        """The latest ``limit`` commits of the branch that carry the trailer ``key``, newest first."""
+    def recent(self, limit: int = 100, key: str | None = "Change-Key", since: str | None = None) -> list[Commit]:
+        """The latest ``limit`` commits of the branch (after ``since``) that carry the trailer
+        ``key`` (any commit: None), newest first."""
         if not self.exists():
             return []
-        out = self.git("log", f"-n{limit}", "--no-renames", "--name-only", f"refs/heads/{self.branch}",
+        span = f"{since}..refs/heads/{self.branch}" if since else f"refs/heads/{self.branch}"
+        out = self.git("log", f"-n{limit}", "--no-renames", "--name-only", span,
                        "--format=%x1e%H%n%(trailers:only,unfold)%x1f")
         found = []
         for record in out.split("\x1e")[1:]:
             head, _, names = record.partition("\x1f")
             lines = head.strip("\n").splitlines()
             trailers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
-            if key in trailers:
+            if key is None or key in trailers:
                 paths = tuple(n.removeprefix(self.prefix) for n in names.split("\n") if n.startswith(self.prefix) and n)
                 found.append(Commit(lines[0], trailers, paths))
         return found

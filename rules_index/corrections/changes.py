@@ -187,7 +187,7 @@ def _title(kind: str, game: str, target: str, reverts: Change | None) -> str:
 def _commit(repo: ContentRepo, accept: journal.Accept, title: str) -> str:
     """The accept's commit, made on the head and put in place (the branch moved, or the push
     taken); raises PushRejected when the remote moved on first."""
-    parent = repo.remote_head() if repo.remote else repo.head()
+    parent = repo.head()  # with a remote, its head as last fetched: a push onto anything newer is refused
     commit = repo.make_commit(parent, {p.path: p.after for p in accept.plans},
                               editor_author(accept.editor.name, accept.editor.display_name),
                               format_message(title, accept.trailers()))
@@ -205,8 +205,9 @@ def settle(session: Session, repo: ContentRepo, root: Path) -> list[journal.Reco
     return results + journal.settle(session, repo, root)
 
 
-def follow(session: Session, repo: ContentRepo, root: Path) -> list[journal.Recovered]:
-    """Bring the branch and the work tree to the remote's head (the caller holds the lock)."""
+def follow(session: Session | None, repo: ContentRepo, root: Path) -> list[journal.Recovered]:
+    """Bring the branch and the work tree to the remote's head, and record accept commits without
+    their row (not without a ``session``: the database is down). The caller holds the lock."""
     old, new = repo.head(), repo.fetch()
     if old == new:
         return []
@@ -217,7 +218,21 @@ def follow(session: Session, repo: ContentRepo, root: Path) -> list[journal.Reco
     repo.advance(new, old)
     materialize(texts, root)
     repo.refresh_index(paths)
-    return [journal.Recovered(new, None, tuple(paths))] + journal.settle(session, repo, root)
+    followed = [journal.Recovered(new, None, tuple(paths))]
+    return followed + (journal.settle(session, repo, root) if session is not None else [])
+
+
+def entries_between(repo: ContentRepo, old: str, new: str) -> list[tuple[str, str, str]] | None:
+    """The entries the commits after ``old`` up to ``new`` changed, as publishing names them, or
+    None when one of them is no accept (a commit by hand may change anything)."""
+    entries = []
+    for commit in repo.recent(limit=1000, key=None, since=old):
+        kind, _, where = commit.trailers.get("Change-Target", "").partition(" ")
+        game, _, target = where.partition("/")
+        if not (kind and game and target):
+            return None
+        entries.append((game, kind, target))
+    return entries
 
 
 def apply_change(

@@ -8,7 +8,7 @@ from jinja2 import FileSystemBytecodeCache
 
 from rules_index.corrections import availability, db
 
-from . import api, changes_api, corrections, editor, errors, front, headers, i18n, installable, page_cache, pages, previews, search_state, security, seo, site_version, state
+from . import api, changes_api, corrections, editor, errors, following, front, headers, i18n, installable, page_cache, pages, previews, search_state, security, seo, site_version, state
 
 
 def _keep_compiled_templates(app: Flask) -> None:
@@ -43,3 +43,4 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(previews.bp)
     app.register_blueprint(installable.bp)
     front.init_app(app)
+    following.init_app(app)

@@ -10,6 +10,7 @@ from flask import Flask, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from rules_index.content import DEFAULT_LANG, LANGS
+from rules_index.content.repo import GitError
 from rules_index.corrections import availability
 
 from .not_found import closest_matches
@@ -18,6 +19,7 @@ API_MESSAGES = {
     429: "rate limit: too many requests, try again in a minute",
     503: "corrections: the corrections database cannot be used right now, try again later",
 }
+REPOSITORY_MESSAGE = "content: the content repository could not take the change, and nothing was changed; try again in a moment"
 
 
 class ApiError(Exception):
@@ -78,6 +80,13 @@ def init_app(app: Flask) -> None:
 
     for error in availability.DATABASE_ERRORS:
         app.register_error_handler(error, database_error)
+
+    @app.errorhandler(GitError)
+    def repository_error(exc: GitError):
+        # The commit was not put in place (a push refused by a hook, the remote unreachable):
+        # the report stays open and the change can be sent again.
+        app.logger.error("content repository: %s", exc)
+        return _answer(503, REPOSITORY_MESSAGE, {"Retry-After": "5"})
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
