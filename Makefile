@@ -122,7 +122,7 @@ bench: setup ## Benchmarks (HTTP, search vs SQLite FTS5, scale, engines, start-u
 	$(BIN)/python -m bench.run && $(BIN)/python -m bench.accept
 
 translations: setup ## Extract interface strings into translations/messages.pot and update the catalogs
-	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext -k _l --ignore-dirs=.venv -o translations/messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext -k _l -k plural_message:1,2 --ignore-dirs=.venv -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations
 
 clean: ## Remove the virtualenv and the built index

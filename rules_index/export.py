@@ -5,8 +5,10 @@ Every reader page of every game and language is rendered by the app itself and w
 folder of any web server. ``OUT/index.html`` is the front door (a choice of language). Search
 works offline: the documents and the server's search words come as a script
 (``static/search-index.js``) that the search page searches with MiniSearch (``static/vendor/``).
-Pages that need the server (report forms, calculators, history, editors) are left out, and so
-are the links to them. Each language gets a web app manifest
+The calculators compute in the browser from the rule tables their engines export, so they work in
+the copy too (with JavaScript; there is no server to send a form to, so each shows as many player
+cards as it allows). Pages that need the server (report forms, history, editors) are left out, and
+so are the links to them. Each language gets a web app manifest
 (``static/manifest.<lang>.webmanifest``) and the site's icons.
 
 Links meant to be shared (canonical, hreflang, og:url, an answer's link field, schema.org data)
@@ -54,6 +56,25 @@ def page_paths(library) -> list[str]:
             paths.append(f"/{lang}/{game.slug}/coverage")
             paths += [f"/{lang}/{game.slug}/faq/{faq.id}" for faq in game.faq]
     return paths
+
+
+def calculator_pages(library) -> list[tuple[str, str]]:
+    """Every calculator page as (address rendered, path written): rendered with as many player cards
+    as the calculator allows, since without a server "Add a player" cannot add one."""
+    from .engines import calculators_for
+    from .web.calculator_forms import FORMS, MAX_ROWS
+
+    pages = []
+    for game in library:
+        for name in calculators_for(game.slug):
+            key = f"{game.slug}/{name}"
+            if key not in FORMS:
+                continue
+            query = f"?rows={MAX_ROWS[key]}" if key in MAX_ROWS else ""
+            for lang in LANGS:
+                path = f"/{lang}/{game.slug}/calculators/{name}"
+                pages.append((path + query, path))
+    return pages
 
 
 def file_for(path: str) -> str:
@@ -175,7 +196,7 @@ def export_site(app: Flask, out: Path, base_url: str | None = None) -> int:
             lib = library()
         # Every page is a request to the app, rendered exactly as the live site renders it.
         client = app.test_client()
-        pages = [(path, path) for path in page_paths(lib)]
+        pages = [(path, path) for path in page_paths(lib)] + calculator_pages(lib)
         pages += [(f"/{lang}/offline-search", f"/{lang}/search") for lang in LANGS]
         for rendered, written in pages:
             response = client.get(rendered, base_url=base_url or _LOCAL_BASE)

@@ -1,9 +1,10 @@
 /* Calculator pages, when JavaScript runs: a player's name shows at once in the card headings and
-   labels, and the score pad's totals follow the input. Without JavaScript the pages work as
-   plain forms (the totals come with the submitted result). Where the page carries the engine's
-   rule table (data-rules), the totals are computed here from it (static/score-rules.js), with or
-   without a network; otherwise the form is sent to the page itself, exactly as a submit would,
-   and the server's totals are shown. */
+   labels, and the page's outputs (a player's total, place or share) follow the input. The outputs
+   are computed here, with or without a network, from the rule table the game's engine exports
+   (the form's data-rules) by the game's script (static/calculators/<game>.js), which also says
+   what each output shows. Without JavaScript the pages work as plain forms (the outputs come with
+   the submitted result). In the static export there is no server to submit to: the outputs are
+   the result. */
 (() => {
   "use strict";
 
@@ -27,63 +28,55 @@
     });
   };
 
-  const rules = form.dataset.rules && window.ScorePad ? JSON.parse(form.dataset.rules) : null;
-
-  // Each card's total from the rule table; "–" for a card the server would refuse.
-  const localTotals = (outputs) => {
-    const first = (form.querySelector('input[name="first"]:checked') || {}).value || "";
-    outputs.forEach((output) => {
-      const row = output.dataset.total;
-      const name = (form.elements[`name${row}`] || {}).value || "";
-      const districts = [];
-      let valid = name.trim() !== "";
-      for (const colour of rules.colours) {
-        const field = form.elements[`${colour}${row}`];
-        const values = field ? window.ScorePad.costs(field.value, rules) : [];
-        if (values === null) valid = false;
-        else values.forEach((cost) => districts.push({color: colour, cost}));
-      }
-      let text = "–";
-      if (valid) {
-        try {
-          const result = window.ScorePad.score(rules, [{name: name.trim(), districts}], first === row ? name.trim() : null);
-          text = form.dataset.points.replace("12345", String(result.scores[name.trim()].total));
-        } catch (error) { /* the server would refuse it too: no total */ }
-      }
-      output.textContent = text;
-    });
+  // "%(points)d points" with {points: 12}: the server's message with its placeholders filled. A
+  // plural message comes as [one, other]; de, en and it use "one" for 1 only.
+  const say = (messages) => (key, values = {}) => {
+    const message = messages[key];
+    const pattern = Array.isArray(message) ? message[values.num === 1 ? 0 : 1] : message;
+    return pattern.replace(/%\((\w+)\)[sd]/g, (_, name) => String(values[name]));
   };
 
-  let timer = null;
-  let sent = 0;
-  const refreshTotals = async () => {
-    const outputs = form.querySelectorAll("output[data-total]");
-    if (!outputs.length) return;
-    if (rules) {
-      localTotals(outputs);
-      return;
-    }
-    const query = new URLSearchParams(new FormData(form));
-    query.set("submit", "1");
-    const ticket = ++sent;
-    try {
-      const response = await fetch(`${location.pathname}?${query}`, { headers: { Accept: "text/html" } });
-      if (ticket !== sent) return; // a newer request is on its way
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      outputs.forEach((output) => {
-        const fresh = page.querySelector(`output[data-total="${output.dataset.total}"]`);
-        output.textContent = fresh ? fresh.textContent : "–";
-      });
-    } catch (error) {
-      // Offline or refused: the totals stay as they are until the form is submitted.
-    }
+  // The form's fields as the server reads them (rules_index/web/calculator_forms.py).
+  const reader = (nameRule) => {
+    const needed = new RegExp(nameRule.needed);
+    const refused = new RegExp(nameRule.refused);
+    const value = (name) => {
+      const field = form.elements[name];
+      return field ? field.value : "";
+    };
+    return {
+      value,
+      form: JSON.parse(form.dataset.form || "{}"),  // the form's own constants (a year's reference)
+      rows: form.querySelectorAll('input[name^="name"]').length,
+      // A player's name: "" when the row is empty, null when the server would refuse it.
+      name: (row) => {
+        const name = value(`name${row}`).trim();
+        if (!name) return "";
+        return [...name].length <= nameRule.max && needed.test(name) && !refused.test(name) ? name : null;
+      },
+      whole: (text) => (/^[0-9]{1,9}$/.test(text) ? Number(text) : null),
+    };
+  };
+
+  const calculator = window.Calculators && window.Calculators[form.dataset.calculator];
+  const rules = calculator ? JSON.parse(form.dataset.rules) : null;
+  const read = calculator ? reader(JSON.parse(form.dataset.names)) : null;
+  const text = calculator ? say(JSON.parse(form.dataset.messages)) : null;
+  const refresh = () => {
+    if (!calculator) return;
+    const texts = calculator.outputs(rules, read, text);
+    form.querySelectorAll("output[data-out]").forEach((output) => {
+      const text = texts[output.dataset.out];
+      output.textContent = text || (output.dataset.empty === undefined ? "–" : output.dataset.empty);
+    });
   };
 
   form.addEventListener("input", (event) => {
     if (/^name\d+$/.test(event.target.name || "")) showName(event.target);
-    if (form.hasAttribute("data-live")) {
-      clearTimeout(timer);
-      timer = setTimeout(refreshTotals, 300);
-    }
+    refresh();
   });
+  // A page restored from the history, or reloaded, keeps what was typed: its outputs follow it.
+  window.addEventListener("pageshow", refresh);
+  // The export has no server: Enter in a field must not reload the page with the fields emptied.
+  if (form.hasAttribute("data-static")) form.addEventListener("submit", (event) => event.preventDefault());
 })();

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.slow  # make test-all: fuzzing
 _INSTANCE = Path(tempfile.mkdtemp(prefix="fuzz-"))
 APP = make_app(_INSTANCE, ROOT / "content", INDEX_DIR=str(_INSTANCE / "index"))
 SCHEMA = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", APP)
-LOOSE = {"POST /api/v1/games/ohne-furcht-und-adel/score"}
+LOOSE = {"POST /api/v1/games/ohne-furcht-und-adel/score", "POST /api/v1/games/keine-ehre-unter-dieben/loot-sharing"}
 OPERATIONS = {op.ok().label: op.ok() for op in SCHEMA.get_all_operations()}
 
 
@@ -39,6 +39,7 @@ def test_api_conforms_and_never_fails(label, data):
     if response.status_code >= 400:
         assert isinstance(response.json().get("error"), str)
     # Some rules cannot be said in JSON Schema (unique player names, a first player with 8
-    # districts): there a 400 for schema-valid data is right, and only that check is waived.
+    # districts, a leader among the thieves, the cards a heist's ending leaves): there a 400 for
+    # schema-valid data is right, and only that check is waived.
     excluded = [positive_data_acceptance] if label in LOOSE else []
     case.validate_response(response, excluded_checks=excluded)

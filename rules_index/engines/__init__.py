@@ -11,7 +11,7 @@ from .base import InputError, ProbeRegistry, Rule, RuleViolation, State
 
 __all__ = [
     "InputError", "ProbeRegistry", "Rule", "RuleViolation", "State", "calculators_for", "engine_module",
-    "probes_for", "state_class",
+    "probes_for", "rule_table_for", "state_class",
 ]
 
 
@@ -43,14 +43,25 @@ def probes_for(slug: str) -> ProbeRegistry | None:
     return probes.PROBES
 
 
-def calculators_for(slug: str) -> dict:
-    """A game's rule calculators (``<package>.calculators.CALCULATORS``), by name; may be empty."""
+def _calculators_module(slug: str) -> ModuleType | None:
     if engine_module(slug) is None:
-        return {}
+        return None
     try:
-        module = importlib.import_module(_module_name(slug) + ".calculators")
+        return importlib.import_module(_module_name(slug) + ".calculators")
     except ModuleNotFoundError as exc:
         if exc.name == _module_name(slug) + ".calculators":
-            return {}
+            return None
         raise
-    return dict(module.CALCULATORS)
+
+
+def calculators_for(slug: str) -> dict:
+    """A game's rule calculators (``<package>.calculators.CALCULATORS``), by name; may be empty."""
+    module = _calculators_module(slug)
+    return {} if module is None else dict(module.CALCULATORS)
+
+
+def rule_table_for(slug: str) -> dict | None:
+    """The rules a game's calculators compute with, as JSON-ready data
+    (``<package>.calculators.rule_table()``), for the browser; None without calculators."""
+    module = _calculators_module(slug)
+    return None if module is None else module.rule_table()

@@ -13,14 +13,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from flask_babel import get_translations, lazy_gettext
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext
 from pydantic import TypeAdapter, ValidationError
 from werkzeug.datastructures import MultiDict
 
+from rules_index.engines import rule_table_for
 from rules_index.engines.adel_verpflichtet.calculators import ExhibitionRequest, RankingRequest
 from rules_index.engines.calculator_models import PlayerName
 from rules_index.engines.kardinal_und_koenig.calculators import LandsRequest, MonasteryRequest
+from rules_index.engines.keine_ehre_unter_dieben.calculators import CARDS_AFTER, ShareRequest
 from rules_index.engines.ohne_furcht_und_adel.calculators import ScoreRequest
 
 from .openapi import schema_at
@@ -49,15 +51,21 @@ NOT_A_CARD = schema_at(ExhibitionRequest, "cards")["not"]["pattern"]
 MAX_SHOWN_CARDS = schema_at(RankingRequest, "players{}.cards")["maxLength"]
 NOT_A_SHOWN_CARD = schema_at(RankingRequest, "players{}.cards")["not"]["pattern"]
 MIN_AGE, MAX_AGE = _bounds(RankingRequest, "players{}.oldest_age")
+ENDINGS = tuple(schema_at(ShareRequest, "ending")["enum"])
+MIN_LOOT, MAX_LOOT = _bounds(ShareRequest, "cards")
+MIN_THIEVES = schema_at(ShareRequest, "players")["minItems"]
 MAX_ROWS = {
     "ohne-furcht-und-adel/score": schema_at(ScoreRequest, "players")["maxItems"],
     "kardinal-und-koenig/monastery-score": schema_at(MonasteryRequest, "monasteries")["maxProperties"],
     "kardinal-und-koenig/lands-score": schema_at(LandsRequest, "players")["maxItems"],
     "adel-verpflichtet/exhibitions-ranking": schema_at(RankingRequest, "players")["maxProperties"],
+    "keine-ehre-unter-dieben/loot-sharing": schema_at(ShareRequest, "players")["maxItems"],
 }
 # Player cards shown on an empty form; one more empty card follows the last filled one.
-MIN_ROWS = {"ohne-furcht-und-adel/score": 4, "adel-verpflichtet/exhibitions-ranking": 3}
+MIN_ROWS = {"ohne-furcht-und-adel/score": 4, "adel-verpflichtet/exhibitions-ranking": 3,
+            "keine-ehre-unter-dieben/loot-sharing": 4}
 PLAYER_NAME = TypeAdapter(PlayerName)
+NAME_SCHEMA = schema_at(ScoreRequest, "players[].name")
 
 
 @dataclass
@@ -285,33 +293,138 @@ def exhibition(args: MultiDict) -> FormResult:
     return result
 
 
+def _cards_error(ending: str | None) -> str:
+    """The reader's message for loot cards the board cannot hold after ``ending``."""
+    if ending not in CARDS_AFTER:
+        return _("Enter a number of cards from %(low)d to %(high)d.", low=MIN_LOOT, high=MAX_LOOT)
+    low, high = CARDS_AFTER[ending]
+    return {
+        "voluntary_stop": _("After a voluntary stop, enter %(low)d to %(high)d cards: the review names the numbers "
+                            "printed under fields 1 to %(high)d only.", low=low, high=high),
+        "master_stroke": _("After a master stroke, %(low)d to %(high)d cards lie on the board.", low=low, high=high),
+        "caught": _("After the leader was caught, %(low)d to %(high)d cards lie left of the inspector.", low=low, high=high),
+    }[ending]
+
+
+def loot_sharing(args: MultiDict) -> FormResult:
+    """Fields ``name0``.. (the thieves clockwise), ``leader`` (a row), ``ending``, ``cards`` and, read
+    after a master stroke only, ``takes`` (the leader's choice; empty: not chosen yet)."""
+    key = "keine-ehre-unter-dieben/loot-sharing"
+    result = FormResult(submitted="submit" in args, rows=shown_rows(args, key, ("name",)))
+    names: dict[int, str] = {}
+    for row in range(MAX_ROWS[key]):
+        name = args.get(f"name{row}", "").strip()
+        if not name:
+            continue
+        name_error = _name_error(name)
+        if name_error:
+            result.errors[f"name{row}"] = name_error
+        elif name in names.values():
+            result.errors[f"name{row}"] = _("Each name only once, please.")
+        else:
+            names[row] = name
+    leader_row = args.get("leader", "")
+    leader = names.get(int(leader_row)) if re.fullmatch(r"[0-9]{1,2}", leader_row) else None
+    ending = args.get("ending") if args.get("ending") in ENDINGS else None
+    cards = _whole(args.get("cards", "").strip())
+    low, high = CARDS_AFTER.get(ending, (MIN_LOOT, MAX_LOOT))
+    takes_text = args.get("takes", "").strip() if ending == "master_stroke" else ""
+    takes = _whole(takes_text) if takes_text else None
+    if result.submitted:
+        if leader is None and not result.errors.get(f"name{leader_row}"):
+            result.errors["leader"] = _("Choose the leader among the named players.")
+        if ending is None:
+            result.errors["ending"] = _("Choose how the heist ended.")
+        if cards is None or not low <= cards <= high:
+            result.errors["cards"] = _cards_error(ending)
+        elif takes_text and (takes is None or takes > cards):
+            result.errors["takes"] = _("Enter a number from 0 to %(high)d: the cards on the board.", high=cards)
+        if len(names) < MIN_THIEVES and not any(k.startswith("name") for k in result.errors):
+            row = 1 if args.get("name0", "").strip() else 0
+            result.errors[f"name{row}"] = _("Enter at least %(num)d players.", num=MIN_THIEVES)
+    result.payload = {"players": list(names.values()), "leader": leader, "ending": ending, "cards": cards,
+                      "leader_takes": takes}
+    return result
+
+
 FORMS: dict[str, Callable[[MultiDict], FormResult]] = {
     "ohne-furcht-und-adel/score": citadels_score,
     "kardinal-und-koenig/monastery-score": monastery_score,
     "adel-verpflichtet/exhibition": exhibition,
     "kardinal-und-koenig/lands-score": lands_score,
     "adel-verpflichtet/exhibitions-ranking": exhibitions_ranking,
+    "keine-ehre-unter-dieben/loot-sharing": loot_sharing,
 }
 
 
+def plural_message(singular: str, plural: str) -> tuple[str, str]:
+    """A message with a plural form for the page's script (``make translations`` extracts it)."""
+    return singular, plural
+
+
+# What a page's script writes into its outputs (static/calculators/<game>.js), by name; the
+# script gets each message translated, its placeholders kept (``messages``).
+OUTPUT_MESSAGES: dict[str, dict[str, Any]] = {
+    "ohne-furcht-und-adel/score": {"points": lazy_gettext("%(points)d points")},
+    "kardinal-und-koenig/monastery-score": {"points": lazy_gettext("%(points)d points")},
+    "kardinal-und-koenig/lands-score": {"points": lazy_gettext("%(points)d points")},
+    "adel-verpflichtet/exhibition": {
+        "valid": lazy_gettext("%(cards)s is a valid exhibition."),
+        "too_few": lazy_gettext("%(cards)s is not valid: an exhibition needs at least 3 cards."),
+        "gap": lazy_gettext("%(cards)s is not valid: the letters must follow each other without a gap."),
+    },
+    "adel-verpflichtet/exhibitions-ranking": {"place": lazy_gettext("Place %(place)d"), "not_valid": lazy_gettext("Not valid")},
+    "keine-ehre-unter-dieben/loot-sharing": {
+        "cards": plural_message("%(num)d card", "%(num)d cards"),
+        "between": lazy_gettext("%(low)d to %(high)d cards"),
+        "choose": lazy_gettext("After a master stroke, %(name)s takes any number of cards from 0 to %(high)d: "
+                               "enter it to see what the others get."),
+        "none_left": lazy_gettext("No card is left."),
+        "left_extra": plural_message("%(num)d card is left: %(name)s may take it, otherwise it is discarded.",
+                                     "%(num)d cards are left: %(name)s may take one more, the rest is discarded."),
+        "left_discarded": plural_message("%(num)d card is left: it is discarded.",
+                                         "%(num)d cards are left: they are discarded."),
+    },
+}
+
+
+def messages(key: str) -> dict[str, Any]:
+    """The page's output messages in the reader's language: a text, or [one, other] for a plural
+    (de, en and it have these two forms)."""
+    translations = get_translations()
+    out: dict[str, Any] = {}
+    for name, message in OUTPUT_MESSAGES.get(key, {}).items():
+        if isinstance(message, tuple):
+            out[name] = [translations.ungettext(*message, 1), translations.ungettext(*message, 2)]
+        else:
+            out[name] = str(message)  # a lazy text without values: its placeholders stay
+    return out
+
+
 def context(key: str, args: MultiDict) -> dict[str, Any]:
-    """What a calculator's page needs besides the form and the answer."""
+    """What a calculator's page needs besides the form and the answer: for its script, the rule
+    table of the game's engine, how names are read, the output messages and the form's constants."""
+    shared = {
+        "script": {"rules": rule_table_for(key.split("/")[0]), "messages": messages(key),
+                   "names": {"max": NAME_SCHEMA["maxLength"], "needed": NAME_SCHEMA["pattern"],
+                             "refused": NAME_SCHEMA["not"]["pattern"]}},
+    }
     if key == "kardinal-und-koenig/lands-score":
         # Once players are named, each land asks only for them; a count without a name still
         # shows (with its error). Before any name, every row is there.
         rows = range(MAX_ROWS[key])
         named = [r for r in rows if args.get(f"name{r}", "").strip()
                  or any(args.get(f"{land}{r}", "").strip() for land in LANDS)]
-        return {"lands": LANDS, "land_names": LAND_NAMES, "count_rows": named or list(rows)}
+        return {**shared, "lands": LANDS, "land_names": LAND_NAMES, "count_rows": named or list(rows)}
     if key == "adel-verpflichtet/exhibitions-ranking":
         chosen = dating(args)
+        shared["script"]["form"] = {"year_reference": YEAR_REFERENCE}
         # What the page shows for an age the engine compared: the number as the reader typed it.
-        return {"dating": chosen, "as_typed": (lambda age: YEAR_REFERENCE - age) if chosen == "year" else (lambda age: age)}
-    if key == "ohne-furcht-und-adel/score":
-        from rules_index.engines.ohne_furcht_und_adel.calculators import rule_table
-
-        return {"rules": rule_table()}
-    return {}
+        return {**shared, "dating": chosen,
+                "as_typed": (lambda age: YEAR_REFERENCE - age) if chosen == "year" else (lambda age: age)}
+    if key == "keine-ehre-unter-dieben/loot-sharing":
+        return {**shared, "endings": ENDINGS}
+    return shared
 
 
 TITLES = {
@@ -320,4 +433,5 @@ TITLES = {
     "adel-verpflichtet/exhibition": lazy_gettext("Is this a valid exhibition?"),
     "kardinal-und-koenig/lands-score": lazy_gettext("Monastery scoring of all lands"),
     "adel-verpflichtet/exhibitions-ranking": lazy_gettext("Which exhibition wins?"),
+    "keine-ehre-unter-dieben/loot-sharing": lazy_gettext("Who takes how many loot cards?"),
 }

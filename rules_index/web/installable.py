@@ -10,6 +10,7 @@ gets a short page in the reader's language that says so.
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 from flask import Blueprint, abort, current_app, jsonify, render_template, send_from_directory, url_for
 from flask_babel import force_locale, gettext
@@ -25,8 +26,10 @@ BACKGROUND_COLOUR = "#fffdf8"  # its paper
 ICONS = [("icons/icon-192.png", "192x192", "any"), ("icons/icon-512.png", "512x512", "any"),
          ("icons/icon-maskable-512.png", "512x512", "maskable")]
 # What an answer page, the search and the calculators need besides their HTML.
-SHELL_FILES = ["site.css", "copy-link.js", "disclosure.js", "calculator.js", "score-rules.js", "language-hint.js", "register-sw.js", "error-summary.js",
+SHELL_FILES = ["site.css", "copy-link.js", "disclosure.js", "calculator.js", "language-hint.js", "register-sw.js", "error-summary.js",
                "icons/icon-192.png", "icons/favicon.ico"]
+# Each game's calculators compute with a script of their own (static/calculators/<game>.js).
+CALCULATOR_SCRIPTS = "calculators"
 
 
 def manifest(lang: str, start_url: str, scope: str, icon_url) -> dict:
@@ -67,7 +70,9 @@ def favicon():
 
 @bp.get("/sw.js")
 def service_worker():
-    precache = [static_url(name) for name in SHELL_FILES]
+    scripts = sorted(f"{CALCULATOR_SCRIPTS}/{path.name}"
+                     for path in (Path(current_app.static_folder) / CALCULATOR_SCRIPTS).glob("*.js"))
+    precache = [static_url(name) for name in SHELL_FILES + scripts]
     offline = {lang: url_for("installable.offline", lang=lang) for lang in LANGS}
     precache += list(offline.values())
     version = hashlib.blake2b("\0".join(precache).encode(), digest_size=8).hexdigest()

@@ -21,6 +21,7 @@ PAGES = [
     f"/en/{GAME}/calculators/score",
     "/it/kardinal-und-koenig/calculators/monastery-score",
     "/de/adel-verpflichtet/calculators/exhibition?cards=AACE",
+    "/it/keine-ehre-unter-dieben/calculators/loot-sharing",
     f"/en/{GAME}/coverage",
     f"/de/{GAME}/faq/tie-break/history",
     "/en/no-such-page/",

@@ -11,6 +11,7 @@ from conftest import AXE, DESKTOP, MOBILE
 SCORE = "/en/ohne-furcht-und-adel/calculators/score"
 LANDS = "/en/kardinal-und-koenig/calculators/lands-score"
 RANKING = "/en/adel-verpflichtet/calculators/exhibitions-ranking"
+LOOT = "/en/keine-ehre-unter-dieben/calculators/loot-sharing"
 CITIES = [  # name, {colour: costs as typed on a number pad}, expected total
     ("Anna", {"yellow": "35", "blue": "2", "green": "1", "red": "111", "purple": "6"}, 27),
     ("Ben", {"yellow": "66"}, 12),
@@ -69,17 +70,17 @@ def test_score_pad_at_the_table(screen, live_server):
     for i in range(len(CITIES)):
         assert in_viewport(totals.nth(i)), f"total {i} is off screen after submitting"
     for row, (_name, _costs, total) in enumerate(CITIES):
-        expect(page.locator(f'output[data-total="{row}"]')).to_have_text(f"{total} points")
+        expect(page.locator(f'output[data-out="{row}"]')).to_have_text(f"{total} points")
 
 
 def test_score_pad_totals_follow_the_input(page, live_server):
     page.goto(live_server + SCORE)
     page.locator("#name0").fill("Anna")
-    expect(page.locator('[data-name-of="0"]')).to_have_text("Anna")
+    expect(page.locator('[data-name-of="0"]')).to_have_text(["Anna", "Anna"])  # the card's heading and the first-to-8 choice
     page.locator("#yellow0").press_sequentially("35")
-    expect(page.locator('output[data-total="0"]')).to_have_text("8 points")
+    expect(page.locator('output[data-out="0"]')).to_have_text("8 points")
     page.locator("#red0").press_sequentially("6")
-    expect(page.locator('output[data-total="0"]')).to_have_text("14 points")
+    expect(page.locator('output[data-out="0"]')).to_have_text("14 points")
     assert page.locator("#result").count() == 0  # nothing was submitted
 
 
@@ -135,6 +136,30 @@ def test_exhibitions_ranking_at_the_table(screen, live_server):
     assert fits(page)
 
 
+def test_loot_sharing_at_the_table(screen, live_server):
+    page = screen
+    page.goto(live_server + LOOT)
+    for row, name in enumerate(["Anna", "Ben", "Cem", "Dora"]):
+        page.locator(f"#name{row}").fill(name)
+    expect(page.get_by_role("radio", name="Cem")).to_be_visible()  # the names label the leader's choice at once
+    page.get_by_role("radio", name="Cem").check()
+    page.locator("#ending-master_stroke").check()
+    assert page.locator("#cards").get_attribute("inputmode") == "numeric"
+    page.locator("#cards").fill("6")
+    expect(page.locator('output[data-out="2"]')).to_have_text("0 to 6 cards")  # computed in the browser
+    page.locator("#takes").fill("1")
+    expect(page.locator('output[data-out="left"]')).to_have_text("2 cards are left: Cem may take one more, the rest is discarded.")
+    assert fits(page)
+    page.get_by_role("button", name="Calculate").click()
+    shares = page.locator(".ranking li")
+    expect(shares.locator(".who")).to_have_text(["Cem", "Dora", "Anna", "Ben"])
+    expect(shares.locator(".sum")).to_have_text(["1 card", "1 card", "1 card", "1 card"])
+    for i in range(4):
+        assert in_viewport(shares.nth(i).locator("strong")), f"share {i} is off screen after submitting"
+    expect(page.locator("#result .citation")).to_contain_text("Review: Sharing the loot")
+    assert fits(page)
+
+
 def words(text: str) -> list[str]:
     return text.split()
 
@@ -143,13 +168,17 @@ def words(text: str) -> list[str]:
     (SCORE, {"#name0": "Anna", "#yellow0": "35", "#name1": "Ben", "#red1": "6"}, "Calculate"),
     (LANDS, {"#name0": "Green", "#name1": "Red", "#Franken0": "2", "#Franken1": "1"}, "Calculate"),
     (RANKING, {"#name0": "Ann", "#cards0": "AAB", "#name1": "Ben", "#cards1": "CDEE"}, "Compare"),
+    (LOOT, {"#name0": "Ann", "#name1": "Ben", "#name2": "Cem", "#leader1": True, "#ending-caught": True, "#cards": "4"}, "Calculate"),
 ])
 def test_the_link_to_a_result_reproduces_it(browser, live_server, path, fill, button):
     context = browser.new_context(viewport=MOBILE)
     page = context.new_page()
     page.goto(live_server + path)
     for selector, value in fill.items():
-        page.locator(selector).fill(value)
+        if value is True:
+            page.locator(selector).check()
+        else:
+            page.locator(selector).fill(value)
     page.get_by_role("button", name=button).click()
     result = words(page.locator("#result .ranking").text_content())
     link = page.locator("#link").input_value()
@@ -167,6 +196,8 @@ NEW_PAGES = [
     LANDS + "?name0=Green&name1=Red&Franken0=4&Franken1=2&Bayern0=25&submit=1",
     LANDS + "?name0=Green&name1=Red&Franken0=4&Franken1=2&submit=1",
     RANKING + "?name0=Ann&cards0=ABC&age0=3&name1=Ben&cards1=CDE&name2=Cem&cards2=BCF&submit=1",
+    LOOT + "?name0=Ann&name1=Ben&name2=Cem&leader=0&ending=voluntary_stop&cards=5&submit=1",
+    LOOT + "?name0=Ann&leader=3&ending=caught&cards=9&submit=1",
 ]
 
 

@@ -138,3 +138,64 @@ def test_export_front_door_and_offline_results_pass_axe(any_page, exported, path
     serious = [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in result["violations"] if v["impact"] in ("serious", "critical")]
     assert serious == []
     assert no_horizontal_scroll(any_page)
+
+
+# The calculators in the copy, computed by the browser from the engines' rule tables: per
+# calculator the fields filled, the radios chosen, and what each output then shows.
+CALCULATORS = [
+    ("ohne-furcht-und-adel", "score",
+     {"#name0": "Anna", "#yellow0": "35", "#blue0": "2", "#green0": "1", "#red0": "111", "#purple0": "6", "#name1": "Ben", "#yellow1": "66"},
+     ["#first0"], {"0": "27 points", "1": "12 points"}),
+    ("kardinal-und-koenig", "monastery-score",
+     {"#name0": "Green", "#count0": "4", "#name1": "Red", "#count1": "2", "#name2": "Blue", "#count2": "1"},
+     [], {"0": "7 points", "1": "4 points", "2": "2 points"}),
+    ("kardinal-und-koenig", "lands-score",
+     {"#name0": "Green", "#name1": "Red", "#name2": "Blue", "#Franken0": "4", "#Franken1": "2", "#Franken2": "1", "#Bayern0": "1", "#Bayern1": "1"},
+     [], {"0": "9 points", "1": "6 points", "2": "2 points"}),
+    ("adel-verpflichtet", "exhibition", {"#cards": "aab bc"}, [], {"verdict": "AABBC is a valid exhibition."}),
+    ("adel-verpflichtet", "exhibitions-ranking",
+     {"#name0": "Ann", "#cards0": "abc", "#age0": "120", "#name1": "Ben", "#cards1": "def", "#age1": "300", "#name2": "Cem", "#cards2": "bcf"},
+     [], {"0": "Place 2", "1": "Place 1", "2": "Not valid"}),
+    ("keine-ehre-unter-dieben", "loot-sharing",
+     {"#name0": "Anna", "#name1": "Ben", "#name2": "Cem", "#name3": "Dora", "#cards": "5"},
+     ["#leader1", "#ending-voluntary_stop"], {"1": "2 cards", "2": "1 card", "3": "1 card", "0": "1 card", "left": "No card is left."}),
+]
+
+
+@pytest.mark.parametrize("game,name,fields,radios,outputs", CALCULATORS, ids=[c[1] for c in CALCULATORS])
+def test_export_calculators_work_from_file(page, exported, game, name, fields, radios, outputs):
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto((exported / "en" / game / "index.html").as_uri())
+    page.locator(f'.calculators a[href="calculators/{name}/index.html"]').click()
+    assert page.url == (exported / "en" / game / "calculators" / name / "index.html").as_uri()
+    expect(page.get_by_role("button", name="Calculate")).to_have_count(0)  # no server to send the form to
+    expect(page.locator(".static-note")).to_be_visible()
+    for selector, value in fields.items():
+        page.locator(selector).fill(value)
+    for selector in radios:
+        page.locator(selector).check()
+    for out, text in outputs.items():
+        expect(page.locator(f'output[data-out="{out}"]')).to_have_text(text)
+    # Enter in a field keeps the page and what was typed (a submit would reload it empty).
+    last = list(fields)[-1]
+    page.locator(last).press("Enter")
+    assert page.url.endswith(f"calculators/{name}/index.html")
+    expect(page.locator(last)).to_have_value(fields[last])
+    assert [url for url in requests if not url.startswith("file://")] == []
+
+
+def test_export_calculator_in_german_at_phone_width(phone, exported):
+    phone.goto((exported / "de" / "keine-ehre-unter-dieben" / "calculators" / "loot-sharing" / "index.html").as_uri())
+    for row, name in enumerate(["Anna", "Ben", "Cem", "Dora", "Emil", "Fritz", "Greta", "Hugo"]):
+        phone.locator(f"#name{row}").fill(name)  # every player card is there: nothing to add
+    phone.locator("#leader7").check()
+    phone.locator("#ending-master_stroke").check()
+    phone.locator("#cards").fill("6")
+    expect(phone.locator('output[data-out="7"]')).to_have_text("0 bis 6 Karten")
+    phone.locator("#takes").fill("2")
+    expect(phone.locator('output[data-out="7"]')).to_have_text("2 Karten")
+    expect(phone.locator('output[data-out="3"]')).to_have_text("1 Karte")
+    expect(phone.locator('output[data-out="4"]')).to_have_text("0 Karten")
+    expect(phone.locator('output[data-out="left"]')).to_have_text("Es bleibt keine Karte übrig.")
+    assert no_horizontal_scroll(phone)

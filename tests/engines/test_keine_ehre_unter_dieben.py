@@ -646,3 +646,37 @@ def test_random_games_replay_exactly(seed):
     a = KeineEhreState.play_random(seed, num_players=3)
     b = KeineEhreState.play_random(seed, num_players=3)
     assert a.history == b.history and a.returns() == b.returns()
+
+
+def rounds_shared(state, rng):
+    """Play the game out at random; per round the sharing as the game ran it: (outcome, cards on
+    the board, leader, takes per seat in the leader's share and the others' turn, extra takes)."""
+    shared, current = [], None
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        phase, leader = state.phase, state.leader
+        if isinstance(action, Take):
+            seat = int(action.player[1:])
+            if phase is Phase.LEADER_EXTRA:
+                current["extra"] += 1
+            else:
+                current["takes"][seat] += 1
+        state.apply(action)
+        if isinstance(action, (Reveal, Stop)) and state.outcome is not None:  # the heist ended: the share begins
+            current = {"outcome": state.outcome, "cards": len(state.board_cards()), "leader": leader,
+                       "takes": [0] * state.game.num_players, "extra": 0}
+            shared.append(current)
+    return shared
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9), players=st.integers(2, 8))
+def test_share_loot_is_how_the_game_shares(seed, players):
+    # The calculator answers with rules.share_loot; the game shares through its phases. They agree.
+    for rnd in rounds_shared(KeineEhreState.new_game(seed, num_players=players), random.Random(seed)):
+        taken = rnd["takes"][rnd["leader"]]
+        choice = taken if rnd["outcome"] == R.MASTER_STROKE else None
+        share = R.share_loot(rnd["outcome"], rnd["cards"], rnd["leader"], players, choice)
+        assert share.leader_cards == taken
+        assert [n for _, n in share.others] == [rnd["takes"][seat] for seat, _ in share.others]
+        assert rnd["extra"] <= (1 if share.extra else 0)

@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 
 from rules_index.web import calculator_forms as forms
 
-OFUA, KUK, AV = "ohne-furcht-und-adel", "kardinal-und-koenig", "adel-verpflichtet"
+OFUA, KUK, AV, KEUD = "ohne-furcht-und-adel", "kardinal-und-koenig", "adel-verpflichtet", "keine-ehre-unter-dieben"
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +63,9 @@ NUMBERS = [
     (f"{AV}/exhibitions-ranking", "RankingRequest", ("players", "{}", "oldest_age"),
      lambda v: {"name0": "A", "cards0": "AB", "age0": str(v)},
      lambda v: {"players": {"A": {"cards": "AB", "oldest_age": v}}}),
+    (f"{KEUD}/loot-sharing", "ShareRequest", ("leader_takes",),
+     lambda v: {"name0": "A", "name1": "B", "leader": "0", "ending": "master_stroke", "cards": "7", "takes": str(v)},
+     lambda v: {"players": ["A", "B"], "leader": "A", "ending": "master_stroke", "cards": 7, "leader_takes": v}),
 ]
 
 
@@ -91,6 +94,9 @@ TEXTS = [
      lambda t: {"name0": "A", "cards0": "A" * len(t)}, lambda t: {"players": {"A": {"cards": "A" * len(t)}}}),
     (f"{AV}/exhibition", "ExhibitionRequest", ("cards",),
      lambda t: {"cards": "A" * len(t)}, lambda t: {"cards": "A" * len(t)}),
+    (f"{KEUD}/loot-sharing", "ShareRequest", ("players", "[]"),
+     lambda t: {"name0": t, "name1": "b", "leader": "0", "ending": "caught", "cards": "1"},
+     lambda t: {"players": [t, "b"], "leader": t, "ending": "caught", "cards": 1}),
 ]
 
 
@@ -123,6 +129,7 @@ PLAYERS = [
     (f"{KUK}/monastery-score", "MonasteryRequest", "monasteries", "maxProperties"),
     (f"{KUK}/lands-score", "LandsRequest", "players", "maxItems"),
     (f"{AV}/exhibitions-ranking", "RankingRequest", "players", "maxProperties"),
+    (f"{KEUD}/loot-sharing", "ShareRequest", "players", "maxItems"),
 ]
 
 
@@ -134,6 +141,7 @@ def test_player_cards_are_as_many_as_players_allowed(spec, key, model, name, key
 def test_choices_agree(spec):
     assert set(forms.OFUA_COLOURS) == set(field(spec, "District", "color")["enum"])
     assert set(forms.LANDS) == set(field(spec, "LandsRequest", "lands")["propertyNames"]["enum"])
+    assert set(forms.ENDINGS) == set(field(spec, "ShareRequest", "ending")["enum"])
 
 
 # Inside the text: the form strips what surrounds a name or card letters, as a reader would want.

@@ -274,9 +274,99 @@ def test_exhibitions_ranking_bad_input(client, payload, field):
     assert response.status_code == 400 and response.get_json()["error"].startswith(field + ":")
 
 
+# --- Keine Ehre unter Dieben: sharing the loot (Rezension · Das Verteilen der Beute) ---
+
+LOOT = "/api/v1/games/keine-ehre-unter-dieben/loot-sharing"
+THIEVES = ["Anna", "Ben", "Cem", "Dora"]
+
+
+def shares(body: dict) -> list[tuple[str, int]]:
+    return [(s["name"], s["cards"]) for s in body["shares"]]
+
+
+def test_loot_sharing_after_a_voluntary_stop_takes_the_printed_number(client):
+    # Fields 1-3: 1 card, 4-5: 2, 6: 4 of the 6; then one each clockwise from the leader's left.
+    for cards, printed in [(1, 1), (3, 1), (4, 2), (5, 2), (6, 4)]:
+        body = client.post(LOOT, json={"players": THIEVES, "leader": "Ben", "ending": "voluntary_stop", "cards": cards}).get_json()
+        assert (body["leader_min"], body["leader_max"]) == (printed, printed)
+        assert body["order"] == ["Cem", "Dora", "Anna"] and shares(body)[0] == ("Ben", printed)
+    body = client.post(LOOT, json={"players": THIEVES, "leader": "Ben", "ending": "voluntary_stop", "cards": 6}).get_json()
+    assert shares(body) == [("Ben", 4), ("Cem", 1), ("Dora", 1), ("Anna", 0)] and body["left"] == 0
+
+
+def test_loot_sharing_after_a_master_stroke_waits_for_the_leaders_choice(client):
+    body = client.post(LOOT, json={"players": THIEVES, "leader": "Dora", "ending": "master_stroke", "cards": 5}).get_json()
+    assert (body["leader_min"], body["leader_max"], body["shares"], body["order"]) == (0, 5, None, ["Anna", "Ben", "Cem"])
+    body = client.post(LOOT, json={"players": THIEVES, "leader": "Dora", "ending": "master_stroke", "cards": 5, "leader_takes": 1}).get_json()
+    assert shares(body) == [("Dora", 1), ("Anna", 1), ("Ben", 1), ("Cem", 1)]
+    assert (body["left"], body["extra_card"]) == (1, True)  # the leader may take one more
+
+
+def test_loot_sharing_after_a_capture_gives_the_leader_nothing(client):
+    body = client.post(LOOT, json={"players": THIEVES, "leader": "Anna", "ending": "caught", "cards": 5}).get_json()
+    assert shares(body) == [("Anna", 0), ("Ben", 1), ("Cem", 1), ("Dora", 1)]
+    assert (body["left"], body["extra_card"]) == (2, False)  # discarded: no extra card when caught
+
+
+@pytest.mark.parametrize("payload,field", [
+    ({"players": ["A"], "leader": "A", "ending": "caught", "cards": 1}, "players"),
+    ({"players": ["A", "A"], "leader": "A", "ending": "caught", "cards": 1}, "players[1]"),
+    ({"players": ["A", "B"], "leader": "C", "ending": "caught", "cards": 1}, "leader"),
+    ({"players": ["A", "B"], "leader": "A", "ending": "escaped", "cards": 1}, "ending"),
+    ({"players": ["A", "B"], "leader": "A", "ending": "caught", "cards": 8}, "cards"),
+    ({"players": ["A", "B"], "leader": "A", "ending": "caught", "cards": 7}, "cards"),  # his card is discarded
+    ({"players": ["A", "B"], "leader": "A", "ending": "voluntary_stop", "cards": 7}, "cards"),  # no printed number in the source
+    ({"players": ["A", "B"], "leader": "A", "ending": "voluntary_stop", "cards": 0}, "cards"),
+    ({"players": ["A", "B"], "leader": "A", "ending": "master_stroke", "cards": 0}, "cards"),
+    ({"players": ["A", "B"], "leader": "A", "ending": "voluntary_stop", "cards": 3, "leader_takes": 1}, "leader_takes"),
+    ({"players": ["A", "B"], "leader": "A", "ending": "master_stroke", "cards": 3, "leader_takes": 4}, "leader_takes"),
+])
+def test_loot_sharing_bad_input(client, payload, field):
+    response = client.post(LOOT, json=payload)
+    assert response.status_code == 400 and response.get_json()["error"].startswith(field + ":")
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("de", ["Cem", "Nach einem Meisterstreich nimmt der Anführer zuerst so viele Karten, wie er möchte.",
+            "2 Karten bleiben übrig: Cem darf sich noch 1 aussuchen, der Rest kommt auf den Ablagestapel.", "Rezension: Das Verteilen der Beute"]),
+    ("en", ["After a master stroke the leader takes first as many cards as they like.", "2 cards are left: Cem may take one more",
+            "Review: Sharing the loot"]),
+    ("it", ["Dopo un colpo da maestro il capobanda prende per primo quante carte vuole.", "Restano 2 carte: Cem può sceglierne 1 in più",
+            "Recensione: La spartizione del bottino"]),
+])
+def test_loot_sharing_page_explains_each_share(client, lang, words):
+    query = "name0=Anna&name1=Ben&name2=Cem&leader=2&ending=master_stroke&cards=6&takes=2&submit=1"
+    page = client.get(f"/{lang}/keine-ehre-unter-dieben/calculators/loot-sharing?{query}").get_data(as_text=True)
+    for text in words:
+        assert text in html.unescape(page)
+
+
+@pytest.mark.parametrize("query,field", [
+    ("name0=Anna&leader=0&ending=caught&cards=1", "name1"),
+    ("name0=Anna&name1=Anna&leader=0&ending=caught&cards=1", "name1"),
+    ("name0=Anna&name1=Ben&leader=3&ending=caught&cards=1", "leader"),
+    ("name0=Anna&name1=Ben&leader=0&cards=1", "ending"),
+    ("name0=Anna&name1=Ben&leader=0&ending=voluntary_stop&cards=7", "cards"),
+    ("name0=Anna&name1=Ben&leader=0&ending=caught&cards=x", "cards"),
+    ("name0=Anna&name1=Ben&leader=0&ending=master_stroke&cards=3&takes=4", "takes"),
+])
+def test_loot_sharing_page_field_errors(client, query, field):
+    response = client.get(f"/de/keine-ehre-unter-dieben/calculators/loot-sharing?{query}&submit=1")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and f'id="err-{field}"' in page and 'id="result"' not in page
+
+
+def test_loot_sharing_page_reads_the_leaders_count_after_a_master_stroke_only(client):
+    page = client.get("/en/keine-ehre-unter-dieben/calculators/loot-sharing?name0=A&name1=B&leader=0"
+                      "&ending=caught&cards=2&takes=x&submit=1").get_data(as_text=True)
+    assert 'id="err-takes"' not in page and 'id="result"' in page
+
+
 @pytest.mark.parametrize("url,body,model", [
     (LANDS, {"players": ["A", "B"], "lands": {"Franken": {"A": 2, "B": 1}}}, "LandsResult"),
     (RANKING, {"players": {"A": {"cards": "ABC", "oldest_age": 3}, "B": {"cards": "AB"}}}, "RankingResult"),
+    (LOOT, {"players": ["A", "B", "C"], "leader": "B", "ending": "master_stroke", "cards": 4}, "ShareResult"),
+    (LOOT, {"players": ["A", "B", "C"], "leader": "B", "ending": "voluntary_stop", "cards": 4}, "ShareResult"),
 ])
 def test_new_calculators_answer_as_their_openapi_schema_says(client, url, body, model):
     spec = client.get("/api/v1/openapi.json").get_json()
@@ -307,6 +397,7 @@ SHARED = [
     "/it/adel-verpflichtet/calculators/exhibitions-ranking?name0=Ann&cards0=abc&age0=120&name1=Ben&cards1=DEF&age1=300&name2=Cem&cards2=BCF&submit=1",
     "/en/kardinal-und-koenig/calculators/monastery-score?name0=A&count0=3&name1=B&count1=1&submit=1",
     "/en/adel-verpflichtet/calculators/exhibition?cards=AABBC",
+    "/de/keine-ehre-unter-dieben/calculators/loot-sharing?name0=Anna&name1=Ben&name2=Cem&leader=2&ending=master_stroke&cards=6&takes=2&submit=1",
 ]
 
 
@@ -333,9 +424,9 @@ def test_score_pad_reads_costs_typed_on_a_number_pad(client):
 
 def test_score_pad_shows_each_total_in_the_players_card(client):
     page = client.get(SHARED[0].replace("/de/", "/en/")).get_data(as_text=True)
-    assert re.search(r'<output class="total" data-total="0"[^>]*>27 points</output>', page)
-    assert re.search(r'<output class="total" data-total="1"[^>]*>12 points</output>', page)
-    assert re.search(r'<output class="total" data-total="2"[^>]*>–</output>', page)
+    assert re.search(r'<output class="total" data-out="0"[^>]*>27 points</output>', page)
+    assert re.search(r'<output class="total" data-out="1"[^>]*>12 points</output>', page)
+    assert re.search(r'<output class="total" data-out="2"[^>]*>–</output>', page)
 
 
 def test_score_pad_has_a_keyboard_for_each_field(client):
@@ -427,6 +518,9 @@ NEW_PAGE_FIELDS = [
     ("/{lang}/kardinal-und-koenig/calculators/lands-score", {"name0": "Ada", "Franken0": "2", "submit": "1"}, ["name1", "Franken0", "Burgund1", "rows"]),
     ("/{lang}/adel-verpflichtet/calculators/exhibitions-ranking", {"name0": "Ada", "cards0": "ABC", "submit": "1"}, ["name0", "cards0", "age0", "rows"]),
     ("/{lang}/ohne-furcht-und-adel/calculators/score", {"name0": "Ada", "red0": "3", "submit": "1"}, ["red0", "first", "rows"]),
+    ("/{lang}/keine-ehre-unter-dieben/calculators/loot-sharing",
+     {"name0": "Ada", "name1": "Bo", "leader": "0", "ending": "master_stroke", "cards": "3", "submit": "1"},
+     ["name1", "leader", "ending", "cards", "takes", "rows"]),
 ]
 
 

@@ -139,13 +139,14 @@ MIN_LENGTH = 5  # shorter German words ("Ende", "und") also occur in names and o
 
 def own_names() -> set[str]:
     """Names a page shows in every language as they are: the games' titles (Keine Ehre unter
-    Dieben has no other) and the lands of the Kardinal & König engine, which scenarios name by
-    their identifiers."""
+    Dieben has no other) and slugs (a calculator's script finds it by its slug), and the lands of
+    the Kardinal & König engine, which scenarios name by their identifiers."""
     from rules_index.content import load_library
     from rules_index.web.calculator_forms import LANDS
 
     words = set(LANDS)
     for game in load_library(ROOT / "content"):
+        words.update(game.slug.split("-"))
         for lang in ("de", "en", "it"):
             words.update(game.title(lang).split())
     return words

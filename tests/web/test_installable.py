@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from rules_index.content import LANGS
+from rules_index.web.calculator_forms import FORMS
 
 ANSWER = "/de/ohne-furcht-und-adel/faq/thief-forbidden-targets"
 
@@ -62,9 +63,11 @@ def test_service_worker_is_registered_and_its_files_exist(client):
     assert len(precache) >= 8
     for url in precache:
         fetched(client, url)
-    # Every script and stylesheet an answer page loads is in the worker's list.
-    for asset in re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css)\?v=\w+)"', page):
-        assert asset in precache, asset
+    # Every script and stylesheet an answer page or a calculator loads is in the worker's list.
+    calculators = [client.get("/en/{}/calculators/{}".format(*key.split("/"))).get_data(as_text=True) for key in FORMS]
+    for html in [page, *calculators]:
+        for asset in re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css)\?v=\w+)"', html):
+            assert asset in precache, asset
     # A new release of a static file is a new worker.
     assert re.search(r'const VERSION = "(\w+)"', body)
 

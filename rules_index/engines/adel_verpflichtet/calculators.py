@@ -13,6 +13,7 @@ from pydantic import Field
 
 from ..calculator_models import Calculator, CalculatorModel, Characters, PlayerName, whole_number
 from . import exhibitions as X
+from .cards import LETTERS, MIN_EXHIBITION
 from .exhibitions import REASON_GAP, REASON_TOO_FEW, exhibition_validity
 
 MAX_CARDS = 60  # characters, spaces included
@@ -116,3 +117,19 @@ CALCULATORS = {
     "exhibitions-ranking": Calculator("Ranking of the exhibitions of one round",
                                       RankingRequest, RankingResult, exhibitions_ranking),
 }
+
+
+def rule_table() -> dict:
+    """The exhibition rules as data, for the calculators computing in the browser
+    (``static/calculators/adel-verpflichtet.js``): the letters and the smallest exhibition live in
+    ``cards``, the answers' words in ``exhibitions``."""
+    return {
+        "letters": LETTERS,
+        "min_exhibition": MIN_EXHIBITION,
+        "max_cards": MAX_CARDS,
+        "max_age": MAX_AGE,
+        "reasons": {"too_few": REASON_TOO_FEW, "gap": REASON_GAP},
+        "decided": {"only_one": X.DECIDED_ONLY_ONE, "first": X.DECIDED_FIRST, "more_cards": X.DECIDED_MORE_CARDS,
+                    "older_object": X.DECIDED_OLDER_OBJECT, "age_unknown": X.TIED_AGE_UNKNOWN,
+                    "same_age": X.TIED_SAME_AGE},
+    }

@@ -122,3 +122,16 @@ CALCULATORS = {
     "lands-score": Calculator("Monastery scoring of all lands (interim scoring)", LandsRequest, LandsResult,
                               lands_score),
 }
+
+
+def rule_table() -> dict:
+    """The monastery scoring as data, for the calculators computing in the browser
+    (``static/calculators/kardinal-und-koenig.js``): the lands and limits live here and in ``cards``;
+    ``worth_from`` names where a place's points come from (place 1, then every place below it)."""
+    return {
+        "lands": list(LANDS),
+        "min_monasteries": MIN_MONASTERIES,
+        "max_monasteries": MAX_MONASTERIES,
+        "max_players": MAX_PLAYERS,
+        "worth_from": ["land", "place-above"],
+    }

@@ -21,6 +21,10 @@ Modelled as the source states it:
   share, then scoring: per colour the most cards get the higher reward tile, the second most the
   lower one; feather symbols are an extra colour; printed victory points are added.
 
+The calculator (``calculators.py``) answers how a heist's loot is shared (``rules.share_loot``, which
+a test plays against the game's own sharing); it answers only what the source states (no printed
+number for field 7).
+
 Parameters where the source is silent (see ``KeineEhreGame``): player count, deck composition,
 commissar start / reset, the 7th field, reward tile values, ties in majorities, leader rotation,
 compartment draws after a raid, an empty reserve. Not modelled: the thief cards (pure identity) and

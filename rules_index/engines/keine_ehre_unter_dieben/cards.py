@@ -27,10 +27,15 @@ COMMISSAR_START = NUM_FIELDS + 1
 
 #: Source (Rezension · Das Verteilen der Beute): cards a leader who stops voluntarily must take,
 #: printed under the fields: 1 on fields 1-3, 2 on fields 4-5, 4 (of the 6 cards) on field 6.
+PRINTED_TAKE_COUNTS = (1, 1, 1, 2, 2, 4)
+
 #: The value for field 7 is NOT in the source: with the commissar starting next to field 7 a card on
 #: field 7 always ends the heist as a master stroke or a capture, so it only matters for a commissar
 #: start further right (a parameter); the default 4 is invented.
-TAKE_COUNTS = (1, 1, 1, 2, 2, 4, 4)
+TAKE_COUNTS = PRINTED_TAKE_COUNTS + (4,)
+
+#: Source silent on the player count: the bounds of a game's parameter (and of a calculator's request).
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 #: Name of the extra "colour" formed by feather symbols (Rezension · Das Spielende und die Wertung).
 FEATHERS = "feathers"

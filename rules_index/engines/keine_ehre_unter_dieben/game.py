@@ -19,7 +19,8 @@ from typing import Any, Mapping, Sequence
 from ..base import RuleViolation, State
 from . import rules as R
 from .cards import (BELL_LIMIT, COMMISSAR_START, DEFAULT_FEATHER_TILES, DEFAULT_REWARD_TILES, MAX_MOVE,
-                    NUM_FIELDS, RESERVE_SIZE, TAKE_COUNTS, CardMaker, LootCard, default_deck)
+                    MAX_PLAYERS, MIN_PLAYERS, NUM_FIELDS, RESERVE_SIZE, TAKE_COUNTS, CardMaker, LootCard,
+                    default_deck)
 from .scoring import TIE_RULES, score_holdings
 
 
@@ -129,7 +130,7 @@ class KeineEhreGame:
         self.feather_tiles = tuple(self.feather_tiles)
         missing = sorted({c.colour for c in self.deck} - set(self.reward_tiles))
         for valid, problem in (
-            (2 <= self.num_players <= 8, "num_players must be 2..8"),
+            (MIN_PLAYERS <= self.num_players <= MAX_PLAYERS, f"num_players must be {MIN_PLAYERS}..{MAX_PLAYERS}"),
             (len({c.id for c in self.deck}) == len(self.deck), "card ids must be unique"),
             (all(0 <= c.move <= MAX_MOVE for c in self.deck), "commissar movement is 0..3"),
             (0 <= self.reserve_size < len(self.deck), "reserve_size must leave a loot deck"),

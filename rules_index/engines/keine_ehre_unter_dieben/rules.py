@@ -29,6 +29,13 @@ VOLUNTARY_STOP = "voluntary_stop"
 MASTER_STROKE = "master_stroke"
 CAUGHT = "caught"
 
+# The leader's share by how the heist ended (Rezension · Das Verteilen der Beute): the number printed
+# under the last card, as many as he wants, or nothing; and whether he may take one more card after
+# the others. Data, so that the calculators' rule table states the same rule.
+PRINTED, ANY, NONE = "printed", "any", "none"
+LEADER_SHARE = {VOLUNTARY_STOP: PRINTED, MASTER_STROKE: ANY, CAUGHT: NONE}
+EXTRA_CARD = {VOLUNTARY_STOP: True, MASTER_STROKE: True, CAUGHT: False}
+
 
 # --------------------------------------------------------------------------- the heist
 
@@ -71,12 +78,13 @@ def leader_quota(outcome: str, last_field: int, cards_on_board: int,
     Voluntary stop: exactly the number printed under the last card laid (1 on fields 1-3, 2 on 4-5,
     4 on 6). Caught: nothing. Master stroke: as many as he wants (0 up to all).
     """
-    if outcome == VOLUNTARY_STOP:
+    share = LEADER_SHARE.get(outcome)
+    if share == PRINTED:
         n = min(take_counts[last_field - 1], cards_on_board)
         return (n, n)
-    if outcome == MASTER_STROKE:
+    if share == ANY:
         return (0, cards_on_board)
-    if outcome == CAUGHT:
+    if share == NONE:
         return (0, 0)
     raise ValueError(f"unknown outcome {outcome!r}")
 
@@ -90,7 +98,43 @@ def others_order(leader: int, num_players: int) -> tuple[int, ...]:
 def leader_may_take_extra(outcome: str, cards_left: int) -> bool:
     """After every other thief had a card, a leader who was not caught may take one more card if any
     remain. Rezension · Das Verteilen der Beute."""
-    return outcome != CAUGHT and cards_left > 0
+    return EXTRA_CARD[outcome] and cards_left > 0
+
+
+@dataclass(frozen=True)
+class LootShare:
+    """One round's loot, shared (Rezension · Das Verteilen der Beute): the leader takes
+    ``leader_cards`` first; then each seat of ``others`` (clockwise from the leader's left) takes its
+    number, one card while cards last; of the ``left`` cards after that the leader may take one more
+    if ``extra``; the rest is discarded."""
+
+    leader_cards: int
+    others: tuple[tuple[int, int], ...]  # (seat, cards)
+    left: int
+    extra: bool
+
+
+def share_loot(outcome: str, cards: int, leader: int, num_players: int, leader_takes: int | None = None,
+               take_counts: Sequence[int] = TAKE_COUNTS) -> LootShare:
+    """How ``cards`` loot cards on the board are shared after a heist that ended in ``outcome``.
+    Rezension · Das Verteilen der Beute.
+
+    The cards lie on fields 1..``cards`` (after a capture: those left of the commissar), so after a
+    voluntary stop the last card lies on field ``cards``. ``leader_takes`` is the leader's choice
+    after a master stroke (0 up to all); after the other endings his share is fixed and
+    ``leader_takes`` may only repeat it. Raises ValueError for a share the rules do not allow.
+    """
+    low, high = leader_quota(outcome, max(cards, 1), cards, take_counts)  # no card: no share
+    taken = low if leader_takes is None else leader_takes
+    if not low <= taken <= high:
+        raise ValueError(f"the leader takes {low} to {high} cards after {outcome}, not {taken}")
+    left = cards - taken
+    others = []
+    for seat in others_order(leader, num_players):
+        got = min(1, left)  # one card each; the last in the order may go without
+        left -= got
+        others.append((seat, got))
+    return LootShare(taken, tuple(others), left, leader_may_take_extra(outcome, left))
 
 
 def next_leader(leader: int, num_players: int, rotation: str = "clockwise") -> int:

@@ -86,11 +86,13 @@ CALCULATORS = {
 
 def rule_table() -> dict:
     """The scoring rules as data, for the score pad computing in the browser
-    (``static/score-rules.js``): the numbers live here and in ``scoring``, nowhere else."""
+    (``static/calculators/ohne-furcht-und-adel.js``): the numbers live here and in ``scoring``,
+    nowhere else."""
     return {
         "colours": list(COLOURS),
         "min_cost": MIN_COST,
         "max_cost": MAX_COST,
+        "max_districts": MAX_DISTRICTS,
         "all_colours_bonus": ALL_COLOURS_BONUS,
         "first_complete_bonus": FIRST_COMPLETE_BONUS,
         "later_complete_bonus": LATER_COMPLETE_BONUS,
