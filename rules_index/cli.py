@@ -31,6 +31,71 @@ def validate(root: Path | None) -> None:
         click.echo(line)
 
 
+@content_cli.command("check")
+@click.argument("revisions", metavar="OLD..NEW")
+@click.option("--repo", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The repository to read the commits from (e.g. the bare remote, in its pre-receive hook); "
+                   "default: the content's own.")
+def check_revisions(revisions: str, repo: Path | None) -> None:
+    """Run the editors' gate on the content as commit NEW has it, for every FAQ entry that differs
+    from OLD: validation, the rule checks, each answer's bound statements, the common mistakes.
+    Exit 1 on any problem (a pull request or a push to refuse); changes the engine cannot judge
+    are listed for the reviewer."""
+    import tempfile
+
+    from .content import ContentError, load_library
+    from .content.repo import ContentRepo, GitError
+    from .corrections.gate import claim_problems, engine_problems, mistake_problems
+    from .corrections.holds import content_words, hold_reasons
+    from .verification import verify
+
+    old, sep, new = revisions.partition("..")
+    if not sep or not old or not new or old.strip("0") == "":
+        raise click.BadParameter("give two commits as OLD..NEW, e.g. origin/main..HEAD", param_hint="OLD..NEW")
+    repo = ContentRepo.at(repo) if repo else ContentRepo(Path(current_app.config["CONTENT_DIR"]))
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            before_dir, after_dir = repo.export(old, Path(tmp, "old")), repo.export(new, Path(tmp, "new"))
+        except GitError as exc:
+            raise click.ClickException(str(exc)) from None
+        try:
+            after = load_library(after_dir)
+        except ContentError as exc:
+            for problem in exc.problems:
+                click.echo(f"{new[:12]}: {problem}")
+            click.echo(f"{new}: {len(exc.problems)} content problem(s)", err=True)
+            sys.exit(1)
+        try:
+            before = load_library(before_dir)
+        except ContentError:
+            before = None  # the old content did not load: every entry counts as changed
+    problems, held, changed = [], [], 0
+    report = verify(after)
+    problems += [f"{r.game}/{r.entry}: check {r.probe} FAILED" for r in report.results if not r.ok]
+    problems += [f"{f.message}" for f in report.facts if not f.ok] + [f"no check: {m}" for m in report.missing]
+    for slug in after.games:
+        game = after.game(slug)
+        old_game = before.game(slug) if before is not None and slug in before.games else None
+        for entry in game.faq:
+            stored = old_game.faq_entry(entry.id) if old_game is not None and any(e.id == entry.id for e in old_game.faq) else None
+            if stored is not None and stored == entry:
+                continue
+            changed += 1
+            found = claim_problems(game, entry) + mistake_problems(game, entry) + engine_problems(game, entry)
+            problems += [f"{slug}/{entry.id}: {p.message}" for p in found]
+            if stored is not None:
+                held += [f"{slug}/{entry.id}: {r.message}" for r in hold_reasons(stored, entry, game.glossary, content_words(game, entry.id))]
+            else:
+                held.append(f"{slug}/{entry.id}: a new entry")
+    for line in held:
+        click.echo(f"review: {line}")
+    for line in problems:
+        click.echo(f"refused: {line}")
+    click.echo(f"{changed} changed FAQ entr{'y' if changed == 1 else 'ies'}: {len(problems)} problem(s), {len(held)} for a reviewer to read")
+    if problems:
+        sys.exit(1)
+
+
 def bound_statement_counts(library) -> list[str]:
     """Per game: how many statements of its checked answers are bound, in all three languages."""
     from .content import LANGS
@@ -272,25 +337,6 @@ def editors_revoke(name: str) -> None:
     click.echo(f"token of '{name}' revoked" if count else f"'{name}' had no live token")
 
 
-corrections_cli = AppGroup("corrections", help="Readers' corrections.")
-
-
-@corrections_cli.command("export")
-@click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, help="Only changes from this day on.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write to a file instead of stdout.")
-def corrections_export(since, output: Path | None) -> None:
-    """Write the accepted changes as a patch for review in git (git apply)."""
-    from .corrections.changes import export_patch
-    from .corrections.db import session
-
-    patch = export_patch(session(), since)
-    if output:
-        output.write_text(patch, encoding="utf-8")
-        click.echo(f"wrote {output}")
-    else:
-        click.echo(patch, nl=False)
-
-
 @click.command("export")
 @click.argument("out", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--base-url", default=None, metavar="URL",
@@ -319,5 +365,4 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(rules_cli)
     app.cli.add_command(db_cli)
     app.cli.add_command(editors_cli)
-    app.cli.add_command(corrections_cli)
     app.cli.add_command(export_command)

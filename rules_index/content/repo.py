@@ -20,9 +20,11 @@ handful of short processes (about 30 ms on the project's machine), a few times a
 """
 from __future__ import annotations
 
+import io
 import logging
 import os
 import subprocess
+import tarfile
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -89,6 +91,14 @@ class ContentRepo:
         self._top: Path | None = None
         self._lock = threading.Lock()
 
+    @classmethod
+    def at(cls, repository: Path) -> "ContentRepo":
+        """A repository given by its own folder (a bare one too, as a pre-receive hook runs in),
+        its content in ``content/``."""
+        found = cls(Path(repository) / "content")
+        found._top = Path(repository)
+        return found
+
     # -- where things are ------------------------------------------------------------------
 
     def exists(self) -> bool:
@@ -120,7 +130,7 @@ class ContentRepo:
     @property
     def prefix(self) -> str:
         """The content folder inside the repository ("" or "content/")."""
-        rel = os.path.relpath(self.content.resolve(), self.top.resolve())
+        rel = os.path.relpath(self.content.absolute(), self.top.absolute())
         return "" if rel == "." else rel.replace(os.sep, "/") + "/"
 
     @property
@@ -192,6 +202,16 @@ class ContentRepo:
             moved = any(sign in said for sign in ("[rejected]", "non-fast-forward", "fetch first", "failed to update ref", "cannot lock ref"))
             raise (PushRejected if moved else GitError)(said)
         self.git("update-ref", f"refs/remotes/content/{self.branch}", commit)
+
+    def export(self, rev: str, dest: Path) -> Path:
+        """The content folder as it is at ``rev``, written under ``dest``; returns its path."""
+        data = subprocess.run(["git", "archive", "--format=tar", rev, "--", self.prefix or "."], cwd=self.top,
+                              capture_output=True)
+        if data.returncode != 0:
+            raise GitError(f"git archive {rev}: {data.stderr.decode(errors='replace').strip()}")
+        with tarfile.open(fileobj=io.BytesIO(data.stdout)) as archive:
+            archive.extractall(dest, filter="data")
+        return Path(dest) / self.prefix
 
     # -- the work tree ---------------------------------------------------------------------
 

@@ -461,16 +461,3 @@ def recent(session: Session, game: str | None = None, limit: int = 100) -> list[
 def change_of_report(session: Session, report_id: int) -> Change | None:
     """The latest change made from the report, if any."""
     return session.scalar(select(Change).where(Change.report_id == report_id).order_by(Change.id.desc()))
-
-
-def export_patch(session: Session, since: dt.datetime | None = None) -> str:
-    """Accepted changes as one patch for review in git (oldest first)."""
-    query = select(Change).order_by(Change.created_at, Change.id)
-    if since is not None:
-        query = query.where(Change.created_at >= since)
-    parts = []
-    for change in session.scalars(query):
-        source = f" (report {change.report_id})" if change.report_id else ""
-        parts.append(f"# change {change.id}: {change.game} {change.target_kind}:{change.target_id} by {change.editor.name} at {change.created_at.isoformat()}Z{source}\n")
-        parts.append(change.patch)
-    return "".join(parts)

@@ -238,9 +238,8 @@ def test_accept_killed_at_a_fault_point_is_settled_at_restart(world, fault):
         assert state == {"report": "accepted", "changes": [(world.report_id, key, commit)], "flags": ["en", "it"], "history": 1}
         assert FAQ in search_hits(app, WORD)
         assert WORD in app.test_client().get(f"/de/{GAME}/faq/{FAQ}/history").get_data(as_text=True)
-        with app.app_context():
-            patch = changes.export_patch(session())
-        assert f"+++ b/content/{GAME}/faq.yaml" in patch and f"+++ b/content/{GAME}/game.yaml" in patch and WORD in patch
+        patch = ContentRepo(world.content).git("show", "--format=", commit)
+        assert f"+++ b/{GAME}/faq.yaml" in patch and f"+++ b/{GAME}/game.yaml" in patch and WORD in patch
     # Deciding the report again meets the status guard, not "the change does not alter the entry".
     with pytest.raises(changes.ReportDecided) as refused:
         accept_again(app, world.report_id)
