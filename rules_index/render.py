@@ -155,6 +155,22 @@ def layout(text: str, says=lambda words: True) -> tuple:
     return tuple(found)
 
 
+def shown_text(text: str) -> str:
+    """What a reader sees of ``text``: its rendered words and every sign shown as typed (a stray
+    "*", a mark's "[…]{fact=…}" inside code), each code span between backticks."""
+    kept = nh3.clean(str(markdown_html(text)), tags={"code"}, attributes={})
+    return " ".join(html.unescape(kept.replace("<code>", " ` ").replace("</code>", " ` ")).split())
+
+
+_EMPHASIS = re.compile(r"<(strong|em)>(.*?)</\1>", re.S)
+
+
+def emphasised(text: str) -> list[str]:
+    """The texts a reader sees in bold or italics, in order."""
+    kept = nh3.clean(str(markdown_html(text)), tags={"strong", "em"}, attributes={})
+    return [html.unescape(match.group(2)) for match in _EMPHASIS.finditer(kept)]
+
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
 

@@ -417,4 +417,7 @@ def answer_problems(faq: Faq, glossary: Iterable[GlossaryEntry], source_pages: i
     found = [BindingProblem(p.lang, p.message) for lang in LANGS
              for p in verdict_problems(faq.ruling, faq.text(lang).answer, lang, "answer")]
     vocabulary = Vocabulary(glossary)
-    return found + binding_problems(faq, vocabulary, source_pages) + question_problems(faq, vocabulary, roles)
+    # A page named in the question is held to the citation as one named in the answer.
+    pages = [BindingProblem(p.lang, f"question: {p.message}", p.code, p.params) for lang in LANGS
+             for p in _pages_problems(faq.text(lang).question, faq.citation.pages, source_pages, lang)]
+    return found + binding_problems(faq, vocabulary, source_pages) + question_problems(faq, vocabulary, roles) + pages

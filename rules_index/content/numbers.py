@@ -32,7 +32,7 @@ _WORDS = {
     "it": {
         # "sei" (also "you are") and "secondo" (also "according to") are ambiguous: write digits.
         2: "due seconda secondi seconde", 3: "tre terzo terza terzi terze",
-        4: "quattro quarto quarta quarti", 5: "cinque quinto quinta", 6: "sesto sesta",
+        4: "quattro quarto quarta quarti", 5: "cinque quinto quinta", 6: "- sesto sesta",
         7: "sette settimo settima", 8: "otto ottavo ottava ottavi", 9: "nove nono nona",
         10: "dieci decimo decima", 11: "undici", 12: "dodici",
     },
@@ -49,13 +49,14 @@ _LARGER = {
            20: "venti", 30: "trenta", 40: "quaranta", 50: "cinquanta", 60: "sessanta", 70: "settanta", 80: "ottanta",
            90: "novanta", 100: "cento"},
 }
+# A list starts with its cardinal, or with "-" where no word can stand for the count.
 _LOOKUP = {
-    lang: {**{word: value for value, words in table.items() for word in words.split()},
+    lang: {**{word: value for value, words in table.items() for word in words.split() if word != "-"},
            **{word: value for value, word in _LARGER[lang].items()}}
     for lang, table in _WORDS.items()
 }
 # The cardinal of each value is the first word of its list; the others are ordinals or "twice".
-_CARDINALS = {lang: {words.split()[0] for words in table.values()} | set(_LARGER[lang].values()) for lang, table in _WORDS.items()}
+_CARDINALS = {lang: {words.split()[0] for words in table.values()} - {"-"} | set(_LARGER[lang].values()) for lang, table in _WORDS.items()}
 # Digits are ASCII only: another script's digits ("৪", "٣") are not read as numbers here.
 _TOKEN = re.compile(r"[0-9]+|[^\W\d_]+")
 # Markdown link targets "](...)", autolinks "<http...>" and bare addresses.

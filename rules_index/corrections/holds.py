@@ -35,7 +35,7 @@ from rules_index.content.bindings import NEGATIONS, PAGE, Statement, diverging_l
 from rules_index.content.numbers import is_ordinal, number_value, prose
 from rules_index.content.marks import unmarked
 from rules_index.content.schema import Faq, GlossaryEntry
-from rules_index.render import layout, plain_text
+from rules_index.render import emphasised, layout, shown_text
 from rules_index.search.analysis import stopwords
 
 # Words whose change changes what a statement claims, beyond the negations.
@@ -58,7 +58,7 @@ ORDER = {
 KNOWN_ZIPF = 2.0  # a word this frequent (wordfreq's Zipf scale) is a word of the language, not a typo
 COMMON_ZIPF = 3.0  # a typo is fixed into a common word (or one the game's content uses)
 # "1,2" and "3.5" are one number each (a decimal, a range), not 1 and 2.
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)+|\d+|[^\W\d_]+(?:['’][^\W\d_]+)?|[^\w\s]")
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)+|\d+|[^\W\d_]+(?:['’][^\W\d_]+)?|[^\w\s]|_")
 # A page reference with the brackets around it: "(S. 2)" added or fixed says nothing new.
 _PAGE_REF = re.compile(r"\(\s*(?:" + PAGE.pattern + r")\s*\)|" + PAGE.pattern, re.I)
 # A digit that counts a place: "2. Runde", "8° quartiere", "3rd".
@@ -86,12 +86,13 @@ class HoldReason:
         return {**self.as_json(), "code": self.code, "params": dict(self.params)}
 
 
-def _tokens(text: str, lang: str) -> tuple[str, ...]:
+def _tokens(text: str, lang: str, shown: bool = False) -> tuple[str, ...]:
     """The text as compared: its words as written (case counts: "Sie"/"sie"), numbers as their
     values (a place, "zweite", "2.", apart from a count, "zwei"), every sign that is not Markdown
     emphasis ("?", "-", "≥", "(", ","), page references left out, and every address it links
-    to (a link added or changed is never a typo fix)."""
-    plain = re.sub(r"[*_`]+", " ", _PAGE_REF.sub(" ", prose(unmarked(text))))
+    to (a link added or changed is never a typo fix). ``shown``: the text is what a page shows
+    (``render.shown_text``), so every sign in it counts, "*", "_" and "`" too."""
+    plain = _PAGE_REF.sub(" ", prose(text) if shown else re.sub(r"[*_`]+", " ", prose(unmarked(text))))
     words = []
     for match in _TOKEN.finditer(plain):
         token = match.group()
@@ -254,6 +255,11 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
         # part of what it says (which case it belongs to, what it is an exception of).
         return [HoldReason(f"{field} ({lang}): moves statements within or between paragraphs or steps: \"{_short(after)}\"",
                            lang, "new", (("field", field), ("text", _short(after))))]
+    if same and _emphasis_taken(before, after, lang):
+        # Emphasis added goes live; taken off a word (or moved to another) may weaken the word
+        # the rule turns on ("in **beiden** Ländern").
+        return [HoldReason(f"{field} ({lang}): takes the emphasis off words: \"{_short(after)}\"",
+                           lang, "new", (("field", field), ("text", _short(after))))]
     if same:
         if _same_shown(before, after, lang, words):
             return []
@@ -262,6 +268,13 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
     gone = [text for (text, sig) in old if sig not in [n for _, n in new]]
     added = [text for (text, sig) in new if sig not in [o for _, o in old]]
     return _statement_reasons(gone or [t for t, _ in old], added or [t for t, _ in new], lang, field)
+
+
+def _emphasis_taken(before: str, after: str, lang: str) -> bool:
+    """Whether a word shown in bold or italics before is not any more."""
+    old = Counter(token for part in emphasised(before) for token in _tokens(part, lang))
+    new = Counter(token for part in emphasised(after) for token in _tokens(part, lang))
+    return bool(old - new)
 
 
 def _layout(text: str, lang: str) -> tuple:
@@ -295,7 +308,7 @@ def _statement_reasons(gone: list[str], added: list[str], lang: str, field: str)
 def _same_shown(before: str, after: str, lang: str, words: Words) -> bool:
     """Whether readers would see the same words, bar typo fixes (as bags: the order is compared
     on the text)."""
-    old, new = Counter(_tokens(plain_text(before), lang)), Counter(_tokens(plain_text(after), lang))
+    old, new = Counter(_tokens(shown_text(before), lang, True)), Counter(_tokens(shown_text(after), lang, True))
     gone, came = list((old - new).elements()), list((new - old).elements())
     if len(gone) != len(came):
         return False

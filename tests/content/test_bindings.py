@@ -138,3 +138,15 @@ def test_a_readers_plain_rewording_gets_the_marks_back_where_the_words_stand():
 def test_a_span_without_a_word_binds_nothing():
     emptied = RIGHT["de"].replace("[Nein]{fact=may-rob}", "Nein[ ]{fact=may-rob}")
     assert any("holds no word" in p for p in problems({"de": emptied}))
+
+
+def test_a_page_in_the_question_must_be_the_citations_too():
+    from rules_index.content.bindings import answer_problems
+
+    def asked(question: str) -> list[str]:
+        faq = entry()
+        faq = faq.model_copy(update={"de": faq.de.model_copy(update={"question": question})})
+        return [p.message for p in answer_problems(faq, [], 4)]
+
+    assert not [p for p in asked("Wer? (S. 2)") if "page" in p]
+    assert any("question: names page 'S. 9'" in p for p in asked("Wer? (S. 9)"))

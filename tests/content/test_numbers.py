@@ -18,3 +18,11 @@ CASES = [
 @pytest.mark.parametrize("lang,text,expected", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
 def test_numbers_in(lang, text, expected):
     assert numbers_in(text, lang) == expected
+
+
+def test_an_ordinal_is_never_a_count_whatever_its_list_holds():
+    from rules_index.content.numbers import is_ordinal, number_value
+
+    # Italian has no unambiguous word for 6 ("sei" is also "you are"): "sesto" is still a place.
+    assert is_ordinal("sesto", "it") and number_value("sesto", "it") == 6
+    assert not is_ordinal("sette", "it") and is_ordinal("settimo", "it")

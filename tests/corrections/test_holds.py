@@ -198,3 +198,20 @@ def test_blank_lines_between_items_and_joined_lines_change_no_place():
 
     assert layout(text) == layout(looser)
     assert layout(text) != layout(text.replace("\n\nDanach", "\n\n  Danach"))
+
+
+@pytest.mark.parametrize("lang,old,new", [
+    ("de", "[4 Gold]{fact=gold}", "`[4 Gold]{fact=gold}`"),  # readers would see the mark's syntax
+    ("en", "Merchant (p. 2)", "Merchant * (p. 2)"),  # a stray star, shown as typed
+    ("it", "dal Mercante", "dal_Mercante"),
+    ("de", "Händler (S. 2)", "**Händler (S. 2)"),  # bold never closed: the stars show
+])
+def test_signs_readers_would_see_as_typed_are_held(lang, old, new):
+    assert reasons(STORED, edited(lang, old, new))
+
+
+def test_emphasis_taken_off_a_word_is_held_and_emphasis_added_is_not():
+    bold = edited("de", "Händler (S. 2)", "**Händler** (S. 2)")
+    assert not reasons(STORED, bold)
+    moved = entry({"de": ANSWER["de"].replace("vom Händler", "**vom** Händler")})
+    assert reasons(bold, moved) and reasons(bold, STORED)
