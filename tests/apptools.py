@@ -123,6 +123,9 @@ def make_unmigrated_app(instance: Path, content: Path, **config):
         # A test reads a published change on its next request; served apps answer from the
         # previous content while the next loads (tests/search/test_switching.py tests that).
         "SWITCH_WAIT_MS": None,
+        # For the same reason no thread follows the index link between requests (web/following.py;
+        # tests/web/test_idle_worker.py tests it under gunicorn).
+        "FOLLOW_LINK_S": 0,
         "TEMPLATE_CACHE_DIR": compiled_templates(),
         **config,
     })

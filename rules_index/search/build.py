@@ -37,7 +37,7 @@ from rules_index.content import LANGS, Library
 
 from . import schema as f
 from .analysis import german_vocabulary
-from .documents import Document, game_names, library_documents
+from .documents import document_fields, game_names, library_documents
 from .incremental import ENTRIES, library_entry_hashes, update_generation
 from .link import resolve
 from rules_index.content.snapshot import Snapshot, content_fingerprint, fingerprint_of, read_content, snapshot_of
@@ -130,20 +130,6 @@ def german_texts(library: Library):
         for term in game.glossary:
             yield term.de.term
             yield " ".join(term.de.aliases)
-
-
-def document_fields(doc: Document) -> dict:
-    """The index fields of one search document (the one mapping every index writer uses)."""
-    keywords = " ".join(doc.keywords)
-    return {
-        f.KEY: doc.key, f.KIND: doc.kind, f.GAME: doc.game, f.ENTRY: doc.entry, f.LANG: doc.lang,
-        f.TITLE_TEXT: doc.title, f.BODY_TEXT: doc.body,
-        f.title_field(doc.lang): doc.title,
-        f.keywords_field(doc.lang): keywords,
-        f.body_field(doc.lang): doc.body,
-        f.PREFIXES: f"{doc.title} {keywords} {doc.body}",
-        f.words_field(doc.lang): f"{doc.title} {keywords} {doc.body}",
-    }
 
 
 def write_marker(target: Path, library: Library, snapshot: Snapshot, documents: int, **extra) -> None:

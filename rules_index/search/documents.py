@@ -15,6 +15,7 @@ from typing import Iterator
 from rules_index.content import LANGS, Game, Library
 from rules_index.render import plain_text
 
+from . import schema as f
 from .analysis import language_analyzer
 
 KINDS = ("faq", "fact", "section", "mistake", "glossary")
@@ -197,3 +198,17 @@ def entry_documents(game: Game, kind: str, entry_id: str) -> list[Document]:
 def library_documents(library: Library) -> Iterator[Document]:
     for game in library:
         yield from game_documents(game)
+
+
+def document_fields(doc: Document) -> dict:
+    """The index fields of one search document (the one mapping every index writer uses)."""
+    keywords = " ".join(doc.keywords)
+    return {
+        f.KEY: doc.key, f.KIND: doc.kind, f.GAME: doc.game, f.ENTRY: doc.entry, f.LANG: doc.lang,
+        f.TITLE_TEXT: doc.title, f.BODY_TEXT: doc.body,
+        f.title_field(doc.lang): doc.title,
+        f.keywords_field(doc.lang): keywords,
+        f.body_field(doc.lang): doc.body,
+        f.PREFIXES: f"{doc.title} {keywords} {doc.body}",
+        f.words_field(doc.lang): f"{doc.title} {keywords} {doc.body}",
+    }

@@ -50,7 +50,7 @@ from rules_index.content import Game, Library
 
 from . import schema as f
 from .analysis import DecompoundFilter, german_vocabulary
-from .documents import COMPONENTS_ID, FACTS_ID, LANGS, entry_documents, facts_documents
+from .documents import COMPONENTS_ID, FACTS_ID, LANGS, document_fields, entry_documents, facts_documents
 from rules_index.content.snapshot import Snapshot
 from rules_index.content.marks import unmarked
 
@@ -196,7 +196,6 @@ def update_generation(library: Library, snapshot: Snapshot, current: Path, info:
         behind = bool(german_vocabulary(_german_texts(library, changed)) - vocabulary)
         with ix.reader() as reader:
             segments = len(list(reader.leaf_readers()))
-        from .build import document_fields  # here: build imports this module
 
 
         docs, keys = {}, set()

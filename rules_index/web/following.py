@@ -23,8 +23,10 @@ from rules_index.corrections import availability, changes, db
 from rules_index.corrections.content_lock import content_lock, lock_file_in
 
 from .publishing import publish
+from .site_version import served_generation
 
 KEY = "rules_index.following"
+LINK_KEY = "rules_index.following.link"
 log = logging.getLogger(__name__)
 
 
@@ -70,7 +72,39 @@ class Follower:
         return bool(moved)
 
 
+class LinkWatcher:
+    """Follows the index link in the background (one thread per process)."""
+
+    def __init__(self, app: Flask, interval: float):
+        self.app = app
+        self.interval = interval
+        self._started = False
+        self._lock = threading.Lock()
+
+    def start_once(self) -> None:
+        if self._started:
+            return
+        with self._lock:
+            if not self._started:
+                self._started = True
+                threading.Thread(target=self._run, name="index-follow", daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.interval)
+            try:
+                with self.app.app_context():
+                    served_generation()  # asking makes the content and the index follow the link
+            except Exception:  # the thread must live on; requests follow the link themselves too
+                log.exception("following the index link failed")
+
+
 def init_app(app: Flask) -> None:
+    interval = app.config.get("FOLLOW_LINK_S", 1.0)
+    if interval:
+        watcher = LinkWatcher(app, float(interval))
+        app.extensions[LINK_KEY] = watcher
+        app.before_request(watcher.start_once)
     if not app.config.get("CONTENT_REMOTE"):
         return
     follower = Follower(app, float(app.config.get("CONTENT_FOLLOW_S", 1.0)))

@@ -7,8 +7,7 @@ from flask import Flask, current_app
 
 from rules_index.search import CacheSizes, SearchIndex, build
 
-from .site_version import index_link
-from .state import content_state, switch_wait
+from .state import content_state, index_link, switch_wait
 
 KEY = "rules_index.search"
 _build_lock = threading.Lock()

@@ -37,10 +37,11 @@ from sqlalchemy import event
 
 from rules_index.corrections import availability, db
 from rules_index.corrections.models import Change, TranslationFlag
-from rules_index.search import IndexLink
+
+from .search_state import search_index
+from .state import content_state
 
 KEY = "rules_index.site_version"
-LINK_KEY = "rules_index.index_link"
 STAMP_FILE = "corrections.stamp"
 # What a page is rendered with besides the content: hashed once per process.
 RELEASE_DIRS = ("rules_index", "templates", "static", "translations")
@@ -99,20 +100,9 @@ def release(root: str) -> str:
     return digest.hexdigest()
 
 
-def index_link(app: Flask) -> IndexLink:
-    """The app's index link (one per app: every part of it reads where it points there)."""
-    found = app.extensions.get(LINK_KEY)
-    if found is None:
-        found = app.extensions[LINK_KEY] = IndexLink(app.config["INDEX_DIR"])
-    return found
-
-
 def served_generation() -> str | None:
     """The content generation this process answers from: the one both the content and the
     search index follow (asking them makes them follow the link); None while they differ."""
-    from .search_state import search_index
-    from .state import content_state
-
     searched = search_index().generation().path  # built first if there is no index yet
     state = content_state()
     state.library  # follows the link

@@ -215,9 +215,18 @@ class ContentState:
                 self._stamp = self.generation = stamp
 
 
-def init_app(app: Flask) -> None:
-    from .site_version import index_link
+LINK_KEY = "rules_index.index_link"
 
+
+def index_link(app: Flask) -> IndexLink:
+    """The app's index link (one per app: every part of it reads where it points there)."""
+    found = app.extensions.get(LINK_KEY)
+    if found is None:
+        found = app.extensions[LINK_KEY] = IndexLink(app.config["INDEX_DIR"])
+    return found
+
+
+def init_app(app: Flask) -> None:
     app.extensions[KEY] = ContentState(Path(app.config["CONTENT_DIR"]), index_link(app), switch_wait=switch_wait(app.config))
 
 
