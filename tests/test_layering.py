@@ -6,6 +6,7 @@ import ast
 import datetime as dt
 import inspect
 import os
+import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -133,3 +134,12 @@ def test_index_build_and_corrections_leave_the_files_to_the_content_package(tiny
     assert before["en"]["answer"] == "[There are 12 coins.]{.unchecked}"
     assert after["en"]["answer"] == "There are exactly 12 coins."
     assert seen == []
+
+
+def test_no_file_name_of_whooshs_storage_appears_in_the_code():
+    """Generations are copied and written through Whoosh's documented API (storage, writer),
+    never by the names of its files (its TOC, segments and lock)."""
+    storage_names = re.compile(r"_?MAIN_|\.toc\b|\.seg\b|WRITELOCK|\.trm\b|\.pst\b")
+    found = [f"{path.relative_to(PACKAGE.parent)}:{number}" for path in sorted(PACKAGE.rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if storage_names.search(line)]
+    assert found == []

@@ -1,12 +1,9 @@
 """A new index generation made from the current one: only the documents of changed entries.
 
-The current generation's index files are hard-linked into the new directory, the index is
-opened there with Whoosh's public API, the changed entries' documents are deleted and added
-again, and the writer commits without merging segments. Whoosh never writes into an existing
-index file: a commit writes a new segment and a new TOC (under a temporary name, then renamed),
-records deletions in the TOC, and removes (unlinks) the files the new TOC no longer needs. So
-the linked files are only ever read, and unlinking a name in the new directory leaves the old
-generation's name in place. Only the segment and TOC files are linked (never the write lock).
+The current generation is copied into a new directory through Whoosh's storage API, the index
+is opened there, the changed entries' documents are deleted (``delete_by_term``) and added
+again, and the writer commits (Whoosh's own next generation in that directory), merging small
+segments only past ``MAX_SEGMENTS``. Readers of the current generation never see a write.
 
 What to write again is found, not trusted: each generation keeps the hash of every FAQ entry
 and rules section it indexed (``ENTRIES.json``), and the entries whose hash differs in the
@@ -37,14 +34,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from whoosh import index as whoosh_index
+from whoosh.filedb.filestore import FileStorage
 
 from rules_index.content import Game, Library
 
@@ -54,8 +50,6 @@ from .documents import COMPONENTS_ID, FACTS_ID, LANGS, document_fields, entry_do
 from rules_index.content.snapshot import Snapshot
 from rules_index.content.marks import unmarked
 
-# The files of Whoosh's default index ("MAIN"): its TOCs and its segments' files.
-INDEX_FILE = re.compile(r"^(_MAIN_[0-9]+\.toc|MAIN_[0-9a-z]+\.[A-Za-z0-9_.]+)$")
 # Segments beyond this are merged (the small ones only: Whoosh's default merge policy), so that
 # a long run of updates does not leave a search reading dozens of segments.
 MAX_SEGMENTS = 8
@@ -125,16 +119,17 @@ def changed_entries(library: Library, info: dict, base_files: dict, base_entries
     return games, changed, entries
 
 
-def link_index_files(source: Path, target: Path) -> None:
-    """Hard-link (copy, across file systems) the index files of ``source`` into new ``target``."""
-    target.mkdir(parents=True)
-    for name in os.listdir(source):
-        if not INDEX_FILE.match(name):
+def copy_index(source: Path, target: Path) -> None:
+    """Every file of the generation ``source`` copied into the new folder ``target`` through
+    Whoosh's storage API (``Storage.list``, ``open_file``, ``create_file``), so the update writes
+    into files no reader of ``source`` has open; the generation's own files (BUILD.json and the
+    rest) come along and are written again by the update. A few milliseconds for the real content."""
+    old, new = FileStorage(str(source)), FileStorage(str(target)).create()
+    for name in old.list():
+        if (source / name).is_dir():  # the generation's stored games: written anew by the update
             continue
-        try:
-            os.link(source / name, target / name)
-        except OSError:
-            shutil.copy2(source / name, target / name)
+        with old.open_file(name) as reading, new.create_file(name) as writing:
+            shutil.copyfileobj(reading, writing)
 
 
 def schema_vocabulary(schema) -> frozenset[str]:
@@ -189,7 +184,7 @@ def update_generation(library: Library, snapshot: Snapshot, current: Path, info:
     games, changed, entries = found
     if too_many_deleted(current, len(changed) * len(LANGS) + len(games) * 2 * len(LANGS)):
         return None
-    link_index_files(current, target)
+    copy_index(current, target)
     ix = whoosh_index.open_dir(str(target))
     try:
         vocabulary = schema_vocabulary(ix.schema)
