@@ -68,6 +68,7 @@ __all__ = [
 # Crash tests name a point here (RULES_FAULT_POINT) at which the accepting process is killed.
 FAULT_ENV = "RULES_FAULT_POINT"
 FAULT_POINTS = ("commit-made", "committed", "files-written", "db-committed", "before-publish")
+REMOTE_FAULT_POINTS = ("commit-made", "pushed", *FAULT_POINTS[1:])  # "pushed": before the local branch moves
 # Pushes refused because another host's accept got there first, tried again on the new head.
 PUSH_ATTEMPTS = 5
 
@@ -194,6 +195,7 @@ def _commit(repo: ContentRepo, accept: journal.Accept, title: str) -> str:
     _fault("commit-made")
     if repo.remote:
         repo.push(commit)
+        _fault("pushed")
     repo.advance(commit, parent)
     _fault("committed")
     return commit

@@ -60,9 +60,9 @@ from rules_index.corrections.db import session
 from rules_index.corrections.models import Editor, Report
 from rules_index.web.publishing import publish
 
-instance, content, url, report_id, game, faq, answer, today = sys.argv[1:]
-app = create_app({"TESTING": True, "INSTANCE_PATH": instance, "CONTENT_DIR": content,
-                  "INDEX_DIR": instance + "/index", "SECRET_KEY": "crash-test", "DATABASE_URL": url})
+instance, content, url, report_id, game, faq, answer, today, remote = sys.argv[1:]
+app = create_app({"TESTING": True, "INSTANCE_PATH": instance, "CONTENT_DIR": content, "CONTENT_REMOTE": remote or None,
+                  "INDEX_DIR": instance + "/index", "SECRET_KEY": "crash-test", "DATABASE_URL": url, "FOLLOW_LINK_S": 0})
 with app.app_context():
     db = session()
     changes.apply_change(
@@ -121,21 +121,21 @@ def _dispose(app) -> None:
     app.extensions[db.KEY]["engine"].dispose()  # PostgreSQL: the scratch database can be dropped
 
 
-def crash_accept(world: World, fault: str | None) -> subprocess.CompletedProcess:
+def crash_accept(world: World, fault: str | None, remote: str = "") -> subprocess.CompletedProcess:
     env = {**os.environ}
     env.pop(changes.FAULT_ENV, None)
     if fault:
         env[changes.FAULT_ENV] = fault
     return subprocess.run(
         [sys.executable, "-c", DRIVER, str(world.instance), str(world.content), world.url, str(world.report_id),
-         GAME, FAQ, NEW_DE, TODAY.isoformat()],
+         GAME, FAQ, NEW_DE, TODAY.isoformat(), remote],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
     )
 
 
-def restart(world: World):
+def restart(world: World, remote: str | None = None):
     """A new process's app on the same content, database and index, after its first request."""
-    app = make_app(world.instance, world.content, DATABASE_URL=world.url)
+    app = make_app(world.instance, world.content, DATABASE_URL=world.url, CONTENT_REMOTE=remote)
     assert app.test_client().get("/api/v1/games").status_code == 200
     return app
 
@@ -247,6 +247,38 @@ def test_accept_killed_at_a_fault_point_is_settled_at_restart(world, fault):
     _dispose(app)
 
 
+@pytest.mark.parametrize("fault", changes.REMOTE_FAULT_POINTS)
+def test_accept_pushed_to_a_remote_killed_at_a_fault_point_is_settled_at_restart(world, tmp_path, fault):
+    """With a content remote the push is the moment the change exists: killed before it (commit
+    made, not pushed), nothing is left; killed after it, the restart follows the remote and records
+    the change once."""
+    remote = tmp_path / "remote.git"
+    ContentRepo(world.content).git("clone", "--quiet", "--bare", str(world.content), str(remote))
+
+    def pushed() -> list[str]:
+        log = subprocess.run(["git", "log", "--format=%(trailers:key=Change-Key,valueonly,unfold)", "HEAD"],
+                             cwd=remote, capture_output=True, text=True, check=True).stdout
+        return [line for line in log.splitlines() if line.strip()]
+
+    result = crash_accept(world, fault, str(remote))
+    assert result.returncode == -signal.SIGKILL, result.stderr[-2000:]
+    assert bool(pushed()) == (fault != "commit-made")
+    app = restart(world, str(remote))
+    state = stored(app, world.report_id)
+    if fault == "commit-made":
+        assert pushed() == [] and files(world) == world.original
+        assert state["report"] == "pending" and state["changes"] == []
+        accept_again(app, world.report_id)  # the report can be decided, and the push goes through
+        assert len(pushed()) == 1
+    else:
+        assert state["report"] == "accepted" and [c[1] for c in state["changes"]] == pushed()
+        assert WORD in files(world)["faq.yaml"] and index_in_line(world)
+    with pytest.raises(changes.ReportDecided):
+        accept_again(app, world.report_id)
+    assert len(pushed()) == 1 and len(stored(app, world.report_id)["changes"]) == 1
+    _dispose(app)
+
+
 def _stand(game_yaml: str) -> str:
     return next(line for line in game_yaml.splitlines() if line.startswith("stand:"))
 
@@ -270,7 +302,7 @@ def test_an_accept_without_a_fault_finishes_everything_at_once(world):
 
 def test_fault_points_are_inert_without_the_variable(world, monkeypatch):
     monkeypatch.delenv(changes.FAULT_ENV, raising=False)
-    for point in changes.FAULT_POINTS:
+    for point in changes.REMOTE_FAULT_POINTS:
         changes._fault(point)  # would kill this test process if it were not inert
     monkeypatch.setenv(changes.FAULT_ENV, "no-such-point")
     outcome = accept_again(world.app, world.report_id)
