@@ -28,9 +28,8 @@ from flask import Flask, render_template
 from flask_babel import force_locale, gettext
 
 from .content import DEFAULT_LANG, LANGS
-from .present import LANGUAGE_NAMES, entry_url
-from .search.documents import library_documents
-from .search.offline import offline_words
+from .present import LANGUAGE_NAMES
+from .search.offline import search_data_js
 
 # Root-relative links in attributes (not "//host/…" links, which leave the site).
 _LINK = re.compile(r'(href|src|action)="(/(?!/)[^"]*)"')
@@ -56,25 +55,6 @@ def page_paths(library) -> list[str]:
             paths.append(f"/{lang}/{game.slug}/coverage")
             paths += [f"/{lang}/{game.slug}/faq/{faq.id}" for faq in game.faq]
     return paths
-
-
-def calculator_pages(library) -> list[tuple[str, str]]:
-    """Every calculator page as (address rendered, path written): rendered with as many player cards
-    as the calculator allows, since without a server "Add a player" cannot add one."""
-    from .engines import calculators_for
-    from .web.calculator_forms import FORMS, MAX_ROWS
-
-    pages = []
-    for game in library:
-        for name in calculators_for(game.slug):
-            key = f"{game.slug}/{name}"
-            if key not in FORMS:
-                continue
-            query = f"?rows={MAX_ROWS[key]}" if key in MAX_ROWS else ""
-            for lang in LANGS:
-                path = f"/{lang}/{game.slug}/calculators/{name}"
-                pages.append((path + query, path))
-    return pages
 
 
 def file_for(path: str) -> str:
@@ -111,22 +91,9 @@ def _export_url(url: str) -> str:
 
 
 def search_index_js(library) -> str:
-    """Every document (all kinds, all languages) for the offline search page, and the server's
-    words and weights it reads a question with (``search.offline``).
-
-    A script, not JSON: a page opened from ``file://`` cannot fetch a file. The page indexes
-    ``title``, ``k`` keywords and ``s`` text, and shows a passage of ``s`` as the snippet.
-    """
-    docs, entries = [], list(library_documents(library))
-    for doc in entries:
-        docs.append({
-            "lang": doc.lang, "kind": doc.kind, "game": doc.game, "entry": doc.entry, "title": doc.title,
-            "url": _export_url(entry_url(doc.kind, doc.lang, doc.game, doc.entry)),
-            "k": " ".join(doc.keywords), "s": doc.body,
-        })
-    games = {g.slug: {lang: g.title(lang) for lang in LANGS} for g in library}
-    data = {"docs": docs, "games": games, "words": offline_words(library, entries)}
-    return "window.RULES_INDEX = " + json.dumps(data, ensure_ascii=False) + ";\n"
+    """``static/search-index.js``: the offline search's data (``search.offline.search_data_js``),
+    each hit's address its file in the export, relative to the export's root."""
+    return search_data_js(library, _export_url)
 
 
 def manifest_file(lang: str) -> str:
@@ -178,6 +145,7 @@ def _check_replaceable(out: Path) -> None:
 def export_site(app: Flask, out: Path, base_url: str | None = None) -> int:
     """Write the static site into ``out`` (an earlier export there is replaced); returns the number
     of pages. ``base_url`` (see :func:`parse_base_url`) is where the live site is."""
+    from .web.calculator_forms import calculator_pages
     from .web.state import library
 
     out = Path(out)

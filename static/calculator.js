@@ -77,6 +77,9 @@
   });
   // A page restored from the history, or reloaded, keeps what was typed: its outputs follow it.
   window.addEventListener("pageshow", refresh);
-  // The export has no server: Enter in a field must not reload the page with the fields emptied.
-  if (form.hasAttribute("data-static")) form.addEventListener("submit", (event) => event.preventDefault());
+  // The export has no server, nor has the installed site without a network (the outputs are the
+  // result there): Enter in a field must not reload the page with the fields emptied.
+  form.addEventListener("submit", (event) => {
+    if (form.hasAttribute("data-static") || !navigator.onLine) event.preventDefault();
+  });
 })();

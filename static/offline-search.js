@@ -204,7 +204,8 @@
     kind.className = "kind";
     kind.textContent = kinds[doc.kind] + " · " + data.games[doc.game][lang];
     var link = document.createElement("a");
-    link.href = "../../" + doc.url;
+    // The export's addresses are relative to its root; the live site's begin with "/".
+    link.href = doc.url.charAt(0) === "/" ? doc.url : "../../" + doc.url;
     link.textContent = doc.title;
     item.appendChild(kind);
     item.appendChild(document.createTextNode(" "));

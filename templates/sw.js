@@ -1,4 +1,5 @@
-/* Service worker: the pages a reader opened, and the files they need, for use without a network.
+/* Service worker: the pages a reader opened, and the files they need, for use without a network;
+   and, kept at install, the offline search and every calculator page.
    Rendered by rules_index/web/installable.py with this release's file addresses. */
 "use strict";
 
@@ -7,7 +8,8 @@ const SHELL = "shell-" + VERSION;
 const PAGES = "pages";
 const PRECACHE = {{ precache|tojson }};
 const OFFLINE = {{ offline|tojson }};
-const STATIC = {{ static_prefix|tojson }};
+const STANDIN = {{ standin|tojson }};
+const VERSIONED = {{ versioned|tojson }};
 const SKIP = {{ skip|tojson }};
 
 self.addEventListener("install", (event) => {
@@ -25,16 +27,26 @@ function pageLang(url) {
   return OFFLINE[first] ? first : Object.keys(OFFLINE)[0];
 }
 
-// Static files carry their content hash: the kept copy is the right one.
+// Static files (and the search data) carry their version: the kept copy is the right one.
 async function fromCacheFirst(request) {
   const kept = await caches.match(request);
   if (kept) return kept;
-  const response = await fetch(request);
-  if (response.ok) (await caches.open(SHELL)).put(request, response.clone());
-  return response;
+  try {
+    const response = await fetch(request);
+    if (response.ok) (await caches.open(SHELL)).put(request, response.clone());
+    return response;
+  } catch (error) {
+    // A page kept under an earlier release asks for its files by their earlier versions.
+    const earlier = await caches.match(request, {ignoreSearch: true});
+    if (earlier) return earlier;
+    throw error;
+  }
 }
 
-// Pages: the network's answer, kept for later; without a network the kept copy or the offline page.
+// Pages: the network's answer, kept for later. Without a network: the kept copy; for a search,
+// the offline search page (it reads the question from the address); for a calculator, the kept
+// page with every player card (offline no server can add one), unless a result was kept; else
+// the offline page.
 async function fromNetworkFirst(request, url) {
   try {
     const response = await fetch(request);
@@ -42,10 +54,11 @@ async function fromNetworkFirst(request, url) {
     if (response.ok && !noStore) (await caches.open(PAGES)).put(request, response.clone());
     return response;
   } catch (error) {
-    const kept = await caches.match(request);
+    const standin = STANDIN[url.pathname];
+    const kept = (standin && !url.search && await caches.match(standin)) || await caches.match(request);
     if (kept) return kept;
     if (request.mode === "navigate") {
-      const offline = await caches.match(OFFLINE[pageLang(url)]);
+      const offline = (standin && await caches.match(standin)) || await caches.match(OFFLINE[pageLang(url)]);
       if (offline) return offline;
     }
     throw error;
@@ -67,5 +80,6 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (SKIP.some((prefix) => url.pathname.startsWith(prefix))) return;  // editors and the API: always live
-  event.respondWith(url.pathname.startsWith(STATIC) ? fromCacheFirst(request) : fromNetworkFirst(request, url));
+  const versioned = VERSIONED.some((prefix) => url.pathname.startsWith(prefix));
+  event.respondWith(versioned ? fromCacheFirst(request) : fromNetworkFirst(request, url));
 });

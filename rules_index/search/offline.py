@@ -1,5 +1,6 @@
-"""What the export's offline search (``static/offline-search.js``) takes from the server's search,
-as data, so that it reads a question as the server does without a copy of any list in JavaScript:
+"""What the offline search (``static/offline-search.js``: the static export's search page, and the
+live site's when there is no network) takes from the server's search, as data, so that it reads
+a question as the server does without a copy of any list in JavaScript:
 
 - ``stop``: the stop words of every language (folded too) and Italian elisions: the server drops
   them from every question (``query.content_words``), so they never score.
@@ -19,11 +20,14 @@ a browser test holds it against Python's on every word of the content.
 """
 from __future__ import annotations
 
-from rules_index.content import Library
+import json
+
+from rules_index.content import LANGS, Library
+from rules_index.present import entry_url
 
 from .analysis import ITALIAN_ELISIONS, TOKEN_PATTERN, DecompoundFilter, fold_german, german_vocabulary, stopwords
 from .build import german_texts
-from .documents import Document, game_names
+from .documents import Document, game_names, library_documents
 from .query import CONNECTORS, GameNames, all_stopwords, fold
 from .searcher import CORRECTED_WEIGHT, PREFIX_WEIGHT, READER_LANG_BONUS, SHOWN_ORDER, WEIGHTS
 
@@ -66,3 +70,23 @@ def offline_words(library: Library, docs: list[Document]) -> dict:
         "weights": {**WEIGHTS, "prefix": PREFIX_WEIGHT, "corrected": CORRECTED_WEIGHT, "reader": READER_LANG_BONUS},
         "order": SHOWN_ORDER,
     }
+
+
+def search_data_js(library: Library, url) -> str:
+    """Every document (all kinds, all languages) for the offline search page, and the server's
+    words and weights it reads a question with (``offline_words``); ``url(path)`` is the address
+    of a hit's page (the static export's file, or the live site's page).
+
+    A script, not JSON: a page opened from ``file://`` cannot fetch a file. The page indexes
+    ``title``, ``k`` keywords and ``s`` text, and shows a passage of ``s`` as the snippet.
+    """
+    docs, entries = [], list(library_documents(library))
+    for doc in entries:
+        docs.append({
+            "lang": doc.lang, "kind": doc.kind, "game": doc.game, "entry": doc.entry, "title": doc.title,
+            "url": url(entry_url(doc.kind, doc.lang, doc.game, doc.entry)),
+            "k": " ".join(doc.keywords), "s": doc.body,
+        })
+    games = {g.slug: {lang: g.title(lang) for lang in LANGS} for g in library}
+    data = {"docs": docs, "games": games, "words": offline_words(library, entries)}
+    return "window.RULES_INDEX = " + json.dumps(data, ensure_ascii=False) + ";\n"

@@ -18,7 +18,8 @@ from flask_babel import gettext as _
 from pydantic import TypeAdapter, ValidationError
 from werkzeug.datastructures import MultiDict
 
-from rules_index.engines import rule_table_for
+from rules_index.content import LANGS
+from rules_index.engines import calculators_for, rule_table_for
 from rules_index.engines.adel_verpflichtet.calculators import ExhibitionRequest, RankingRequest
 from rules_index.engines.calculator_models import PlayerName
 from rules_index.engines.kardinal_und_koenig.calculators import LandsRequest, MonasteryRequest
@@ -355,6 +356,22 @@ FORMS: dict[str, Callable[[MultiDict], FormResult]] = {
     "adel-verpflichtet/exhibitions-ranking": exhibitions_ranking,
     "keine-ehre-unter-dieben/loot-sharing": loot_sharing,
 }
+
+
+def calculator_pages(library) -> list[tuple[str, str]]:
+    """Every calculator page as (address with every player card, path): what the static export
+    writes and the service worker keeps, since without a server "Add a player" cannot add one."""
+    pages = []
+    for game in library:
+        for name in calculators_for(game.slug):
+            key = f"{game.slug}/{name}"
+            if key not in FORMS:
+                continue
+            query = f"?rows={MAX_ROWS[key]}" if key in MAX_ROWS else ""
+            for lang in LANGS:
+                path = f"/{lang}/{game.slug}/calculators/{name}"
+                pages.append((path + query, path))
+    return pages
 
 
 def plural_message(singular: str, plural: str) -> tuple[str, str]:

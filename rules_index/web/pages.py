@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import force_locale, gettext, lazy_gettext
 
 from rules_index import present, previews, structured_data
@@ -248,8 +248,14 @@ def faq_history(lang: str, slug: str, faq_id: str):
 
 @bp.get("/<lang>/offline-search")
 def offline_search(lang: str):
-    """The search page of the static export (searches a prebuilt index in the browser)."""
+    """The search that runs in the browser from a prebuilt index: the static export's search page,
+    and on the live site what the service worker shows for a search made without a network."""
+    from .installable import search_data_url
+
     _check_lang(lang)
-    if not current_app.config.get("STATIC_EXPORT"):
-        abort(404)
-    return render_template("offline_search.html", lang=lang, games=list(library()))
+    export = current_app.config.get("STATIC_EXPORT")
+    data = url_for("static", filename="search-index.js") if export else search_data_url()
+    response = make_response(render_template("offline_search.html", lang=lang, games=list(library()), search_data=data))
+    if not export:
+        response.headers["X-Robots-Tag"] = "noindex"  # the server's search page is the one to find
+    return response

@@ -10,11 +10,14 @@ import shutil
 import threading
 
 import pytest
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from app import ROOT
+from rules_index.engines import calculators_for
 
 from conftest import CHROMIUM, MOBILE
+from test_export import CALCULATORS
 
 pytestmark = pytest.mark.slow
 
@@ -22,6 +25,10 @@ ANSWER = "/en/ohne-furcht-und-adel/faq/thief-forbidden-targets"
 OTHER = "/de/adel-verpflichtet/faq/valid-exhibition"
 GAME = "/de/kardinal-und-koenig/"
 CALCULATOR = "/en/ohne-furcht-und-adel/calculators/score?name0=Anna&yellow0=3+5&name1=Ben&yellow1=6+6&submit=1"
+# A reader's question offline, and the answer it must find among the first three.
+QUESTION = "Dieb Meuchler"
+FOUND = "/de/ohne-furcht-und-adel/faq/thief-forbidden-targets"
+GAMES = sorted(folder.name for folder in (ROOT / "content").iterdir() if folder.is_dir())
 
 
 @pytest.fixture()
@@ -48,6 +55,16 @@ def own_server(tmp_path):
 
 def _wait_until_kept(page, path: str) -> None:
     page.wait_for_function("async (path) => !!(await caches.match(path))", arg=path, timeout=10_000)
+
+
+def _take_the_network_away(context, page, own_server) -> None:
+    base = own_server["url"]
+    own_server["server"].shutdown()
+    own_server["server"].server_close()
+    own_server["server"] = None
+    context.set_offline(True)  # and connections the browser still holds to it are cut too
+    assert page.evaluate("async (url) => { try { const r = await fetch(url, {cache: 'no-store'}); return 'reached ' + r.status + ' ' + (await r.text()).slice(0, 80); } catch (e) { return 'down'; } }",
+                         base + "/robots.txt?probe") == "down"
 
 
 @pytest.fixture()
@@ -81,12 +98,7 @@ def test_installable_and_opened_pages_work_offline(profile_context, own_server):
             _wait_until_kept(page, base + path)
         assert page.evaluate("navigator.serviceWorker.controller !== null")
 
-        own_server["server"].shutdown()
-        own_server["server"].server_close()
-        own_server["server"] = None
-        context.set_offline(True)  # and connections the browser still holds to it are cut too
-        assert page.evaluate("async (url) => { try { const r = await fetch(url, {cache: 'no-store'}); return 'reached ' + r.status + ' ' + (await r.text()).slice(0, 80); } catch (e) { return 'down'; } }",
-                             base + "/robots.txt?probe") == "down"
+        _take_the_network_away(context, page, own_server)
 
         page.goto(base + ANSWER)
         assert page.locator("h1").inner_text() == "Who can't the Thief steal from?"
@@ -101,6 +113,50 @@ def test_installable_and_opened_pages_work_offline(profile_context, own_server):
         page.goto(base + "/it/ohne-furcht-und-adel/faq/assassin-victim-skips-round")
         assert page.locator("h1").inner_text() == "Rete assente"
         assert page.evaluate("document.documentElement.scrollWidth") <= MOBILE["width"]
+    finally:
+        page.close()
+
+
+def test_search_and_every_calculator_work_offline_after_a_first_visit(profile_context, own_server):
+    """One page opened, then no network: a question typed in the header finds its answer (the
+    offline search page stands in for the server's search), and every calculator of every game,
+    none of them opened before, computes from what is typed."""
+    base = own_server["url"]
+    page = profile_context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        page.goto(base + OTHER)
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")  # installed: its files are kept
+        _wait_until_kept(page, base + OTHER)
+        _take_the_network_away(profile_context, page, own_server)
+
+        page.goto(base + OTHER)
+        page.locator("#q").fill(QUESTION)
+        page.locator("#q").press("Enter")
+        page.wait_for_url("**/de/search?q=*")
+        results = page.locator("#results li a")
+        expect(results.first).to_be_visible()
+        first_three = [results.nth(i).get_attribute("href") for i in range(min(3, results.count()))]
+        assert FOUND in first_three, first_three
+        assert page.locator("#q2").input_value() == QUESTION
+        assert page.evaluate("document.documentElement.scrollWidth") <= MOBILE["width"]
+
+        assert sorted(f"{game}/{name}" for game, name, *_ in CALCULATORS) == sorted(
+            f"{slug}/{name}" for slug in GAMES for name in calculators_for(slug))
+        for game, name, fields, radios, outputs in CALCULATORS:
+            page.goto(f"{base}/en/{game}/calculators/{name}")
+            for selector, value in fields.items():
+                page.locator(selector).fill(value)
+            for selector in radios:
+                page.locator(selector).check()
+            for out, text in outputs.items():
+                expect(page.locator(f'output[data-out="{out}"]')).to_have_text(text)
+            # Enter offline keeps the page and what was typed: no server to send the form to.
+            last = list(fields)[-1]
+            page.locator(last).press("Enter")
+            expect(page.locator(last)).to_have_value(fields[last])
+            assert page.url == f"{base}/en/{game}/calculators/{name}"
+            assert page.evaluate("document.documentElement.scrollWidth") <= MOBILE["width"]
     finally:
         page.close()
 

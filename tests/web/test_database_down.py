@@ -49,7 +49,7 @@ AVAILABILITY_LOG = "rules_index.corrections.availability"
 NEEDS_DATABASE = {"corrections", "editor", "changes_api"}
 NEEDS_DATABASE_ENDPOINTS = {"pages.faq_history"}
 # Reader routes whose usual answer is not a 200.
-USUAL_STATUS = {"pages.root": 302, "pages.offline_search": 404}
+USUAL_STATUS = {"pages.root": 302}
 QUERY = {"api.search": "?q=Dieb", "pages.search": "?q=Dieb",
          "previews.oembed": "?url=http://localhost/de/ohne-furcht-und-adel/faq/thief-forbidden-targets"}
 CALCULATOR_PAYLOADS = {

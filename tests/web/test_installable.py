@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from rules_index.content import LANGS
-from rules_index.web.calculator_forms import FORMS
+from rules_index.web.calculator_forms import FORMS, MAX_ROWS
 
 ANSWER = "/de/ohne-furcht-und-adel/faq/thief-forbidden-targets"
 
@@ -70,6 +70,43 @@ def test_service_worker_is_registered_and_its_files_exist(client):
             assert asset in precache, asset
     # A new release of a static file is a new worker.
     assert re.search(r'const VERSION = "(\w+)"', body)
+
+
+def _worker_constant(body: str, name: str):
+    return json.loads(re.search(rf"const {name} = (.*?);\n", body).group(1))
+
+
+def test_worker_keeps_the_search_and_every_calculator_page_for_use_offline(client):
+    body = client.get("/sw.js").get_data(as_text=True)
+    precache, standin = _worker_constant(body, "PRECACHE"), _worker_constant(body, "STANDIN")
+    for lang in LANGS:
+        assert standin[f"/{lang}/search"] == f"/{lang}/offline-search"
+        for key in FORMS:
+            slug, name = key.split("/")
+            path = f"/{lang}/{slug}/calculators/{name}"
+            # Every player card: offline there is no server to add one.
+            assert standin[path] == path + (f"?rows={MAX_ROWS[key]}" if key in MAX_ROWS else "")
+    assert set(standin.values()) <= set(precache)
+    page = client.get("/de/offline-search").get_data(as_text=True)
+    scripts = re.findall(r'<script src="([^"]+)"', page)
+    assert [s for s in scripts if "search" in s or "minisearch" in s] and all(s in precache for s in scripts if "?v=" in s)
+    data = next(url for url in precache if url.startswith("/offline-search-data.js?v="))
+    assert data in scripts
+    assert 'href="/en/search" hreflang="en"' in page  # the language switch keeps to the search
+
+
+def test_offline_search_data_is_the_live_sites_and_kept_under_its_version(client):
+    body = client.get("/sw.js").get_data(as_text=True)
+    url = next(u for u in _worker_constant(body, "PRECACHE") if u.startswith("/offline-search-data.js"))
+    response = client.get(url)
+    assert response.mimetype == "text/javascript" and "immutable" in response.headers["Cache-Control"]
+    data = json.loads(response.get_data(as_text=True).removeprefix("window.RULES_INDEX = ").rstrip().removesuffix(";"))
+    doc = next(d for d in data["docs"] if d["kind"] == "faq" and d["entry"] == "thief-forbidden-targets" and d["lang"] == "de")
+    assert doc["url"] == ANSWER  # the live page, not the export's file
+    assert client.get(url).get_data() == response.get_data()
+    # Another version's address is answered, but not kept for good.
+    assert "immutable" not in client.get("/offline-search-data.js?v=old").headers["Cache-Control"]
+    assert client.get("/de/offline-search").headers["X-Robots-Tag"] == "noindex"
 
 
 @pytest.mark.parametrize("lang,words", [("de", "Kein Netz"), ("en", "No network"), ("it", "Rete assente")])
