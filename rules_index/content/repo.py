@@ -50,9 +50,10 @@ class Author:
     email: str
 
 
-def editor_author(login: str, display_name: str | None) -> Author:
-    """The author of an editor's commit: their display name and a no-reply address."""
-    return Author(display_name or login, f"{login}@{NOREPLY_DOMAIN}")
+def editor_author(editor_id: int, display_name: str | None) -> Author:
+    """The author of an editor's commit: the name the public history shows (their display name,
+    else "Editorial team") and a no-reply address by their number: never the login name."""
+    return Author(display_name or "Editorial team", f"editor-{editor_id}@{NOREPLY_DOMAIN}")
 
 
 @dataclass(frozen=True)

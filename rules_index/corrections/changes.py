@@ -190,7 +190,7 @@ def _commit(repo: ContentRepo, accept: journal.Accept, title: str) -> str:
     taken); raises PushRejected when the remote moved on first."""
     parent = repo.head()  # with a remote, its head as last fetched: a push onto anything newer is refused
     commit = repo.make_commit(parent, {p.path: p.after for p in accept.plans},
-                              editor_author(accept.editor.name, accept.editor.display_name),
+                              editor_author(accept.editor.id, accept.editor.display_name),
                               format_message(title, accept.trailers()))
     _fault("commit-made")
     if repo.remote:

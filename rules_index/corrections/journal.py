@@ -4,7 +4,7 @@ An accept (changes.apply_change) makes one commit whose trailers say what it is:
 
     Change-Key: 0b6c…            (unique; the database row carries the same key)
     Change-Target: faq ohne-furcht-und-adel/thief-rob-assassin
-    Editor: anna
+    Editor: 3                    (the editor's number: the login name stays private)
     Report: 12                   (when the change came from a report)
     Reverts: 7                   (when it undoes change 7)
     Translation-Review: en it    (the languages put under translation review, or "none")
@@ -56,7 +56,7 @@ class Accept:
         return Accept(**{**self.__dict__, "key": uuid.uuid4().hex})
 
     def trailers(self) -> dict[str, str]:
-        trailers = {KEY: self.key, "Change-Target": f"{self.kind} {self.game}/{self.target}", "Editor": self.editor.name}
+        trailers = {KEY: self.key, "Change-Target": f"{self.kind} {self.game}/{self.target}", "Editor": str(self.editor.id)}
         if self.report_id is not None:
             trailers["Report"] = str(self.report_id)
         if self.reverts_id is not None:
@@ -135,7 +135,7 @@ def _accept_of(session: Session, repo: ContentRepo, commit: Commit) -> Accept | 
     trailers = commit.trailers
     kind, _, where = trailers.get("Change-Target", "").partition(" ")
     game, _, target = where.partition("/")
-    editor = session.scalar(select(Editor).where(Editor.name == trailers.get("Editor", "")))
+    editor = session.get(Editor, int(trailers["Editor"])) if trailers.get("Editor", "").isdigit() else None
     if not (kind and game and target) or editor is None:
         log.error("commit %s names change %s, which cannot be recorded: no editor %r in this database",
                   commit.id, trailers.get(KEY), trailers.get("Editor"))

@@ -293,9 +293,12 @@ def test_an_accept_without_a_fault_finishes_everything_at_once(world):
     # The commit: the editor is its author, the service its committer; the trailers name the change.
     repo = ContentRepo(world.content)
     who = repo.git("show", "-s", "--format=%an <%ae>|%cn <%ce>|%s", commit).strip()
-    assert who == f"{EDITOR} <{EDITOR}@noreply.invalid>|Rules service <service@noreply.invalid>|FAQ {GAME}/{FAQ}"
+    with world.app.app_context():
+        editor_id = session().scalar(select(Editor.id).where(Editor.name == EDITOR))
+    assert who == f"Editorial team <editor-{editor_id}@noreply.invalid>|Rules service <service@noreply.invalid>|FAQ {GAME}/{FAQ}"
+    assert EDITOR not in repo.git("show", "-s", "--format=%an %ae %B", commit)  # the login name stays private
     trailers = ContentRepo(world.content).recent()[0].trailers
-    assert trailers["Report"] == str(world.report_id) and trailers["Editor"] == EDITOR
+    assert trailers["Report"] == str(world.report_id) and trailers["Editor"] == str(editor_id)
     assert trailers["Change-Target"] == f"faq {GAME}/{FAQ}" and trailers["Translation-Review"] == "en it"
     assert repo.git("status", "--porcelain").strip() == ""  # the work tree and index are the commit
 

@@ -84,12 +84,14 @@ def test_whole_flow(site):
     flag_id = re.search(r"/editor/flags/(\d+)/confirm", edit).group(1)
     client.post(f"/editor/flags/{flag_id}/confirm", data={"csrf_token": csrf_token(edit), "next": f"/editor/entries/{GAME}/faq/{FAQ}"})
     assert "Translation under review" not in client.get(f"/en/{GAME}/faq/{FAQ}").get_data(as_text=True)
-    # History and the patch for git.
+    # History, and the change as a commit of the content repository.
     history = client.get(f"/de/{GAME}/faq/{FAQ}/history").get_data(as_text=True)
     assert "Quetzalwort" in history and "Redaktion" in history and "anna" not in history
-    result = site.test_cli_runner().invoke(args=["corrections", "export"])
-    assert result.exit_code == 0
-    assert "+++ b/content/ohne-furcht-und-adel/faq.yaml" in result.output and "Quetzalwort" in result.output
+    from rules_index.content.repo import ContentRepo
+
+    patch = ContentRepo(site.content_dir).git("log", "-p", "-n1", "--format=%an%n%B")
+    assert "+++ b/ohne-furcht-und-adel/faq.yaml" in patch and "Quetzalwort" in patch
+    assert patch.splitlines()[0] == "Editorial team" and "Editor: anna" not in patch  # the public name, never the login
 
 
 def test_accept_that_breaks_a_check_is_refused(site):
