@@ -162,13 +162,19 @@ def shown_text(text: str) -> str:
     return " ".join(html.unescape(kept.replace("<code>", " ` ").replace("</code>", " ` ")).split())
 
 
-_EMPHASIS = re.compile(r"<(strong|em)>(.*?)</\1>", re.S)
+_EMPHASIS_TAG = re.compile(r"<(/?)(?:strong|em)>")
 
 
-def emphasised(text: str) -> list[str]:
-    """The texts a reader sees in bold or italics, in order."""
+def emphasis_runs(text: str) -> list[tuple[str, bool]]:
+    """The text a reader sees, in order, as runs each shown in bold or italics (True) or not."""
     kept = nh3.clean(str(markdown_html(text)), tags={"strong", "em"}, attributes={})
-    return [html.unescape(match.group(2)) for match in _EMPHASIS.finditer(kept)]
+    runs, depth, start = [], 0, 0
+    for tag in _EMPHASIS_TAG.finditer(kept):
+        runs.append((html.unescape(kept[start:tag.start()]), depth > 0))
+        depth = max(0, depth + (-1 if tag.group(1) else 1))
+        start = tag.end()
+    runs.append((html.unescape(kept[start:]), depth > 0))
+    return [(run, flag) for run, flag in runs if run.strip()]
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")

@@ -35,7 +35,7 @@ from rules_index.content.bindings import NEGATIONS, PAGE, Statement, diverging_l
 from rules_index.content.numbers import is_ordinal, number_value, prose
 from rules_index.content.marks import unmarked
 from rules_index.content.schema import Faq, GlossaryEntry
-from rules_index.render import emphasised, layout, shown_text
+from rules_index.render import emphasis_runs, layout, shown_text
 from rules_index.search.analysis import stopwords
 
 # Words whose change changes what a statement claims, beyond the negations.
@@ -86,18 +86,29 @@ class HoldReason:
         return {**self.as_json(), "code": self.code, "params": dict(self.params)}
 
 
+GLUE = "⁀"
+
+
 def _tokens(text: str, lang: str, shown: bool = False) -> tuple[str, ...]:
     """The text as compared: its words as written (case counts: "Sie"/"sie"), numbers as their
     values (a place, "zweite", "2.", apart from a count, "zwei"), every sign that is not Markdown
     emphasis ("?", "-", "≥", "(", ","), page references left out, and every address it links
     to (a link added or changed is never a typo fix). ``shown``: the text is what a page shows
-    (``render.shown_text``), so every sign in it counts, "*", "_" and "`" too."""
+    (``render.shown_text``), so every sign in it counts, "*", "_" and "`" too, and so does where
+    no space parts two tokens (``GLUE``); a number with a leading zero or in capitals counts as
+    typed."""
     plain = _PAGE_REF.sub(" ", prose(text) if shown else re.sub(r"[*_`]+", " ", prose(unmarked(text))))
     words = []
+    end = None
     for match in _TOKEN.finditer(plain):
         token = match.group()
+        if shown and match.start() == end:
+            words.append(GLUE)  # shown touching the token before ("Joker-Paar", "50Karten")
+        end = match.end()
         value = number_value(token, lang)
-        if value is None or is_ordinal(token, lang):
+        if value is not None and (token[0] == "0" and len(token) > 1 or not (token.islower() or token.istitle() or token.isdigit())):
+            words.append(token)  # "055", "ZWEI": a number, but not written as numbers are
+        elif value is None or is_ordinal(token, lang):
             # A word, or a place or a time said in words ("zweite", "twice"): compared as written.
             words.append(token)
         elif token.isdigit() and _ORDINAL_AFTER.match(plain, match.end()):
@@ -271,10 +282,16 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
 
 
 def _emphasis_taken(before: str, after: str, lang: str) -> bool:
-    """Whether a word shown in bold or italics before is not any more."""
-    old = Counter(token for part in emphasised(before) for token in _tokens(part, lang))
-    new = Counter(token for part in emphasised(after) for token in _tokens(part, lang))
-    return bool(old - new)
+    """Whether a word shown in bold or italics before is not any more, in its place: emphasis
+    moved to the same word elsewhere is taken off one and put on another."""
+    def flagged(text: str) -> list[tuple[str, bool]]:
+        return [(token, flag) for run, flag in emphasis_runs(text) for token in _tokens(run, lang) if token != GLUE]
+
+    old, new = flagged(before), flagged(after)
+    if [t for t, _ in old] == [t for t, _ in new]:
+        return any(was and not now for (_, was), (_, now) in zip(old, new))
+    # Words changed too (a typo fixed): every emphasised word must still be emphasised somewhere.
+    return bool(Counter(t for t, flag in old if flag) - Counter(t for t, flag in new if flag))
 
 
 def _layout(text: str, lang: str) -> tuple:

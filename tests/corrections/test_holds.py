@@ -215,3 +215,21 @@ def test_emphasis_taken_off_a_word_is_held_and_emphasis_added_is_not():
     assert not reasons(STORED, bold)
     moved = entry({"de": ANSWER["de"].replace("vom Händler", "**vom** Händler")})
     assert reasons(bold, moved) and reasons(bold, STORED)
+
+
+@pytest.mark.parametrize("lang,old,new", [
+    ("de", "[4 Gold]{fact=gold} vom", "[4Gold]{fact=gold} vom"),  # a digit glued to its word
+    ("en", "before he is called", "before he is-called"),  # words joined by a sign
+    ("en", "[4 gold]{fact=gold}", "[04 gold]{fact=gold}"),  # a count with a leading zero
+    ("de", "[4 Gold]{fact=gold}", "[VIER Gold]{fact=gold}"),  # a number word in capitals
+])
+def test_a_spelling_equal_by_value_but_not_as_typed_is_held(lang, old, new):
+    assert reasons(STORED, edited(lang, old, new))
+
+
+def test_emphasis_moved_to_the_same_word_elsewhere_is_held():
+    twice = {"de": ANSWER["de"].replace("vom Händler (S. 2)", "vom Händler, nicht vom Dieb (S. 2)")}
+    first = entry({"de": twice["de"].replace("Der Dieb", "Der **Dieb**", 1)})
+    second = entry({"de": twice["de"].replace("vom Dieb", "vom **Dieb**")})
+    assert not reasons(entry(twice), first)  # emphasis added
+    assert reasons(first, second)  # taken off the first "Dieb", put on the second
