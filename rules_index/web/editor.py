@@ -25,7 +25,7 @@ from sqlalchemy import select
 from rules_index import characters as chars
 from rules_index.content import LANGS
 from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, parse_submitted_yaml
-from rules_index.content.marks import bind_words, marked_like, unmarked
+from rules_index.content.marks import bind_words, marked_like
 from rules_index.content.versions import entry_data
 from rules_index.content.yaml12 import dump_text
 from rules_index.corrections import availability, changes, reports, sessions
@@ -34,6 +34,8 @@ from rules_index.corrections.editors import Busy, authenticate
 from rules_index.corrections.merge import FieldMerge, merge_fields
 from rules_index.corrections.models import Change, Editor, HeldChange, Report, TranslationFlag
 from rules_index.corrections.revert import NotRevertable, entry_version, revert_change, revertable_ids
+from rules_index.html_diff import compare_blocks, word_diff
+from rules_index.render import markdown_html
 
 from . import editor_lang as interface
 from .forms import MAX_BASE_ENTRY, ActionForm, EntryForm, LoginForm, RejectForm, SectionForm
@@ -362,6 +364,47 @@ def _gate_result(result) -> tuple[list, bool, list]:
     return [p for p in problems if p.message != changes.UNCHANGED], not unchanged, reasons
 
 
+YAML_FIELDS = ("citation", "ruling", "check")
+
+
+def review_texts(kind: str, slug: str, target: str, current: dict, form, first: str) -> list[dict]:
+    """What the review shows first, per language: the report's language, then each other one whose
+    text the form changes. For each, the question (a section: its title) and the text now and as
+    the form would store it, rendered from Markdown as readers read them (the marks are not
+    shown), block by block: the blocks both share once, and where they differ the text now, the
+    proposal and the word diff between them. ``runs`` is None where the form leaves the text as
+    it is (``now`` is the text then)."""
+    field = "answer" if kind == "faq" else "body"
+    section = library().game(slug).section(target) if kind == "section" else None
+    shown = []
+    for lang in [first] + [code for code in LANGS if code != first]:
+        before, after = current[lang][field], getattr(form, f"{field}_{lang}").data or ""
+        question, question_diff = (section.title(lang) if section is not None else target), None
+        if kind == "faq":
+            question, asked = current[lang]["question"], getattr(form, f"question_{lang}").data or ""
+            if asked.strip() != question.strip():
+                question_diff = word_diff(escape(question), escape(asked))
+        changed = after.strip() != before.strip()
+        if lang != first and not changed and question_diff is None:
+            continue
+        now = markdown_html(before)
+        runs = compare_blocks(now, markdown_html(after)) if changed else None
+        shown.append({"lang": lang, "question": question, "question_diff": question_diff, "now": now, "runs": runs})
+    return shown
+
+
+def _folds(kind: str, current: dict, form, merges) -> dict[str, bool]:
+    """Which parts of the review's form show open: the texts once the editor works on them (after
+    a Check or a refused accept), the YAML where it has an error, a merge or the editor's change."""
+    merged = {m.name for m in merges or []}
+    yaml = YAML_FIELDS if kind == "faq" else ()
+    stored = form_texts(kind, current)
+    yaml_open = any(getattr(form, name).errors for name in yaml) or bool(merged & set(yaml)) or (
+        request.method == "POST" and any((getattr(form, name).data or "").strip() != stored[name].strip() for name in yaml))
+    return {"texts": request.method == "POST" or bool(merged - set(yaml)) or any(
+        getattr(form, name).errors for name in _text_fields(kind) if name not in yaml), "yaml": yaml_open}
+
+
 def _locked(editor: Editor, report: Report, status: int):
     """A decided report: what was decided, and for an accepted one the change it made."""
     change = changes.change_of_report(session(), report.id)
@@ -415,14 +458,12 @@ def review(editor: Editor, report_id: int):
         if report.status != "pending":
             return _locked(editor, report, 409)
         current, merges = _offer_merge(kind, slug, target, form)
-    field = "answer" if kind == "faq" else "body"
-    # The reader proposed plain words against the answer as readers read it (without marks).
-    before = unmarked(current[report.lang][field]) if kind == "faq" else current[report.lang][field]
     refused = bool(problems) and not checked
     return render_template(
         "editor/review.html", editor=editor, report=report, form=form, reject_form=reject_form, locked=False,
         problems=problems, checked=checked, changed=changed, refused=refused, merges=merges, diff_html=diff_html,
-        before=before, diff=diff_html(before, report.proposed_answer or before), reasons=reasons,
+        texts=review_texts(kind, slug, target, current, form, report.lang), folds=_folds(kind, current, form, merges),
+        reasons=reasons,
     ), (409 if merges is not None else 400 if refused or form.errors else 200)
 
 

@@ -64,3 +64,30 @@ def test_focus_is_visible(page, live_server):
     page.keyboard.press("Tab")
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline not in ("none", "")
+
+
+def test_the_review_of_a_report_has_no_serious_violations(audit_page, live_server):
+    """The editors' review: the texts rendered with their diff, the form's fields folded."""
+    from apptools import real_library
+    from rules_index.content.marks import unmarked
+
+    answer = real_library().game(GAME).faq_entry("final-scoring-bonuses").text("en").answer
+    response = audit_page.request.post(live_server + "/api/v1/corrections", data={
+        "game": GAME, "faq": "final-scoring-bonuses", "lang": "en", "message": "The page is missing.",
+        "proposed_answer": unmarked(answer).replace("Each district scores", "Each district earns").rstrip() + " See page 2."})
+    assert response.status == 201
+    audit_page.goto(live_server + "/editor/login")
+    audit_page.fill('input[name="name"]', "anna")
+    audit_page.fill('input[name="password"]', "a-long-editor-password")
+    with audit_page.expect_navigation():
+        audit_page.click('form.login button[type="submit"]')
+    audit_page.goto(live_server + "/editor/?lang=en&game=" + GAME)
+    with audit_page.expect_navigation():
+        audit_page.locator("table.queue td.entry a").first.click()
+    assert audit_page.locator(".answer.rendered.diff").count() >= 1
+    audit_page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    audit_page.add_script_tag(path=str(AXE))
+    result = audit_page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    serious = [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]])
+               for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == []
