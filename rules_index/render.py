@@ -158,8 +158,10 @@ def layout(text: str, says=lambda words: True) -> tuple:
 def shown_text(text: str) -> str:
     """What a reader sees of ``text``: its rendered words and every sign shown as typed (a stray
     "*", a mark's "[…]{fact=…}" inside code), each code span between backticks."""
-    kept = nh3.clean(str(markdown_html(text)), tags={"code"}, attributes={})
-    return " ".join(html.unescape(kept.replace("<code>", " ` ").replace("</code>", " ` ")).split())
+    kept = nh3.clean(str(markdown_html(text)), tags={"code", "br"}, attributes={})
+    kept = kept.replace("<code>", " ` ").replace("</code>", " ` ").replace("<br>", " ⏎ ")
+    # Only the spaces a browser collapses are collapsed: a run of no-break or wide spaces shows.
+    return re.sub(r"[ \t\n\r\f]+", " ", html.unescape(kept)).strip()
 
 
 _EMPHASIS_TAG = re.compile(r"<(/?)(?:strong|em)>")

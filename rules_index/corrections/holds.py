@@ -60,7 +60,10 @@ COMMON_ZIPF = 3.0  # a typo is fixed into a common word (or one the game's conte
 # "1,2" and "3.5" are one number each (a decimal, a range), not 1 and 2.
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)+|\d+|[^\W\d_]+(?:['’][^\W\d_]+)?|[^\w\s]|_")
 # A page reference with the brackets around it: "(S. 2)" added or fixed says nothing new.
-_PAGE_REF = re.compile(r"\(\s*(?:" + PAGE.pattern + r")\s*\)|" + PAGE.pattern, re.I)
+# A page reference where citations stand: in brackets at the end of a sentence, an item or the
+# text. Added, removed or its page fixed there it says nothing new (the validator holds its page to
+# the citation); anywhere else ("C wird S. 5 Zweiter") it is words like the rest.
+_PAGE_REF = re.compile(r"\s*\(\s*(?:" + PAGE.pattern + r")\s*\)(?=[.!?;:]?[ \t]*(?:$|\n)|[.!?;:]\s)", re.I)
 # A digit that counts a place: "2. Runde", "8° quartiere", "3rd".
 _ORDINAL_AFTER = re.compile(r"\.(?=\s+[^\W\d_])|°|st\b|nd\b|rd\b|th\b", re.I)
 # Link targets "](…)", autolinks "<scheme:…>" and bare web addresses.
@@ -87,6 +90,8 @@ class HoldReason:
 
 
 GLUE = "⁀"
+# Spaces a browser does not collapse and that show as a gap (one no-break space reads as a space).
+_WIDE_SPACE = re.compile(r"\u00a0{2,}|[\u1680\u2000-\u200a\u205f\u3000]")
 
 
 def _tokens(text: str, lang: str, shown: bool = False) -> tuple[str, ...]:
@@ -97,13 +102,15 @@ def _tokens(text: str, lang: str, shown: bool = False) -> tuple[str, ...]:
     (``render.shown_text``), so every sign in it counts, "*", "_" and "`" too, and so does where
     no space parts two tokens (``GLUE``); a number with a leading zero or in capitals counts as
     typed."""
-    plain = _PAGE_REF.sub(" ", prose(text) if shown else re.sub(r"[*_`]+", " ", prose(unmarked(text))))
+    plain = _PAGE_REF.sub("", prose(text) if shown else re.sub(r"[*_`]+", " ", prose(unmarked(text))))
     words = []
     end = None
     for match in _TOKEN.finditer(plain):
         token = match.group()
         if shown and match.start() == end:
             words.append(GLUE)  # shown touching the token before ("Joker-Paar", "50Karten")
+        if shown and end is not None and _WIDE_SPACE.search(plain, end, match.start()):
+            words.append("␣")  # a gap a browser shows: no-break spaces in a row, a wide space
         end = match.end()
         value = number_value(token, lang)
         if value is not None and (token[0] == "0" and len(token) > 1 or not (token.islower() or token.istitle() or token.isdigit())):
@@ -353,12 +360,52 @@ def hold_reasons(before: Faq, after: Faq, glossary: list[GlossaryEntry], vocabul
     for lang in LANGS:
         reasons += text_changes(before.text(lang).question, after.text(lang).question, lang, words, "question")
         reasons += text_changes(before.text(lang).answer, after.text(lang).answer, lang, words, "answer")
+    reasons += page_reasons(before, after)
     # The languages compared with each other: one that now binds other facts than the rest is
     # the edited one, and it is named (not the untouched ones).
     for lang, bound in diverging_langs(after).items():
         facts = ", ".join(f"{name}×{count}" if count > 1 else name for name, count in sorted(bound.items())) or "none"
         reasons.append(HoldReason(f"answer ({lang}) binds other facts than the other languages ({facts})", lang,
                                   "diverging", (("facts", facts),)))
+    return reasons
+
+
+# How each language writes a page ("S. 2", "p. 2", "pag. 2"): another language's word is a slip.
+PAGE_WORDS = {"de": {"s", "seite", "seiten"}, "en": {"p", "pp", "page", "pages"}, "it": {"p", "pag", "pagina", "pagine"}}
+
+
+def _pages(text: str) -> list[tuple[str, str, str]]:
+    """The page references of a text: (as written, its page word, its first number as typed)."""
+    return [(m[0], re.match(r"[^\W\d_]+", m[0])[0].lower(), m[1]) for m in PAGE.finditer(unmarked(text))]
+
+
+def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
+    """A change of page references goes live only as citations are written: in the language's
+    own word, without leading zeros, the same pages in every language, and no page in a question
+    that its answer does not name."""
+    reasons, changed, named = [], False, {}
+    for lang in LANGS:
+        for field in ("question", "answer"):
+            old, new = _pages(getattr(before.text(lang), field)), _pages(getattr(after.text(lang), field))
+            if old == new:
+                continue
+            changed = True
+            for written, word, number in new:
+                if (written, word, number) not in old and (word not in PAGE_WORDS[lang] or number.startswith("0")):
+                    reasons.append(HoldReason(f"{field} ({lang}): names a page as {lang} does not write one: \"{written}\"",
+                                              lang, "new", (("field", field), ("text", written))))
+        question, answer = (frozenset(int(n) for *_, n in _pages(getattr(after.text(lang), f))) for f in ("question", "answer"))
+        if question - answer:
+            named[lang] = None
+            if changed:
+                reasons.append(HoldReason(f"question ({lang}): names a page its answer does not", lang, "new",
+                                          (("field", "question"), ("text", ", ".join(map(str, sorted(question - answer)))))))
+        elif answer:
+            named[lang] = answer
+    if changed and len({pages for pages in named.values() if pages is not None}) > 1:
+        listed = "; ".join(f"{lang}: {', '.join(map(str, sorted(pages)))}" for lang, pages in named.items() if pages)
+        reasons.append(HoldReason(f"the languages name different pages ({listed})", None, "new",
+                                  (("field", "answer"), ("text", listed))))
     return reasons
 
 

@@ -54,7 +54,8 @@ def edited(lang: str, old: str, new: str) -> Faq:
     pytest.param(edited("de", "Händler", "Hädnler"), STORED, id="typo fixed (swapped letters)"),
     pytest.param(edited("en", "Merchant", "Merchnt"), STORED, id="typo fixed (letter missing)"),
     pytest.param(STORED, edited("de", "[4 Gold]", "[vier Gold]"), id="number written as a word"),
-    pytest.param(STORED, edited("it", "(p. 2)", "(p. 3)"), id="page reference changed within the citation"),
+    pytest.param(STORED, entry({lang: text.replace("(S. 2)", "(S. 3)").replace("(p. 2)", "(p. 3)") for lang, text in ANSWER.items()}),
+                 id="page reference changed within the citation, in every language"),
     pytest.param(STORED, edited("de", "Händler (S. 2)", "**Händler** (S. 2)"), id="emphasis added"),
 ])
 def test_right_edits_go_live_at_once(before, after):
@@ -233,3 +234,24 @@ def test_emphasis_moved_to_the_same_word_elsewhere_is_held():
     second = entry({"de": twice["de"].replace("vom Dieb", "vom **Dieb**")})
     assert not reasons(entry(twice), first)  # emphasis added
     assert reasons(first, second)  # taken off the first "Dieb", put on the second
+
+
+@pytest.mark.parametrize("lang,old,new", [
+    ("en", "(p. 2)", "(Seite 2)"),  # another language's page word
+    ("de", "(S. 2)", "(S. 02)"),  # a page with a leading zero
+    ("it", "(p. 2)", "(p. 3)"),  # one language now names another page than the rest
+    ("de", "Der Dieb darf", "Der Dieb (S. 2) darf"),  # a page where no citation stands
+    ("en", "rob the Assassin", "rob  \nthe Assassin"),  # a hard line break in mid-sentence
+    ("de", "den Meuchler", "den\u00a0\u00a0\u00a0Meuchler"),  # a gap of no-break spaces
+    ("it", "l'Assassino prima", "l'Assassino\u3000prima"),  # a wide space
+])
+def test_pages_and_gaps_written_unlike_a_citation_or_a_space_are_held(lang, old, new):
+    assert reasons(STORED, edited(lang, old, new))
+
+
+def test_pages_fixed_everywhere_and_a_single_no_break_space_go_live():
+    everywhere = entry({lang: ANSWER[lang].replace("(S. 2)", "(S. 3)").replace("(p. 2)", "(p. 3)") for lang in ANSWER})
+    assert not reasons(STORED, everywhere)
+    assert not reasons(STORED, edited("de", "[4 Gold]{fact=gold}", "[4\u00a0Gold]{fact=gold}"))
+    asked = STORED.model_copy(update={"de": STORED.de.model_copy(update={"question": STORED.de.question + " (S. 3)"})})
+    assert reasons(STORED, asked)  # the question names a page its answer does not
