@@ -4,8 +4,9 @@ Every run is bounded twice: a total request count and a wall-clock deadline (and
 for the scenarios that end it themselves). Each thread records what it saw; nothing is shared
 but a request counter, so the generator adds little contention of its own.
 
-The service runs gunicorn's default sync workers, which answer ``Connection: close``; http.client
-then opens a fresh connection for the next request, so each latency includes the TCP connect.
+The service runs with the repository's gunicorn.conf.py (stress/server.py): threaded workers,
+which keep a connection open 5 s for the next request, so http.client reuses it; where the server
+closed it, the next request opens a new one and its latency includes the TCP connect.
 """
 from __future__ import annotations
 

@@ -92,10 +92,8 @@ def findings(rows: list[Row]) -> list[str]:
                      + (" (every one, also those acknowledged just before a SIGKILL of the whole server)." if acked == stored else "."))
     if (one := by_id.get("1")) and one.details.get("memory_samples"):
         load = one.details["load"]
-        in_worker = 4 / load["rps"] * 1000 if load.get("rps") else None  # Little's law: 4 workers busy
         lines.append(f"Mixed load: {load['rps']} requests/s on average with {load['requests']} requests; p50 {one.p50_ms} ms, "
-                     f"p99 {one.p99_ms} ms at 32 connections on 4 sync workers"
-                     + (f" (about {in_worker:.0f} ms of each request is spent in a worker, the rest waiting for a free one)" if in_worker else "")
+                     f"p99 {one.p99_ms} ms at 32 connections on 4 workers"
                      + f". Worker memory: {one.rss_before_mib} MiB after warm-up, {one.rss_after_mib} MiB at the end"
                      + (f" (+{one.details['memory_samples'][-1]['total_mib'] - one.details['memory_samples'][-2]['total_mib']:.1f} MiB "
                         f"in the last {one.details['memory_samples'][-1]['t_s'] - one.details['memory_samples'][-2]['t_s']:.0f} s)"
@@ -147,10 +145,10 @@ def markdown(rows: list[Row], meta: dict, section: str | None = None) -> str:
         "",
         (f"{command} on {meta['started']} ({meta['machine']}, {meta['cpus']} CPUs, Python {meta['python']}), "
         f"{meta['seconds']:.0f} s in all; 1-minute load average {meta['loadavg_start'][0]} at the start, "
-        f"{meta['loadavg_end'][0]} at the end (other work on the machine shares its CPUs). gunicorn with sync workers "
-        "(4; 2 in scenario 5) on 127.0.0.1, SQLite in a temp instance folder, "
-        "a snapshot of `content/`. Latency is measured by the client (threads with http.client; sync workers close "
-        "each connection, so it includes the TCP connect) from send to the last byte. Errors: 5xx, connection errors "
+        f"{meta['loadavg_end'][0]} at the end (other work on the machine shares its CPUs). gunicorn with gunicorn.conf.py "
+        "(threaded workers, 8 threads each), 4 workers (2 in scenarios 5 and 6) on 127.0.0.1, SQLite in a temp instance "
+        "folder, a snapshot of `content/`. Latency is measured by the client (threads with http.client, connections "
+        "kept alive) from send to the last byte. Errors: 5xx, connection errors "
         "and timeouts (+ any unexpected status). RSS: sum over the workers."),
         "",
         "| # | scenario | requests | errors | p50 ms | p99 ms | RSS before | RSS after | acknowledged | stored | result |",
