@@ -213,10 +213,13 @@ def _pct(values: list[float], q: float) -> float | None:
 def run_load(
     port: int, mix: Mix, *, connections: int, total: int, max_seconds: float,
     stop: threading.Event | None = None, seed: int = 7, timeout: float = 30.0, result: LoadResult | None = None,
+    pause: float = 0.0,
 ) -> LoadResult:
     """Send up to ``total`` requests over ``connections`` threads; ends early on ``stop`` or the deadline.
 
     Pass ``result`` to watch ``result.acknowledged`` grow while it runs (from another thread).
+    With ``pause``, each thread waits that long on average (exponentially distributed) after
+    each answer: readers who read, instead of a load that fills every worker all the time.
     """
     stop = stop or threading.Event()
     counter = itertools.count()
@@ -255,6 +258,8 @@ def run_load(
                         continue
                     result.acknowledged.append(token)  # list.append is atomic
                 records.append(Record(req.kind, start, end, status))
+                if pause:
+                    stop.wait(rng.expovariate(1 / pause))
         finally:
             conn.close()
 
