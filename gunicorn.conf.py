@@ -8,8 +8,8 @@ RULES_INSTANCE_PATH  the instance folder (default ./instance): gunicorn's contro
 gunicorn has no time limit for reading a request's head: a client that sends it slowly holds a
 thread for as long as it likes, and a few dozen such clients hold them all. In production the
 server belongs behind nginx (or a proxy like it), which reads each request whole before passing
-it on (README, "Serving in production"). Trusted proxies are configured in the app
-(RULES_PROXY_HOPS), not here.
+it on (README, "Serving in production"; the tested configuration is deploy/nginx.conf). Trusted
+proxies are configured in the app (RULES_PROXY_HOPS), not here.
 """
 import hashlib
 import os

@@ -4,8 +4,9 @@ Every run is bounded twice: a total request count and a wall-clock deadline (and
 for the scenarios that end it themselves). Each thread records what it saw; nothing is shared
 but a request counter, so the generator adds little contention of its own.
 
-The service runs gunicorn's default sync workers, which answer ``Connection: close``; http.client
-then opens a fresh connection for the next request, so each latency includes the TCP connect.
+The service runs with the repository's gunicorn.conf.py (stress/server.py): threaded workers,
+which keep a connection open 5 s for the next request, so http.client reuses it; where the server
+closed it, the next request opens a new one and its latency includes the TCP connect.
 """
 from __future__ import annotations
 
@@ -212,10 +213,13 @@ def _pct(values: list[float], q: float) -> float | None:
 def run_load(
     port: int, mix: Mix, *, connections: int, total: int, max_seconds: float,
     stop: threading.Event | None = None, seed: int = 7, timeout: float = 30.0, result: LoadResult | None = None,
+    pause: float = 0.0,
 ) -> LoadResult:
     """Send up to ``total`` requests over ``connections`` threads; ends early on ``stop`` or the deadline.
 
     Pass ``result`` to watch ``result.acknowledged`` grow while it runs (from another thread).
+    With ``pause``, each thread waits that long on average (exponentially distributed) after
+    each answer: readers who read, instead of a load that fills every worker all the time.
     """
     stop = stop or threading.Event()
     counter = itertools.count()
@@ -254,6 +258,8 @@ def run_load(
                         continue
                     result.acknowledged.append(token)  # list.append is atomic
                 records.append(Record(req.kind, start, end, status))
+                if pause:
+                    stop.wait(rng.expovariate(1 / pause))
         finally:
             conn.close()
 

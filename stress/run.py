@@ -1,14 +1,16 @@
 """Load and fault scenarios against the service on loopback; prints a table, writes results.
 
-    python -m stress.run              # all five scenarios (make stress), about 8-10 minutes
+    python -m stress.run              # every scenario (make stress), about 12-15 minutes
     python -m stress.run --only 3,4   # some of them
-    python -m stress.run memory       # the same, by name (mixed, rebuild, kill-build, kill-submissions, memory)
+    python -m stress.run memory       # the same, by name (mixed, rebuild, kill-build, kill-submissions, memory,
+                                      # hostile, slowloris, login-flood)
     python -m stress.run memory --baseline ../before   # scenario 5 on another checkout too, to compare
     python -m stress.run --quick      # small counts: a smoke run of the harness itself
 
 Scenarios: 1 mixed load (reads and submissions), 2 index rebuilds under load, 3 SIGKILL during an
 index build (of the build, of gunicorn, of both), 4 SIGKILL of gunicorn during submissions,
-5 memory of 2 workers under 30,000 searches of random words.
+5 memory of 2 workers under 30,000 searches of random words, 6 hostile input; behind nginx with
+deploy/nginx.conf (stress/proxied.py, skipped without nginx): 7 slowloris, 8 a login flood.
 Each runs on its own temp instance folder (SQLite, index, a snapshot of content/) and a gunicorn
 on 127.0.0.1; everything it starts it also ends. Exit status 1 if any check failed.
 Writes stress/results.json and stress/RESULTS.md; a run of some scenarios writes its own section
@@ -25,6 +27,8 @@ import time
 import traceback
 from pathlib import Path
 
+from . import proxied  # noqa: F401  (scenarios 7 and 8, behind nginx)
+from .proxy import nginx_version
 from .scenarios import NAMES, SCENARIOS, Options, Row
 
 HERE = Path(__file__).resolve().parent
@@ -78,7 +82,7 @@ def findings(rows: list[Row]) -> list[str]:
     """The run's results in sentences, worded from the figures (nothing here is written in advance)."""
     by_id = {r.id: r for r in rows}
     lines = []
-    loaded = [r for r in rows if r.requests is not None]
+    loaded = [r for r in rows if r.requests is not None and not r.id.endswith("-direct")]
     total = sum(r.requests for r in loaded)
     errors = sum((r.errors or 0) + (r.unexpected or 0) for r in loaded)
     faults = any(r.id[:1] in "234" for r in rows)
@@ -92,10 +96,8 @@ def findings(rows: list[Row]) -> list[str]:
                      + (" (every one, also those acknowledged just before a SIGKILL of the whole server)." if acked == stored else "."))
     if (one := by_id.get("1")) and one.details.get("memory_samples"):
         load = one.details["load"]
-        in_worker = 4 / load["rps"] * 1000 if load.get("rps") else None  # Little's law: 4 workers busy
         lines.append(f"Mixed load: {load['rps']} requests/s on average with {load['requests']} requests; p50 {one.p50_ms} ms, "
-                     f"p99 {one.p99_ms} ms at 32 connections on 4 sync workers"
-                     + (f" (about {in_worker:.0f} ms of each request is spent in a worker, the rest waiting for a free one)" if in_worker else "")
+                     f"p99 {one.p99_ms} ms at 32 connections on 4 workers"
                      + f". Worker memory: {one.rss_before_mib} MiB after warm-up, {one.rss_after_mib} MiB at the end"
                      + (f" (+{one.details['memory_samples'][-1]['total_mib'] - one.details['memory_samples'][-2]['total_mib']:.1f} MiB "
                         f"in the last {one.details['memory_samples'][-1]['t_s'] - one.details['memory_samples'][-2]['t_s']:.0f} s)"
@@ -125,13 +127,59 @@ def findings(rows: list[Row]) -> list[str]:
                                  for pid in before["rss_kib"])
                      + ", growth " + ", ".join(f"{g:+.1f} MiB" for g in d["growth_mib"])
                      + f" (bound {d['bound_mib']} MiB per worker).")
+    for row in (r for r in rows if r.id in ("7", "8") and "p99_ratio" in r.details):
+        lines.append(attack_finding(row, by_id.get(f"{row.id}-direct")))
     for row in rows:
         for check in row.checks:
             if not check["ok"]:
                 word = ("Failed" if check["severity"] == "fail" else "Baseline, reported and not enforced"
-                        if row.id.endswith("-before") else "Known defect (warning, does not fail the run)")
+                        if row.id.endswith(("-before", "-direct")) else "Known defect (warning, does not fail the run)")
                 lines.append(f"{word} in {row.id}: {check['check']}: {check['detail']}")
     return lines
+
+
+def attack_finding(row: Row, direct: Row | None) -> str:
+    """Scenarios 7 and 8 in a sentence: the readers' p99 during the attack against steady state."""
+    d = row.details
+    attack = d.get("attack", {})
+    what = ("Slowloris behind nginx" if row.id == "7" else "Login flood behind nginx")
+    windows = " and ".join(str(w["p99_ms"]) for w in d.get("steady_windows", [d["steady"]]))
+    line = (f"{what}: readers' p99 {d['during']['p99_ms']} ms during the attack against {d['steady']['p99_ms']} ms in steady "
+            f"state (the lower of {windows} ms before and after), {d['p99_ratio']}x (bar 3x); "
+            f"p50 {d['during']['p50_ms']} against {d['steady']['p50_ms']} ms.")
+    if row.id == "7":
+        line += (f" The attacker kept {attack.get('max_open')} slow heads open at once; nginx dropped each after "
+                 f"{attack.get('dropped_after_s', {}).get('p50')} s (client_header_timeout) and none reached gunicorn.")
+        if direct is not None and "during" in direct.details:
+            dd, ds = direct.details["during"], direct.details["steady"]
+            line += (f" The same attack on gunicorn alone: {dd['requests']} reads in {dd['duration_s']} s, {dd['errors']} of "
+                     f"them unanswered (timeout) or failed; without it, {ds['requests']} reads in {ds['duration_s']} s, "
+                     f"{ds['errors']} failed.")
+    else:
+        statuses = attack.get("statuses", {})
+        line += (f" {attack.get('posts')} wrong passwords posted ({attack.get('per_second')}/s): "
+                 f"{d.get('posts_at_gunicorn')} reached gunicorn, {statuses.get('401', 0)} were checked (401), "
+                 f"{statuses.get('503', 0)} found no free check slot (503), the rest were limited (429, most by nginx).")
+    return line
+
+
+def setup_sentence(rows: list[Row], meta: dict) -> str:
+    """How the servers of the scenarios in ``rows`` ran."""
+    parts = []
+    if any(r.id[:1] in "123456" for r in rows):
+        parts.append("Scenarios 1-6: gunicorn with gunicorn.conf.py (threaded workers, 8 threads each), 4 workers (2 in "
+                     "scenarios 5 and 6) on 127.0.0.1. Latency is measured by the client (threads with http.client, "
+                     "connections kept alive) from send to the last byte.")
+    if any(r.id[:1] in "78" for r in rows):
+        opts = meta.get("options", {})
+        parts.append(f"Scenarios 7 and 8: gunicorn as `make serve` runs it (gunicorn.conf.py: 2 workers of 8 threads, "
+                     f"RULES_PROXY_HOPS=1) behind {meta.get('nginx') or 'nginx'} with `deploy/nginx.conf` on 127.0.0.1; "
+                     f"readers: {opts.get('reader_connections')} kept-alive connections to nginx, each pausing "
+                     f"{opts.get('reader_pause', 0) * 1000:.0f} ms on average after an answer, {opts.get('steady_s'):.0f} s "
+                     f"alone (steady state), then {opts.get('attack_s'):.0f} s during the attack, which runs as a process "
+                     f"of its own, then {opts.get('steady_s'):.0f} s alone again; the row's requests and latencies are the "
+                     "readers' during the attack, its ratio is against the lower steady p99.")
+    return " ".join(parts)
 
 
 def markdown(rows: list[Row], meta: dict, section: str | None = None) -> str:
@@ -147,10 +195,8 @@ def markdown(rows: list[Row], meta: dict, section: str | None = None) -> str:
         "",
         (f"{command} on {meta['started']} ({meta['machine']}, {meta['cpus']} CPUs, Python {meta['python']}), "
         f"{meta['seconds']:.0f} s in all; 1-minute load average {meta['loadavg_start'][0]} at the start, "
-        f"{meta['loadavg_end'][0]} at the end (other work on the machine shares its CPUs). gunicorn with sync workers "
-        "(4; 2 in scenario 5) on 127.0.0.1, SQLite in a temp instance folder, "
-        "a snapshot of `content/`. Latency is measured by the client (threads with http.client; sync workers close "
-        "each connection, so it includes the TCP connect) from send to the last byte. Errors: 5xx, connection errors "
+        f"{meta['loadavg_end'][0]} at the end (other work on the machine shares its CPUs). SQLite in a temp instance "
+        f"folder, a snapshot of `content/`. {setup_sentence(rows, meta)} Errors: 5xx, connection errors "
         "and timeouts (+ any unexpected status). RSS: sum over the workers."),
         "",
         "| # | scenario | requests | errors | p50 ms | p99 ms | RSS before | RSS after | acknowledged | stored | result |",
@@ -227,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         opts = Options(requests=1500, mixed_max_s=60, rebuilds=2, rebuild_min_s=10, rebuild_max_s=90,
                        build_kills=("writing-postings",), kill_rounds=1, kill_after_acks=60, memory_searches=2000,
-                       keep=args.keep)
+                       steady_s=8, attack_s=8, slow_connections=100, direct_s=5, flood_connections=4, keep=args.keep)
     if args.requests:
         opts.requests = args.requests
     opts.baseline = args.baseline.resolve() if args.baseline else None
@@ -257,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
 
     meta = {
         "started": time.strftime("%Y-%m-%d %H:%M", time.localtime(started)),
-        "machine": platform.platform(terse=True), "cpus": os.cpu_count(), "python": platform.python_version(),
+        "machine": platform.platform(terse=True), "cpus": os.cpu_count(), "python": platform.python_version(), "nginx": nginx_version(),
         "seconds": time.time() - started, "loadavg_start": [round(x, 2) for x in load_at_start],
         "loadavg_end": [round(x, 2) for x in os.getloadavg()], "scenario_seconds": timings, "quick": args.quick, "selected": selected,
         "options": {k: v for k, v in opts.__dict__.items()},

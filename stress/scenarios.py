@@ -37,6 +37,17 @@ class Options:
     memory_max_s: float = 900.0     # scenario 5: wall-clock bound of the searches
     memory_bound_mb: float = 100.0  # scenario 5: the most a worker may grow (MB, 10^6 bytes)
     baseline: Path | None = None    # scenario 5 also runs on this checkout (e.g. the parent commit's worktree)
+    steady_s: float = 30.0          # scenarios 7, 8: readers alone (steady state) ...
+    attack_s: float = 30.0          # ... then while the attack runs
+    reader_connections: int = 8     # scenarios 7, 8: readers' connections, each pausing between requests
+    reader_pause: float = 0.05      # mean seconds
+    reader_timeout: float = 10.0
+    p99_bar: float = 3.0            # readers' p99 during an attack / steady state, at most
+    slow_connections: int = 400     # scenario 7: slow request heads at once
+    slow_interval: float = 1.0      # seconds between their bytes
+    direct_s: float = 15.0          # scenario 7: the same attack on gunicorn alone, this long
+    flood_connections: int = 16     # scenario 8: guessers, each from its own address,
+    flood_rate: float = 200.0       # posting this many wrong passwords a second in all
     keep: bool = False
 
 

@@ -144,8 +144,8 @@ class Sandbox:
         with sqlite3.connect(self.database, timeout=30) as conn:
             return conn.execute("PRAGMA integrity_check").fetchone()[0]
 
-    def server(self, workers: int = 4, name: str = "server") -> Server:
-        server = Server(self, workers, name)
+    def server(self, workers: int = 4, name: str = "server", **settings: str) -> Server:
+        server = Server(self, workers, name, settings)
         self.servers.append(server)
         return server
 
@@ -167,12 +167,20 @@ class Sandbox:
 
 
 class Server:
-    """gunicorn (sync workers, the default) on a free loopback port, in its own process group."""
+    """gunicorn on a free loopback port, in its own process group, with the checkout's
+    gunicorn.conf.py (threaded workers, as ``make serve`` runs it) but for what is given here: the
+    number of workers, the address, a short graceful timeout, the control socket, and ``settings``
+    as RULES_* variables.
 
-    def __init__(self, sandbox: Sandbox, workers: int, name: str):
+    The control socket is named outright, in the instance folder: gunicorn's default is one per
+    user, in the home folder, and a checkout without gunicorn.conf.py (a ``--baseline``) would get it.
+    """
+
+    def __init__(self, sandbox: Sandbox, workers: int, name: str, settings: dict | None = None):
         self.sandbox = sandbox
         self.workers = workers
         self.name = name
+        self.settings = settings or {}
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
         self.log_path = sandbox.dir / f"{name}-{self.port}.log"
@@ -184,10 +192,13 @@ class Server:
 
     def start(self, timeout: float = 60) -> Server:
         self._log = open(self.log_path, "ab")
+        config = self.sandbox.code / "gunicorn.conf.py"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-w", str(self.workers), "-b", f"{HOST}:{self.port}",
-             "--graceful-timeout", "2", "app:create_app()"],
-            cwd=self.sandbox.code, env=self.sandbox.env, start_new_session=True, stdout=self._log, stderr=self._log,
+            [sys.executable, "-m", "gunicorn", *(["--config", str(config)] if config.exists() else []),
+             "-w", str(self.workers), "-b", f"{HOST}:{self.port}", "--graceful-timeout", "2",
+             "--control-socket", str(self.sandbox.instance / "gunicorn.ctl"), "app:create_app()"],
+            cwd=self.sandbox.code, env={**self.sandbox.env, **{f"RULES_{k}": v for k, v in self.settings.items()}},
+            start_new_session=True, stdout=self._log, stderr=self._log,
         )
         deadline = time.monotonic() + timeout
         while True:

@@ -40,6 +40,14 @@ def test_make_serve_sets_up_like_make_run_then_starts_gunicorn_with_the_config()
     assert index < serve and upgrade < serve
 
 
+def test_the_readme_shows_the_tested_nginx_configuration():
+    """README, "Serving in production", shows deploy/nginx.conf (which tests/test_nginx.py and make
+    stress serve) in full, as it is."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("```nginx\n", 1)[1].split("```", 1)[0]
+    assert shown == (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+
+
 def gunicorn_settings(**env: str) -> dict[str, str]:
     """The settings gunicorn reads from gunicorn.conf.py with these environment variables."""
     environ = {key: value for key, value in os.environ.items() if not key.startswith(("RULES_", "GUNICORN_"))}

@@ -1,8 +1,13 @@
 """Once a change is stored, the answer says so: a publication that fails gives 202 with
-``published: false`` (and is retried until the site shows the change), a failure after the commit
-never becomes a 500, and the editor's form says the change is stored."""
+``published: false`` (and is retried until the site shows the change), also when the disk fills
+while the index is written, a failure after the commit never becomes a 500, and the editor's form
+says the change is stored."""
 from __future__ import annotations
 
+import errno
+import importlib
+import os
+import threading
 import time
 
 from sqlalchemy import func, select
@@ -13,6 +18,7 @@ from rules_index.corrections import changes as changes_module
 from rules_index.corrections.db import session
 from rules_index.corrections.models import Change
 from rules_index.web import committed
+from rules_index.web.search_state import search_index
 from rules_index.web.state import library
 
 from formtools_shared import csrf_token, form_values, login
@@ -76,6 +82,52 @@ def test_a_failed_publication_is_202_the_change_stored_and_published_later(site,
     while not searchable(site) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert len(calls) == 2 and searchable(site)  # the retry published it
+
+
+def test_a_full_disk_while_the_index_is_written_is_202_and_published_once_there_is_room(site, monkeypatch):
+    """The disk fills while the change's index generation is written (ENOSPC on its last file):
+    the change is stored and the answer says so, the half-written generation goes, the site keeps
+    the index it had, and the retry publishes the change once the disk has room again."""
+    build_module = importlib.import_module("rules_index.search.build")
+    real_marker = build_module.write_marker
+    full = threading.Event()
+    full.set()
+    attempts = []
+
+    def write_marker(target, *args, **kwargs):
+        attempts.append(full.is_set())
+        if full.is_set():
+            raise OSError(errno.ENOSPC, "No space left on device", str(target / build_module.MARKER))
+        return real_marker(target, *args, **kwargs)
+
+    monkeypatch.setattr(build_module, "write_marker", write_marker)
+    monkeypatch.setattr(committed, "RETRY_FIRST_S", 0.2)
+    with site.app_context():
+        link = search_index().link
+    serving = os.path.realpath(link)
+    generations = set(os.listdir(os.path.dirname(serving)))
+
+    response = post_change(site, new_answer(site))
+    assert response.status_code == 202, response.get_json()
+    body = response.get_json()
+    assert body["accepted"] is True and body["published"] is False and isinstance(body["change"], int)
+    assert WORD in stored_faq_data(site.content_dir, GAME, FAQ)["en"]["answer"]
+    with site.app_context():
+        assert WORD in session().get(Change, body["change"]).after
+    assert os.path.realpath(link) == serving and set(os.listdir(os.path.dirname(serving))) == generations
+    assert not searchable(site)
+
+    deadline = time.monotonic() + 30
+    while len(attempts) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert attempts[:2] == [True, True]  # the first retry found the disk still full
+    full.clear()  # room again
+    deadline = time.monotonic() + 60
+    while not searchable(site) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert searchable(site) and os.path.realpath(link) != serving
+    page = site.test_client().get(f"/en/{GAME}/faq/{FAQ}").get_data(as_text=True)
+    assert WORD in page
 
 
 def test_a_failure_after_the_commit_is_no_500(site, monkeypatch):

@@ -1,16 +1,22 @@
 """Logins cannot be turned against the site or an editor: guesses from one address do not lock
 the editor out elsewhere, a looser per-account limit is logged, the whole site has a ceiling, and
-a process runs at most two password checks at a time (503 with Retry-After beyond)."""
+a process runs at most two password checks at a time (503 with Retry-After beyond), at the lowest
+CPU priority."""
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import threading
+
+import pytest
 
 from argon2 import PasswordHasher
 from sqlalchemy import select
 
 from apptools import make_editor_site
 from rules_index.corrections.db import session
+from rules_index.corrections import editors
 from rules_index.corrections.editors import CONCURRENT_CHECKS
 from rules_index.corrections.models import Editor
 
@@ -108,3 +114,22 @@ def test_at_most_two_password_checks_run_at_a_time(tmp_path):
     assert all(r.headers["Retry-After"] == "5" for r in busy)
     assert "Please try again in a few seconds" in busy[0].get_data(as_text=True)
     assert Browser(app, "192.0.2.99").login(password=PASSWORD).status_code == 302  # the slots are free again
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice value is Linux's")
+def test_a_password_check_runs_at_the_lowest_cpu_priority(tmp_path, monkeypatch):
+    """A burst of checks (0.2 s of CPU each) takes only the CPU the readers leave: the hash is
+    verified on a thread at nice 19, the request's own thread keeps its priority."""
+    app = make_editor_site(tmp_path)
+    seen = []
+
+    class Watched:
+        def verify(self, hashed, password):
+            seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+            return real.verify(hashed, password)
+
+    real = editors._hasher
+    monkeypatch.setattr(editors, "_hasher", Watched())
+    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert Browser(app, "192.0.2.7").login().status_code == 401
+    assert seen == [19] and os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own
