@@ -21,13 +21,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Mapping
 
+from rules_index import characters as chars
 from rules_index.characters import without_invisible
 
 from .analysis import LANGS, TOKEN_PATTERN, fold_german, stopwords
 
 MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 16
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# The one definition of control characters (tab and line ends are white space, folded below).
+_CONTROL = re.compile(f"[{chars.regex_class(chars.CONTROLS)}]")
 # Words that join the parts of a title ("Kardinal & König", "Web of Power"): a player may type
 # them or not, so names are compared without them.
 CONNECTORS = frozenset({"und", "and", "e", "ed", "of", "the", "di", "del", "der", "die", "das"})
