@@ -313,8 +313,14 @@ def apply_change(
                 recovered += follow(session, repo, root)
         else:
             raise StaleVersion(stored_version(root, game, kind, target))
-        materialize(writes, root)
-        repo.refresh_index(p.path for p in writes)
+        try:
+            materialize(writes, root)
+            repo.refresh_index(p.path for p in writes)
+        except OSError:
+            # The commit is the change: it is recorded, and its files are written before the next
+            # publication (journal.write_behind), which the caller's publication now waits for.
+            log.exception("change to %s/%s is committed (%s) but its files could not be written yet", game, target, commit)
+            journal.FILES_BEHIND.set()
         _fault("files-written")
         change = journal.record(session, root, accept, commit)
         _fault("db-committed")

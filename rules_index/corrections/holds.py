@@ -91,7 +91,7 @@ class HoldReason:
 
 GLUE = "⁀"
 # Spaces a browser does not collapse and that show as a gap (one no-break space reads as a space).
-_WIDE_SPACE = re.compile(r"\u00a0{2,}|[\u1680\u2000-\u200a\u205f\u3000]")
+_WIDE_SPACE = re.compile(r"\u00a0{2,}|\u202f{2,}|[\u1680\u2000-\u200a\u2028\u2029\u205f\u3000]")
 
 
 def _tokens(text: str, lang: str, shown: bool = False) -> tuple[str, ...]:
@@ -374,9 +374,19 @@ def hold_reasons(before: Faq, after: Faq, glossary: list[GlossaryEntry], vocabul
 PAGE_WORDS = {"de": {"s", "seite", "seiten"}, "en": {"p", "pp", "page", "pages"}, "it": {"p", "pag", "pagina", "pagine"}}
 
 
-def _pages(text: str) -> list[tuple[str, str, str]]:
-    """The page references of a text: (as written, its page word, its first number as typed)."""
-    return [(m[0], re.match(r"[^\W\d_]+", m[0])[0].lower(), m[1]) for m in PAGE.finditer(unmarked(text))]
+def _pages(text: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The page references of a text: (as written, its page word, its numbers as typed)."""
+    return [(m[0], re.match(r"[^\W\d_]+", m[0])[0].lower(), tuple(n for n in (m[1], m[2]) if n))
+            for m in PAGE.finditer(unmarked(text))]
+
+
+def _page_set(text: str) -> frozenset[int]:
+    """Every page a text names, ranges spelled out ("S. 3–5": 3, 4, 5)."""
+    found = set()
+    for *_, numbers in _pages(text):
+        first, last = int(numbers[0]), int(numbers[-1])
+        found.update(range(first, min(last, first + 50) + 1))
+    return frozenset(found)
 
 
 def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
@@ -390,11 +400,11 @@ def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
             if old == new:
                 continue
             changed = True
-            for written, word, number in new:
-                if (written, word, number) not in old and (word not in PAGE_WORDS[lang] or number.startswith("0")):
+            for written, word, numbers in new:
+                if (written, word, numbers) not in old and (word not in PAGE_WORDS[lang] or any(n.startswith("0") for n in numbers)):
                     reasons.append(HoldReason(f"{field} ({lang}): names a page as {lang} does not write one: \"{written}\"",
                                               lang, "new", (("field", field), ("text", written))))
-        question, answer = (frozenset(int(n) for *_, n in _pages(getattr(after.text(lang), f))) for f in ("question", "answer"))
+        question, answer = (_page_set(getattr(after.text(lang), f)) for f in ("question", "answer"))
         if question - answer:
             named[lang] = None
             if changed:

@@ -18,6 +18,7 @@ that dies before the commit leaves nothing: the report stays open.
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,6 +129,34 @@ def record(session: Session, root: Path, accept: Accept, commit: str) -> Change:
             report.reason = None
     session.commit()
     return change
+
+
+# Set when an accept's files could not be written after its commit (a full disk): the next
+# publication writes them first (``write_behind``).
+FILES_BEHIND = threading.Event()
+
+
+def write_behind(repo: ContentRepo, root: Path, limit: int = 10, dry_run: bool = False) -> list[str]:
+    """Bring the files of the latest accept commits into the work tree where they still hold the
+    text before (a write cut off after the commit); returns the paths written (``dry_run``: that
+    would be). The caller holds the content lock."""
+    written, seen = [], set()
+    for commit in repo.recent(limit):
+        for path in commit.paths:
+            if path in seen:
+                continue
+            seen.add(path)
+            plan = FilePlan(path, repo.show(f"{commit.id}^", path) or "", repo.show(commit.id, path) or "")
+            if plan_state(root, plan) == "before":
+                if not dry_run:
+                    materialize([plan], root)
+                written.append(path)
+    if dry_run:
+        return written
+    repo.refresh_index(written)
+    if written:
+        log.warning("wrote %d file(s) of accepts cut off after their commit: %s", len(written), ", ".join(written))
+    return written
 
 
 def _accept_of(session: Session, repo: ContentRepo, commit: Commit) -> Accept | None:

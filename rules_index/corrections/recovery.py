@@ -22,6 +22,7 @@ from . import availability, db
 from .changes import content_repo, settle
 from .content_lock import content_lock, lock_file_in
 from .journal import Recovered, unrecorded
+from .journal import write_behind as journal_write_behind
 
 KEY = "rules_index.recovery"
 
@@ -72,9 +73,10 @@ class Startup:
                     log.warning("accept commits not recorded at start: %s", availability.describe(exc))
                     availability.failed(exc)
             sweep_tmp(root)
+            written = journal_write_behind(content_repo(root), root)
             # A missing index is built on first use (search_state); one that exists must not
             # stay behind the files: this is the app's start-up rebuild of a stale index.
-            if link.exists() and (any(r.content_changed for r in results) or is_stale(link, root)):
+            if link.exists() and (written or any(r.content_changed for r in results) or is_stale(link, root)):
                 try:
                     self._publish()
                 except ContentError:
@@ -94,7 +96,8 @@ class Startup:
                     return True
             except availability.DATABASE_ERRORS as exc:
                 availability.failed(exc)
-        return bool(leftover_tmp(root)) or (link.exists() and is_stale(link, root))
+        return (bool(leftover_tmp(root)) or (link.exists() and is_stale(link, root))
+                or bool(journal_write_behind(repo, root, dry_run=True)))
 
 
 def init_app(app: Flask, publish: Callable[[], None]) -> None:

@@ -1,7 +1,8 @@
 """Publishing a change that is stored already: a failure neither undoes nor hides it.
 
-Once an accept has committed, the change is in the files and the database, and the answer says
-so. ``publish_committed`` publishes it; when that fails (a full disk, a bug in a build), the
+Once an accept has committed, the change is in the content repository and the database, and the
+answer says so; its files too, unless writing them failed (a full disk), and then they are written
+before the publication (``journal.write_behind``). ``publish_committed`` publishes it; when that fails (a full disk, a bug in a build), the
 failure is logged and publication is tried again in the background, after 5 s and then at twice
 the wait each time up to 5 minutes, until it succeeds. A process that starts publishes a stale
 index anyway (``rules_index.corrections.recovery``).
@@ -10,9 +11,14 @@ from __future__ import annotations
 
 import logging
 import threading
+from pathlib import Path
 from typing import Iterable
 
 from flask import Flask, current_app
+
+from rules_index.corrections import journal
+from rules_index.corrections.changes import content_repo
+from rules_index.corrections.content_lock import content_lock, lock_file_in
 
 from .publishing import publish
 
@@ -21,11 +27,21 @@ RETRY_FIRST_S = 5.0
 RETRY_MAX_S = 300.0
 
 
+def _publish_stored(changed: list) -> None:
+    """Write the files of a stored change that were cut off first (a full disk), then publish."""
+    if journal.FILES_BEHIND.is_set():
+        root = Path(current_app.config["CONTENT_DIR"])
+        with content_lock(lock_file_in(current_app.instance_path)):
+            journal.write_behind(content_repo(root), root)
+            journal.FILES_BEHIND.clear()
+    publish(changed=changed)
+
+
 def publish_committed(changed: Iterable[tuple[str, str, str]]) -> bool:
     """Publish the stored change; False (and retried later) when publication failed."""
     changed = list(changed)
     try:
-        publish(changed=changed)
+        _publish_stored(changed)
         return True
     except Exception:
         log.exception("a stored change (%s) could not be published; trying again in %.0f s", changed, RETRY_FIRST_S)
@@ -37,7 +53,7 @@ def _retry_later(app: Flask, changed: list, delay: float) -> None:
     def attempt() -> None:
         with app.app_context():
             try:
-                publish(changed=changed)
+                _publish_stored(changed)
             except Exception:
                 wait = min(delay * 2, RETRY_MAX_S)
                 log.warning("publishing the stored change (%s) failed again; trying again in %.0f s", changed, wait, exc_info=True)

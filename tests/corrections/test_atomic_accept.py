@@ -355,22 +355,24 @@ def test_the_guard_reads_the_database_not_the_callers_object(world):
         assert db.scalar(select(Report.status).where(Report.id == world.report_id)) == "accepted"
 
 
-def test_a_write_that_fails_after_the_commit_is_finished_by_the_next_accept(world, monkeypatch):
+def test_a_write_that_fails_after_the_commit_is_recorded_and_written_before_publishing(world, monkeypatch):
+    from rules_index.corrections import journal
+
     def failing(plans, root):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(changes, "materialize", failing)
-    with pytest.raises(OSError):
-        accept_again(world.app, world.report_id)
+    outcome = accept_again(world.app, world.report_id)  # the commit is the change: no error
     assert files(world) == world.original and tmp_files(world) == []
-    assert stored(world.app, world.report_id)["report"] == "pending" and len(commits(world)) == 1
-    monkeypatch.undo()
-    # The next accept records the commit first: the report is decided, once.
-    with pytest.raises(changes.ReportDecided):
-        accept_again(world.app, world.report_id)
     state = stored(world.app, world.report_id)
     assert state["report"] == "accepted" and [c[1] for c in state["changes"]] == [commits(world)[0][1]]
+    assert outcome.change is not None and journal.FILES_BEHIND.is_set()
+    monkeypatch.undo()
+    # What the next publication (or the next start) does first: the files follow the commit.
+    assert journal.write_behind(ContentRepo(world.content), world.content) == [f"{GAME}/faq.yaml", f"{GAME}/game.yaml"]
     assert WORD in files(world)["faq.yaml"]
+    assert journal.write_behind(ContentRepo(world.content), world.content) == []
+    journal.FILES_BEHIND.clear()
 
 
 def test_a_file_edited_by_hand_is_not_overwritten(world, caplog):

@@ -255,3 +255,12 @@ def test_pages_fixed_everywhere_and_a_single_no_break_space_go_live():
     assert not reasons(STORED, edited("de", "[4 Gold]{fact=gold}", "[4\u00a0Gold]{fact=gold}"))
     asked = STORED.model_copy(update={"de": STORED.de.model_copy(update={"question": STORED.de.question + " (S. 3)"})})
     assert reasons(STORED, asked)  # the question names a page its answer does not
+
+
+@pytest.mark.parametrize("lang,old,new", [
+    ("de", "(S. 2)", "(S. 2–3)"),  # a range: the languages now name different pages
+    ("en", "rob the Assassin", "rob\u2028the Assassin"),  # a line separator where a space was
+    ("it", "l'Assassino prima", "l'Assassino\u202f\u202f\u202fprima"),  # a gap of narrow no-break spaces
+])
+def test_page_ranges_and_every_shown_gap_count(lang, old, new):
+    assert reasons(STORED, edited(lang, old, new))

@@ -161,3 +161,37 @@ def test_the_edit_form_says_a_stored_change_is_not_shown_yet(site, monkeypatch):
     shown = client.get(url).get_data(as_text=True)
     assert "The change is stored, but the site does not show it yet" in shown
     assert change_count(site) == 1
+
+
+def test_a_full_disk_while_the_files_are_written_after_the_commit_is_202_and_shown_once_there_is_room(site, monkeypatch):
+    """The disk fills after the change's commit, while its content files are written: the change
+    is recorded (the commit is the change) and the answer is 202 with published false, never a
+    500; once the disk has room, the retry writes the files and publishes."""
+    from rules_index.content import writer
+    from rules_index.corrections import journal
+
+    full = threading.Event()
+    full.set()
+
+    def materialize(plans, root):
+        if full.is_set():
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return writer.materialize(plans, root)
+
+    monkeypatch.setattr(changes_module, "materialize", materialize)
+    monkeypatch.setattr(journal, "materialize", materialize)
+    monkeypatch.setattr(committed, "RETRY_FIRST_S", 0.2)
+    response = post_change(site, new_answer(site))
+    assert response.status_code == 202, response.get_json()
+    body = response.get_json()
+    assert body["accepted"] is True and body["published"] is False and isinstance(body["change"], int)
+    assert WORD not in stored_faq_data(site.content_dir, GAME, FAQ)["en"]["answer"]  # the files wait
+    with site.app_context():
+        assert WORD in session().get(Change, body["change"]).after
+    full.clear()  # room again
+    deadline = time.monotonic() + 60
+    while not searchable(site) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert searchable(site) and WORD in stored_faq_data(site.content_dir, GAME, FAQ)["en"]["answer"]
+    assert WORD in site.test_client().get(f"/en/{GAME}/faq/{FAQ}").get_data(as_text=True)
+    assert change_count(site) == 1
