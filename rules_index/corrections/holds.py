@@ -30,6 +30,7 @@ from typing import Iterable
 import simplemma
 from wordfreq import zipf_frequency
 
+from rules_index import characters as chars
 from rules_index.content import LANGS
 from rules_index.content.bindings import NEGATIONS, PAGE, Statement, diverging_langs, statements
 from rules_index.content.numbers import is_ordinal, number_value, prose
@@ -91,7 +92,7 @@ class HoldReason:
 
 GLUE = "⁀"
 # Spaces a browser does not collapse and that show as a gap (one no-break space reads as a space).
-_WIDE_SPACE = re.compile(r"\u00a0{2,}|\u202f{2,}|[\u1680\u2000-\u200a\u2028\u2029\u205f\u3000]")
+_WIDE_SPACE = re.compile(r"\u00a0{2,}|\u202f{2,}|[\u1680\u2000-\u200a\u205f\u3000" + chars.regex_class(chars.SEPARATORS) + "]")
 
 
 def _tokens(text: str, lang: str, shown: bool = False) -> tuple[str, ...]:

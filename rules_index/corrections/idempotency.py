@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 
 from sqlalchemy import delete
@@ -95,5 +96,10 @@ def sweep(session: Session) -> int:
     return result.rowcount
 
 
+# What a key may hold, stated in the API document too: visible ASCII (a UUID, a counter, a hash).
+KEY_PATTERN = f"^[!-~]{{1,{MAX_KEY}}}$"
+_KEY = re.compile(KEY_PATTERN)
+
+
 def valid_key(key: str | None) -> bool:
-    return key is not None and 0 < len(key) <= MAX_KEY and key.isprintable()
+    return key is not None and _KEY.match(key) is not None

@@ -23,7 +23,7 @@ def answer_once(scope: str, data: object, work: Callable[[], tuple[dict, int]]):
         body, status = work()
         return jsonify(body), status
     if not idempotency.valid_key(key):
-        raise ApiError(400, f"{HEADER}: 1 to {idempotency.MAX_KEY} printable characters")
+        raise ApiError(400, f"{HEADER}: 1 to {idempotency.MAX_KEY} visible ASCII characters")
     try:
         kept = idempotency.claim(session(), scope, key, idempotency.request_hash(data))
     except idempotency.KeyReused:

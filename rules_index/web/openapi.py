@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import core_schema
 
+from rules_index.corrections import idempotency
 from rules_index.engines import calculators_for
 
 from . import api_models as M
@@ -104,9 +105,9 @@ def schema_at(model: type[BaseModel], path: str) -> dict:
 
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key", "in": "header", "required": False,
-    "description": "Any 1 to 255 printable characters, new for each new request: a repeat of the request with "
-                   "the same key and body gets the first answer again and stores nothing more.",
-    "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+    "description": "1 to 255 visible ASCII characters (a UUID, say), new for each new request: a repeat of the "
+                   "request with the same key and body gets the first answer again and stores nothing more.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": idempotency.MAX_KEY, "pattern": idempotency.KEY_PATTERN},
 }
 
 
