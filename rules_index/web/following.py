@@ -30,10 +30,12 @@ LINK_KEY = "rules_index.following.link"
 log = logging.getLogger(__name__)
 
 
-class Follower:
-    def __init__(self, app: Flask, interval: float):
-        self.app = app
-        self.interval = interval
+class Every:
+    """A thread of the process that calls ``tick()`` every ``interval`` seconds inside the app's
+    context, started by the process's first request; it lives on whatever a tick raises."""
+
+    def __init__(self, app: Flask, interval: float, tick, name: str):
+        self.app, self.interval, self.tick, self.name = app, interval, tick, name
         self._started = False
         self._lock = threading.Lock()
 
@@ -43,7 +45,7 @@ class Follower:
         with self._lock:
             if not self._started:
                 self._started = True
-                threading.Thread(target=self._run, name="content-follow", daemon=True).start()
+                threading.Thread(target=self._run, name=self.name, daemon=True).start()
 
     def _run(self) -> None:
         while True:
@@ -52,61 +54,33 @@ class Follower:
                 with self.app.app_context():
                     self.tick()
             except (GitError, ContentError, OSError) as exc:
-                log.warning("following the content remote failed (%s); trying again in %.0f s", exc, self.interval)
-            except Exception:  # the thread must live on: a reader's site keeps following
-                log.exception("following the content remote failed")
-
-    def tick(self) -> bool:
-        """Fetch; if the remote moved on, follow it and publish. Returns whether it did."""
-        root = Path(self.app.config["CONTENT_DIR"])
-        repo = changes.content_repo(root)
-        if repo.peek() == repo.head():
-            return False
-        with content_lock(lock_file_in(self.app.instance_path)):
-            old = repo.head()
-            session = db.session() if availability.usable() else None
-            moved = changes.follow(session, repo, root)
-            if moved:
-                # Only the entries the accepts name are indexed again (all, after a commit by hand).
-                publish(changes.entries_between(repo, old, repo.head()))
-        return bool(moved)
+                log.warning("%s failed (%s); trying again in %.0f s", self.name, exc, self.interval)
+            except Exception:
+                log.exception("%s failed", self.name)
 
 
-class LinkWatcher:
-    """Follows the index link in the background (one thread per process)."""
-
-    def __init__(self, app: Flask, interval: float):
-        self.app = app
-        self.interval = interval
-        self._started = False
-        self._lock = threading.Lock()
-
-    def start_once(self) -> None:
-        if self._started:
-            return
-        with self._lock:
-            if not self._started:
-                self._started = True
-                threading.Thread(target=self._run, name="index-follow", daemon=True).start()
-
-    def _run(self) -> None:
-        while True:
-            time.sleep(self.interval)
-            try:
-                with self.app.app_context():
-                    served_generation()  # asking makes the content and the index follow the link
-            except Exception:  # the thread must live on; requests follow the link themselves too
-                log.exception("following the index link failed")
+def follow_remote(app: Flask) -> bool:
+    """Ask the remote for its head; if it moved on, follow it and publish. Returns whether it did."""
+    root = Path(app.config["CONTENT_DIR"])
+    repo = changes.content_repo(root)
+    if repo.peek() == repo.head():
+        return False
+    with content_lock(lock_file_in(app.instance_path)):
+        old = repo.head()
+        session = db.session() if availability.usable() else None
+        moved = changes.follow(session, repo, root)
+        if moved:
+            # Only the entries the accepts name are indexed again (all, after a commit by hand).
+            publish(changes.entries_between(repo, old, repo.head()))
+    return bool(moved)
 
 
 def init_app(app: Flask) -> None:
     interval = app.config.get("FOLLOW_LINK_S", 1.0)
-    if interval:
-        watcher = LinkWatcher(app, float(interval))
-        app.extensions[LINK_KEY] = watcher
+    if interval:  # asking makes the content and the index follow the link
+        app.extensions[LINK_KEY] = watcher = Every(app, float(interval), served_generation, "index-follow")
         app.before_request(watcher.start_once)
-    if not app.config.get("CONTENT_REMOTE"):
-        return
-    follower = Follower(app, float(app.config.get("CONTENT_FOLLOW_S", 1.0)))
-    app.extensions[KEY] = follower
-    app.before_request(follower.start_once)
+    if app.config.get("CONTENT_REMOTE"):
+        interval = float(app.config.get("CONTENT_FOLLOW_S", 1.0))
+        app.extensions[KEY] = follower = Every(app, interval, lambda: follow_remote(app), "content-follow")
+        app.before_request(follower.start_once)
