@@ -63,12 +63,16 @@ class Commit:
     paths: tuple[str, ...]  # the content files it changed, relative to the content folder
 
 
-def _run(args: list[str], cwd: Path, env: dict | None = None, input: str | None = None, check: bool = True) -> str:
+def _git(args: list[str], cwd: Path, env: dict | None = None, input: str | None = None,
+         text: bool = True) -> subprocess.CompletedProcess:
+    """One git command, never prompting, in the C locale (messages are matched in English)."""
     full_env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", **(env or {})}
-    done = subprocess.run(
-        ["git", "-c", "commit.gpgsign=false", *args], cwd=cwd, env=full_env, input=input,
-        capture_output=True, text=True, encoding="utf-8",
-    )
+    return subprocess.run(["git", "-c", "commit.gpgsign=false", *args], cwd=cwd, env=full_env, input=input,
+                          capture_output=True, text=text, **({"encoding": "utf-8"} if text else {}))
+
+
+def _run(args: list[str], cwd: Path, env: dict | None = None, input: str | None = None, check: bool = True) -> str:
+    done = _git(args, cwd, env, input)
     if check and done.returncode != 0:
         raise GitError(f"git {args[0]}: {done.stderr.strip() or done.stdout.strip()}")
     return done.stdout
@@ -81,14 +85,13 @@ def format_message(title: str, trailers: dict[str, str]) -> str:
 
 
 class ContentRepo:
-    """The repository of the content folder ``content`` (``repo``: another work tree laid out
-    the same way, whose ``content/`` folder is used; ``remote``: the git URL every host pushes
-    to and follows)."""
+    """The repository of the content folder ``content`` (``remote``: the git URL every host
+    pushes to and follows)."""
 
-    def __init__(self, content: Path, repo: Path | None = None, remote: str | None = None, branch: str | None = None):
-        self.content = Path(repo) / "content" if repo else Path(content)
+    def __init__(self, content: Path, remote: str | None = None):
+        self.content = Path(content)
         self.remote = remote or None
-        self._branch = branch
+        self._branch: str | None = None
         self._top: Path | None = None
         self._lock = threading.Lock()
 
@@ -152,7 +155,7 @@ class ContentRepo:
     def show(self, rev: str, path: str) -> str | None:
         """The text of the content file ``path`` at ``rev``, or None where it does not exist."""
         spec = f"{rev}:{self.prefix}{path}"
-        if subprocess.run(["git", "cat-file", "-e", spec], cwd=self.top, capture_output=True).returncode != 0:
+        if _git(["cat-file", "-e", spec], self.top).returncode != 0:
             return None
         return self.git("cat-file", "blob", spec)
 
@@ -188,15 +191,13 @@ class ContentRepo:
         return out.split()[0] if out.strip() else ""
 
     def is_ancestor(self, old: str, new: str) -> bool:
-        return subprocess.run(["git", "merge-base", "--is-ancestor", old, new], cwd=self.top,
-                              capture_output=True).returncode == 0
+        return _git(["merge-base", "--is-ancestor", old, new], self.top).returncode == 0
 
     def remote_head(self) -> str:
         return self.git("rev-parse", f"refs/remotes/content/{self.branch}").strip()
 
     def push(self, commit: str) -> None:
-        done = subprocess.run(["git", "push", "--porcelain", self.remote, f"{commit}:refs/heads/{self.branch}"],
-                              cwd=self.top, capture_output=True, text=True, env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
+        done = _git(["push", "--porcelain", self.remote, f"{commit}:refs/heads/{self.branch}"], self.top)
         if done.returncode != 0:
             said = (done.stdout + done.stderr).strip()
             # Moved on: refused as not a fast-forward, or another push took the remote's ref first.
@@ -206,8 +207,7 @@ class ContentRepo:
 
     def export(self, rev: str, dest: Path) -> Path:
         """The content folder as it is at ``rev``, written under ``dest``; returns its path."""
-        data = subprocess.run(["git", "archive", "--format=tar", rev, "--", self.prefix or "."], cwd=self.top,
-                              capture_output=True)
+        data = _git(["archive", "--format=tar", rev, "--", self.prefix or "."], self.top, text=False)
         if data.returncode != 0:
             raise GitError(f"git archive {rev}: {data.stderr.decode(errors='replace').strip()}")
         with tarfile.open(fileobj=io.BytesIO(data.stdout)) as archive:

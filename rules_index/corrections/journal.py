@@ -17,6 +17,7 @@ that dies before the commit leaves nothing: the report stays open.
 """
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import uuid
@@ -101,8 +102,6 @@ def resolve_flags(session: Session, game: str, target: str, lang: str, editor_id
 def record(session: Session, root: Path, accept: Accept, commit: str) -> Change:
     """The change's row, its translation flags and its report's status, in one transaction.
     A row with the same key recorded meanwhile (by a recovery on another host) is returned as is."""
-    import json
-
     before = planned_entry_data(root, accept.game, accept.kind, accept.target,
                                 [FilePlan(p.path, p.after, p.before) for p in accept.plans])
     after = planned_entry_data(root, accept.game, accept.kind, accept.target, accept.plans)
