@@ -14,8 +14,8 @@ def log_in(page, base: str) -> None:
 def test_a_saved_cookie_is_refused_after_logout(browser, page, live_server):
     log_in(page, live_server)
     saved = page.context.storage_state()
-    page.locator("form[action$='/editor/logout'] button").click()
-    page.wait_for_url(f"{live_server}/editor/login")
+    with page.expect_navigation(url=f"{live_server}/editor/login"):
+        page.locator("form[action$='/editor/logout'] button").click()
 
     replay = browser.new_context(storage_state=saved)
     try:
@@ -33,8 +33,8 @@ def test_two_browsers_keep_their_own_sessions(browser, page, live_server):
     try:
         other = second.new_page()
         log_in(other, live_server)
-        other.locator("form[action$='/editor/logout'] button").click()
-        other.wait_for_url(f"{live_server}/editor/login")
+        with other.expect_navigation(url=f"{live_server}/editor/login"):
+            other.locator("form[action$='/editor/logout'] button").click()
         page.goto(f"{live_server}/editor/")
         assert page.url == f"{live_server}/editor/"
     finally:

@@ -108,6 +108,8 @@ def test_export_served_from_a_sub_path(page, exported, tmp_path):
         expect(page.locator("h1")).to_have_text("Cittadelle")
         page.locator("#q").fill("ladro")
         page.locator("#q").press("Enter")
+        # The reader sees the Italian hits, then switches; the switch keeps the question.
+        expect(page.locator("#results li.hit").first).to_be_visible()
         page.locator('nav.langs a[hreflang="de"]').click()
         expect(page.locator("#results li.hit .kind").first).to_contain_text("Frage")
         page.locator("#results li.hit a").first.click()

@@ -72,6 +72,12 @@ def test_service_worker_is_registered_and_its_files_exist(client):
     assert re.search(r'const VERSION = "(\w+)"', body)
 
 
+def test_editor_pages_start_no_offline_download(client):
+    login = client.get("/editor/login").get_data(as_text=True)
+    assert "<form" in login and "register-sw.js" not in login
+    assert "register-sw.js" in client.get("/de/").get_data(as_text=True)
+
+
 def _worker_constant(body: str, name: str):
     return json.loads(re.search(rf"const {name} = (.*?);\n", body).group(1))
 
