@@ -7,6 +7,7 @@ import hashlib
 import json
 import threading
 from pathlib import Path
+from typing import Callable
 
 from .model import RuleSection
 from .schema import LANGS, Faq
@@ -106,9 +107,21 @@ def planned_entry_data(root: Path, slug: str, kind: str, target: str, plans: lis
         found = planned.get(path)
         return found if found is not None else (Path(root) / path).read_text(encoding="utf-8")
 
+    return entry_in_texts(text, slug, kind, target)
+
+
+def entry_in_texts(text: Callable[[str], str | None], slug: str, kind: str, target: str) -> dict:
+    """The entry's fields in the files ``text`` gives (content path → text, None if missing), e.g.
+    the files of one commit. Raises EntryNotFound."""
+    def required(path: str) -> str:
+        found = text(path)
+        if found is None:
+            raise EntryNotFound(path)
+        return found
+
     if kind == "section":
-        return section_in({lang: text(f"{slug}/rules.{lang}.md") for lang in LANGS}, target)
-    faq_text = text(f"{slug}/faq.yaml")
+        return section_in({lang: required(f"{slug}/rules.{lang}.md") for lang in LANGS}, target)
+    faq_text = required(f"{slug}/faq.yaml")
     entry = _entry_in(faq_text, target)
     if entry is not None:
         return entry

@@ -3,7 +3,6 @@ language and then the other languages whose text changed, each as the new text w
 words marked."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -13,6 +12,9 @@ from rules_index.content import LANGS
 from rules_index.html_diff import word_diff
 from rules_index.render import markdown_html
 
+from rules_index.content.repo import ContentRepo
+
+from .journal import change_data
 from .models import Change
 
 # Fields besides the texts whose change is named, not shown ("Also changed: …").
@@ -47,8 +49,7 @@ def text_change(lang: str, before: dict, after: dict) -> TextChange | None:
     )
 
 
-def history_item(change: Change, reader_lang: str) -> HistoryItem:
-    before, after = json.loads(change.before), json.loads(change.after)
+def history_item(change: Change, reader_lang: str, before: dict, after: dict) -> HistoryItem:
     texts = {lang: text_change(lang, before.get(lang) or {}, after.get(lang) or {}) for lang in LANGS}
     return HistoryItem(
         change=change,
@@ -58,6 +59,7 @@ def history_item(change: Change, reader_lang: str) -> HistoryItem:
     )
 
 
-def faq_history(changes: Iterable[Change], reader_lang: str) -> list[HistoryItem]:
-    """The changes (newest first, as given) as the reader of ``reader_lang`` sees them."""
-    return [history_item(change, reader_lang) for change in changes]
+def faq_history(changes: Iterable[Change], reader_lang: str, repo: ContentRepo) -> list[HistoryItem]:
+    """The changes (newest first, as given) as the reader of ``reader_lang`` sees them, their
+    texts read from their commits in ``repo``."""
+    return [history_item(change, reader_lang, *change_data(repo, change)) for change in changes]

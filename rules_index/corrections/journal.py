@@ -9,7 +9,9 @@ An accept (changes.apply_change) makes one commit whose trailers say what it is:
     Reverts: 7                   (when it undoes change 7)
     Translation-Review: en it    (the languages put under translation review, or "none")
 
-then writes the content files and records the row (``record``) in one transaction. A process that
+then writes the content files and records the row (``record``) in one transaction. The row is
+an index of the change (entry, editor, report, commit); its texts before and after, and its
+patch, are read from the commit (``change_data``, ``change_patch``). A process that
 dies after the commit leaves a commit without its row; ``settle`` (run under the content lock at
 start and before every accept) finds such commits, brings their files into the work tree where
 the files still hold the text before, and records each exactly as a live accept would. A process
@@ -17,6 +19,7 @@ that dies before the commit leaves nothing: the report stays open.
 """
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import threading
@@ -30,7 +33,8 @@ from sqlalchemy.orm import Session
 
 from rules_index.content import LANGS
 from rules_index.content.repo import Commit, ContentRepo
-from rules_index.content.versions import planned_entry_data
+from rules_index.content.versions import entry_in_texts, planned_entry_data
+from rules_index.content.writer import EntryNotFound
 from rules_index.content.writer import FilePlan, materialize, plan_state
 
 from .models import Change, Editor, Report, TranslationFlag, utcnow
@@ -108,8 +112,6 @@ def record(session: Session, root: Path, accept: Accept, commit: str) -> Change:
     change = Change(
         game=accept.game, target_kind=accept.kind, target_id=accept.target, editor_id=accept.editor.id,
         report_id=accept.report_id, reverts_id=accept.reverts_id, key=accept.key, commit=commit,
-        before=json.dumps(before, ensure_ascii=False), after=json.dumps(after, ensure_ascii=False),
-        patch="".join(plan.diff() for plan in accept.plans),
     )
     session.add(change)
     try:
@@ -128,6 +130,41 @@ def record(session: Session, root: Path, accept: Accept, commit: str) -> Change:
             report.reason = None
     session.commit()
     return change
+
+
+def _commit_plans(repo: ContentRepo, commit: str) -> list[FilePlan]:
+    parent = f"{commit}^"
+    return [FilePlan(path, repo.show(parent, path) or "", repo.show(commit, path) or "")
+            for path in repo.changed_paths(parent, commit)]
+
+
+# A commit never changes: what was read from one is kept (bounded; a history page reads a few).
+@functools.lru_cache(maxsize=512)
+def _committed(repo: ContentRepo, commit: str, game: str, kind: str, target: str) -> tuple[str, str, str]:
+    def entry(rev: str) -> dict:
+        try:
+            return entry_in_texts(lambda path: repo.show(rev, path), game, kind, target)
+        except EntryNotFound:
+            return {}
+    plans = _commit_plans(repo, commit)
+    return (json.dumps(entry(f"{commit}^"), ensure_ascii=False), json.dumps(entry(commit), ensure_ascii=False),
+            "".join(plan.diff() for plan in plans))
+
+
+def change_data(repo: ContentRepo, change: Change) -> tuple[dict, dict]:
+    """The entry's fields before and after ``change``, read from its commit (a row recorded
+    before content lived in git carries its own copy)."""
+    if change.commit is None:
+        return json.loads(change.before or "{}"), json.loads(change.after or "{}")
+    before, after, _patch = _committed(repo, change.commit, change.game, change.target_kind, change.target_id)
+    return json.loads(before), json.loads(after)
+
+
+def change_patch(repo: ContentRepo, change: Change) -> str:
+    """The unified diff of the content files ``change`` made."""
+    if change.commit is None:
+        return change.patch or ""
+    return _committed(repo, change.commit, change.game, change.target_kind, change.target_id)[2]
 
 
 # Set when an accept's files could not be written after its commit (a full disk): the next

@@ -102,9 +102,11 @@ class Change(Base):
     target_id: Mapped[str] = mapped_column(String(120))
     editor_id: Mapped[int] = mapped_column(ForeignKey("editors.id"))
     report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"), nullable=True)
-    before: Mapped[str] = mapped_column(Text)  # JSON of the entry's fields before
-    after: Mapped[str] = mapped_column(Text)   # JSON of the entry's fields after
-    patch: Mapped[str] = mapped_column(Text)   # unified diff of the content files
+    # The texts are in the commit (journal.change_data); only rows recorded before content lived
+    # in git hold them: JSON of the entry's fields before and after, the unified diff.
+    before: Mapped[str | None] = mapped_column(Text, nullable=True)
+    after: Mapped[str | None] = mapped_column(Text, nullable=True)
+    patch: Mapped[str | None] = mapped_column(Text, nullable=True)
     reverts_id: Mapped[int | None] = mapped_column(ForeignKey("changes.id"), nullable=True)
     # The commit that made the change, and the key its trailer names (corrections.journal).
     key: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True)

@@ -7,7 +7,6 @@ back would silently undo their work too, so the editor is asked to edit by hand 
 from __future__ import annotations
 
 import datetime as dt
-import json
 from pathlib import Path
 
 from sqlalchemy.orm import Session
@@ -17,7 +16,7 @@ from rules_index.content.schema import Faq
 from rules_index.content.versions import faq_version, section_version, stored_version
 from rules_index.content.writer import EntryNotFound
 
-from . import changes
+from . import changes, journal
 from .models import Change, Editor
 
 # The fields of a FAQ entry an editor can change (and so a revert restores).
@@ -54,6 +53,7 @@ def revertable_ids(root: Path, items: list[Change]) -> set[int]:
     """The ids of those ``items`` whose entry is still as the change left it (each entry read once)."""
     current: dict[tuple, str | None] = {}
     ids = set()
+    repo = changes.content_repo(root)
     for change in items:
         key = (change.game, change.target_kind, change.target_id)
         if key not in current:
@@ -62,7 +62,7 @@ def revertable_ids(root: Path, items: list[Change]) -> set[int]:
             except (EntryNotFound, OSError):
                 current[key] = None
         try:
-            if current[key] is not None and current[key] == entry_version(change.target_kind, json.loads(change.after)):
+            if current[key] is not None and current[key] == entry_version(change.target_kind, journal.change_data(repo, change)[1]):
                 ids.add(change.id)
         except (ValueError, KeyError, TypeError):
             pass  # a record this version of the code cannot read is not offered for revert
@@ -86,8 +86,9 @@ def revert_change(
     change = session.get(Change, change_id)
     if change is None:
         raise NotRevertable("missing", f"There is no change {change_id}.")
-    after_version = entry_version(change.target_kind, json.loads(change.after))
-    updates = restoring_updates(change.target_kind, json.loads(change.before))
+    before, after = journal.change_data(changes.content_repo(root), change)
+    after_version = entry_version(change.target_kind, after)
+    updates = restoring_updates(change.target_kind, before)
     try:
         # The version check happens under the content lock, so a change accepted between this
         # call and the write is noticed too.

@@ -28,7 +28,7 @@ from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, pa
 from rules_index.content.marks import bind_words, marked_like
 from rules_index.content.versions import entry_data
 from rules_index.content.yaml12 import dump_text
-from rules_index.corrections import availability, changes, reports, sessions
+from rules_index.corrections import availability, changes, journal, reports, sessions
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import Busy, authenticate
 from rules_index.corrections.merge import FieldMerge, merge_fields
@@ -575,7 +575,8 @@ def change_patch(editor: Editor, change_id: int):
     change = session().get(Change, change_id)
     if change is None:
         abort(404)
-    return change.patch, 200, {"Content-Type": "text/x-diff; charset=utf-8"}
+    patch = journal.change_patch(changes.content_repo(content_state().root), change)
+    return patch, 200, {"Content-Type": "text/x-diff; charset=utf-8"}
 
 
 BIND_OUTPUTS = 120  # the engine's values offered per check (outputs are small; this bounds a page)

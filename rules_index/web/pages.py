@@ -20,7 +20,7 @@ from . import calculator_forms, page_cache, site_version
 from . import previews as web_previews
 from .search_state import related_faq, search_index
 from .seo import public_base
-from .state import library, verification
+from .state import content_state, library, verification
 
 bp = Blueprint("pages", __name__)
 
@@ -241,7 +241,8 @@ def faq_history(lang: str, slug: str, faq_id: str):
     if entry is None:
         abort(404)
     availability.require()  # the page is the database's rows: 503 while it cannot be used
-    items = history.faq_history(changes.history(db_session(), slug, "faq", faq_id), lang)
+    items = history.faq_history(changes.history(db_session(), slug, "faq", faq_id), lang,
+                                changes.content_repo(content_state().root))
     return render_template("history.html", lang=lang, game=found, entry=entry, items=items,
                            language_names=present.LANGUAGE_NAMES)
 

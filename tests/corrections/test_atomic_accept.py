@@ -29,7 +29,7 @@ from app import ROOT
 from apptools import BACKENDS, make_app, scratch_database
 from rules_index.content import load_library
 from rules_index.content.repo import ContentRepo
-from rules_index.corrections import changes
+from rules_index.corrections import changes, journal
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import add_editor
 from rules_index.corrections.models import Change, Editor, Report, TranslationFlag
@@ -55,7 +55,7 @@ import datetime as dt, sys
 from pathlib import Path
 from sqlalchemy import select
 from app import create_app
-from rules_index.corrections import changes
+from rules_index.corrections import changes, journal
 from rules_index.corrections.db import session
 from rules_index.corrections.models import Editor, Report
 from rules_index.web.publishing import publish
@@ -397,7 +397,7 @@ def test_a_revert_is_stored_on_the_commit_and_the_change(world):
     first = accept_again(world.app, world.report_id).change
     with world.app.app_context():
         db = session()
-        original_answer = json.loads(first.before)["de"]["answer"]
+        original_answer = journal.change_data(changes.content_repo(world.content), first)[0]["de"]["answer"]
         outcome = changes.apply_change(
             db, world.content, world.instance / "content.lock", db.scalar(select(Editor)), GAME, "faq", FAQ,
             {"de": {"answer": original_answer}}, today=TODAY, reverts=db.get(Change, first.id), hold=False,

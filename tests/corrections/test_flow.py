@@ -10,7 +10,7 @@ from sqlalchemy import select
 from apptools import SECOND_EDITOR, SECOND_PASSWORD, answer_with_aside, real_library
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import add_editor
-from rules_index.corrections.models import Report, TranslationFlag
+from rules_index.corrections.models import Change, Report, TranslationFlag
 from rules_index.web.search_state import search_index
 
 from formtools_shared import confirm_held, csrf_token, form_values, login
@@ -87,6 +87,12 @@ def test_whole_flow(site):
     # History, and the change as a commit of the content repository.
     history = client.get(f"/de/{GAME}/faq/{FAQ}/history").get_data(as_text=True)
     assert "Quetzalwort" in history and "Redaktion" in history and "anna" not in history
+    # The row is an index of the change: its texts and its patch are read from the commit.
+    with site.app_context():
+        row = session().scalars(select(Change).where(Change.target_id == FAQ)).one()
+        assert row.commit and (row.before, row.after, row.patch) == (None, None, None)
+    diff = client.get(f"/editor/changes/{row.id}.patch").get_data(as_text=True)
+    assert "+++ b/content/ohne-furcht-und-adel/faq.yaml" in diff and "Quetzalwort" in diff
     from rules_index.content.repo import ContentRepo
 
     patch = ContentRepo(site.content_dir).git("log", "-p", "-n1", "--format=%an%n%B")

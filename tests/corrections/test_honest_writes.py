@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from apptools import answer_with_aside, submit_and_confirm
 from rules_index.content.versions import stored_faq_data
 from rules_index.corrections import changes as changes_module
+from rules_index.corrections import journal
 from rules_index.corrections.db import session
 from rules_index.corrections.models import Change
 from rules_index.web import committed
@@ -113,7 +114,8 @@ def test_a_full_disk_while_the_index_is_written_is_202_and_published_once_there_
     assert body["accepted"] is True and body["published"] is False and isinstance(body["change"], int)
     assert WORD in stored_faq_data(site.content_dir, GAME, FAQ)["en"]["answer"]
     with site.app_context():
-        assert WORD in session().get(Change, body["change"]).after
+        recorded = session().get(Change, body["change"])
+        assert WORD in journal.change_data(changes_module.content_repo(site.content_dir), recorded)[1]["en"]["answer"]
     assert os.path.realpath(link) == serving and set(os.listdir(os.path.dirname(serving))) == generations
     assert not searchable(site)
 
@@ -187,7 +189,8 @@ def test_a_full_disk_while_the_files_are_written_after_the_commit_is_202_and_sho
     assert body["accepted"] is True and body["published"] is False and isinstance(body["change"], int)
     assert WORD not in stored_faq_data(site.content_dir, GAME, FAQ)["en"]["answer"]  # the files wait
     with site.app_context():
-        assert WORD in session().get(Change, body["change"]).after
+        recorded = session().get(Change, body["change"])
+        assert WORD in journal.change_data(changes_module.content_repo(site.content_dir), recorded)[1]["en"]["answer"]
     full.clear()  # room again
     deadline = time.monotonic() + 60
     while not searchable(site) and time.monotonic() < deadline:
