@@ -157,9 +157,15 @@ def layout(text: str, says=lambda words: True) -> tuple:
 
 def shown_text(text: str) -> str:
     """What a reader sees of ``text``: its rendered words and every sign shown as typed (a stray
-    "*", a mark's "[…]{fact=…}" inside code), each code span between backticks."""
-    kept = nh3.clean(str(markdown_html(text)), tags={"code", "br"}, attributes={})
+    "*", a mark's "[…]{fact=…}" inside code), each code span between backticks, a link's title
+    between "‹ ›" where the link stands, each paragraph, item or cell ended by "¶"."""
+    # Each block ends in "¶": "…danach 3" ending an item is a count, not "3." before a word.
+    blocks = re.sub(r"</(?:p|li|td|th|h[1-6])>", " ¶ ", str(markdown_html(text)))
+    kept = nh3.clean(blocks, tags={"code", "br", "a"}, attributes={"a": {"title"}}, link_rel=None)
     kept = kept.replace("<code>", " ` ").replace("</code>", " ` ").replace("<br>", " ⏎ ")
+    # A link's title shows (as a tooltip) where the link stands; the link's own words follow it.
+    kept = re.sub(r'<a title="([^"]*)">', r" ‹ \1 › ", kept)
+    kept = re.sub(r"</?a\b[^>]*>", "", kept)
     # Only the spaces a browser collapses are collapsed: a run of no-break or wide spaces shows.
     return re.sub(r"[ \t\n\r\f]+", " ", html.unescape(kept)).strip()
 

@@ -60,7 +60,7 @@ _CARDINALS = {lang: {words.split()[0] for words in table.values()} - {"-"} | set
 # Digits are ASCII only: another script's digits ("৪", "٣") are not read as numbers here.
 _TOKEN = re.compile(r"[0-9]+|[^\W\d_]+")
 # Markdown link targets "](...)", autolinks "<http...>" and bare addresses.
-_NOT_PROSE = re.compile(r"\]\([^)]*\)|<[a-z][a-z0-9+.-]*:[^>]*>|\b(?:https?|ftp)://\S+|\bwww\.\S+", re.I)
+_NOT_PROSE = re.compile(r"\]\([^)]*\)|<[a-z][a-z0-9+.-]{1,31}:[^<>\s]*>|\b(?:https?|ftp)://\S+|\bwww\.\S+", re.I)
 
 
 def numbers_in(text: str, lang: str) -> set[int]:

@@ -301,7 +301,9 @@ def page_fixed(game, faq, lang, rng):
     text = faq.text(lang).answer
     last = statements(text)[-1].source
     at = text.rfind(last) + len(last.rstrip(".!?"))
-    right = text[:at] + f" ({PAGE_WORD[lang]} {pages[0]})" + text[at:]
+    # The cited page, or the whole range: which page of a range holds the rule is not known.
+    cited = str(pages[0]) if pages[0] == pages[1] else f"{pages[0]}–{pages[1]}"
+    right = text[:at] + f" ({PAGE_WORD[lang]} {cited})" + text[at:]
     wrong = text[:at] + f" ({PAGE_WORD[lang]} {pages[1] + 1})" + text[at:]
     return wrong, right
 
