@@ -3,8 +3,10 @@
     python -m bench.http [--duration S] [--connections N]
 
 Baseline: ``/bench/hello`` of the same app and server (``bench.hello``, registered by
-``bench.wsgi`` only when ``RULES_BENCH_HELLO=1``), run before and after the others (the mean is
-the baseline, so a drift of the machine's speed does not land on one side). Measured: the FAQ permalink pages (every
+``bench.wsgi`` only when ``RULES_BENCH_HELLO=1``), in short rounds beside the measured routes:
+each round runs hello, the FAQ pages, the search API and hello again, and a route's ratio is
+taken per round against that round's hello (the median of the rounds and their spread are
+reported), so that other work on a shared machine lands on both sides. Measured: the FAQ permalink pages (every
 entry in every language, in turn) and the search API with distinct queries from the content's
 own words (three languages, a quarter with a typo; more queries than requests, so no response
 cache answers one). Every run is preceded by a warm-up run on other URLs of the same kind.
@@ -19,6 +21,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -173,48 +176,72 @@ def search_paths(queries: list[tuple[str, str]]) -> list[str]:
 WARMUP = {"hello": 3.0, "faq_page": 8.0, "search": 5.0}
 
 
+ROUNDS = 5
+
+
+def _spread(values: list[float]) -> dict:
+    ordered = sorted(values)
+    return {"median": statistics.median(ordered), "min": ordered[0], "max": ordered[-1], "rounds": ordered}
+
+
 def measure(library, docs, instance: Path, workdir: Path, duration: float = 10.0, connections: int = 4,
-            threads: int = 1, log=print) -> dict:
-    """The HTTP figures (``http`` of results.json); ``instance`` made by ``prepare_instance``."""
+            threads: int = 1, log=print, rounds: int = ROUNDS) -> dict:
+    """The HTTP figures (``http`` of results.json); ``instance`` made by ``prepare_instance``.
+
+    ``rounds`` short rounds, each hello, the FAQ pages, the search API and hello again (each run
+    ``duration`` / ``rounds`` seconds): a route's ratio in a round is its requests per second over
+    the mean of that round's two hello runs, so that the machine's other work, which comes and
+    goes, lands on both sides. Reported: the median of the rounds' ratios and their spread."""
     from .queries import make_queries
 
     wrk = ensure_wrk()
     faq = faq_paths(library)
-    # More distinct queries than a run can send, so none is repeated (and no cache answers it).
+    # More distinct queries than the runs can send, so none is repeated (and no cache answers one).
     queries = make_queries(docs, 40_000, seed=11)
     warm_queries, queries = queries[:2_000], queries[2_000:]
-    runs = {}
+    share = len(queries) // rounds
+    run_s = max(1.0, duration / rounds)
+    runs: dict[str, list[dict]] = {"hello": [], "faq_page": [], "search": []}
+    ratios: dict[str, list[float]] = {"faq_page": [], "search": []}
     with gunicorn(instance, workdir / "gunicorn.log") as base:
-        # hello before and after the others: its mean is the baseline (the machine's speed drifts)
-        plan = [
-            ("hello", ["/bench/hello"], ["/bench/hello"]),
-            ("faq_page", faq[::-1], faq),
-            ("search", search_paths(warm_queries), search_paths(queries)),
-            ("hello_after", ["/bench/hello"], ["/bench/hello"]),
-        ]
-        for name, warm_paths, paths in plan:
-            warm = WARMUP.get(name, 1.0)
-            run_wrk(wrk, base, warm_paths, workdir, f"{name}-warm", warm, connections, threads)
-            runs[name] = r = run_wrk(wrk, base, paths, workdir, name, duration, connections, threads)
-            log(f"  {name:<11} {r['rps']:>9.1f} req/s  p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms"
-                f"  ({r['requests']} requests, {r['paths']} distinct paths)")
-    if runs["search"]["requests"] > len(queries):
-        raise RuntimeError("the search run repeated queries: generate more")
-    bad = {name: r for name, r in runs.items() if r["non_2xx"] or r["socket_errors"]}
+        for name, warm_paths in (("hello", ["/bench/hello"]), ("faq_page", faq[::-1]), ("search", search_paths(warm_queries))):
+            run_wrk(wrk, base, warm_paths, workdir, f"{name}-warm", WARMUP.get(name, 1.0), connections, threads)
+        for number in range(rounds):
+            mine = search_paths(queries[number * share:(number + 1) * share])
+            plan = [("hello", ["/bench/hello"]), ("faq_page", faq), ("search", mine), ("hello", ["/bench/hello"])]
+            got = {}
+            for name, paths in plan:
+                r = run_wrk(wrk, base, paths, workdir, name, run_s, connections, threads)
+                if name == "search" and r["requests"] > len(paths):
+                    raise RuntimeError("the search run repeated queries: generate more")
+                runs[name].append(r)
+                got.setdefault(name, []).append(r["rps"])
+            hello = sum(got["hello"]) / 2
+            for name in ratios:
+                ratios[name].append(got[name][0] / hello)
+            log(f"  round {number + 1}: hello {hello:>8.1f} req/s  faq page {got['faq_page'][0]:>8.1f} ({ratios['faq_page'][-1]:.2f}x)"
+                f"  search {got['search'][0]:>8.1f} ({ratios['search'][-1]:.2f}x)")
+    bad = [r for name in runs for r in runs[name] if r["non_2xx"] or r["socket_errors"]]
     if bad:
         raise RuntimeError(f"failed requests during the HTTP benchmark: {bad}")
-    hello = (runs["hello"]["rps"] + runs["hello_after"]["rps"]) / 2
+    faq_ratio, search_ratio = _spread(ratios["faq_page"]), _spread(ratios["search"])
+
+    def median_of(name: str, key: str) -> float:
+        return statistics.median(r[key] for r in runs[name])
+
     return {
         "server": f"gunicorn, {WORKERS} sync workers, {HOST}",
-        "client": f"wrk -t{threads} -c{connections} -d{duration:g}s --latency, after a warm-up run",
-        "hello_rps": hello,
-        "faq_page_rps": runs["faq_page"]["rps"],
-        "search_rps": runs["search"]["rps"],
-        "hello_p99_ms": runs["hello"]["p99_ms"],
-        "faq_page_p99_ms": runs["faq_page"]["p99_ms"],
-        "search_p99_ms": runs["search"]["p99_ms"],
-        "faq_page_ratio": runs["faq_page"]["rps"] / hello,
-        "search_ratio": runs["search"]["rps"] / hello,
+        "client": f"wrk -t{threads} -c{connections} -d{run_s:g}s --latency, {rounds} rounds of hello, FAQ pages, search, hello; after a warm-up run",
+        "hello_rps": median_of("hello", "rps"),
+        "faq_page_rps": median_of("faq_page", "rps"),
+        "search_rps": median_of("search", "rps"),
+        "hello_p99_ms": median_of("hello", "p99_ms"),
+        "faq_page_p99_ms": median_of("faq_page", "p99_ms"),
+        "search_p99_ms": median_of("search", "p99_ms"),
+        "faq_page_ratio": faq_ratio["median"],
+        "search_ratio": search_ratio["median"],
+        "faq_page_ratio_spread": faq_ratio,
+        "search_ratio_spread": search_ratio,
         "runs": runs,
     }
 
@@ -234,7 +261,9 @@ def main() -> None:
         prepare_instance(workdir / "instance")
         result = measure(library, list(library_documents(library)), workdir / "instance", workdir, args.duration,
                          connections=args.connections, threads=args.threads)
-    print(f"faq page / hello {result['faq_page_ratio']:.2f}   search / hello {result['search_ratio']:.2f}")
+    for name in ("faq_page", "search"):
+        spread = result[f"{name}_ratio_spread"]
+        print(f"{name} / hello: median {spread['median']:.2f} over {len(spread['rounds'])} rounds (min {spread['min']:.2f}, max {spread['max']:.2f})")
 
 
 if __name__ == "__main__":
