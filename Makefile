@@ -115,7 +115,7 @@ eval: setup ## Search relevance as the page shows it (the answer card, suggestio
 gate-eval: dev-setup ## The change gate on every edit of 17 wrong and 4 right kinds, over 5 fresh seeds (~4 min): refused / held / live
 	$(BIN)/python tests/corrections/gate_eval.py --seeds 5
 
-stress: setup ## Load, fault and attack scenarios on loopback (slowloris and a login flood behind nginx): writes stress/RESULTS.md (~15 min)
+stress: setup ## Load, fault and attack scenarios on loopback (slowloris and a login flood behind nginx, two hosts on one content remote): writes stress/RESULTS.md (~17 min)
 	$(BIN)/python -m stress.run
 
 bench: setup ## Benchmarks (HTTP, search vs SQLite FTS5, scale, engines, start-up, accept-to-visible): table + bench/results.json

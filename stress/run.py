@@ -27,7 +27,7 @@ import time
 import traceback
 from pathlib import Path
 
-from . import proxied  # noqa: F401  (scenarios 7 and 8, behind nginx)
+from . import hosts, proxied  # noqa: F401  (scenarios 7 and 8, behind nginx; 9, two hosts)
 from .proxy import nginx_version
 from .scenarios import NAMES, SCENARIOS, Options, Row
 
