@@ -166,9 +166,9 @@ def example_questions(library, lang: str, per_game: int = 2) -> list[dict]:
             for game in library for entry in game.faq[:per_game]]
 
 
-def hit_view(hit, lang: str, game: Game | None) -> dict:
+def hit_view(hit, lang: str, game: Game | None, card: bool = True) -> dict:
     """A search hit as the page shows it: a mistake refuted (never a bare false statement), the
-    best answer with its citation."""
+    best answer with its citation and badge (``card``: the API leaves those out)."""
     view = {
         "type": hit.kind, "game": hit.game, "game_title": game.title(lang) if game else hit.game,
         "id": hit.entry, "title": hit.title, "snippet": hit.snippet,
@@ -183,7 +183,7 @@ def hit_view(hit, lang: str, game: Game | None) -> dict:
             text = mistake.text(lang)
             view["mistake"], view["correction"] = plain_text(text.mistake), plain_text(text.correction)
             view["url"] = settling_url(game, hit.entry, lang)
-    elif hit.kind == "faq" and (hit.best or hit.close):
+    elif card and hit.kind == "faq" and (hit.best or hit.close):
         entry = game.faq_entry(hit.entry)
         if entry is not None:
             view["citation"] = game.cite(entry.citation, lang)
@@ -202,7 +202,7 @@ def badge_json(faq: Faq, lang: str) -> dict:
 def hit_json(hit, lang: str, game: Game | None = None) -> dict:
     """A search hit in the API: a mistake's title states it as refuted, and it leads to the answer
     that settles it."""
-    view = hit_view(hit, lang, game)
+    view = hit_view(hit, lang, game, card=False)
     title = view["title"]
     if "mistake" in view:
         wrong, right = REFUTED_WORDS[lang]

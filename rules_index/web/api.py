@@ -97,12 +97,12 @@ def section(slug: str, section_id: str):
 @bp.get("/search")
 def search():
     params = query_params(SearchQuery)
-    lang, game_filter = params.lang, params.game or None
-    if game_filter is not None and library().game(game_filter) is None:
+    lang, game_filter, games = params.lang, params.game or None, library()
+    if game_filter is not None and games.game(game_filter) is None:
         raise ApiError(400, f"game: no game '{game_filter[:80]}'")
     result = search_index().search(params.q, lang, game=game_filter, limit=params.limit)
     return jsonify(
-        query=result.query, lang=lang, hits=[present.hit_json(h, lang, library().game(h.game)) for h in result.hits],
+        query=result.query, lang=lang, hits=[present.hit_json(h, lang, games.game(h.game)) for h in result.hits],
         suggestion=result.suggestion, corrected=result.corrected,
     )
 

@@ -170,7 +170,8 @@ def search(lang: str):
         game_filter = None
     as_typed = request.args.get("as_typed") == "1"  # "search instead for" the words as typed
     result = search_index().search(query, lang, game=game_filter, limit=30, correct=not as_typed) if query else None
-    hits = [present.hit_view(hit, lang, library().game(hit.game)) for hit in result.hits] if result else []
+    games = library()
+    hits = [present.hit_view(hit, lang, games.game(hit.game)) for hit in result.hits] if result else []
     picked = library().game(result.game) if result is not None and result.game and not game_filter else None
     return render_template(
         "search.html", lang=lang, query=query, result=result, hits=[h for h in hits if not h["close"]],
