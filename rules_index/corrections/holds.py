@@ -103,7 +103,11 @@ def _tokens(text: str, lang: str, shown: bool = False) -> tuple[str, ...]:
     (``render.shown_text``), so every sign in it counts, "*", "_" and "`" too, and so does where
     no space parts two tokens (``GLUE``); a number with a leading zero or in capitals counts as
     typed."""
-    plain = _PAGE_REF.sub("", prose(text) if shown else re.sub(r"[*_`]+", " ", prose(unmarked(text))))
+    # What a page shows is compared as shown: nothing in it is taken for a link, a mark or a list
+    # number (text that Markdown did not make one shows as typed).
+    plain = _PAGE_REF.sub("", text if shown else re.sub(r"[*_`]+", " ", prose(unmarked(text))))
+    if shown:
+        plain = re.sub(r"¶(?:\s*¶)+", "¶", plain)  # a block that held only a page reference
     words = []
     end = None
     for match in _TOKEN.finditer(plain):
@@ -385,6 +389,18 @@ def _page_set(text: str) -> frozenset[int]:
     return frozenset(found)
 
 
+# Where one statement ends and the next begins: a sentence's end, a new paragraph or list item.
+_STATEMENT_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n|\n\s*(?:[-*+]|\d+[.)])\s")
+
+
+def _page_places(text: str) -> dict[int, frozenset[int]]:
+    """The pages cited where citations stand, by the statement they follow (its place: how many
+    statements come before it). Rewording a statement keeps its place; moving a page does not."""
+    plain = unmarked(text)
+    return {len(_STATEMENT_END.findall(plain, 0, match.start())): _page_set(match.group())
+            for match in _PAGE_REF.finditer(plain)}
+
+
 def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
     """A change of page references goes live only as citations are written: in the language's
     own word, without leading zeros, the same pages in every language, no page in a question
@@ -395,22 +411,29 @@ def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
     for lang in LANGS:
         for field in ("question", "answer"):
             old, new = _pages(getattr(before.text(lang), field)), _pages(getattr(after.text(lang), field))
-            if old == new:
+            was = _page_places(getattr(before.text(lang), field))
+            now = _page_places(getattr(after.text(lang), field))
+            if old == new and was == now:
                 continue
             changed = True
-            # Of cited pages 4–6, which one holds the rule is not known here: a page named
-            # inside the range (not the whole range) is read by a second editor.
-            for written, _word, numbers in new:
-                if (written, _word, numbers) in old or not cited or cited[0] == cited[1]:
-                    continue
-                first, last = int(numbers[0]), int(numbers[-1])
-                if (first, last) != cited and cited[0] <= first <= last <= cited[1]:
-                    reasons.append(HoldReason(f"{field} ({lang}): names {written} of the cited pages {cited[0]}–{cited[1]}: which of them holds the rule is read by a second editor",
-                                              lang, "new", (("field", field), ("text", written))))
             for written, word, numbers in new:
                 if (written, word, numbers) not in old and (word not in PAGE_WORDS[lang] or any(n.startswith("0") for n in numbers)):
                     reasons.append(HoldReason(f"{field} ({lang}): names a page as {lang} does not write one: \"{written}\"",
                                               lang, "new", (("field", field), ("text", written))))
+            # Which of the cited pages 4–6 holds a statement is not known here: a statement given
+            # one page of a range, or another page than the cited one it had (pages swapped or
+            # moved between statements), is read by a second editor. A page outside the
+            # citation fixed, or the whole range, goes live.
+            for statement, pages in now.items():
+                old_pages = was.get(statement)
+                if not cited or old_pages == pages or pages == set(range(cited[0], cited[1] + 1)):
+                    continue
+                cited_before = bool(old_pages) and cited[0] <= min(old_pages) and max(old_pages) <= cited[1]
+                one_of_range = cited[0] != cited[1] and cited[0] <= min(pages) and max(pages) <= cited[1]
+                if cited_before or one_of_range:
+                    shown = ", ".join(map(str, sorted(pages)))
+                    reasons.append(HoldReason(f"{field} ({lang}): cites page {shown} of the cited pages {cited[0]}–{cited[1]} for its statement {statement + 1}: which page holds it is read by a second editor",
+                                              lang, "new", (("field", field), ("text", shown))))
         question, answer = (_page_set(getattr(after.text(lang), f)) for f in ("question", "answer"))
         if question - answer:
             named[lang] = None
