@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
-from .claims import names as _names_long_words, verdict_problems
+from .claims import PAGE, names as _names_long_words, verdict_problems
 from .marks import Mark, marks, unmarked
 from .numbers import numbers_in, prose
 from .schema import LANGS, Fact, Faq, GlossaryEntry, Localized
@@ -50,7 +50,6 @@ SMALL_NUMBERS = {
         "en": {"1", "a", "an", "one", "once", "first"},
         "it": {"1", "un", "uno", "una", "primo", "prima", "una volta"}},
 }
-PAGE = re.compile(r"\b(?:S|p|pp|pag|Seite|Seiten|page|pages|pagina|pagine)\.?\s*(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
 _WORD = re.compile(r"[^\W\d_]+|\d+")
 # Statement ends: after . ! ? ; (not after "2." or an abbreviation), paragraphs, list items, table rows.
 _BREAK = re.compile(r"(?:(?<=[.!?;])|(?<=[.!?;][*_])|(?<=[.!?;][*_]{2}))\s+|\n\s*\n|\n(?=[ \t]*(?:[-+*]|\d+\.)\s)|\n(?=[ \t]*\|)")

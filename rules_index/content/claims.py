@@ -39,7 +39,11 @@ _UNACCENTED_SI = re.compile(r"^si\s*[,.!;:–-]")
 SHOWN_WORD = {"yes": {"de": "Ja", "en": "Yes", "it": "Sì"}, "no": {"de": "Nein", "en": "No", "it": "No"}}
 # "No one ..." opens an answer without answering no.
 _NOT_A_VERDICT = {"en": ("no one",)}
-_PAGE = re.compile(r"\b(?:S|p|pp|pag|Seite|Seiten|page|pages|pagina|pagine)\.?\s*(\d+)(?:\s*[-–]\s*(\d+))?", re.I)
+# A page reference, as the page shows it: emphasis marks in it ("S. *9*", "*p.* 9") are read
+# through, so that every check finds the page a reader sees.
+_EM = "[*_`]*"
+PAGE = re.compile(rf"\b(?:S|p|pp|pag|Seite|Seiten|page|pages|pagina|pagine)\.?{_EM}\s*{_EM}(\d+){_EM}"
+                  rf"(?:\s*[-–]\s*{_EM}(\d+){_EM})?", re.I)
 _MARKUP = re.compile(r"[*_`#>|~]+")
 _WORD = re.compile(r"[^\W\d_]+|\d+")
 
@@ -91,7 +95,7 @@ def _without_page_references(text: str, pages: tuple[int, int] | None) -> str:
         last = int(match.group(2) or first)
         return " " if pages[0] <= first <= last <= pages[1] else match.group(0)
 
-    return _PAGE.sub(keep_or_drop, text)
+    return PAGE.sub(keep_or_drop, text)
 
 
 def _fact_names(facts: list[Fact], value: int) -> str:

@@ -417,7 +417,8 @@ def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
                 continue
             changed = True
             for written, word, numbers in new:
-                if (written, word, numbers) not in old and (word not in PAGE_WORDS[lang] or any(n.startswith("0") for n in numbers)):
+                if (written, word, numbers) not in old and (word not in PAGE_WORDS[lang] or any(n.startswith("0") for n in numbers)
+                                                            or re.search(r"[*_`]", written)):
                     reasons.append(HoldReason(f"{field} ({lang}): names a page as {lang} does not write one: \"{written}\"",
                                               lang, "new", (("field", field), ("text", written))))
             # Which of the cited pages 4–6 holds a statement is not known here: a statement given

@@ -101,6 +101,10 @@ def test_pages_must_be_the_citations():
     cited = RIGHT["de"].replace("[Prediger]{fact=blue}.", "[Prediger]{fact=blue} (Regelheft S. {page}).")
     assert problems({"de": cited.replace("{page}", "2")}) == []
     assert any("names page 'S. 7', but the citation gives pp. 2–3" in p for p in problems({"de": cited.replace("{page}", "7")}))
+    # Emphasis in a page reference hides nothing: the page shows "S. 7".
+    for written in ("*7*", "**7**", "_7_"):
+        assert any("but the citation gives pp. 2–3" in p for p in problems({"de": cited.replace("{page}", written)})), written
+    assert any("but the citation gives pp. 2–3" in p for p in problems({"de": cited.replace("S. {page}", "*S.* 7")}))
 
 
 def test_an_unreadable_mark_is_a_problem():
