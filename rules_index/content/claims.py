@@ -40,10 +40,11 @@ SHOWN_WORD = {"yes": {"de": "Ja", "en": "Yes", "it": "Sì"}, "no": {"de": "Nein"
 # "No one ..." opens an answer without answering no.
 _NOT_A_VERDICT = {"en": ("no one",)}
 # A page reference, as the page shows it: emphasis marks in it ("S. *9*", "*p.* 9") are read
-# through, so that every check finds the page a reader sees.
+# through, so that every check finds the page a reader sees; its digits are ASCII ("৪" is 4 to
+# Python and looks like 8: text, not a page).
 _EM = "[*_`]*"
-PAGE = re.compile(rf"\b(?:S|p|pp|pag|Seite|Seiten|page|pages|pagina|pagine)\.?{_EM}\s*{_EM}(\d+){_EM}"
-                  rf"(?:\s*[-–]\s*{_EM}(\d+){_EM})?", re.I)
+PAGE = re.compile(rf"\b(?:S|p|pp|pag|Seite|Seiten|page|pages|pagina|pagine)\.?{_EM}\s*{_EM}([0-9]+){_EM}"
+                  rf"(?:\s*[-–]\s*{_EM}([0-9]+){_EM})?", re.I)
 _MARKUP = re.compile(r"[*_`#>|~]+")
 _WORD = re.compile(r"[^\W\d_]+|\d+")
 
