@@ -38,7 +38,9 @@ def _git(*args: str, cwd: Path) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True)
 
 
-def remote_and_clones(folder: Path) -> tuple[Path, list[Path]]:
+def remote_and_clones(folder: Path, hosts: int = 2) -> tuple[Path, list[Path]]:
+    """A bare repository holding the real content (laid out as the project: content/), and one
+    clone of it per host."""
     seed = folder / "seed"
     shutil.copytree(ROOT / "content", seed / "content")
     _git("init", "--quiet", "--initial-branch=main", cwd=seed)
@@ -47,9 +49,9 @@ def remote_and_clones(folder: Path) -> tuple[Path, list[Path]]:
     remote = folder / "remote.git"
     _git("clone", "--quiet", "--bare", str(seed), str(remote), cwd=folder)
     clones = []
-    for name in ("a", "b"):
-        _git("clone", "--quiet", str(remote), str(folder / name), cwd=folder)
-        clones.append(folder / name)
+    for number in range(hosts):
+        _git("clone", "--quiet", str(remote), str(folder / f"host{number}"), cwd=folder)
+        clones.append(folder / f"host{number}")
     return remote, clones
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import statistics
 import subprocess
 import threading
@@ -19,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from app import ROOT
 from apptools import answer_with_aside, make_app, seed_index
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import add_editor
 from rules_index.corrections.models import Change
 from rules_index.corrections.tokens import issue_token
+from bench.two_hosts import remote_and_clones
 from servertools import server_env, serving
 
 pytestmark = pytest.mark.slow
@@ -36,24 +35,6 @@ EDITORS = ["anna", "bert", "chiara", "dmitri"]
 
 def git(*args: str, cwd: Path) -> str:
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
-
-
-def remote_and_clones(folder: Path, hosts: int) -> tuple[Path, list[Path]]:
-    """A bare repository holding the real content (laid out as the project: content/), and one
-    clone of it per host."""
-    seed = folder / "seed"
-    shutil.copytree(ROOT / "content", seed / "content")
-    git("init", "--quiet", "--initial-branch=main", cwd=seed)
-    git("add", "content", cwd=seed)
-    git("-c", "user.name=Seed", "-c", "user.email=seed@noreply.invalid", "commit", "--quiet", "-m", "Content", cwd=seed)
-    remote = folder / "remote.git"
-    git("clone", "--quiet", "--bare", str(seed), str(remote), cwd=folder)
-    clones = []
-    for number in range(hosts):
-        clone = folder / f"host{number}"
-        git("clone", "--quiet", str(remote), str(clone), cwd=folder)
-        clones.append(clone)
-    return remote, clones
 
 
 def request(server, method: str, path: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
