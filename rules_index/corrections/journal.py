@@ -132,23 +132,29 @@ def record(session: Session, root: Path, accept: Accept, commit: str) -> Change:
     return change
 
 
-def _commit_plans(repo: ContentRepo, commit: str) -> list[FilePlan]:
+def _commit_plans(repo: ContentRepo, commit: str, paths=None) -> list[FilePlan]:
+    """The content files ``commit`` changed (``paths``, when known), each with its text before and
+    after the commit."""
     parent = f"{commit}^"
     return [FilePlan(path, repo.show(parent, path) or "", repo.show(commit, path) or "")
-            for path in repo.changed_paths(parent, commit)]
+            for path in (repo.changed_paths(parent, commit) if paths is None else paths)]
 
 
 # A commit never changes: what was read from one is kept (bounded; a history page reads a few).
 @functools.lru_cache(maxsize=512)
 def _committed(repo: ContentRepo, commit: str, game: str, kind: str, target: str) -> tuple[str, str, str]:
-    def entry(rev: str) -> dict:
+    plans = {plan.path: plan for plan in _commit_plans(repo, commit)}
+
+    def entry(rev: str, side: str) -> dict:
+        # The files the commit changed are read once, for the entries and the patch alike.
+        def text(path: str) -> str | None:
+            return getattr(plans[path], side) if path in plans else repo.show(rev, path)
         try:
-            return entry_in_texts(lambda path: repo.show(rev, path), game, kind, target)
+            return entry_in_texts(text, game, kind, target)
         except EntryNotFound:
             return {}
-    plans = _commit_plans(repo, commit)
-    return (json.dumps(entry(f"{commit}^"), ensure_ascii=False), json.dumps(entry(commit), ensure_ascii=False),
-            "".join(plan.diff() for plan in plans))
+    return (json.dumps(entry(f"{commit}^", "before"), ensure_ascii=False), json.dumps(entry(commit, "after"), ensure_ascii=False),
+            "".join(plan.diff() for plan in plans.values()))
 
 
 def change_data(repo: ContentRepo, change: Change) -> tuple[dict, dict]:
@@ -182,7 +188,7 @@ def write_behind(repo: ContentRepo, root: Path, limit: int = 10, dry_run: bool =
             if path in seen:
                 continue
             seen.add(path)
-            plan = FilePlan(path, repo.show(f"{commit.id}^", path) or "", repo.show(commit.id, path) or "")
+            [plan] = _commit_plans(repo, commit.id, [path])
             if plan_state(root, plan) == "before":
                 if not dry_run:
                     materialize([plan], root)
@@ -210,8 +216,7 @@ def _accept_of(session: Session, repo: ContentRepo, commit: Commit) -> Accept | 
         report = None
     reverts = int(trailers["Reverts"]) if trailers.get("Reverts", "").isdigit() else None
     flags = [lang for lang in trailers.get("Translation-Review", "").split() if lang in LANGS]
-    plans = [FilePlan(path, repo.show(f"{commit.id}^", path) or "", repo.show(commit.id, path) or "")
-             for path in commit.paths]
+    plans = _commit_plans(repo, commit.id, commit.paths)
     return Accept(game, kind, target, editor, report, reverts, flags, plans, trailers[KEY])
 
 
