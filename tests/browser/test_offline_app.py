@@ -195,8 +195,9 @@ def test_language_hint_offers_the_readers_language(browser, live_server, locale,
             assert visible.count() == 0
             return
         assert visible.count() == 1 and visible.inner_text() == shown
-        visible.get_by_role("link").click()
-        assert page.url.endswith("/it/ohne-furcht-und-adel/faq/thief-forbidden-targets")
-        assert page.locator(".language-hint:visible").count() == 0
+        with page.expect_navigation():
+            visible.get_by_role("link").click()
+        expect(page).to_have_url(live_server + "/it/ohne-furcht-und-adel/faq/thief-forbidden-targets")
+        expect(page.locator(".language-hint:visible")).to_have_count(0)
     finally:
         context.close()
