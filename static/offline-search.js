@@ -37,7 +37,8 @@
   if (!words || !root || !window.MiniSearch) { return; }
   var lang = document.documentElement.lang;
   var params = new URLSearchParams(window.location.search);
-  var query = (params.get("q") || "").slice(0, 200);
+  var box = document.getElementById("q2");
+  var query = (params.get("q") || "").slice(0, box && box.maxLength > 0 ? box.maxLength : undefined);
   ["q", "q2"].forEach(function (id) {
     var input = document.getElementById(id);
     if (input) { input.value = query; }

@@ -26,8 +26,10 @@ from rules_index.characters import without_invisible
 
 from .analysis import LANGS, TOKEN_PATTERN, fold_german, stopwords
 
-MAX_QUERY_CHARS = 200
-MAX_QUERY_WORDS = 16
+# A question told as a situation ("Tom has 8 districts, the Merchant is still to come – does the
+# game end now?") runs to 25 words or more, and what is asked comes last: the caps keep it whole.
+MAX_QUERY_CHARS = 300
+MAX_QUERY_WORDS = 40
 # The one definition of control characters (tab and line ends are white space, folded below).
 _CONTROL = re.compile(f"[{chars.regex_class(chars.CONTROLS)}]")
 # Words that join the parts of a title ("Kardinal & König", "Web of Power"): a player may type

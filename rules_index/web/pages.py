@@ -14,7 +14,7 @@ from rules_index.coverage import game_coverage
 from rules_index.content import DEFAULT_LANG, LANGS, Game
 from rules_index.engines import InputError, calculators_for
 from rules_index.render import first_sentence, inline_html, markdown_html, marked_answer_html, plain_text, reader_markdown
-from rules_index.search import clean_query
+from rules_index.search import MAX_QUERY_CHARS, clean_query
 
 from . import calculator_forms, page_cache, site_version
 from . import previews as web_previews
@@ -71,6 +71,7 @@ def helpers():
 
     return {
         "LANGS": LANGS,
+        "max_query_chars": MAX_QUERY_CHARS,
         "alternates": alternates,
         "entry_url": present.entry_url,
         "permalink": present.permalink,

@@ -9,6 +9,7 @@ import pytest
 
 from rules_index.content import load_library
 from rules_index.search import SearchIndex, build, is_stale
+from rules_index.search.query import MAX_QUERY_CHARS, MAX_QUERY_WORDS
 
 GAME = "ohne-furcht-und-adel"
 
@@ -97,7 +98,8 @@ def test_unmatched_query_gives_no_hits(index):
 def test_hostile_queries_do_not_fail(index, query):
     result = index.search(query, "de")
     assert result.lang == "de"
-    assert len(result.query) <= 200
+    assert len(result.query) <= MAX_QUERY_CHARS
+    assert len(result.query.split()) <= MAX_QUERY_WORDS
 
 
 def test_rebuild_switches_atomically_and_readers_follow(tmp_path):
@@ -157,3 +159,13 @@ def test_prune_keeps_complete_generations_over_a_dead_build(tmp_path):
     remaining = sorted(p.name for p in (tmp_path / "index.generations").iterdir())
     assert remaining == sorted([first.name, second.name])  # the dead one went, the fallback stayed
     assert SearchIndex(link).search("Münzen", "de").hits
+
+
+def test_a_situation_told_before_the_question_keeps_the_question(index):
+    """Players tell what happened first and ask last: the asked words at the end of a question
+    of 25 words still count."""
+    told = ("Kurze Frage von unserem Abend gestern, wir haben lange diskutiert und keiner wusste es "
+            "so genau, deshalb frage ich hier:")
+    assert len(told.split()) > 16
+    hits = index.search(f"{told} darf der Dieb den Meuchler bestehlen?", "de").hits
+    assert (hits[0].game, hits[0].entry) == ("ohne-furcht-und-adel", "thief-forbidden-targets")
