@@ -33,6 +33,7 @@ from wordfreq import zipf_frequency
 from rules_index import characters as chars
 from rules_index.content import LANGS
 from rules_index.content.bindings import NEGATIONS, PAGE, Statement, diverging_langs, statements
+from rules_index.content.citations import PAGE_PREFIX, PAGES_PREFIX, page_text
 from rules_index.content.numbers import is_ordinal, number_value, prose
 from rules_index.content.marks import unmarked
 from rules_index.content.schema import Faq, GlossaryEntry
@@ -370,14 +371,19 @@ def hold_reasons(before: Faq, after: Faq, glossary: list[GlossaryEntry], vocabul
     return reasons
 
 
-# How each language writes a page ("S. 2", "p. 2", "pag. 2"): another language's word is a slip.
-PAGE_WORDS = {"de": {"s", "seite", "seiten"}, "en": {"p", "pp", "page", "pages"}, "it": {"p", "pag", "pagina", "pagine"}}
+def _pages(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The page references of a text: (as written, its numbers as typed)."""
+    return [(m[0], tuple(n for n in (m[1], m[2]) if n)) for m in PAGE.finditer(unmarked(text))]
 
 
-def _pages(text: str) -> list[tuple[str, str, tuple[str, ...]]]:
-    """The page references of a text: (as written, its page word, its numbers as typed)."""
-    return [(m[0], re.match(r"[^\W\d_]+", m[0])[0].lower(), tuple(n for n in (m[1], m[2]) if n))
-            for m in PAGE.finditer(unmarked(text))]
+def written_as_cited(written: str, numbers: tuple[str, ...], lang: str) -> bool:
+    """Whether a page reference is written as the site writes its citations ("S. 2", "p. 2",
+    "pp. 2–3"). Any other form may be read as something else ("(P2)": player 2; "Seite 2" in
+    English; "S. 02", "S. *2*") and is read by a second editor."""
+    first, last = int(numbers[0]), int(numbers[-1])
+    if len(numbers) == 1:
+        return written == f"{PAGE_PREFIX[lang]} {first}"
+    return written in {f"{prefix} {first}–{last}" for prefix in (PAGE_PREFIX[lang], PAGES_PREFIX[lang])}
 
 
 def _page_set(text: str) -> frozenset[int]:
@@ -416,10 +422,10 @@ def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
             if old == new and was == now:
                 continue
             changed = True
-            for written, word, numbers in new:
-                if (written, word, numbers) not in old and (word not in PAGE_WORDS[lang] or any(n.startswith("0") for n in numbers)
-                                                            or re.search(r"[*_`]", written)):
-                    reasons.append(HoldReason(f"{field} ({lang}): names a page as {lang} does not write one: \"{written}\"",
+            for written, numbers in new:
+                if (written, numbers) not in old and not written_as_cited(written, numbers, lang):
+                    cited_form = page_text((int(numbers[0]), int(numbers[-1])), lang)
+                    reasons.append(HoldReason(f"{field} ({lang}): names a page not as citations write one: \"{written}\" (they write \"{cited_form}\")",
                                               lang, "new", (("field", field), ("text", written))))
             # Which of the cited pages 4–6 holds a statement is not known here: a statement given
             # one page of a range, or another page than the cited one it had (pages swapped or

@@ -241,6 +241,11 @@ def test_emphasis_moved_to_the_same_word_elsewhere_is_held():
     ("de", "(S. 2)", "(S. 02)"),  # a page with a leading zero
     ("de", "(S. 2)", "(S. *2*)"),  # emphasis in a page reference: not written as citations are
     ("en", "(p. 2)", "(*p.* 2)"),
+    ("en", "(p. 2)", "(P2)"),  # read as "player 2" at many tables: only the citations' own form goes live
+    ("de", "(S. 2)", "(S2)"),
+    ("en", "(p. 2)", "(PAGES 2)"),
+    ("it", "(p. 2)", "(Pag 2)"),
+    ("de", "(S. 2)", "(Seite 2)"),  # a page word the citations do not use
     ("it", "(p. 2)", "(p. \u0a68)"),  # another script's 2 (it looks like 9): text, not a page
     ("it", "(p. 2)", "(p. 3)"),  # one language now names another page than the rest
     ("de", "Der Dieb darf", "Der Dieb (S. 2) darf"),  # a page where no citation stands
