@@ -4,18 +4,26 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
 from apptools import make_app, make_editor_site
 from app import ROOT
+from formtools_shared import login
 from rules_index import render
 from rules_index.content import load, load_library, load_served
 from rules_index.content.problems import ContentError
+from rules_index.corrections.db import session
+from rules_index.corrections.models import Report
 from rules_index.render import MAX_CHARS, MAX_DEPTH, inline_html, markdown_html, markup_problem, plain_text
 from servertools import flask, server_env, serving
 
@@ -132,6 +140,35 @@ def test_a_site_on_content_with_a_deep_answer_builds_its_index_and_answers_every
     assert "- - - - -" in page
 
 
+def plant_first_paragraph(faq: Path, entry_id: str, lang: str, text: str) -> int:
+    """``text`` as the first paragraph of the entry's answer in ``lang``; returns the line of its
+    ``answer:`` key, where validation reports the answer."""
+    yaml = faq.read_text(encoding="utf-8")
+    key = "    answer: |\n"
+    at = yaml.index(key, yaml.index(f"\n  {lang}:\n", yaml.index(f"\n- id: {entry_id}\n")))
+    faq.write_text(yaml[:at + len(key)] + f"      {text}\n\n" + yaml[at + len(key):], encoding="utf-8")
+    return yaml[:at].count("\n") + 1
+
+
+def test_the_content_validate_command_names_each_answer_nested_500_and_5000_deep(tmp_path):
+    content = Path(shutil.copytree(ROOT / "content", tmp_path / "content"))
+    faq = content / GAME / "faq.yaml"
+    lines = {
+        "500 list markers": plant_first_paragraph(faq, FAQ, "de", "- " * 500 + "x"),
+        "5000 quotes": plant_first_paragraph(faq, "assassinated-king-crown", "en", "> " * 5000 + "x"),
+    }
+    env = server_env(tmp_path / "instance", f"sqlite:///{tmp_path / 'db.sqlite3'}", CONTENT_DIR=str(content))
+    result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "content", "validate"], cwd=ROOT, env=env,
+                            text=True, capture_output=True, timeout=120)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr and "problem(s) in" in result.stderr
+    nested = [line for line in result.stdout.splitlines() if "nested" in line]
+    depth = rf"lists or quotes nested \d+ or more levels deep; at most {MAX_DEPTH} can be shown"
+    assert len(nested) == 2, result.stdout
+    for line, (what, number) in zip(nested, lines.items()):
+        assert re.fullmatch(rf"content/{GAME}/faq\.yaml:{number}: {depth}", line), (what, line)
+
+
 # -------------------------------------------------------------------------------- the gate
 
 
@@ -157,6 +194,65 @@ def test_the_gate_refuses_a_rules_section_nested_too_deep(editor_app):
     response = dry_run(editor_app, "section", "goal", {"en": {"body": "Build the most valuable city.\n\n" + "> " * 500 + "x"}})
     assert response.status_code == 422
     assert any("nested" in problem["message"] for problem in response.get_json()["problems"])
+
+
+# A reader's proposal nested deep, as the API takes it (at most 10,000 characters): each page
+# that shows it answers and shows it as text, not as hundreds of nested elements.
+DEEP_PROPOSALS = {"list markers, 500": "- " * 500 + "x", "quotes, 5000": ">" * 5000 + "x"}
+
+
+class ListDepth(HTMLParser):
+    """How deep a page nests its lists and quotes."""
+
+    def __init__(self):
+        super().__init__()
+        self.depth = self.deepest = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("ul", "ol", "blockquote"):
+            self.depth += 1
+            self.deepest = max(self.deepest, self.depth)
+
+    def handle_endtag(self, tag):
+        if tag in ("ul", "ol", "blockquote"):
+            self.depth -= 1
+
+
+def list_depth(page: str) -> int:
+    parser = ListDepth()
+    parser.feed(page)
+    return parser.deepest
+
+
+@pytest.mark.parametrize("text", DEEP_PROPOSALS.values(), ids=DEEP_PROPOSALS.keys())
+def test_a_readers_proposal_nested_deep_is_shown_as_text_to_the_reader_and_the_editor(editor_app, text):
+    assert markup_problem(text) and "nested" in markup_problem(text)
+    client = editor_app.test_client()
+    posted = client.post("/api/v1/corrections", json={"game": GAME, "faq": FAQ, "lang": "de",
+                                                        "message": "Zu tief verschachtelt.", "proposed_answer": text})
+    assert posted.status_code == 201, posted.get_data(as_text=True)
+    token = posted.get_json()["token"]
+    with editor_app.app_context():
+        report_id = session().scalar(select(Report).where(Report.token == token)).id
+    shown = text.replace(">", "&gt;")[:200]
+    tracking = client.get(f"/de/corrections/{token}")
+    assert tracking.status_code == 200
+    page = tracking.get_data(as_text=True)
+    assert shown in page and list_depth(page) <= 2, list_depth(page)
+    assert login(client).status_code == 302
+    review = client.get(f"/editor/reports/{report_id}")
+    assert review.status_code == 200
+    page = review.get_data(as_text=True)
+    assert shown in page and list_depth(page) <= 2, list_depth(page)
+    # The gate checks the proposal as the review opens, and says why it cannot be accepted.
+    assert re.search(rf"nested \d+( or more)? levels deep; at most {MAX_DEPTH} can be shown", page)
+
+
+def test_a_readers_proposal_too_long_to_nest_5000_deep_is_refused_clearly(editor_app):
+    response = editor_app.test_client().post("/api/v1/corrections", json={
+        "game": GAME, "faq": FAQ, "lang": "de", "message": "Zu tief.", "proposed_answer": "- " * 5000 + "x"})
+    assert response.status_code == 413
+    assert response.get_json()["error"] == "proposed_answer: is longer than 10000 characters"
 
 
 # --------------------------------------------------------------------------- under gunicorn
