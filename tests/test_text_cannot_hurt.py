@@ -154,8 +154,8 @@ def test_the_content_validate_command_names_each_answer_nested_500_and_5000_deep
     content = Path(shutil.copytree(ROOT / "content", tmp_path / "content"))
     faq = content / GAME / "faq.yaml"
     lines = {
-        "500 list markers": plant_first_paragraph(faq, FAQ, "de", "- " * 500 + "x"),
-        "5000 quotes": plant_first_paragraph(faq, "assassinated-king-crown", "en", "> " * 5000 + "x"),
+        "answer (de)": plant_first_paragraph(faq, FAQ, "de", "- " * 500 + "x"),
+        "answer (en)": plant_first_paragraph(faq, "assassinated-king-crown", "en", "> " * 5000 + "x"),
     }
     env = server_env(tmp_path / "instance", f"sqlite:///{tmp_path / 'db.sqlite3'}", CONTENT_DIR=str(content))
     result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "content", "validate"], cwd=ROOT, env=env,
@@ -165,8 +165,8 @@ def test_the_content_validate_command_names_each_answer_nested_500_and_5000_deep
     nested = [line for line in result.stdout.splitlines() if "nested" in line]
     depth = rf"lists or quotes nested \d+ or more levels deep; at most {MAX_DEPTH} can be shown"
     assert len(nested) == 2, result.stdout
-    for line, (what, number) in zip(nested, lines.items()):
-        assert re.fullmatch(rf"content/{GAME}/faq\.yaml:{number}: {depth}", line), (what, line)
+    for line, (field, number) in zip(nested, lines.items()):
+        assert re.fullmatch(rf"content/{GAME}/faq\.yaml:{number}: {re.escape(field)}: {depth}", line), line
 
 
 # -------------------------------------------------------------------------------- the gate

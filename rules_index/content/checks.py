@@ -16,6 +16,7 @@ from rules_index.render import markup_problem
 from .model import Game
 from .bindings import answer_problems
 from .claims import ruling_shape_problems, text_problems
+from .schema import LANGS
 from .problems import Problem
 from .schema import LANGS, Citation
 from .yamlfile import YamlFile
@@ -183,6 +184,13 @@ def _strings(value: Any, keys: tuple = ()) -> Iterator[tuple[tuple, str]]:
             yield from _strings(item, (*keys, index))
 
 
+def _field_label(keys: tuple) -> str:
+    """Where in an entry a text stands, as the other problems name it: "answer (de)"."""
+    lang = next((key for key in keys if key in LANGS), None)
+    named = [str(key) for key in keys if key != lang]
+    return f"{'.'.join(named)} ({lang})" if lang and named else ".".join(map(str, keys))
+
+
 def _text_problem(text: str) -> str | None:
     """Why a text cannot be shown as it reads: nested or long beyond what the site shows as
     Markdown, or holding a character that hides or turns what it says (a right-to-left override
@@ -204,10 +212,10 @@ def check_markup(game: Game, where: Where) -> Iterator[Problem]:
         for entry in entries:
             for keys, text in _strings(entry):
                 if problem := _text_problem(text):
-                    yield _problem(where(file_name, entry.id, *keys), problem)
+                    yield _problem(where(file_name, entry.id, *keys), f"{_field_label(keys)}: {problem}")
     for keys, text in _strings(game.info):
         if problem := _text_problem(text):
-            yield _problem(where("game.yaml", None, *keys), problem)
+            yield _problem(where("game.yaml", None, *keys), f"{_field_label(keys)}: {problem}")
     for section in game.sections:
         for lang, text in section.texts.items():
             if problem := markup_problem(text.body):
