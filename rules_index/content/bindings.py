@@ -27,19 +27,32 @@ from typing import Iterable
 
 from .claims import PAGE, names as _names_long_words, verdict_problems
 from .marks import Mark, marks, unmarked
-from .numbers import numbers_in, prose
+from .numbers import AMBIGUOUS, numbers_in, prose
 from .schema import LANGS, Fact, Faq, GlossaryEntry, Localized
 
 # Words that deny what their clause says. The opening answer word "Nein"/"No" is judged apart.
 NEGATIONS = {
     "de": {"nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals", "nichts",
            "niemand", "niemandem", "niemanden", "weder", "nirgends", "keinesfalls", "keineswegs",
-           "tabu", "verboten", "ausgeschlossen", "unzulässig", "nein"},
+           "tabu", "verboten", "ausgeschlossen", "unzulässig", "nein",
+           # what is barred or cannot be: "ist untersagt", "ist unmöglich"
+           "untersagt", "unerlaubt", "unmöglich", "verwehrt"},
     "en": {"not", "no", "never", "nothing", "nobody", "none", "neither", "nor", "cannot", "nowhere",
-           "forbidden", "barred"},
+           "forbidden", "barred", "prohibited", "illegal", "impossible", "disallowed"},
     "it": {"non", "nessun", "nessuno", "nessuna", "mai", "niente", "nulla", "né", "neanche", "nemmeno",
-           "neppure", "vietato", "vietata", "esclusi", "escluso", "esclusa"},
+           "neppure", "vietato", "vietata", "vietati", "vietate", "esclusi", "escluso", "esclusa",
+           "proibito", "proibita", "proibiti", "proibite", "impossibile", "impossibili"},
 }
+# Words that open a subordinate clause ("a character that takes no turn", "obwohl dieser keinen
+# Zug macht", "che non gioca"); after a comma German relative pronouns open one too.
+SUBORDINATORS = {
+    "de": {"weil", "obwohl", "obgleich", "wenn", "falls", "sobald", "solange", "während", "nachdem", "bevor",
+           "dass", "damit", "wobei", "welcher", "welche", "welches", "welchen", "welchem", "deren", "dessen"},
+    "en": {"that", "which", "who", "whom", "whose", "because", "although", "though", "since", "if", "unless",
+           "when", "whenever", "while", "whereas", "until", "where"},
+    "it": {"che", "perché", "poiché", "sebbene", "benché", "se", "quando", "mentre", "finché", "cui", "dove"},
+}
+_RELATIVE_AFTER_COMMA = {"de": {"der", "die", "das", "dem", "den"}, "en": set(), "it": set()}
 CONTRACTED = re.compile(r"n['’]t\b", re.I)  # don't, isn't, can't
 ANSWER_WORDS = {"de": {"ja": True, "nein": False}, "en": {"yes": True, "no": False}, "it": {"sì": True, "si": True, "no": False}}
 # 0 and 1 in words, for a span that states them ("geht leer aus" is no number: bind it with says).
@@ -156,6 +169,22 @@ def negative(text: str, lang: str) -> bool:
     return any(word.casefold() in NEGATIONS[lang] for word in _WORD.findall(text))
 
 
+def main_clause(clause: str, lang: str) -> str:
+    """``clause`` up to its first subordinate clause (``SUBORDINATORS``) in each of its parts;
+    the whole clause when every part is subordinate."""
+    kept = []
+    for piece in _CLAUSE.split(clause):
+        words = list(_WORD.finditer(piece))
+        if not words:
+            continue
+        first = words[0][0].casefold()
+        if first in SUBORDINATORS[lang] or (kept and first in _RELATIVE_AFTER_COMMA[lang]):
+            continue
+        cut = next((w.start() for w in words[1:] if w[0].casefold() in SUBORDINATORS[lang]), len(piece))
+        kept.append(piece[:cut])
+    return " ".join(kept) if kept else clause
+
+
 def _clause(statement: Statement, mark: Mark) -> str:
     """The clause of the statement that holds the span (cut at commas, semicolons and dashes)."""
     source = statement.source
@@ -186,7 +215,8 @@ def _states_number(words: str, value: int, lang: str) -> bool:
     if value in SMALL_NUMBERS:
         tokens = {t.casefold() for t in _WORD.findall(words)}
         return bool(tokens & SMALL_NUMBERS[value][lang])
-    return value in numbers_in(words, lang)
+    # A span bound to a count states it also in a word that is a number only there ("[sei]": 6).
+    return value in numbers_in(words, lang) or value in {AMBIGUOUS[lang].get(t.casefold()) for t in _WORD.findall(words)}
 
 
 def _phrase(subject, lang: str) -> str:
@@ -211,7 +241,11 @@ def rendering_problem(fact: Fact, words: str, clause: str, lang: str, vocabulary
         return None if names(words, expected) else ("value", f"does not say \"{expected}\", the fact's words for {value!r}", expected)
     if isinstance(value, bool):
         answer = ANSWER_WORDS[lang].get(words.strip(" *_.,!").casefold())
-        said = answer if answer is not None and opening else not negative(clause, lang)
+        # What the engine holds true is denied only by its main clause: "may destroy the
+        # districts of a character that takes no turn" says it may. What it holds false must be
+        # denied somewhere in the clause (a reworded denial is read by a second editor anyway).
+        read = main_clause(clause, lang) if value else clause
+        said = answer if answer is not None and opening else not negative(read, lang)
         if said != value:
             return ("opposite", "says the opposite", "")
         return None

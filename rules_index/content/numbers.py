@@ -30,13 +30,16 @@ _WORDS = {
         10: "ten tenth", 11: "eleven eleventh", 12: "twelve twelfth",
     },
     "it": {
-        # "sei" (also "you are") and "secondo" (also "according to") are ambiguous: write digits.
+        # "sei" (also "you are") and "secondo" (also "according to"): see AMBIGUOUS.
         2: "due seconda secondi seconde", 3: "tre terzo terza terzi terze",
         4: "quattro quarto quarta quarti", 5: "cinque quinto quinta", 6: "- sesto sesta",
         7: "sette settimo settima", 8: "otto ottavo ottava ottavi", 9: "nove nono nona",
         10: "dieci decimo decima", 11: "undici", 12: "dodici",
     },
 }
+# Number words that are other words too ("sei": "you are"; "secondo": "according to"): read as
+# numbers only where the text is bound to state one (a span bound to a count), never in prose.
+AMBIGUOUS = {"de": {}, "en": {}, "it": {"sei": 6, "secondo": 2}}
 # Cardinals beyond 12 ("dreißig Goldstücke"): counted like the rest.
 _LARGER = {
     "de": {13: "dreizehn", 14: "vierzehn", 15: "fünfzehn", 16: "sechzehn", 17: "siebzehn", 18: "achtzehn", 19: "neunzehn",

@@ -66,6 +66,25 @@ def test_a_span_that_says_another_value_is_a_problem(lang, old, new, says):
     assert found and says in found[0], found
 
 
+@pytest.mark.parametrize("lang,old,new", [
+    ("de", "[Nein]{fact=may-rob}. Gelb", "[Nein]{fact=may-rob}. Bestehlen ist [untersagt]{fact=may-rob}. Gelb"),
+    ("en", "[No]{fact=may-rob}. Yellow", "[No]{fact=may-rob}. Robbing is [prohibited]{fact=may-rob}. Yellow"),
+    ("it", "[No]{fact=may-rob}. Giallo", "[No]{fact=may-rob}. Derubare è [proibito]{fact=may-rob}. Giallo"),
+    ("en", "[No]{fact=may-rob}. Yellow", "[No]{fact=may-rob}. It is [impossible]{fact=may-rob}. Yellow"),
+    ("it", "[No]{fact=may-rob}. Giallo", "[No]{fact=may-rob}. Si gioca al massimo in [sei]{fact=six}. Giallo"),
+])
+def test_a_true_rewording_in_other_words_of_the_language_binds(lang, old, new):
+    """What is barred, said with a word of prohibition; a count in a word that is a number only
+    where it is bound ("sei", also "you are")."""
+    facts = [*FACTS, {"name": "six", "value": 6, "check": 1, "output": "players"}]
+    answer = RIGHT[lang].replace(old, new)
+    assert answer != RIGHT[lang]
+    assert problems({lang: answer}, facts=facts) == []
+    if "[sei]" in new:  # bound to another count, the same word is refused
+        wrong = answer.replace("{fact=six}", "{fact=seven}")
+        assert any("does not state 7" in p for p in problems({lang: wrong}, facts=[*facts, {"name": "seven", "value": 7, "check": 1, "output": "players"}]))
+
+
 def test_swapping_two_pairs_in_a_list_breaks_the_pairing():
     # Both spans still say values of the ruling, but each stands with the other's colour.
     swapped = RIGHT["de"].replace("Gelb: [König]{fact=yellow}, Blau: [Prediger]{fact=blue}",
@@ -81,6 +100,23 @@ def test_a_negation_in_the_clause_of_a_true_statement_turns_it():
     assert problems({"de": right, **others}, verdict="yes", facts=facts) == []
     wrong = right.replace("[darf]{fact=may-rob} das", "[darf]{fact=may-rob} das nicht")
     assert any("says the opposite" in p for p in problems({"de": wrong}, verdict="yes", facts=facts))
+
+
+@pytest.mark.parametrize("lang,said", [
+    ("en", "The Thief [may rob a character that has no gold yet]{fact=may-rob}."),
+    ("it", "Il Ladro [può derubare un personaggio che non ha ancora oro]{fact=may-rob}."),
+    ("de", "Der Dieb [darf ihn bestehlen, obwohl er noch kein Gold hat]{fact=may-rob}."),
+])
+def test_a_negation_inside_a_subordinate_clause_does_not_turn_a_true_statement(lang, said):
+    facts = [*FACTS[:2], {**FACTS[2], "value": True}, FACTS[3]]
+    yes = {"de": "[Ja]", "en": "[Yes]", "it": "[Sì]"}
+    answers = {code: RIGHT[code].replace("[Nein]", yes[code]).replace("[No]", yes[code]) for code in RIGHT}
+    answers[lang] = answers[lang].replace(". ", f". {said} ", 1)
+    assert problems(answers, verdict="yes", facts=facts) == []
+    # Denied in its main clause, it says the opposite.
+    denied = {"en": ("may rob", "may not rob"), "it": ("può derubare", "non può derubare"), "de": ("darf ihn", "darf ihn nicht")}[lang]
+    wrong = {**answers, lang: answers[lang].replace(*denied)}
+    assert any("says the opposite" in p for p in problems(wrong, verdict="yes", facts=facts))
 
 
 def test_an_unbound_statement_and_a_loose_number_are_problems():
