@@ -165,7 +165,8 @@ CALCULATORS = [
 
 
 @pytest.mark.parametrize("game,name,fields,radios,outputs", CALCULATORS, ids=[c[1] for c in CALCULATORS])
-def test_export_calculators_work_from_file(page, exported, game, name, fields, radios, outputs):
+def test_export_calculators_work_from_file(any_page, exported, game, name, fields, radios, outputs):
+    page = any_page  # at desktop width and at 360 px
     requests = []
     page.on("request", lambda request: requests.append(request.url))
     page.goto((exported / "en" / game / "index.html").as_uri())
@@ -185,6 +186,7 @@ def test_export_calculators_work_from_file(page, exported, game, name, fields, r
     assert page.url.endswith(f"calculators/{name}/index.html")
     expect(page.locator(last)).to_have_value(fields[last])
     assert [url for url in requests if not url.startswith("file://")] == []
+    assert no_horizontal_scroll(page)
 
 
 def test_export_calculator_in_german_at_phone_width(phone, exported):
