@@ -33,10 +33,10 @@ class ApiModel(BaseModel):
 
 
 # ------------------------------------------------------------------ query parameters
-# What clean_query removes or folds away (rules_index.search.query): Python's white space, every
-# C0 and C1 control character, the invisible ones (bidirectional marks and controls, the BOM). A
-# search text needs one character outside them.
-_NOT_SEARCHED = chars.regex_class(chars.PYTHON_WHITESPACE, ((0x00, 0x1F), (0x7F, 0x9F)), *chars.INVISIBLE)
+# What clean_query removes or folds away (rules_index.search.query): Python's white space, the
+# control characters and line breaks (every C0 and C1 control character), the invisible ones
+# (bidirectional marks and controls, the BOM). A search text needs one character outside them.
+_NOT_SEARCHED = chars.regex_class(chars.PYTHON_WHITESPACE, chars.CONTROLS, chars.LINE_BREAKS, *chars.INVISIBLE)
 SEARCHED = f"[^{_NOT_SEARCHED}]"
 MIN_LIMIT, MAX_LIMIT, DEFAULT_LIMIT = 1, 50, 10
 
