@@ -2,6 +2,9 @@
 requests per calculator, the browser's answer (static/calculators/<game>.js, evaluated in the
 page that carries the table) and the engine calculator's answer are the same, refusals included.
 
+Every calculator of every game has its test here (``for_calculator``), checked against the
+engines' own list, so that a new calculator cannot go untested.
+
 The seed is drawn fresh on every run and printed; CALCULATOR_SEED=… repeats a run.
 """
 from __future__ import annotations
@@ -11,6 +14,7 @@ import random
 
 import pytest
 
+from app import ROOT
 from rules_index.engines import InputError, calculators_for, rule_table_for
 
 pytestmark = pytest.mark.slow
@@ -25,6 +29,20 @@ BROWSER = """([key, requests]) => {
     try { return window.Calculators[key].compute(rules, request); } catch (error) { return "refused"; }
   });
 }"""
+
+
+GAMES = sorted(folder.name for folder in (ROOT / "content").iterdir() if folder.is_dir())
+TESTED: list[str] = []  # "<game>/<calculator>", one per test below
+
+
+def for_calculator(key: str):
+    """Marks a test as the one for calculator ``key`` ("<game>/<calculator>"), passed to it as ``key``."""
+    TESTED.append(key)
+    return pytest.mark.parametrize("key", [key])
+
+
+def test_every_calculator_of_every_game_is_tested():
+    assert sorted(TESTED) == sorted(f"{slug}/{name}" for slug in GAMES for name in calculators_for(slug))
 
 
 @pytest.fixture(scope="module")
@@ -79,10 +97,11 @@ def score_request(rng: random.Random, rules: dict) -> dict:
     return {"players": players, "first_complete": first}
 
 
-def test_score_pad_agrees_with_the_engine(page, live_server, seed):
+@for_calculator("ohne-furcht-und-adel/score")
+def test_score_pad_agrees_with_the_engine(page, live_server, seed, key):
     rng = random.Random(f"{seed} score")
     rules = rule_table_for("ohne-furcht-und-adel")
-    expected = agree(page, live_server, seed, "ohne-furcht-und-adel/score", [score_request(rng, rules) for _ in range(RUNS)])
+    expected = agree(page, live_server, seed, key, [score_request(rng, rules) for _ in range(RUNS)])
     answers = [e for e in expected if e != "refused"]
     assert len(answers) < RUNS and sum(1 for e in answers if e["tie_break_used"]) > 5  # refusals and tie-breaks exercised
 
@@ -94,10 +113,11 @@ def count(rng: random.Random) -> int:
     return rng.choice([0, 1, 1, 2, 2, 3, 4, 5, rng.randint(0, 20)])
 
 
-def test_monastery_score_agrees_with_the_engine(page, live_server, seed):
+@for_calculator("kardinal-und-koenig/monastery-score")
+def test_monastery_score_agrees_with_the_engine(page, live_server, seed, key):
     rng = random.Random(f"{seed} monastery")
     payloads = [{"monasteries": {name: count(rng) for name in rng.sample(NAMES, rng.randint(1, 5))}} for _ in range(RUNS)]
-    expected = agree(page, live_server, seed, "kardinal-und-koenig/monastery-score", payloads,
+    expected = agree(page, live_server, seed, key, payloads,
                      lambda p: {"monasteries": list(p["monasteries"].items())})
     ties = [p for p in payloads if len([n for n in p["monasteries"].values() if n]) > len(set(p["monasteries"].values()) - {0})]
     assert len(expected) == RUNS and ties  # equal counts sharing a place were exercised
@@ -114,10 +134,11 @@ def lands_request(rng: random.Random, rules: dict) -> dict:
     return {"players": players, "lands": lands}
 
 
-def test_lands_score_agrees_with_the_engine(page, live_server, seed):
+@for_calculator("kardinal-und-koenig/lands-score")
+def test_lands_score_agrees_with_the_engine(page, live_server, seed, key):
     rng = random.Random(f"{seed} lands")
     rules = rule_table_for("kardinal-und-koenig")
-    expected = agree(page, live_server, seed, "kardinal-und-koenig/lands-score", [lands_request(rng, rules) for _ in range(RUNS)],
+    expected = agree(page, live_server, seed, key, [lands_request(rng, rules) for _ in range(RUNS)],
                      lambda p: {"players": p["players"], "lands": [[land, list(c.items())] for land, c in p["lands"].items()]})
     answers = [e for e in expected if e != "refused"]
     assert len(answers) < RUNS and any(p["rank"] == 1 for e in answers for p in e["players"][1:])  # shared ranks
@@ -140,19 +161,21 @@ def cards(rng: random.Random, rules: dict) -> str:
     return "".join(c.lower() if rng.random() < 0.2 else c for c in typed) + (" " if rng.random() < 0.1 else "")
 
 
-def test_exhibition_agrees_with_the_engine(page, live_server, seed):
+@for_calculator("adel-verpflichtet/exhibition")
+def test_exhibition_agrees_with_the_engine(page, live_server, seed, key):
     rng = random.Random(f"{seed} exhibition")
     rules = rule_table_for("adel-verpflichtet")
-    expected = agree(page, live_server, seed, "adel-verpflichtet/exhibition", [{"cards": cards(rng, rules)} for _ in range(RUNS)])
+    expected = agree(page, live_server, seed, key, [{"cards": cards(rng, rules)} for _ in range(RUNS)])
     assert {e["reason"] for e in expected} == {None, *rules["reasons"].values()}
 
 
-def test_exhibitions_ranking_agrees_with_the_engine(page, live_server, seed):
+@for_calculator("adel-verpflichtet/exhibitions-ranking")
+def test_exhibitions_ranking_agrees_with_the_engine(page, live_server, seed, key):
     rng = random.Random(f"{seed} ranking")
     rules = rule_table_for("adel-verpflichtet")
     payloads = [{"players": {name: {"cards": cards(rng, rules), "oldest_age": rng.choice([None, 0, 5, 5, 50, 100, rules["max_age"]])}
                              for name in rng.sample(NAMES, rng.randint(1, 8))}} for _ in range(RUNS)]
-    expected = agree(page, live_server, seed, "adel-verpflichtet/exhibitions-ranking", payloads,
+    expected = agree(page, live_server, seed, key, payloads,
                      lambda p: {"players": list(p["players"].items())})
     assert {r["decided_by"] for e in expected for r in e["ranking"]} == set(rules["decided"].values())
 
@@ -172,10 +195,11 @@ def share_request(rng: random.Random, rules: dict) -> dict:
     return {"players": players, "leader": leader, "ending": ending, "cards": loot, "leader_takes": takes}
 
 
-def test_loot_sharing_agrees_with_the_engine(page, live_server, seed):
+@for_calculator("keine-ehre-unter-dieben/loot-sharing")
+def test_loot_sharing_agrees_with_the_engine(page, live_server, seed, key):
     rng = random.Random(f"{seed} loot")
     rules = rule_table_for("keine-ehre-unter-dieben")
-    expected = agree(page, live_server, seed, "keine-ehre-unter-dieben/loot-sharing", [share_request(rng, rules) for _ in range(RUNS)])
+    expected = agree(page, live_server, seed, key, [share_request(rng, rules) for _ in range(RUNS)])
     answers = [e for e in expected if e != "refused"]
     assert len(answers) < RUNS
     assert any(e["shares"] is None for e in answers) and any(e["extra_card"] for e in answers if e["shares"])
