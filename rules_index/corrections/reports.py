@@ -68,6 +68,12 @@ def plain_text(value: str, field: str) -> str:
     return text.strip(_ENDS)
 
 
+def is_email(text: str) -> bool:
+    """Whether a reader's text is an e-mail address (``EMAIL``), blanks around it aside: the API's
+    and the report form's one rule."""
+    return _EMAIL.match(text.strip(_ENDS)) is not None
+
+
 def _optional_text(data: dict, field: str, limit: int) -> str | None:
     value = data.get(field)
     if value is None:
@@ -122,7 +128,7 @@ def validate_submission(library: Library, data: dict) -> Submission:
         except ValueError as exc:
             raise SubmissionError("page", str(exc)) from None
     email = _optional_text(data, "email", MAX_EMAIL)
-    if email is not None and not _EMAIL.match(email):
+    if email is not None and not is_email(email):
         raise SubmissionError("email", "is not an e-mail address")
     return Submission(game_slug, kind, target, lang, message, proposed, page, email)
 

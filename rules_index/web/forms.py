@@ -9,7 +9,7 @@ from wtforms.validators import DataRequired, Length, Optional, Regexp, Validatio
 
 from rules_index import page_numbers
 from rules_index.characters import describe
-from rules_index.corrections.reports import MAX_EMAIL, MAX_MESSAGE, MAX_PAGE, MAX_PROPOSAL, refused_character
+from rules_index.corrections.reports import MAX_EMAIL, MAX_MESSAGE, MAX_PAGE, MAX_PROPOSAL, is_email, refused_character
 
 
 def no_control_characters(form, field) -> None:
@@ -30,6 +30,12 @@ def page_number(form, field) -> None:
         raise ValidationError(_("A page like 2, S. 2 or p. 2, or a range like 5-6.")) from None
 
 
+def email_address(form, field) -> None:
+    """The reports' e-mail rule (``reports.is_email``), said in the reader's language."""
+    if not is_email(field.data):
+        raise ValidationError(_("That is not an e-mail address."))
+
+
 class CorrectionForm(FlaskForm):
     message = TextAreaField(_l("What is wrong?"), validators=[no_control_characters, DataRequired(_l("Please say what is wrong.")), Length(max=MAX_MESSAGE)])
     proposed_answer = TextAreaField(
@@ -41,7 +47,7 @@ class CorrectionForm(FlaskForm):
     # The address is stored with the report only; no page, API response or export shows it.
     email = StringField(
         _l("E-mail for a reply (optional)"),
-        validators=[no_control_characters, Optional(), Length(max=MAX_EMAIL), Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message=_l("That is not an e-mail address."))],
+        validators=[no_control_characters, Optional(), Length(max=MAX_EMAIL), email_address],
         description=_l("Only for a reply about this report: it is stored with the report and never shown on this site or passed on."),
     )
     website = StringField("Website")  # honeypot: people leave it empty, scripts fill it
