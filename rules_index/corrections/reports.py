@@ -1,10 +1,12 @@
-"""Readers' reports: validation of a submission, storing it, finding it again."""
+"""Readers' reports: their request model, validation of a submission, storing it, finding it again."""
 from __future__ import annotations
 
-import re
 import secrets
 from dataclasses import dataclass
+from typing import Annotated, Literal
 
+from pydantic import AfterValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -14,6 +16,7 @@ from rules_index.content import LANGS, Library
 
 from .field_error import FieldError
 from .models import STATUSES, Report
+from .sent import Matches, Plain, RequestModel, field_error, left_out, located
 
 MAX_MESSAGE = 5000
 MAX_PROPOSAL = 10000
@@ -21,18 +24,69 @@ MAX_PAGE = 40
 MAX_EMAIL = 254
 
 # What a report's texts may hold, as regex classes the API's JSON Schema states too.
-REFUSED = f"[{chars.regex_class(chars.CONTROLS)}]"
 BLANK = chars.regex_class(chars.LINE_BREAKS, chars.SEPARATORS, chars.BIDI_CONTROLS, chars.SPACES)
 VISIBLE = f"[^{chars.regex_class(chars.CONTROLS)}{BLANK}]"
 PAGE = page_numbers.PATTERN
 EMAIL = f"[^@{BLANK}]+@[^@{BLANK}]+\\.[^@{BLANK}]+"
 
-_ENDS = chars.characters(chars.LINE_BREAKS, chars.SPACES)
-_EMAIL = re.compile(f"^{EMAIL}$")
-
 
 class SubmissionError(FieldError):
     """A submission that cannot be stored: the field, what is wrong, and the HTTP status."""
+
+
+def _around(pattern: str) -> str:
+    """The whole text is ``pattern`` or nothing, with blanks around it.
+
+    Anchored, unlike the character classes: safe here because a final newline is a blank, so
+    Python's ``$`` (which also matches before one) and ECMA-262's agree.
+    """
+    return f"^[{BLANK}]*({pattern})?[{BLANK}]*$"
+
+
+def _page(text: str) -> str | None:
+    if not text:
+        return None
+    try:
+        return page_numbers.normalize(text)
+    except ValueError as exc:
+        raise PydanticCustomError("page", "{reason}", {"reason": str(exc)}) from None
+
+
+def _blank_is_none(text: str) -> str | None:
+    return text or None
+
+
+# A report's fields, each checked by one type: the API's model and the report form use them alike.
+Message = Annotated[str, Field(max_length=MAX_MESSAGE), Plain(), Matches(VISIBLE, "message_missing", "say what is wrong")]
+Proposal = Annotated[str, Field(max_length=MAX_PROPOSAL), Plain(), AfterValidator(_blank_is_none)]
+Page = Annotated[str, Field(max_length=MAX_PAGE), Plain(), Matches(_around(PAGE), "page", f"must be {page_numbers.HINT}"),
+                 AfterValidator(_page)]
+Email = Annotated[str, Field(max_length=MAX_EMAIL), Plain(), Matches(_around(EMAIL), "email", "is not an e-mail address"),
+                  AfterValidator(_blank_is_none)]
+
+
+class CorrectionRequest(RequestModel):
+    """A reader's report on one FAQ entry (``faq``) or one rules section (``section``)."""
+
+    model_config = ConfigDict(json_schema_extra={"oneOf": [
+        {"required": ["faq"], "not": {"required": ["section"]}},
+        {"required": ["section"], "not": {"required": ["faq"]}},
+    ]})
+
+    game: Annotated[str, Field(min_length=1)]
+    faq: str = left_out()
+    section: str = left_out()
+    lang: Literal[LANGS]
+    message: Message
+    proposed_answer: Proposal | None = None
+    page: Page | None = None
+    email: Email | None = None
+
+    @model_validator(mode="after")
+    def _one_target(self) -> CorrectionRequest:
+        if (self.faq is None) == (self.section is None):
+            raise located("one_target", "faq", "give exactly one of 'faq' or 'section'")
+        return self
 
 
 @dataclass(frozen=True)
@@ -47,90 +101,31 @@ class Submission:
     email: str | None
 
 
-refused_character = chars.refused_character  # what the report form checks before it posts
-
-
-def plain_text(value: str, field: str) -> str:
-    """A reader's text made plain, or SubmissionError 400 naming the field.
-
-    ``characters.plain_text``, as editors' changes get it: line breaks become LF (CRLF and CR from
-    browsers' text areas, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR from pasted text);
-    bidirectional controls and marks and the BOM are removed, since they reorder or hide what an
-    editor sees; control characters (C0 other than tab and line breaks, DEL, C1 such as U+0085)
-    are refused. Spaces and line breaks around the text are stripped.
-    """
-    try:
-        text = chars.plain_text(value)
-    except chars.RefusedText as exc:
-        if exc.char is None:
-            raise SubmissionError(field, "is not valid Unicode text") from None
-        raise SubmissionError(field, f"may not hold the control character {chars.describe(exc.char)}") from None
-    return text.strip(_ENDS)
-
-
-def is_email(text: str) -> bool:
-    """Whether a reader's text is an e-mail address (``EMAIL``), blanks around it aside: the API's
-    and the report form's one rule."""
-    return _EMAIL.match(text.strip(_ENDS)) is not None
-
-
-def _optional_text(data: dict, field: str, limit: int) -> str | None:
-    value = data.get(field)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise SubmissionError(field, "must be a text")
-    value = plain_text(value, field)
-    if len(value) > limit:
-        raise SubmissionError(field, f"is longer than {limit} characters", 413)
-    return value or None
-
-
 def validate_submission(library: Library, data: dict) -> Submission:
-    """Check a submission against the content; raises SubmissionError naming the field.
+    """A submission checked by its model (``CorrectionRequest``), then against the content (the
+    game and the entry exist); raises SubmissionError naming the field.
 
-    Every text goes through ``plain_text``: what is stored is what an editor will see.
+    Every text is made plain (``sent.Plain``): what is stored is what an editor will see.
     """
     if not isinstance(data, dict):
         raise SubmissionError("body", "must be a JSON object")
-    game_slug = data.get("game")
-    if not isinstance(game_slug, str) or not game_slug:
-        raise SubmissionError("game", "is required")
-    game = library.game(game_slug)
+    try:
+        request = CorrectionRequest.model_validate(data)
+    except ValidationError as exc:
+        raise field_error(exc, SubmissionError) from None
+    game = library.game(request.game)
     if game is None:
-        raise SubmissionError("game", f"no game '{game_slug[:80]}'", 404)
-    lang = data.get("lang")
-    if lang not in LANGS:
-        raise SubmissionError("lang", f"must be one of {', '.join(LANGS)}")
-    faq_id, section_id = data.get("faq"), data.get("section")
-    if (faq_id is None) == (section_id is None):
-        raise SubmissionError("faq", "give exactly one of 'faq' or 'section'")
-    if faq_id is not None:
-        if not isinstance(faq_id, str) or game.faq_entry(faq_id) is None:
-            raise SubmissionError("faq", f"game '{game_slug}' has no FAQ entry '{str(faq_id)[:120]}'", 404)
-        kind, target = "faq", faq_id
+        raise SubmissionError("game", f"no game '{request.game[:80]}'", 404)
+    if request.faq is not None:
+        if game.faq_entry(request.faq) is None:
+            raise SubmissionError("faq", f"game '{request.game}' has no FAQ entry '{request.faq[:120]}'", 404)
+        kind, target = "faq", request.faq
     else:
-        if not isinstance(section_id, str) or game.section(section_id) is None:
-            raise SubmissionError("section", f"game '{game_slug}' has no rules section '{str(section_id)[:120]}'", 404)
-        kind, target = "section", section_id
-    message = data.get("message")
-    if isinstance(message, str):
-        message = plain_text(message, "message")
-    if not isinstance(message, str) or not message:
-        raise SubmissionError("message", "say what is wrong")
-    if len(message) > MAX_MESSAGE:
-        raise SubmissionError("message", f"is longer than {MAX_MESSAGE} characters", 413)
-    proposed = _optional_text(data, "proposed_answer", MAX_PROPOSAL)
-    page = _optional_text(data, "page", MAX_PAGE)
-    if page is not None:
-        try:
-            page = page_numbers.normalize(page)
-        except ValueError as exc:
-            raise SubmissionError("page", str(exc)) from None
-    email = _optional_text(data, "email", MAX_EMAIL)
-    if email is not None and not is_email(email):
-        raise SubmissionError("email", "is not an e-mail address")
-    return Submission(game_slug, kind, target, lang, message, proposed, page, email)
+        if game.section(request.section) is None:
+            raise SubmissionError("section", f"game '{request.game}' has no rules section '{request.section[:120]}'", 404)
+        kind, target = "section", request.section
+    return Submission(request.game, kind, target, request.lang, request.message, request.proposed_answer,
+                      request.page, request.email)
 
 
 def store(session: Session, submission: Submission) -> Report:

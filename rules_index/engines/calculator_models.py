@@ -130,6 +130,7 @@ _MESSAGES = {
     "dict_type": "must be an object",
     "list_type": "must be a list",
     "string_type": "must be a text",
+    "bool_type": "must be true or false",
     "string_unicode": "is not valid Unicode text",
     "literal_error": "must be one of {expected}",
     "int_parsing": "must be a whole number",

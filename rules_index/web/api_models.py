@@ -1,10 +1,10 @@
 """The JSON API's requests and answers as pydantic models: the one definition the OpenAPI document
-is generated from (``openapi.py``), and, for query parameters, what the API validates with.
+is generated from (``openapi.py``) and the API validates with.
 
-Calculator models live with their engines (``engines/*/calculators.py``). The correction and
-change requests are checked field by field in ``rules_index.corrections`` (which also normalises
-the texts and answers 404 and 413 for some fields); their models state those checks with the
-same constants and character classes.
+Calculator models live with their engines (``engines/*/calculators.py``), the models of readers'
+reports and editors' changes with the corrections (``reports.CorrectionRequest``,
+``change_requests.ChangeRequest``, built from the checks of ``corrections.sent``), which validate
+a request's body with them and then check it against the content.
 """
 from __future__ import annotations
 
@@ -16,14 +16,10 @@ from pydantic_core import PydanticCustomError
 from rules_index import characters as chars
 from rules_index.content import DEFAULT_LANG, LANGS
 from rules_index.corrections import change_requests, reports
+from rules_index.corrections.sent import left_out
 from rules_index.search import clean_query
 
 Lang = Literal[LANGS]
-
-
-def left_out(**details: Any) -> Any:
-    """The default of a key that may be left out but is never null (the document states no default)."""
-    return Field(default=None, **details)
 
 
 class ApiModel(BaseModel):
@@ -201,36 +197,8 @@ class SearchResult(ApiModel):
 
 
 # ------------------------------------------------------------------ readers' reports
-def _plain(**constraints: Any) -> Any:
-    """A report's text: ``constraints`` and no control character (``reports.REFUSED``)."""
-    return Annotated[str, Field(**constraints, json_schema_extra={"not": {"pattern": reports.REFUSED}})]
-
-
-def _around(pattern: str) -> str:
-    """The whole text is ``pattern`` or nothing, with blanks (which the server strips) around it.
-
-    Anchored, unlike the character classes: safe here because a final newline is a blank, so
-    Python's ``$`` (which also matches before one) and ECMA-262's agree.
-    """
-    return f"^[{reports.BLANK}]*({pattern})?[{reports.BLANK}]*$"
-
-
-class CorrectionRequest(ApiModel):
-    """A reader's report on one FAQ entry (``faq``) or one rules section (``section``)."""
-
-    model_config = ConfigDict(json_schema_extra={"oneOf": [
-        {"required": ["faq"], "not": {"required": ["section"]}},
-        {"required": ["section"], "not": {"required": ["faq"]}},
-    ]})
-
-    game: Annotated[str, Field(min_length=1)]
-    faq: str = left_out()
-    section: str = left_out()
-    lang: Lang
-    message: _plain(max_length=reports.MAX_MESSAGE, pattern=reports.VISIBLE)
-    proposed_answer: _plain(max_length=reports.MAX_PROPOSAL) | None = None
-    page: _plain(pattern=_around(reports.PAGE)) | None = None
-    email: _plain(max_length=reports.MAX_EMAIL, pattern=_around(reports.EMAIL)) | None = None
+# The request is the corrections' own model, which the API validates the body with.
+CorrectionRequest = reports.CorrectionRequest
 
 
 class CorrectionCreated(ApiModel):
@@ -256,37 +224,8 @@ class CorrectionStatus(ApiModel):
 
 
 # ------------------------------------------------------------------ editors' changes
-EntryText = Annotated[str, Field(max_length=change_requests.MAX_TEXT)]
-
-
-class LangText(ApiModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
-
-    question: EntryText = left_out()
-    answer: EntryText = left_out()
-    body: EntryText = left_out()
-
-
-class ChangeText(ApiModel):
-    """New text per language; languages left out stay as they are. FAQ entries: question and/or
-    answer; sections: body."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
-
-    de: LangText = left_out()
-    en: LangText = left_out()
-    it: LangText = left_out()
-
-
-class ChangeRequest(ApiModel):
-    game: Annotated[str, Field(min_length=1)]
-    kind: Literal["faq", "section"]
-    id: Annotated[str, Field(min_length=1)]
-    text: ChangeText
-    base_version: str = left_out(
-        description="The entry's version when it was read (GET .../faq/{id} returns it); 409 if it changed since.",
-    )
-    dry_run: bool = Field(default=False, description="Only check the change: 200 if it would be accepted, nothing is written.")
+# The request is the corrections' own model, which the API validates the body with.
+ChangeRequest = change_requests.ChangeRequest
 
 
 class HoldReason(ApiModel):

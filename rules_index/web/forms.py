@@ -4,50 +4,62 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from pydantic import TypeAdapter
+from pydantic import ValidationError as InvalidValue
 from wtforms import HiddenField, PasswordField, StringField, TextAreaField
-from wtforms.validators import DataRequired, Length, Optional, Regexp, ValidationError
+from wtforms.validators import DataRequired, Length, Optional, Regexp, StopValidation
 
-from rules_index import page_numbers
-from rules_index.characters import describe
-from rules_index.corrections.reports import MAX_EMAIL, MAX_MESSAGE, MAX_PAGE, MAX_PROPOSAL, is_email, refused_character
+from rules_index.corrections import reports
 
 
-def no_control_characters(form, field) -> None:
-    """The reports' own check (``reports.plain_text``), said in the reader's language.
+class Checked:
+    """A field checked by the type the API's model checks it with (``reports.Message`` …): the
+    one rule, its problems said in the reader's language (``messages``, by pydantic error type;
+    a control character is named). The field then holds the value as stored (the text made
+    plain, the page as "5-6", None for a blank optional field).
 
-    Listed before Optional/DataRequired, which take a text of control characters for empty.
+    ``field_flags`` render as HTML attributes: ``required`` and the ``maxlength`` the type allows.
     """
-    bad = refused_character(field.data or "")
-    if bad is not None:
-        raise ValidationError(_("Please remove the invisible control character %(char)s.", char=describe(bad)))
 
+    def __init__(self, type_, limit: int, messages: dict, required: bool = False):
+        self.adapter = TypeAdapter(type_)
+        self.messages = messages
+        self.field_flags = {"maxlength": limit, **({"required": True} if required else {})}
 
-def page_number(form, field) -> None:
-    """The API's page rule (``page_numbers``); the field then holds the page as stored ("5-6")."""
-    try:
-        field.data = page_numbers.normalize(field.data.strip())
-    except ValueError:
-        raise ValidationError(_("A page like 2, S. 2 or p. 2, or a range like 5-6.")) from None
+    def __call__(self, form, field) -> None:
+        try:
+            field.data = self.adapter.validate_python(field.data or "")
+        except InvalidValue as exc:
+            error = exc.errors(include_url=False)[0]
+            raise StopValidation(self._said(field, error)) from None
 
-
-def email_address(form, field) -> None:
-    """The reports' e-mail rule (``reports.is_email``), said in the reader's language."""
-    if not is_email(field.data):
-        raise ValidationError(_("That is not an e-mail address."))
+    def _said(self, field, error: dict) -> str:
+        ctx = error.get("ctx") or {}
+        if error["type"] == "control_character":
+            return _("Please remove the invisible control character %(char)s.", char=ctx["char"])
+        if error["type"] == "string_too_long":
+            most = ctx["max_length"]
+            return field.ngettext("Field cannot be longer than %(max)d character.",
+                                  "Field cannot be longer than %(max)d characters.", most) % {"max": most}
+        return str(self.messages.get(error["type"], error["msg"]))
 
 
 class CorrectionForm(FlaskForm):
-    message = TextAreaField(_l("What is wrong?"), validators=[no_control_characters, DataRequired(_l("Please say what is wrong.")), Length(max=MAX_MESSAGE)])
+    message = TextAreaField(_l("What is wrong?"), validators=[
+        Checked(reports.Message, reports.MAX_MESSAGE, {"message_missing": _l("Please say what is wrong.")}, required=True)])
     proposed_answer = TextAreaField(
-        _l("Your proposed wording (optional)"), validators=[no_control_characters, Optional(), Length(max=MAX_PROPOSAL)],
+        _l("Your proposed wording (optional)"), validators=[Checked(reports.Proposal, reports.MAX_PROPOSAL, {})],
         description=_l("Starts with the current text: change it to read as you think it should."),
     )
-    page = StringField(_l("Page in the rulebook (optional)"), validators=[no_control_characters, Optional(), Length(max=MAX_PAGE), page_number],
-                       description=_l("As you like: 2, S. 2, p. 2 or 5-6."))
+    page = StringField(
+        _l("Page in the rulebook (optional)"),
+        validators=[Checked(reports.Page, reports.MAX_PAGE, {"page": _l("A page like 2, S. 2 or p. 2, or a range like 5-6.")})],
+        description=_l("As you like: 2, S. 2, p. 2 or 5-6."),
+    )
     # The address is stored with the report only; no page, API response or export shows it.
     email = StringField(
         _l("E-mail for a reply (optional)"),
-        validators=[no_control_characters, Optional(), Length(max=MAX_EMAIL), email_address],
+        validators=[Checked(reports.Email, reports.MAX_EMAIL, {"email": _l("That is not an e-mail address.")})],
         description=_l("Only for a reply about this report: it is stored with the report and never shown on this site or passed on."),
     )
     website = StringField("Website")  # honeypot: people leave it empty, scripts fill it
@@ -84,17 +96,17 @@ class EntryForm(VersionedForm):
     """An editor's version of a FAQ entry: question and answer per language, citation, ruling and check."""
 
     question_de = StringField(_l("Question (%(lang)s)", lang="de"), validators=[DataRequired(), Length(max=500)])
-    answer_de = TextAreaField(_l("Answer (%(lang)s)", lang="de"), validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    answer_de = TextAreaField(_l("Answer (%(lang)s)", lang="de"), validators=[DataRequired(), Length(max=reports.MAX_PROPOSAL)])
     question_en = StringField(_l("Question (%(lang)s)", lang="en"), validators=[DataRequired(), Length(max=500)])
-    answer_en = TextAreaField(_l("Answer (%(lang)s)", lang="en"), validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    answer_en = TextAreaField(_l("Answer (%(lang)s)", lang="en"), validators=[DataRequired(), Length(max=reports.MAX_PROPOSAL)])
     question_it = StringField(_l("Question (%(lang)s)", lang="it"), validators=[DataRequired(), Length(max=500)])
-    answer_it = TextAreaField(_l("Answer (%(lang)s)", lang="it"), validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    answer_it = TextAreaField(_l("Answer (%(lang)s)", lang="it"), validators=[DataRequired(), Length(max=reports.MAX_PROPOSAL)])
     citation = TextAreaField(_l("Citation (YAML)"), validators=[DataRequired(), Length(max=2000)])
     ruling = TextAreaField(_l("Ruling (YAML)"), validators=[DataRequired(), Length(max=5000)])
     check = TextAreaField(_l("Check (YAML)"), validators=[DataRequired(), Length(max=20000)])
 
 
 class SectionForm(VersionedForm):
-    body_de = TextAreaField(_l("Text (%(lang)s)", lang="de"), validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
-    body_en = TextAreaField(_l("Text (%(lang)s)", lang="en"), validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
-    body_it = TextAreaField(_l("Text (%(lang)s)", lang="it"), validators=[DataRequired(), Length(max=MAX_PROPOSAL)])
+    body_de = TextAreaField(_l("Text (%(lang)s)", lang="de"), validators=[DataRequired(), Length(max=reports.MAX_PROPOSAL)])
+    body_en = TextAreaField(_l("Text (%(lang)s)", lang="en"), validators=[DataRequired(), Length(max=reports.MAX_PROPOSAL)])
+    body_it = TextAreaField(_l("Text (%(lang)s)", lang="it"), validators=[DataRequired(), Length(max=reports.MAX_PROPOSAL)])

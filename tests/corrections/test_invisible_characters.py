@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import TypeAdapter, ValidationError
 
 from rules_index import characters as chars
 from rules_index.content.versions import stored_faq_data
-from rules_index.corrections.change_requests import RequestError, _text
-from rules_index.corrections.reports import plain_text as report_text
+from rules_index.corrections.change_requests import EntryText
+from rules_index.corrections.reports import Proposal
 from rules_index.search.query import clean_query
 from rules_index.web.state import library
 
@@ -98,20 +99,24 @@ def test_a_search_query_drops_every_invisible_character(char):
     assert clean_query(f"Dieb{char}Meuchler") == "DiebMeuchler"
 
 
+ENTRY_TEXT, REPORT_TEXT = TypeAdapter(EntryText), TypeAdapter(Proposal)
+
+
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
 def test_reports_and_changes_clean_alike(text):
     """A report's text is the editors' cleaning stripped at both ends; a refusal is shared too."""
     try:
         expected = chars.plain_text(text)
     except chars.RefusedText:
-        with pytest.raises(RequestError):
-            _text(text, "text.de.answer")
+        for adapter in (ENTRY_TEXT, REPORT_TEXT):
+            with pytest.raises(ValidationError):
+                adapter.validate_python(text)
         return
-    assert _text(text, "text.de.answer") == expected
+    assert ENTRY_TEXT.validate_python(text) == expected
     assert not set(expected) & set(INVISIBLE + "\u2028\u2029\r")
     try:
-        assert report_text(text, "message") == expected.strip(" \t\n\u00a0\u3000\ufeff\u2000\u2001\u2002\u2003\u2004\u2005"
-                                                              "\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u1680")
+        assert REPORT_TEXT.validate_python(text) == (expected.strip(" \t\n\u00a0\u3000\ufeff\u2000\u2001\u2002\u2003\u2004\u2005"
+                                                                   "\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u1680") or None)
     except Exception as exc:  # the reports refuse what plain_text refuses, nothing more
         raise AssertionError(f"report cleaning differs for {text!r}: {exc}") from exc
 
