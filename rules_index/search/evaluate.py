@@ -13,6 +13,9 @@ of the content in a temporary folder, runs each question and prints, overall and
 A question's ``expect`` is ``game/faq-id``; ``kind: fact`` expects the game's "at a glance"
 answer (``game/facts``).
 
+A held-out set (``eval/held-out-*.yaml``) prints its totals only: the questions it missed stay
+unseen, so that it is never tuned on.
+
 A set whose questions have no ``expect`` is a spelling set: a question with ``fixed`` is
 misspelled and ``fixed`` is it corrected; one without is spelled right and should get no
 suggestion. Reported: suggestions made and the share right, spelled-right questions that got
@@ -208,6 +211,12 @@ def index_of(content: Path, folder: Path) -> SearchIndex:
     return SearchIndex(link)
 
 
+def is_held_out(path: Path) -> bool:
+    """A held-out set (``eval/held-out-*.yaml``): measured, never tuned on, so its questions that
+    missed are not printed (only its totals)."""
+    return Path(path).name.startswith("held-out-")
+
+
 def report(scores: dict[str, Scores], outcomes: list[Outcome]) -> str:
     lines = [f"{'set':<6}{'cases':>6}{'recall@3':>10}{'MRR@10':>9}{'shown@3':>9}{'card shown':>11}{'card right':>11}{'card':>7}"]
     for key in ["all", *sorted(k for k in scores if k != "all")]:
@@ -235,10 +244,15 @@ def main(argv: list[str]) -> int:
         index = index_of(CONTENT, Path(folder))
         for path in paths:
             print(f"== {path}")
+            hidden = is_held_out(path)
             if is_spelling_set(path):
-                print(spelling_report(*evaluate_spelling(index, load_spelling_cases(path))))
+                scores, misses = evaluate_spelling(index, load_spelling_cases(path))
+                print(spelling_report(scores, [] if hidden else misses))
             else:
-                print(report(*evaluate(index, load_cases(path))))
+                scores, outcomes = evaluate(index, load_cases(path))
+                print(report(scores, [o for o in outcomes if o.is_card] if hidden else outcomes))
+            if hidden:
+                print("  (a held-out set: totals only)")
     return 0
 
 

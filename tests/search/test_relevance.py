@@ -57,3 +57,15 @@ def test_players_questions_cover_every_language_and_kind():
     assert len(cases) >= 55
     assert {c.lang for c in cases} == {"de", "en", "it"}
     assert any(c.kind == "fact" for c in cases)
+
+
+def test_a_held_out_set_prints_its_totals_and_never_its_questions(tmp_path, capsys):
+    from rules_index.search.evaluate import main
+
+    question = "xylophon quasar zebra"  # found nowhere: a miss in any set
+    for name in ("held-out-probe.yaml", "probe.yaml"):
+        (tmp_path / name).write_text(f'- {{lang: de, q: "{question}", expect: ohne-furcht-und-adel/tie-break}}\n', encoding="utf-8")
+    main(["evaluate", str(tmp_path / "held-out-probe.yaml"), str(tmp_path / "probe.yaml")])
+    held_out, tuning = capsys.readouterr().out.split(f"== {tmp_path / 'probe.yaml'}")
+    assert "cases" in held_out and question not in held_out
+    assert question in tuning  # a tuning set lists what it missed
