@@ -252,7 +252,7 @@ def test_a_readers_proposal_too_long_to_nest_5000_deep_is_refused_clearly(editor
     response = editor_app.test_client().post("/api/v1/corrections", json={
         "game": GAME, "faq": FAQ, "lang": "de", "message": "Zu tief.", "proposed_answer": "- " * 5000 + "x"})
     assert response.status_code == 413
-    assert response.get_json()["error"] == "proposed_answer: is longer than 10000 characters"
+    assert response.get_json()["error"] == "proposed_answer: may hold at most 10000 characters"
 
 
 # --------------------------------------------------------------------------- under gunicorn
