@@ -138,7 +138,10 @@ def facts_documents(game: Game, lang: str) -> Iterator[Document]:
 def faq_document(game: Game, faq, lang: str, glossary: GlossaryMatcher) -> Document:
     text = faq.text(lang)
     body = plain_text(text.answer)
-    words = [*faq.keywords.get(lang), *glossary.words_for(f"{text.question} {body}", lang)]
+    # The situations its checks play ("The Thief tries to rob the Assassin: the rules refuse
+    # it") are how players ask: they tell what happened at the table rather than name the rule.
+    situations = [check.scenario.get(lang) for check in faq.checks if check.scenario]
+    words = [*faq.keywords.get(lang), *glossary.words_for(f"{text.question} {body}", lang), *situations]
     return Document("faq", game.slug, faq.id, lang, text.question, body, words)
 
 

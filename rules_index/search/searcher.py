@@ -104,8 +104,9 @@ SHOWN_ORDER = {"faq": 0, "fact": 0, "section": 1, "glossary": 2, "mistake": 3}
 # question holds more of the asked words than the next one's. Else the answers within
 # ``CARD_MARGIN`` of the first (at most ``MAX_CLOSE``) are shown side by side. Calibrated on the
 # tuning sets (eval/search-queries.yaml, player-questions.yaml, table-talk.yaml) for a card that
-# is right at least 97 % of the times it is shown; eval/held-out-*.yaml measure it unseen.
-CARD_MARGIN = 0.88
+# is right at least 97 % of the times it is shown (eval/situations.yaml is not there yet: about
+# 83 %); eval/held-out-*.yaml measure it unseen.
+CARD_MARGIN = 0.9
 ASKED_MARGIN = 0.96
 # An answer to the same question in another game within this share of the first: no card.
 SCOPE_MARGIN = 0.7
