@@ -68,6 +68,10 @@ _WORD = re.compile(r"[^\W\d_]+|\d+")
 _BREAK = re.compile(r"(?:(?<=[.!?;])|(?<=[.!?;][*_])|(?<=[.!?;][*_]{2}))\s+|\n\s*\n|\n(?=[ \t]*(?:[-+*]|\d+\.)\s)|\n(?=[ \t]*\|)")
 _ABBREVIATION = re.compile(r"(?:^|[\s(])(?:S|p|pp|pag|Nr|bzw|ca|vgl|usw|etc|z\.B|e\.g|i\.e|\d+)\.$", re.I)
 _CLAUSE = re.compile(r"[,;–—]|\s-\s")
+# The span's own clause, where a true statement is read: colons and the words that join two
+# clauses end it too ("Passing is illegal: [you must swap a card]", "… are not lost and [can be
+# played again]").
+_OWN_CLAUSE = re.compile(r"[,;:–—]|\s-\s|\s(?:and|but|or|und|aber|oder|sondern|e|ed|ma|o|oppure)\s", re.I)
 _TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-+:?\s*\|)+\s*:?-*:?\s*$")
 
 
@@ -185,11 +189,12 @@ def main_clause(clause: str, lang: str) -> str:
     return " ".join(kept) if kept else clause
 
 
-def _clause(statement: Statement, mark: Mark) -> str:
-    """The clause of the statement that holds the span (cut at commas, semicolons and dashes)."""
+def _clause(statement: Statement, mark: Mark, ends_at: re.Pattern = _CLAUSE) -> str:
+    """The clause of the statement that holds the span (cut at commas, semicolons and dashes;
+    ``ends_at``: at what else)."""
     source = statement.source
-    starts = [0] + [m.end() for m in _CLAUSE.finditer(source) if m.end() <= mark.start]
-    ends = [m.start() for m in _CLAUSE.finditer(source) if m.start() >= mark.end] + [len(source)]
+    starts = [0] + [m.end() for m in ends_at.finditer(source) if m.end() <= mark.start]
+    ends = [m.start() for m in ends_at.finditer(source) if m.start() >= mark.end] + [len(source)]
     return unmarked(source[max(starts):min(ends)])
 
 
@@ -215,8 +220,12 @@ def _states_number(words: str, value: int, lang: str) -> bool:
     if value in SMALL_NUMBERS:
         tokens = {t.casefold() for t in _WORD.findall(words)}
         return bool(tokens & SMALL_NUMBERS[value][lang])
-    # A span bound to a count states it also in a word that is a number only there ("[sei]": 6).
-    return value in numbers_in(words, lang) or value in {AMBIGUOUS[lang].get(t.casefold()) for t in _WORD.findall(words)}
+    stated = numbers_in(words, lang)
+    if stated:
+        return value in stated
+    # With no number of its own, a span bound to a count states it also in a word that is a
+    # number only there ("[sei]": 6); beside a number ("[secondo il regolamento 3]") it is a word.
+    return value in {AMBIGUOUS[lang].get(t.casefold()) for t in _WORD.findall(words)}
 
 
 def _phrase(subject, lang: str) -> str:
@@ -225,14 +234,16 @@ def _phrase(subject, lang: str) -> str:
 
 def _named(text: str, subject, lang: str, vocabulary: Vocabulary) -> bool:
     if isinstance(subject, int):
-        return _states_number(text, subject, lang)
+        # The count a clause is about may be named so too, whatever other numbers it holds
+        # ("con [sei]{…} giocatori: [nessuno]{…}").
+        return _states_number(text, subject, lang) or subject in {AMBIGUOUS[lang].get(t.casefold()) for t in _WORD.findall(text)}
     if isinstance(subject, Localized):
         return names(text, subject.get(lang))
     return vocabulary.named(text, subject, lang)
 
 
 def rendering_problem(fact: Fact, words: str, clause: str, lang: str, vocabulary: Vocabulary,
-                      opening: bool) -> tuple[str, str, str] | None:
+                      opening: bool, own: str | None = None) -> tuple[str, str, str] | None:
     """Why ``words`` (a span bound to ``fact``) do not say the fact's value: (code, the reason in
     English, the value as the text's language says it), or None."""
     value = fact.value
@@ -241,10 +252,11 @@ def rendering_problem(fact: Fact, words: str, clause: str, lang: str, vocabulary
         return None if names(words, expected) else ("value", f"does not say \"{expected}\", the fact's words for {value!r}", expected)
     if isinstance(value, bool):
         answer = ANSWER_WORDS[lang].get(words.strip(" *_.,!").casefold())
-        # What the engine holds true is denied only by its main clause: "may destroy the
-        # districts of a character that takes no turn" says it may. What it holds false must be
-        # denied somewhere in the clause (a reworded denial is read by a second editor anyway).
-        read = main_clause(clause, lang) if value else clause
+        # What the engine holds true is denied only in the span's own clause, outside the clauses
+        # inside it: "may destroy the districts of a character that takes no turn" says it may.
+        # What it holds false must be denied somewhere in the clause (a reworded denial is read
+        # by a second editor anyway).
+        read = main_clause(own or clause, lang) if value else clause
         said = answer if answer is not None and opening else not negative(read, lang)
         if said != value:
             return ("opposite", "says the opposite", "")
@@ -317,7 +329,8 @@ def binding_problems(faq: Faq, vocabulary: Vocabulary, source_pages: int | None 
                         continue
                     clause = _clause(statement, mark)
                     opening = index == 0 and statement.source.lstrip("*_ ").startswith(f"[{mark.words}]")
-                    wrong = rendering_problem(fact, mark.words, clause, lang, vocabulary, opening)
+                    wrong = rendering_problem(fact, mark.words, clause, lang, vocabulary, opening,
+                                              _clause(statement, mark, _OWN_CLAUSE))
                     if wrong:
                         code, reason, expected = wrong
                         problems.append(BindingProblem(

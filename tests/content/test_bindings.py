@@ -80,7 +80,9 @@ def test_a_true_rewording_in_other_words_of_the_language_binds(lang, old, new):
     answer = RIGHT[lang].replace(old, new)
     assert answer != RIGHT[lang]
     assert problems({lang: answer}, facts=facts) == []
-    if "[sei]" in new:  # bound to another count, the same word is refused
+    if "[sei]" in new:  # bound to another count, the same word is refused; beside a number it is a word
+        beside = answer.replace("[sei]{fact=six}", "[secondo il regolamento 7]{fact=two}")
+        assert any("does not state 2" in p for p in problems({lang: beside}, facts=[*facts, {"name": "two", "value": 2, "check": 1, "output": "players"}]))
         wrong = answer.replace("{fact=six}", "{fact=seven}")
         assert any("does not state 7" in p for p in problems({lang: wrong}, facts=[*facts, {"name": "seven", "value": 7, "check": 1, "output": "players"}]))
 
@@ -106,6 +108,9 @@ def test_a_negation_in_the_clause_of_a_true_statement_turns_it():
     ("en", "The Thief [may rob a character that has no gold yet]{fact=may-rob}."),
     ("it", "Il Ladro [può derubare un personaggio che non ha ancora oro]{fact=may-rob}."),
     ("de", "Der Dieb [darf ihn bestehlen, obwohl er noch kein Gold hat]{fact=may-rob}."),
+    ("en", "Nothing stops him: the Thief [may rob]{fact=may-rob} him."),  # a denial in another clause
+    ("de", "Sein Gold ist nicht sicher und der Dieb [darf ihn bestehlen]{fact=may-rob}."),
+    ("it", "Passare è vietato e il Ladro [può derubarlo]{fact=may-rob}."),
 ])
 def test_a_negation_inside_a_subordinate_clause_does_not_turn_a_true_statement(lang, said):
     facts = [*FACTS[:2], {**FACTS[2], "value": True}, FACTS[3]]
@@ -114,7 +119,7 @@ def test_a_negation_inside_a_subordinate_clause_does_not_turn_a_true_statement(l
     answers[lang] = answers[lang].replace(". ", f". {said} ", 1)
     assert problems(answers, verdict="yes", facts=facts) == []
     # Denied in its main clause, it says the opposite.
-    denied = {"en": ("may rob", "may not rob"), "it": ("può derubare", "non può derubare"), "de": ("darf ihn", "darf ihn nicht")}[lang]
+    denied = {"en": ("may rob", "may not rob"), "it": ("può deruba", "non può deruba"), "de": ("darf ihn", "darf ihn nicht")}[lang]
     wrong = {**answers, lang: answers[lang].replace(*denied)}
     assert any("says the opposite" in p for p in problems(wrong, verdict="yes", facts=facts))
 
