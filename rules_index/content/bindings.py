@@ -27,7 +27,7 @@ from typing import Iterable
 
 from .claims import PAGE, names as _names_long_words, verdict_problems
 from .marks import Mark, marks, unmarked
-from .numbers import AMBIGUOUS, numbers_in, prose
+from .numbers import ambiguous_numbers, numbers_in, prose
 from .schema import LANGS, Fact, Faq, GlossaryEntry, Localized
 
 # Words that deny what their clause says. The opening answer word "Nein"/"No" is judged apart.
@@ -225,7 +225,7 @@ def _states_number(words: str, value: int, lang: str) -> bool:
         return value in stated
     # With no number of its own, a span bound to a count states it also in a word that is a
     # number only there ("[sei]": 6); beside a number ("[secondo il regolamento 3]") it is a word.
-    return value in {AMBIGUOUS[lang].get(t.casefold()) for t in _WORD.findall(words)}
+    return value in ambiguous_numbers(words, lang)
 
 
 def _phrase(subject, lang: str) -> str:
@@ -236,7 +236,7 @@ def _named(text: str, subject, lang: str, vocabulary: Vocabulary) -> bool:
     if isinstance(subject, int):
         # The count a clause is about may be named so too, whatever other numbers it holds
         # ("con [sei]{…} giocatori: [nessuno]{…}").
-        return _states_number(text, subject, lang) or subject in {AMBIGUOUS[lang].get(t.casefold()) for t in _WORD.findall(text)}
+        return _states_number(text, subject, lang) or subject in ambiguous_numbers(text, lang)
     if isinstance(subject, Localized):
         return names(text, subject.get(lang))
     return vocabulary.named(text, subject, lang)

@@ -38,7 +38,7 @@ _WORDS = {
     },
 }
 # Number words that are other words too ("sei": "you are"; "secondo": "according to"): read as
-# numbers only where the text is bound to state one (a span bound to a count), never in prose.
+# numbers only where a text is bound to name a count (``ambiguous_numbers``), never in prose.
 AMBIGUOUS = {"de": {}, "en": {}, "it": {"sei": 6, "secondo": 2}}
 # Cardinals beyond 12 ("dreißig Goldstücke"): counted like the rest.
 _LARGER = {
@@ -64,6 +64,11 @@ _CARDINALS = {lang: {words.split()[0] for words in table.values()} - {"-"} | set
 _TOKEN = re.compile(r"[0-9]+|[^\W\d_]+")
 # Markdown link targets "](...)", autolinks "<http...>" and bare addresses.
 _NOT_PROSE = re.compile(r"\]\([^)]*\)|<[a-z][a-z0-9+.-]{1,31}:[^<>\s]*>|\b(?:https?|ftp)://\S+|\bwww\.\S+", re.I)
+
+
+def ambiguous_numbers(text: str, lang: str) -> set[int]:
+    """The counts ``text`` names in words that are other words too (``AMBIGUOUS``)."""
+    return {AMBIGUOUS[lang][t.lower()] for t in _TOKEN.findall(text) if t.lower() in AMBIGUOUS[lang]}
 
 
 def numbers_in(text: str, lang: str) -> set[int]:

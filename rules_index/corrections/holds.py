@@ -408,8 +408,8 @@ def _page_places(text: str) -> dict[int, frozenset[int]]:
 
 
 def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
-    """A change of page references goes live only as citations are written: in the language's
-    own word, without leading zeros, the same pages in every language, no page in a question
+    """A change of page references goes live only as citations are written: in the citations'
+    own form ("S. 2", "p. 2", "pp. 2–3"), the same pages in every language, no page in a question
     that its answer does not name, and the citation's page or its whole range (a single page of
     a range may be the wrong one of them)."""
     reasons, changed, named = [], False, {}
