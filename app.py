@@ -37,6 +37,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     web.init_app(app)
     cli.init_app(app)
     # Each process settles accepts a dead one left open, and brings a stale index in line, on its first request.
-    recovery.init_app(app, publish)
+    recovery.init_app(app, lambda: publish(holding_lock=True))  # it holds the content lock
     return app
 

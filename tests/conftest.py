@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 
 from apptools import make_app  # noqa: E402
 from app import ROOT  # noqa: E402
-from rules_index.web.search_state import search_index  # noqa: E402
+from rules_index.web.state import served  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -42,7 +42,7 @@ def app(tmp_path_factory):
     instance = tmp_path_factory.mktemp("instance")
     application = make_app(instance, ROOT / "content")
     with application.app_context():
-        search_index()  # builds the index once for the session
+        served().current()  # builds the index once for the session
     return application
 
 
@@ -72,7 +72,8 @@ def checkout_untouched():
 def index(app):
     """The session's search index on the real content."""
     with app.app_context():
-        return search_index()
+        served().current()
+        return served().index
 
 
 @pytest.fixture()

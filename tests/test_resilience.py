@@ -7,7 +7,7 @@ import shutil
 from app import ROOT
 from apptools import make_app
 from rules_index.search.build import switch_link
-from rules_index.web.search_state import search_index
+from rules_index.web.state import served
 
 GAME = "ohne-furcht-und-adel"
 
@@ -18,7 +18,7 @@ def test_broken_content_does_not_replace_the_served_content(tmp_path):
     app = make_app(tmp_path / "instance", content)
     client = app.test_client()
     with app.app_context():
-        link = search_index().link
+        link = served().index.link
     assert client.get(f"/de/{GAME}/faq/tie-break").status_code == 200
     generation = os.path.realpath(link)
 

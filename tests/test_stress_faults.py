@@ -15,7 +15,7 @@ import pytest
 from apptools import make_app
 from app import ROOT
 from rules_index.search import build
-from rules_index.web.state import content_state
+from rules_index.web.state import library
 
 pytestmark = pytest.mark.slow  # make test-all: fault scenarios with servers
 
@@ -49,7 +49,7 @@ def test_killed_build_leaves_the_previous_index_serving(tmp_path):
     app = make_app(instance, ROOT / "content")
     link = instance / "index"
     with app.app_context():
-        first = build(content_state().library, link, ROOT / "content")
+        first = build(library(), link, ROOT / "content")
     client = app.test_client()
     assert client.get(QUERY).get_json()["hits"]  # the running app has its searcher open
 

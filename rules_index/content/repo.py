@@ -256,3 +256,19 @@ def _identity(author: Author) -> dict[str, str]:
 
 def _committer() -> dict[str, str]:
     return {"GIT_COMMITTER_NAME": SERVICE[0], "GIT_COMMITTER_EMAIL": SERVICE[1]}
+
+
+def content_version(content: Path, fingerprint: str) -> str:
+    """What a published version of the content is known by (its pages' ETags, the API's
+    ``X-Content-Version``): the branch's commit when the content folder holds exactly that
+    commit's content, else ``content-`` and the content's fingerprint (edits not committed yet, a
+    folder in no repository, a repository without a branch)."""
+    repo = ContentRepo(content)
+    try:
+        if repo.exists():
+            head = repo.head()
+            if not repo.git("status", "--porcelain", "--untracked-files=all", "--", repo.prefix or ".").strip():
+                return head
+    except GitError:
+        pass
+    return f"content-{fingerprint[:20]}"

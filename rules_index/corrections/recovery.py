@@ -74,7 +74,7 @@ class Startup:
                     availability.failed(exc)
             sweep_tmp(root)
             written = journal_write_behind(content_repo(root), root)
-            # A missing index is built on first use (search_state); one that exists must not
+            # A missing index is built on first use (web.state); one that exists must not
             # stay behind the files: this is the app's start-up rebuild of a stale index.
             if link.exists() and (written or any(r.content_changed for r in results) or is_stale(link, root)):
                 try:

@@ -5,11 +5,14 @@ generation under ``<index>.generations/``. Each generation carries ``BUILD.json`
 fingerprint of the content and schema it was built from; only directories with that marker,
 made by this code, are ever opened (index files hold pickles). Next to it: ``FILES.json`` (the
 hash of each content file, so the next publication can tell what changed) and ``CHECKS.pickle``
-(the rule checks of that content, ``rules_index.verification``), so that serving processes
-switching to the generation load the results instead of running every check again. A generation
-made for an accepted change also keeps the changed games as loaded (``GAMES/<slug>.pickle``, with
-the fingerprint of the game folder's files and the catalog's ids for it), so that serving
-processes following it take them instead of parsing, validating and checking those games again.
+(the rule checks of that content, ``rules_index.verification``) and the library itself
+(``LIBRARY.pickle`` with the catalog, the players' words and each game folder's fingerprint;
+``GAMES/<slug>.pickle``, linked from the previous generation where the folder is unchanged).
+A generation is therefore everything a process serves, of one version of the content: serving
+processes read the library, the checks and the index from it and never the content files
+(``rules_index.web.state``). ``BUILD.json`` names that version (``version``): the commit when the
+content folder holds exactly the branch's commit, else the content's fingerprint
+(``content.repo.content_version``).
 
 Builds are serialised across processes by a file lock next to the link (``build_lock``). The
 fingerprint is of exactly the bytes the library was loaded from (``snapshot``), and a build never
@@ -40,10 +43,12 @@ from .analysis import german_vocabulary
 from .documents import document_fields, game_names, library_documents
 from .incremental import ENTRIES, library_entry_hashes, update_generation
 from .link import resolve
+from rules_index.content.repo import content_version
 from rules_index.content.snapshot import Snapshot, content_fingerprint, fingerprint_of, read_content, snapshot_of
 from rules_index.content.marks import unmarked
 
 MARKER = "BUILD.json"
+LIBRARY = "LIBRARY.pickle"
 FILES = "FILES.json"
 CHECKS = "CHECKS.pickle"
 GAMES = "GAMES"
@@ -171,35 +176,69 @@ def write_checks(library: Library, target: Path, base: Path | None = None, chang
     save_report(report, target / CHECKS)
 
 
-def write_games(library: Library, target: Path, snapshot: Snapshot, slugs: Iterable[str]) -> None:
-    """The games ``slugs`` of ``library`` into ``target``, each with the fingerprint of its
-    folder's files as read (``snapshot``) and the catalog's ids for it (``stored_game``)."""
+def _library_head(generation: Path) -> dict:
+    """A generation's LIBRARY.pickle: the catalog, the players' words, each game's fingerprint."""
+    return pickle.loads((Path(generation) / LIBRARY).read_bytes())
+
+
+def write_library(library: Library, target: Path, snapshot: Snapshot, base: Path | None = None) -> None:
+    """The library into ``target``: each game in ``GAMES/<slug>.pickle`` (linked from ``base``, the
+    generation this one was made from, when its folder's files are the same), then LIBRARY.pickle
+    with the catalog, the players' words and the fingerprint of each game folder's files as read."""
     folder = target / GAMES
     folder.mkdir(exist_ok=True)
-    for slug in sorted(set(slugs)):
-        game = library.game(slug)
-        if game is None:
-            continue
-        prefix = f"{slug}/"
-        files = {name[len(prefix):]: digest for name, digest in snapshot.files.items() if name.startswith(prefix)}
-        ids = library.catalog.get(slug)
-        kept = (fingerprint_of(files), None if ids is None else tuple(ids), game)
-        (folder / f"{slug}.pickle").write_bytes(pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+    try:
+        before = _library_head(base)["games"] if base is not None else {}
+    except Exception:  # none kept, or not readable by this code: every game is written
+        before = {}
+    fingerprints = {}
+    for game in library:
+        prefix = f"{game.slug}/"
+        fingerprints[game.slug] = fingerprint = fingerprint_of(
+            {name[len(prefix):]: digest for name, digest in snapshot.files.items() if name.startswith(prefix)})
+        path = folder / f"{game.slug}.pickle"
+        if before.get(game.slug) == fingerprint:
+            try:
+                os.link(base / GAMES / path.name, path)
+                continue
+            except OSError:
+                pass
+        path.write_bytes(pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL))
+    head = {"catalog": library.catalog, "lexicon": library.lexicon, "games": fingerprints}
+    (target / LIBRARY).write_bytes(pickle.dumps(head, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def read_library(generation: Path, known: tuple[Library, dict[str, str]] | None = None) -> tuple[Library, dict[str, str]]:
+    """The library a generation keeps and each game's fingerprint; the games of ``known`` (a
+    library read before, with its fingerprints) are taken as they are where their folders' files
+    are the same. Raises when the generation keeps none this code can read."""
+    head = _library_head(generation)
+    games = {}
+    for slug, fingerprint in head["games"].items():
+        if known is not None and known[1].get(slug) == fingerprint and known[0].game(slug) is not None:
+            games[slug] = known[0].game(slug)
+        else:
+            games[slug] = pickle.loads((Path(generation) / GAMES / f"{slug}.pickle").read_bytes())
+    return Library(games=games, catalog=head["catalog"], lexicon=head["lexicon"]), head["games"]
 
 
 def stored_game(link: Path, slug: str, folder_fingerprint: str, catalog_ids: Iterable[str] | None):
-    """The game ``slug`` as the current generation's build loaded it, if that generation keeps it
-    and it was loaded from a folder with ``folder_fingerprint`` and with ``catalog_ids``; else
-    None (also for a file that cannot be read back)."""
+    """The game ``slug`` as the current generation keeps it, if it was loaded from a folder with
+    ``folder_fingerprint`` and with ``catalog_ids``; else None (also for a file that cannot be
+    read back)."""
     target, info = current_generation(Path(link))
     if info is None:
         return None
     try:
-        fingerprint, ids, game = pickle.loads((target / GAMES / f"{slug}.pickle").read_bytes())
+        head = _library_head(target)
+        if head["games"].get(slug) != folder_fingerprint:
+            return None
+        ids = head["catalog"].get(slug)
+        if (None if ids is None else tuple(ids)) != (None if catalog_ids is None else tuple(catalog_ids)):
+            return None
+        return pickle.loads((target / GAMES / f"{slug}.pickle").read_bytes())
     except Exception:  # none kept, or not readable by this code: the caller reads the folder
         return None
-    wanted = None if catalog_ids is None else tuple(catalog_ids)
-    return game if fingerprint == folder_fingerprint and ids == wanted else None
 
 
 def switch_link(link: Path, target: Path) -> None:
@@ -246,7 +285,8 @@ def new_generation_dir(link: Path) -> Path:
     return gens / f"{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}-{os.getpid()}"
 
 
-def build(library: Library, link: Path, content_dir: Path, changed: Iterable[Changed] | None = None) -> Path:
+def build(library: Library, link: Path, content_dir: Path, changed: Iterable[Changed] | None = None,
+          version: str | None = None) -> Path:
     """Make a generation of ``library`` and switch ``link`` to it; returns the generation the
     link points at afterwards.
 
@@ -268,6 +308,8 @@ def build(library: Library, link: Path, content_dir: Path, changed: Iterable[Cha
     if snapshot is None:
         library, snapshot = read_content(content_dir)
     changed = None if changed is None else list(changed)
+    if version is None:
+        version = content_version(content_dir, snapshot.fingerprint)
     with build_lock(link):
         current, info = current_generation(link)
         if info is not None and info.get("read_ns", 0) > snapshot.read_ns:
@@ -283,13 +325,14 @@ def build(library: Library, link: Path, content_dir: Path, changed: Iterable[Cha
                 shutil.rmtree(target, ignore_errors=True)
                 count = write_generation(library, target, snapshot)
                 write_checks(library, target)
+                write_library(library, target, snapshot)
                 (target / ENTRIES).write_text(json.dumps(library_entry_hashes(library)))
-                write_marker(target, library, snapshot, count)
+                write_marker(target, library, snapshot, count, version=version)
             else:
                 write_checks(library, target, current, done.changed)
-                write_games(library, target, snapshot, (game for game, _kind, _entry in done.changed))
+                write_library(library, target, snapshot, current)
                 (target / ENTRIES).write_text(json.dumps(done.entries))
-                write_marker(target, library, snapshot, done.documents, **done.marker)
+                write_marker(target, library, snapshot, done.documents, version=version, **done.marker)
         except BaseException:
             shutil.rmtree(target, ignore_errors=True)
             raise

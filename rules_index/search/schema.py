@@ -8,7 +8,7 @@ from whoosh.analysis import LowercaseFilter, RegexTokenizer
 
 from .analysis import LANGS, TOKEN_PATTERN, language_analyzer, prefix_analyzer
 
-SCHEMA_VERSION = 5  # bump when fields or analysis change: a built index is then stale
+SCHEMA_VERSION = 6  # bump when fields or analysis change: a built index is then stale
 
 KEY = "key"            # kind:game:entry:lang, unique
 KIND = "kind"          # faq | fact | section | mistake | glossary

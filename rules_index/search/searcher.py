@@ -1,8 +1,8 @@
 """Answering queries from the index: the only code that opens it.
 
-One ``SearchIndex`` per process keeps the opened index of the current generation and a pool of
-warm searchers, one lent to each search under way; it follows the link to a new generation when
-a rebuild switched it.
+One ``SearchIndex`` per process keeps the opened generations' caches and a pool of warm
+searchers, one lent to each search under way; which generation answers is the caller's
+(``rules_index.web.state`` opens and installs the one of its snapshot).
 
 A query goes through these steps:
 
@@ -51,7 +51,6 @@ The bounds are ``CacheSizes``, from the app config:
 from __future__ import annotations
 
 import json
-import logging
 import os
 import sys
 import threading
@@ -65,7 +64,6 @@ from whoosh import index as whoosh_index
 from whoosh.query import And, Term
 
 from rules_index.caches import ENTRY_BYTES, MiB, ByteCache
-from rules_index.switching import BackgroundSwitch
 
 from . import schema as f
 from .analysis import LANGS, TOKEN_PATTERN
@@ -625,100 +623,59 @@ class _Generation:
 
 
 class SearchIndex:
-    """The process's view of the index: the generation the link points at, opened and warm.
+    """The opened index and what its generations share: the segment caches, the analyses, the
+    cache of whole results.
 
-    A switch of the link (a published change) is followed in the background
-    (``rules_index.switching``): the new generation is opened and its spelling words read in a
-    thread, while readers go on answering from the previous one; ``switch_wait`` is how long (s)
-    a reader waits for it first (``None``: until it is ready, so the next search sees the
-    switch). The first generation of a process is opened in the reader's own request.
+    Which generation answers is the caller's: the web process's snapshot opens one (``open``) and
+    puts it in place (``install``) together with the library and checks of the same generation
+    (``rules_index.web.state``), and passes it to each search. Without a ``gen``, a search answers
+    from the generation the link points at, opened in the caller's thread (commands, evaluation,
+    tests).
 
-    ``link``: the index link's path, or the ``IndexLink`` the process shares (where the link
-    points is read there, once per call, and nowhere else).
+    ``link``: the index link's path, or the ``IndexLink`` the process shares.
     """
 
-    def __init__(self, link: Path | IndexLink, sizes: CacheSizes | None = None, switch_wait: float | None = None):
+    def __init__(self, link: Path | IndexLink, sizes: CacheSizes | None = None):
         self.index_link = link if isinstance(link, IndexLink) else IndexLink(link)
         self.link = self.index_link.path
         self.sizes = sizes or CacheSizes()
-        self.switch_wait = switch_wait
         self._generation: _Generation | None = None
         self._lock = threading.Lock()
-        self._switch = BackgroundSwitch(self._open_in_background, "index-switch")
-        self._failed: str | None = None  # a generation that could not be opened (not tried again)
         self.results = ByteCache(self.sizes.results_bytes)  # whole results, emptied at a switch
         # What each segment holds, as read: every generation of this index uses it.
         self.segments = SegmentCaches.sized(self.sizes)
 
     def generation(self) -> _Generation:
-        """The generation readers answer from: the one the link points at once it is open."""
-        if self.switch_wait is None:
-            return self._following(None, in_background=False)
-        return self._following(self.switch_wait)
-
-    def _following(self, wait: float | None, in_background: bool = True) -> _Generation:
-        """The current generation, after following the link to a new one: opened here and now
-        (the first one, one whose folder is gone, or unless ``in_background``), else by the
-        background switch, waited for ``wait`` seconds (``None``: until it is done)."""
-        real = self.index_link.generation()
-        current = self._generation
-        if current is not None and real == current.path:
-            return current
-        if current is None or not in_background:
-            return self.follow_now()
-        if real is None or real == self._failed:
-            return current
-        if not os.path.isdir(current.path):  # pruned while this process held it: no going on with it
-            return self.follow_now()
-        self._switch.follow(real, wait)
-        return self._generation
+        """The generation the link points at, installed (opened here when the link moved)."""
+        return self.follow_now()
 
     def follow_now(self) -> _Generation:
-        """Open the generation the link points at now, in this thread (the publishing process
-        does, so that its next search sees its own change)."""
+        """The generation the link points at now, opened in this thread and installed if the link
+        moved."""
         real = self.index_link.generation()
         with self._lock:
             if self._generation is None or self._generation.path != real:
-                if real is None or not os.path.isdir(real):
-                    raise IndexUnavailable(f"no index at {self.link}")
-                self._install(self._open(real, self._generation))
+                self.install(self.open(real))
             return self._generation
 
-    def catch_up(self) -> _Generation:
-        """The generation the link points at now, open and warm in this process: the thread waits
-        for the background switch to it, joining the one a request of this process may have
-        started already (else starting it), so that a generation is opened and warmed once per
-        process, whichever thread asks first. The process that published a change calls it, so
-        that its next search sees the change."""
-        return self._following(None)
-
-    def _open(self, real: str, previous: _Generation | None) -> _Generation:
-        """The generation at ``real``, with the previous one's analyses if they still hold, and as
-        many searchers to open ahead as the previous one lent at once."""
+    def open(self, real: str | None) -> _Generation:
+        """The generation at ``real``, with the installed one's analyses if they still hold, and as
+        many searchers to open ahead as it lent at once. Raises IndexUnavailable without one."""
+        if real is None or not os.path.isdir(real):
+            raise IndexUnavailable(f"no index at {self.link}")
+        previous = self._generation
         if previous is None:
             return _Generation(real, self.sizes, self.segments)
         return _Generation(real, self.sizes, self.segments, previous.analyses, readers=previous.peak)
 
-    def _install(self, gen: _Generation) -> None:
-        """Make ``gen`` the one readers use (the caller holds the lock), let go of what is held
-        for segments it no longer has, and of what the previous generation cached."""
+    def install(self, gen: _Generation) -> None:
+        """Make ``gen`` the installed generation, let go of what is held for segments it no longer
+        has, and of what the previous generation cached."""
         previous, self._generation = self._generation, gen
         self.results.clear()
         self.segments.keep_only(gen.segment_ids())
-        if previous is not None:
+        if previous is not None and previous is not gen:
             previous.retire()
-
-    def _open_in_background(self, real: str) -> None:
-        try:
-            previous = self._generation
-            gen = self._open(real, previous)
-            gen.warm()
-            with self._lock:
-                if self.index_link.generation() == real or self._generation is previous:
-                    self._install(gen)
-        except Exception:  # a generation pruned meanwhile, a broken one: keep the current one
-            logging.getLogger(__name__).exception("could not switch the index to %s; the previous generation serves", real)
-            self._failed = real
 
     # -- queries -------------------------------------------------------------------------
     def terms(self, gen: _Generation, text: str, lang: str, memo: dict | None = None,
@@ -808,10 +765,12 @@ class SearchIndex:
             shares[key] = share
         return scores, shares
 
-    def search(self, text: str, lang: str, game: str | None = None, limit: int = 10, correct: bool = True) -> SearchResult:
-        """The hits for ``text``; ``correct=False`` searches the words as typed even when their
-        correction would score better (the suggestion is still given)."""
-        gen = self.generation()
+    def search(self, text: str, lang: str, game: str | None = None, limit: int = 10, correct: bool = True,
+               gen: _Generation | None = None) -> SearchResult:
+        """The hits for ``text`` in ``gen`` (default: ``generation()``); ``correct=False`` searches
+        the words as typed even when their correction would score better (the suggestion is still
+        given)."""
+        gen = gen or self.generation()
         query_text = clean_query(text)
         limit = max(1, min(limit, MAX_LIMIT))
         cache_key = (gen.path, query_text, lang, game, limit, correct)
@@ -865,12 +824,12 @@ class SearchIndex:
             result.hits.append(Hit(kind, game_slug, entry, title, snippet, round(score, 4), key == best, key in close))
         return result
 
-    def related(self, kind: str, game: str, entry: str, lang: str, limit: int = 4) -> list[str]:
-        """Entries of the same kind and game most like this one (more-like-this on its text).
-
-        Kept per generation: they depend on nothing else.
+    def related(self, kind: str, game: str, entry: str, lang: str, limit: int = 4,
+                gen: _Generation | None = None) -> list[str]:
+        """Entries of the same kind and game most like this one (more-like-this on its text), in
+        ``gen`` (default: ``generation()``). Kept per generation: they depend on nothing else.
         """
-        gen = self.generation()
+        gen = gen or self.generation()
         def related():
             with gen.borrowed():
                 return tuple(self._related(gen, kind, game, entry, lang, limit))

@@ -8,7 +8,7 @@ from jinja2 import FileSystemBytecodeCache
 
 from rules_index.corrections import availability, db
 
-from . import api, changes_api, corrections, editor, errors, following, front, headers, i18n, installable, page_cache, pages, previews, search_state, security, seo, site_version, state
+from . import api, changes_api, corrections, editor, errors, following, front, headers, i18n, installable, page_cache, pages, previews, security, seo, site_version, state
 
 
 def _keep_compiled_templates(app: Flask) -> None:
@@ -23,7 +23,6 @@ def _keep_compiled_templates(app: Flask) -> None:
 def init_app(app: Flask) -> None:
     _keep_compiled_templates(app)
     state.init_app(app)
-    search_state.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
     db.init_app(app)

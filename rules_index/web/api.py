@@ -18,8 +18,7 @@ from rules_index.engines.calculator_models import input_error
 from .api_models import ApiModel, LangQuery, SearchQuery
 from .bodies import json_object
 from .errors import ApiError
-from .search_state import related_faq, search_index
-from .state import library, verification
+from .state import library, related_faq, search_results, verification
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -100,7 +99,7 @@ def search():
     lang, game_filter, games = params.lang, params.game or None, library()
     if game_filter is not None and games.game(game_filter) is None:
         raise ApiError(400, f"game: no game '{game_filter[:80]}'")
-    result = search_index().search(params.q, lang, game=game_filter, limit=params.limit)
+    result = search_results(params.q, lang, game=game_filter, limit=params.limit)
     return jsonify(
         query=result.query, lang=lang, hits=[present.hit_json(h, lang, games.game(h.game)) for h in result.hits],
         suggestion=result.suggestion, corrected=result.corrected,

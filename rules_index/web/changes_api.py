@@ -28,7 +28,7 @@ from .bodies import json_object
 from .errors import ApiError
 from .idempotent import answer_once
 from .committed import publish_committed
-from .state import content_state, library
+from .state import content_dir, library
 
 bp = Blueprint("changes_api", __name__, url_prefix="/api/v1")
 bp.before_request(availability.require)  # tokens and changes live in the corrections database
@@ -59,7 +59,7 @@ def _submit(editor: Editor, data: dict) -> tuple[dict, int]:
     lock = Path(current_app.instance_path) / "content.lock"
     try:
         outcome = changes.apply_change(
-            session(), content_state().root, lock, editor, change.game, change.kind, change.target, change.updates,
+            session(), content_dir(), lock, editor, change.game, change.kind, change.target, change.updates,
             dry_run=change.dry_run, base_version=change.base_version, context=library().game(change.game),
         )
     except changes.StaleVersion as exc:
@@ -104,7 +104,7 @@ def confirm_change(held_id: int):
     held = _held(held_id)
     lock = Path(current_app.instance_path) / "content.lock"
     try:
-        outcome = changes.confirm_held(session(), content_state().root, lock, held, editor, context=library().game(held.game))
+        outcome = changes.confirm_held(session(), content_dir(), lock, held, editor, context=library().game(held.game))
     except changes.OwnChange as exc:
         raise ApiError(403, str(exc)) from None
     except (changes.HeldDecided, changes.ReportDecided) as exc:

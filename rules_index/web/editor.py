@@ -42,7 +42,7 @@ from .forms import MAX_BASE_ENTRY, ActionForm, EntryForm, LoginForm, RejectForm,
 from .committed import publish_committed
 from .gate_words import gate_text
 from .security import every_login, limiter, log_breach, login_account, login_account_and_address
-from .state import content_state, library, verification
+from .state import content_dir, library, verification
 
 bp = Blueprint("editor", __name__, url_prefix="/editor")
 bp.add_app_template_filter(gate_text, "gate_text")  # gate problems in the editor's language
@@ -192,7 +192,7 @@ def queue(editor: Editor):
 
 
 def _entry_texts(slug: str, kind: str, target: str) -> dict:
-    return entry_data(content_state().root, slug, kind, target)
+    return entry_data(content_dir(), slug, kind, target)
 
 
 def form_texts(kind: str, data: dict) -> dict[str, str]:
@@ -324,7 +324,7 @@ def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Repo
         return [changes.GateProblem("validation", message) for message in problems or ["citation/ruling/check: not valid YAML"]], None
     try:
         outcome = changes.apply_change(
-            session(), content_state().root, _lock_file(), editor, slug, kind, target, updates, report=report,
+            session(), content_dir(), _lock_file(), editor, slug, kind, target, updates, report=report,
             dry_run=dry_run, base_version=form.base_version.data or None, context=library().game(slug),
         )
     except changes.ChangeRefused as exc:
@@ -476,7 +476,7 @@ def entries(editor: Editor):
 
 def _history(slug: str, kind: str, target: str) -> tuple[list[Change], set[int]]:
     items = changes.history(session(), slug, kind, target)
-    return items, revertable_ids(content_state().root, items)
+    return items, revertable_ids(content_dir(), items)
 
 
 @bp.route("/entries/<slug>/<kind>/<target>", methods=["GET", "POST"])
@@ -530,7 +530,7 @@ def _change_list(editor: Editor, refusal: str | None = None, problems: list | No
     game = request.args.get("game") or None
     items = changes.recent(session(), game, RECENT_CHANGES)
     return render_template(
-        "editor/changes.html", editor=editor, changes=items, revertable=revertable_ids(content_state().root, items),
+        "editor/changes.html", editor=editor, changes=items, revertable=revertable_ids(content_dir(), items),
         games=list(library()), game=game, refusal=refusal, problems=problems or [], refused=bool(problems),
         checked=False, changed=False,
     ), status
@@ -544,7 +544,7 @@ def revert(editor: Editor, change_id: int):
     if change is None:
         abort(404)
     try:
-        revert_change(session(), content_state().root, _lock_file(), editor, change_id)
+        revert_change(session(), content_dir(), _lock_file(), editor, change_id)
     except NotRevertable:
         return _change_list(editor, refusal=_(
             "Not reverted: the entry has changed since this change, and reverting it would undo the later "
@@ -575,7 +575,7 @@ def change_patch(editor: Editor, change_id: int):
     change = session().get(Change, change_id)
     if change is None:
         abort(404)
-    patch = journal.change_patch(changes.content_repo(content_state().root), change)
+    patch = journal.change_patch(changes.content_repo(content_dir()), change)
     return patch, 200, {"Content-Type": "text/x-diff; charset=utf-8"}
 
 
@@ -668,7 +668,7 @@ def confirm_held(editor: Editor, held_id: int):
     if held is None:
         abort(404)
     try:
-        outcome = changes.confirm_held(session(), content_state().root, _lock_file(), held, editor,
+        outcome = changes.confirm_held(session(), content_dir(), _lock_file(), held, editor,
                                        context=library().game(held.game))
     except changes.OwnChange:
         flash(_("This is your own change: another editor must confirm it."))

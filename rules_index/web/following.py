@@ -23,7 +23,7 @@ from rules_index.corrections import availability, changes, db
 from rules_index.corrections.content_lock import content_lock, lock_file_in
 
 from .publishing import publish
-from .site_version import served_generation
+from .state import served
 
 KEY = "rules_index.following"
 LINK_KEY = "rules_index.following.link"
@@ -71,14 +71,14 @@ def follow_remote(app: Flask) -> bool:
         moved = changes.follow(session, repo, root)
         if moved:
             # Only the entries the accepts name are indexed again (all, after a commit by hand).
-            publish(changes.entries_between(repo, old, repo.head()))
+            publish(changes.entries_between(repo, old, repo.head()), holding_lock=True)
     return bool(moved)
 
 
 def init_app(app: Flask) -> None:
     interval = app.config.get("FOLLOW_LINK_S", 1.0)
-    if interval:  # asking makes the content and the index follow the link
-        app.extensions[LINK_KEY] = watcher = Every(app, float(interval), served_generation, "index-follow")
+    if interval:  # asking for the current snapshot makes it follow the link
+        app.extensions[LINK_KEY] = watcher = Every(app, float(interval), lambda: served().current(), "index-follow")
         app.before_request(watcher.start_once)
     if app.config.get("CONTENT_REMOTE"):
         interval = float(app.config.get("CONTENT_FOLLOW_S", 1.0))

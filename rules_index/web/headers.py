@@ -14,6 +14,8 @@ from pathlib import Path
 
 from flask import Flask, g, request, url_for
 
+from .state import answered_version
+
 CSP = "; ".join([
     "default-src 'self'",
     "script-src 'self'",
@@ -64,6 +66,9 @@ def init_app(app: Flask) -> None:
         headers.setdefault("X-Content-Type-Options", "nosniff")
         headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
         headers.setdefault("X-Frame-Options", "DENY")
+        answered = answered_version()
+        if answered is not None:  # the commit of the content this answer was made from
+            headers.setdefault("X-Content-Version", answered)
         if request.is_secure:
             headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
         if request.endpoint == "static":

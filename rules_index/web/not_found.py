@@ -9,8 +9,7 @@ from flask import current_app
 from rules_index.content import LANGS
 from rules_index.present import entry_url
 
-from .search_state import search_index
-from .state import library
+from .state import library, search_results
 
 LIMIT = 5
 MAX_WORDS = 200  # the search fields' maxlength
@@ -43,7 +42,7 @@ def closest_matches(path: str, lang: str) -> tuple[str, list[Match]]:
     if not words:
         return words, []
     try:
-        result = search_index().search(words, lang, limit=LIMIT)
+        result = search_results(words, lang, limit=LIMIT)
         games = library()
         return words, [
             Match(hit.kind, hit.title, games.game(hit.game).title(lang), entry_url(hit.kind, lang, hit.game, hit.entry))

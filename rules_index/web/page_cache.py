@@ -3,7 +3,7 @@ site's version and the corrections database (the FAQ permalink page).
 
 Rendering a FAQ page costs a template render, two database queries and a related-entries lookup
 (about 2 ms, several times the smallest route of the app). Its HTML is named by its ETag
-(``site_version.etag``: the content generation this process serves, the corrections stamp, the
+(``site_version.etag``: the version of the content the request's snapshot holds, the corrections stamp, the
 release, the language and the whole URL), so a page is kept under its tag: a published change, a
 commit to the corrections database (a change recorded, a translation flag opened or resolved)
 or another host or scheme makes another tag, and the page is rendered again. A client that has

@@ -18,9 +18,8 @@ from rules_index.search import MAX_QUERY_CHARS, clean_query
 
 from . import calculator_forms, page_cache, site_version
 from . import previews as web_previews
-from .search_state import related_faq, search_index
 from .seo import public_base
-from .state import content_state, library, verification
+from .state import content_dir, library, related_faq, search_results, verification
 
 bp = Blueprint("pages", __name__)
 
@@ -170,7 +169,7 @@ def search(lang: str):
     if unknown_game:
         game_filter = None
     as_typed = request.args.get("as_typed") == "1"  # "search instead for" the words as typed
-    result = search_index().search(query, lang, game=game_filter, limit=30, correct=not as_typed) if query else None
+    result = search_results(query, lang, game=game_filter, limit=30, correct=not as_typed) if query else None
     games = library()
     hits = [present.hit_view(hit, lang, games.game(hit.game)) for hit in result.hits] if result else []
     picked = library().game(result.game) if result is not None and result.game and not game_filter else None
@@ -244,7 +243,7 @@ def faq_history(lang: str, slug: str, faq_id: str):
         abort(404)
     availability.require()  # the page is the database's rows: 503 while it cannot be used
     items = history.faq_history(changes.history(db_session(), slug, "faq", faq_id), lang,
-                                changes.content_repo(content_state().root))
+                                changes.content_repo(content_dir()))
     return render_template("history.html", lang=lang, game=found, entry=entry, items=items,
                            language_names=present.LANGUAGE_NAMES)
 

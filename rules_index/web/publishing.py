@@ -1,25 +1,54 @@
-"""After an accepted change: reload the content and switch the search index to a generation of it.
+"""Publishing the content as it is now: an index generation of it, which every process follows.
 
-``changed`` names the entries the change wrote ((game slug, "faq" | "section", entry id)): the
-new generation is then made from the current one, with only their documents and checks done
-again (``rules_index.search.build``); without it, everything is indexed and checked. The other
-processes follow the new generation in the background. The accept answers once this process
-has the new content and generation.
+The content is read under the content lock, so that what is read and the version it is named
+by (``content.repo.content_version``: the commit) are of one moment; a game whose folder is
+unchanged since the current generation is taken from there instead of parsed again. ``changed``
+names the entries an accepted change wrote ((game slug, "faq" | "section", entry id)): the new
+generation is then made from the current one, with only their documents and checks done again
+(``rules_index.search.build``); without it, everything is indexed and checked. This process's
+request then answers from the new snapshot; the other processes follow in the background
+(``state``).
 """
 from __future__ import annotations
 
+import dataclasses
+from contextlib import nullcontext
+from functools import partial
+from pathlib import Path
 from typing import Iterable
 
-from rules_index.search import build
+from flask import current_app
 
-from .search_state import search_index
-from .state import content_state
+from rules_index.content import Library, load_library
+from rules_index.content.loader import library_of_checked_games, load_checked_game
+from rules_index.content.repo import content_version
+from rules_index.content.snapshot import content_fingerprint, read_content
+from rules_index.corrections.content_lock import content_lock, lock_file_in
+from rules_index.search import build, stored_game
+
+from .state import repin, served
 
 
-def publish(changed: Iterable[tuple[str, str, str]] | None = None) -> None:
-    state = content_state()
-    library = state.reload()
-    index = search_index()
-    build(library, index.link, state.root, changed=None if changed is None else list(changed))
-    index.catch_up()  # this process's next search sees its own change
-    state.mark_published()
+def _load(root: Path, link: Path) -> Library:
+    """The content under ``root``, each game taken from the current generation when its folder
+    holds the same files; raises ContentError (every problem, with its line) when it is invalid."""
+    def checked_game(folder: Path, root: Path, ids):
+        found = stored_game(link, folder.name, content_fingerprint(folder), ids)
+        if found is not None:
+            return dataclasses.replace(found, folder=folder), []
+        return load_checked_game(folder, root, ids)
+
+    library = library_of_checked_games(root, checked_game)
+    return library if library is not None else load_library(root)
+
+
+def publish(changed: Iterable[tuple[str, str, str]] | None = None, holding_lock: bool = False) -> None:
+    """Publish the content; ``holding_lock``: the caller holds the content lock already."""
+    owner = served()
+    root, link = owner.content_dir, owner.link.path
+    lock = nullcontext() if holding_lock else content_lock(lock_file_in(current_app.instance_path))
+    with lock:
+        library, snapshot = read_content(root, partial(_load, link=link))
+        version = content_version(root, snapshot.fingerprint)
+    build(library, link, root, changed=None if changed is None else list(changed), version=version)
+    repin()

@@ -2,11 +2,8 @@
 
 The version has two parts:
 
-- the content generation: the index generation the link points at (``rules_index.search``
-  reads the link: ``IndexLink``, one per app, shared by the content state and the search index,
-  which follow it). A process serves a generation once both its content and its search index
-  answer from it; while either is still switching (or the content was reloaded ahead of its
-  publication) the version is unknown and pages are answered without it;
+- the content's version: that of the snapshot the request answers from (``state``), the
+  commit the content was published from;
 - the corrections stamp, for pages that show the corrections database's rows: with SQLite in
   the instance folder (one host), every commit of a session of this app writes a new token into
   ``<instance>/corrections.stamp`` and the stamp is that token (one small file read); with
@@ -38,8 +35,7 @@ from sqlalchemy import event
 from rules_index.corrections import availability, db
 from rules_index.corrections.models import Change, TranslationFlag
 
-from .search_state import search_index
-from .state import content_state
+from .state import version
 
 KEY = "rules_index.site_version"
 STAMP_FILE = "corrections.stamp"
@@ -100,15 +96,6 @@ def release(root: str) -> str:
     return digest.hexdigest()
 
 
-def served_generation() -> str | None:
-    """The content generation this process answers from: the one both the content and the
-    search index follow (asking them makes them follow the link); None while they differ."""
-    searched = search_index().generation().path  # built first if there is no index yet
-    state = content_state()
-    state.library  # follows the link
-    return searched if state.generation == searched else None
-
-
 def corrections_stamp():
     """The corrections stamp (None while the database cannot be used, or without ``init_app``)."""
     stamp: CorrectionsStamp | None = current_app.extensions.get(KEY)
@@ -118,16 +105,15 @@ def corrections_stamp():
 def etag(corrections: bool = False) -> str | None:
     """The ETag of the requested page, or None when the version is unknown. ``corrections``:
     the page shows the corrections database's rows."""
-    generation = served_generation()
-    if generation is None:
-        return None
-    parts = [release(current_app.root_path), generation, (request.view_args or {}).get("lang", ""), request.url]
+    served = version()
+    parts = [release(current_app.root_path), served, (request.view_args or {}).get("lang", ""), request.url]
     if corrections:
         stamp = corrections_stamp()
         if stamp is None:
             return None
         parts.append(repr(stamp))
-    return hashlib.blake2b("\0".join(parts).encode(), digest_size=16).hexdigest()
+    # The content's version (the commit) leads, readable; the hash tells the pages apart.
+    return f"{served[:12]}-{hashlib.blake2b(chr(0).join(parts).encode(), digest_size=12).hexdigest()}"
 
 
 def applies() -> bool:

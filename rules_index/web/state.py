@@ -1,221 +1,140 @@
-"""The content the running service answers from, kept for the process in ``app.extensions``.
+"""What a process serves: one snapshot of one version of the content.
 
-Loaded on first use, so that commands such as ``content validate`` work on broken content.
-Every published change switches the search index to a new generation; each process notices the
-switch (asking ``rules_index.search.IndexLink`` where the link points) and reloads the content
-with it. A reload that fails keeps the last good library: until the next change if the content
-is invalid, until a later request tries again (``ContentState.RETRY_S``) if its files were gone or
-changing while they were read.
+A snapshot is the library, the rule checks and the opened search index of one index generation,
+with the version of the content it was built from (the commit; ``search.build``). A generation
+keeps all three, so a process takes them from it and never from the content files: a snapshot
+cannot mix two versions. A request takes the snapshot once (``snapshot()``, kept in ``flask.g``)
+and answers from it alone: its page, its ETag and its search are of one version.
 
-A reload parses again only the games whose files changed (``GameCache``: the games kept by the
-identity of their files), so a process follows a publication in a fraction of a full load; a game
-the generation keeps as its build loaded it, from the same bytes (``search.stored_game``), is
-taken from there instead of being parsed, validated and checked again. The rule checks come with
-the generation (``search.stored_checks``) when it was built from exactly the loaded bytes; they
-are run here only when it was not.
+``Served`` is the one owner of the process's snapshot. When the index link points at a new
+generation (a change published by this process or another), the next snapshot is made in a
+background thread (``rules_index.switching``) while requests answer from the current one, and is
+put in place with one assignment. ``SWITCH_WAIT_MS`` (env ``RULES_SWITCH_WAIT_MS``) is how long a
+request waits for it first (default 0; unset, ``None``: until it is ready). A generation that
+cannot be opened is logged and the current snapshot serves on. A process's first snapshot is made
+in the request that asks for it; with no index yet, the index is built first, from the content
+as it loads (``load_served``: a process starts on any content).
 """
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 import threading
-import time
-from functools import partial
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g
 
-from rules_index.content import ContentError, Library, load_library, load_served
-from rules_index.content.loader import library_of_checked_games, load_checked_game
-from rules_index.search import IndexLink, built_fingerprint, stored_checks, stored_game
-from rules_index.content.snapshot import content_fingerprint, read_content, snapshot_of
+from rules_index.content import Library, load_served
+from rules_index.search import CacheSizes, IndexLink, SearchIndex, SearchResult, build
+from rules_index.search.build import CHECKS, generation_info, read_library
 from rules_index.switching import BackgroundSwitch
 
-KEY = "rules_index.content"
+KEY = "rules_index.served"
+LINK_KEY = "rules_index.index_link"
+_PINNED = "rules_index_snapshot"  # the request's snapshot, in flask.g
+
+log = logging.getLogger(__name__)
 
 
-def _files_identity(folder: Path) -> tuple:
-    """(name, inode, size, mtime) of a game folder's files: changes whenever a file is replaced
-    (accepted changes are written by rename) or rewritten."""
-    found = []
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            if entry.is_file():
-                st = entry.stat()
-                found.append((entry.name, st.st_ino, st.st_size, st.st_mtime_ns))
-    return tuple(sorted(found))
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """One version of the content, as a process serves it."""
 
-
-class GameCache:
-    """Loads the content as ``load_library`` does, reusing the parsed games whose files (and
-    catalog entry) are unchanged since the last load. Any problem: the full load, which raises
-    ContentError with every problem and its line."""
-
-    def __init__(self):
-        self._games: dict[str, tuple[tuple, object]] = {}
-        self._lock = threading.Lock()
-
-    def load(self, root: Path, stored=None, strict: bool = True) -> Library:
-        """``stored(slug, folder fingerprint, catalog ids)``: a game kept elsewhere as loaded from
-        those bytes, or None; asked before a changed game is parsed. Not ``strict``: content with
-        problems is served as it loads (``load_served``) instead of raising ContentError."""
-        with self._lock:
-            kept = dict(self._games)
-        fresh: dict[str, tuple[tuple, object]] = {}
-
-        def checked_game(folder: Path, root: Path, ids):
-            key = (_files_identity(folder), None if ids is None else tuple(ids))
-            hit = kept.get(folder.name)
-            if hit is not None and hit[0] == key:
-                game, problems = hit[1], []
-            else:
-                found = None if stored is None else stored(folder.name, content_fingerprint(folder), ids)
-                if found is not None:
-                    game, problems = dataclasses.replace(found, folder=folder), []
-                else:
-                    game, problems = load_checked_game(folder, root, ids)
-            fresh[folder.name] = (key, game)
-            return game, problems
-
-        library = library_of_checked_games(root, checked_game)
-        if library is None:
-            return load_library(root) if strict else load_served(root)
-        with self._lock:
-            self._games = fresh
-        return library
+    path: str  # the index generation it is read from
+    version: str  # the commit (or the content's fingerprint): what ETags are made of
+    library: Library
+    fingerprints: dict[str, str] = field(repr=False)  # each game folder's, as built
+    checks: object = field(repr=False)  # rules_index.verification.Report
+    search: object = field(repr=False)  # the opened search generation
 
 
 def switch_wait(config) -> float | None:
-    """``SWITCH_WAIT_MS`` (env ``RULES_SWITCH_WAIT_MS``): how long a request waits, after a change
-    was published, for the new content and index generation to be ready before it answers from
-    the previous ones (default 0: it never waits; ``None``: it always waits, so the next request
-    sees the change)."""
+    """``SWITCH_WAIT_MS`` in seconds (``None``: wait until the new snapshot is ready)."""
     value = config.get("SWITCH_WAIT_MS", 0)
     return None if value is None else max(0.0, float(value)) / 1000
 
 
-class ContentState:
-    """The content a process answers from. A switch of the index link (a published change) is
-    followed in the background (``rules_index.switching``): one thread loads the new content
-    while requests go on answering from the last library; ``switch_wait`` is how long (s) a
-    request waits for it first (``None``: until it is loaded).
+class Served:
+    """The snapshot a process serves, following the index link (see the module's text)."""
 
-    ``generation`` is the index generation the library is the content of (None while that is not
-    known: no index link, or content reloaded ahead of its publication).
-    """
-
-    # After a load that failed for a passing reason (a file gone or changing while it was read),
-    # the next request starts it again once this many seconds have passed.
-    RETRY_S = 1.0
-
-    def __init__(self, root: Path, index_link: Path | IndexLink | None = None, switch_wait: float | None = None):
-        self.root = root
-        self.index_link = index_link if index_link is None or isinstance(index_link, IndexLink) else IndexLink(index_link)
+    def __init__(self, content_dir: Path, link: IndexLink, index: SearchIndex, switch_wait: float | None = 0.0):
+        self.content_dir = Path(content_dir)
+        self.link = link
+        self.index = index
         self.switch_wait = switch_wait
-        self._library: Library | None = None
-        self._stamp: str | None = None  # the generation last followed (loaded, or failed to load)
-        self.generation: str | None = None
-        self._verification = None
-        self._retry_at = 0.0  # time.monotonic() before which a failed load is not started again
-        self._games = GameCache()
+        self._snapshot: Snapshot | None = None
+        self._failed: str | None = None  # a generation that could not be opened (not tried again)
         self._lock = threading.Lock()
-        self._switch = BackgroundSwitch(self._load_in_background, "content-switch")
+        self._switch = BackgroundSwitch(self._prepare, "snapshot-switch")
 
-    def _current_stamp(self) -> str | None:
-        return None if self.index_link is None else self.index_link.generation()
+    def current(self) -> Snapshot:
+        """The snapshot to answer from, after starting (and waiting ``switch_wait`` for) the one
+        of a generation the link has moved to."""
+        real = self.link.generation()
+        snapshot = self._snapshot
+        if snapshot is not None and real == snapshot.path:
+            return snapshot
+        if snapshot is None or not os.path.isdir(snapshot.path):  # the first, or pruned under us
+            return self._now()
+        if real is not None and real != self._failed:
+            self._switch.follow(real, self.switch_wait)
+        return self._snapshot
 
-    def _load(self, following: bool = False) -> Library:
-        """The content; ``following`` a published change, changed games are taken from the index
-        generation where it keeps them (not at a process's first load: a generation written by
-        an earlier version of the code may be current then). The first load serves the content
-        whatever problems it has (logged); a later one raises ContentError, keeping the last good."""
-        load = partial(self._games.load, strict=following)
-        if following and self.index_link is not None:
-            load = partial(load, stored=partial(stored_game, self.index_link.path))
-        library, _snapshot = read_content(self.root, load)
-        return library
+    def catch_up(self) -> Snapshot:
+        """The snapshot of the generation the link points at now, waited for (the process that
+        published a change answers from it)."""
+        real = self.link.generation()
+        if self._snapshot is None or real is None:
+            return self.current()
+        if real != self._snapshot.path:
+            self._switch.follow(real, None)
+        return self._snapshot
 
-    @property
-    def library(self) -> Library:
-        stamp = self._current_stamp()
-        if self._library is None:
-            with self._lock:
-                if self._library is None:
-                    self._library = self._load()
-                    self._stamp = self.generation = stamp
-        elif stamp is not None and stamp != self._stamp and time.monotonic() >= self._retry_at:
-            self._switch.follow(stamp, self.switch_wait)
-        return self._library
+    def _now(self) -> Snapshot:
+        """Open the link's generation in this thread, building the index first if there is none
+        (or none this code can read)."""
+        with self._lock:
+            real = self.link.generation()
+            if self._snapshot is not None and self._snapshot.path == real:
+                return self._snapshot
+            try:
+                snapshot = self._open(real)
+            except Exception:
+                if real is not None:
+                    log.exception("the index at %s cannot be served; building it again", real)
+                build(load_served(self.content_dir), self.link, self.content_dir)
+                snapshot = self._open(self.link.generation())
+            self._install(snapshot)
+            return snapshot
 
-    def _load_in_background(self, stamp: str) -> None:
+    def _open(self, real: str | None) -> Snapshot:
+        from rules_index.verification import load_report, verify
+
+        info = generation_info(real) if real is not None else None
+        if info is None:
+            raise FileNotFoundError(f"no complete index generation at {self.link.path}")
+        previous = self._snapshot
+        library, fingerprints = read_library(Path(real), None if previous is None else (previous.library, previous.fingerprints))
+        checks = load_report(Path(real) / CHECKS) or verify(library)  # run here only for other engine code
+        search = self.index.open(real)
+        return Snapshot(real, info.get("version") or info["fingerprint"], library, fingerprints, checks, search)
+
+    def _prepare(self, real: str) -> None:
         try:
-            fresh = self._load(following=True)
-        except ContentError:  # invalid content: keep the last good one until the next change
-            logging.getLogger(__name__).exception("content changed but could not be loaded; keeping the last good content")
-            fresh = None
-        except Exception:  # files gone or changing while read: the last good content until a retry
-            logging.getLogger(__name__).exception("content changed but could not be read; trying again in %.0f s", self.RETRY_S)
-            self._retry_at = time.monotonic() + self.RETRY_S
+            snapshot = self._open(real)
+            snapshot.search.warm()
+        except Exception:  # a generation pruned meanwhile, a broken one: the current one serves on
+            log.exception("could not switch to the index generation %s; the current snapshot serves on", real)
+            self._failed = real
             return
         with self._lock:
-            if fresh is not None:
-                self._library = fresh
-                self.generation = stamp
-            self._stamp = stamp
+            if self.link.generation() == real or self._snapshot is None or not os.path.isdir(self._snapshot.path):
+                self._install(snapshot)
 
-    @property
-    def verification(self):
-        """The rule-engine checks of the current library: those kept with the index generation
-        built from exactly this content, else run once per library."""
-        from rules_index.verification import verify
-
-        library = self.library
-        cached = self._verification
-        if cached is None or cached[0] is not library:
-            report = None
-            snapshot = snapshot_of(library)
-            if snapshot is not None and self.index_link is not None:
-                report = stored_checks(self.index_link, snapshot.fingerprint)
-            cached = (library, report if report is not None else verify(library))
-            self._verification = cached
-        return cached[1]
-
-    def catch_up(self) -> Library:
-        """The content of the index link's current generation, loaded in this process: the thread
-        waits for the background switch to it, joining the one a request of this process may have
-        started already (else starting it), so that the content is loaded once per process. A
-        content that does not load keeps the last good one (logged), as for every switch."""
-        if self._library is None:
-            return self.library
-        stamp = self._current_stamp()
-        if stamp is not None and stamp != self._stamp:
-            self._switch.follow(stamp, None)
-        return self._library
-
-    def reload(self) -> Library:
-        """Load the content again; raises ContentError (and keeps the old library) if invalid.
-        Its generation is unknown until ``mark_published`` (or the next switch) names it."""
-        fresh = self._load(following=True)
-        with self._lock:
-            self._library = fresh
-            self._stamp = self._current_stamp()
-            self.generation = None
-        return fresh
-
-    def mark_published(self) -> None:
-        """The index now matches the loaded content: remember its generation. If another build
-        published newer content meanwhile, the stamp is left behind, so the next access loads it."""
-        snapshot = snapshot_of(self._library) if self._library is not None else None
-        if self.index_link is None or snapshot is None:
-            return
-        stamp = self._current_stamp()
-        if built_fingerprint(self.index_link) == snapshot.fingerprint:
-            with self._lock:
-                self._stamp = self.generation = stamp
-
-
-LINK_KEY = "rules_index.index_link"
+    def _install(self, snapshot: Snapshot) -> None:
+        self.index.install(snapshot.search)
+        self._snapshot = snapshot  # the one assignment readers see
 
 
 def index_link(app: Flask) -> IndexLink:
@@ -227,16 +146,59 @@ def index_link(app: Flask) -> IndexLink:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions[KEY] = ContentState(Path(app.config["CONTENT_DIR"]), index_link(app), switch_wait=switch_wait(app.config))
+    index = SearchIndex(index_link(app), CacheSizes.from_config(app.config))
+    app.extensions[KEY] = Served(Path(app.config["CONTENT_DIR"]), index_link(app), index, switch_wait(app.config))
 
 
-def content_state() -> ContentState:
+def served() -> Served:
     return current_app.extensions[KEY]
 
 
+def snapshot() -> Snapshot:
+    """The snapshot this request (or app context) answers from, taken once."""
+    pinned = g.get(_PINNED)
+    if pinned is None:
+        pinned = served().current()
+        setattr(g, _PINNED, pinned)
+    return pinned
+
+
+def repin() -> Snapshot:
+    """After a publication in this request: the request answers from the new snapshot."""
+    fresh = served().catch_up()
+    setattr(g, _PINNED, fresh)
+    return fresh
+
+
+def answered_version() -> str | None:
+    """The version the request answered from, if it used the content."""
+    pinned = g.get(_PINNED)
+    return None if pinned is None else pinned.version
+
+
+def content_dir() -> Path:
+    return served().content_dir
+
+
 def library() -> Library:
-    return content_state().library
+    return snapshot().library
 
 
 def verification():
-    return content_state().verification
+    return snapshot().checks
+
+
+def version() -> str:
+    return snapshot().version
+
+
+def search_results(text: str, lang: str, **options) -> SearchResult:
+    return served().index.search(text, lang, gen=snapshot().search, **options)
+
+
+def related_faq(game, entry, lang: str, limit: int = 6) -> list:
+    """The entry's own related ids first, then the index's most similar entries of the game."""
+    found_ids = served().index.related("faq", game.slug, entry.id, lang, gen=snapshot().search)
+    ids = [*entry.related, *found_ids]
+    found = [game.faq_entry(i) for i in dict.fromkeys(ids) if i != entry.id]
+    return [f for f in found if f is not None][:limit]

@@ -39,7 +39,7 @@ def live_server(tmp_path_factory):
     from apptools import make_app
     from rules_index.corrections.db import session
     from rules_index.corrections.editors import add_editor
-    from rules_index.web.search_state import search_index
+    from rules_index.web.state import served
 
     base = tmp_path_factory.mktemp("live")
     content = base / "content"
@@ -47,7 +47,7 @@ def live_server(tmp_path_factory):
     app = make_app(base / "instance", content)
     app.config["TESTING"] = False
     with app.app_context():
-        search_index()
+        served().current()
         add_editor(session(), "anna", "a-long-editor-password")
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

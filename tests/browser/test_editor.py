@@ -29,7 +29,7 @@ def editing_server(tmp_path_factory):
     from apptools import make_app
     from rules_index.corrections.db import session
     from rules_index.corrections.editors import add_editor
-    from rules_index.web.search_state import search_index
+    from rules_index.web.state import served
 
     base = tmp_path_factory.mktemp("editing")
     content = base / "content"
@@ -37,7 +37,7 @@ def editing_server(tmp_path_factory):
     app = make_app(base / "instance", content)
     app.config["TESTING"] = False
     with app.app_context():
-        search_index()
+        served().current()
         for name, password in EDITORS.items():
             add_editor(session(), name, password)
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -35,14 +35,14 @@ GAMES = sorted(folder.name for folder in (ROOT / "content").iterdir() if folder.
 def own_server(tmp_path):
     """A server of its own, so that the test can take it away (the network off, for real)."""
     from apptools import make_app
-    from rules_index.web.search_state import search_index
+    from rules_index.web.state import served
 
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     app = make_app(tmp_path / "instance", content)
     app.config["TESTING"] = False
     with app.app_context():
-        search_index()
+        served().current()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -11,7 +11,7 @@ from apptools import SECOND_EDITOR, SECOND_PASSWORD, answer_with_aside, real_lib
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import add_editor
 from rules_index.corrections.models import Change, Report, TranslationFlag
-from rules_index.web.search_state import search_index
+from rules_index.web.state import search_results
 
 from formtools_shared import confirm_held, csrf_token, form_values, login
 
@@ -41,7 +41,7 @@ def test_whole_flow(site):
     faq_file = site.content_dir / GAME / "faq.yaml"
     before = faq_file.read_text(encoding="utf-8")
     with site.app_context():
-        assert not search_index().search("Quetzalwort", "de").hits
+        assert not search_results("Quetzalwort", "de").hits
     token = submit(client)
     assert login(client).status_code == 302
     queue = client.get(f"/editor/?game={GAME}&lang=de").get_data(as_text=True)
@@ -69,7 +69,7 @@ def test_whole_flow(site):
     assert len([line for line in before.splitlines() if line.startswith("#")]) == len([line for line in after.splitlines() if line.startswith("#")])
     assert "stand: " in (site.content_dir / GAME / "game.yaml").read_text(encoding="utf-8")
     with site.app_context():
-        hits = search_index().search("Quetzalwort", "de").hits
+        hits = search_results("Quetzalwort", "de").hits
         assert hits and hits[0].entry == FAQ
     assert client.get(f"/api/v1/corrections/{token}").get_json()["status"] == "accepted"
     assert "Angenommen" in client.get(f"/de/corrections/{token}").get_data(as_text=True)

@@ -19,7 +19,7 @@ from rules_index.corrections import journal
 from rules_index.corrections.db import session
 from rules_index.corrections.models import Change
 from rules_index.web import committed
-from rules_index.web.search_state import search_index
+from rules_index.web.state import served
 from rules_index.web.state import library
 
 from formtools_shared import csrf_token, form_values, login
@@ -104,7 +104,7 @@ def test_a_full_disk_while_the_index_is_written_is_202_and_published_once_there_
     monkeypatch.setattr(build_module, "write_marker", write_marker)
     monkeypatch.setattr(committed, "RETRY_FIRST_S", 0.2)
     with site.app_context():
-        link = search_index().link
+        link = served().index.link
     serving = os.path.realpath(link)
     generations = set(os.listdir(os.path.dirname(serving)))
 

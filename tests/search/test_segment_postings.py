@@ -53,7 +53,7 @@ def index(request, tiny_content, tmp_path, monkeypatch):
         monkeypatch.setattr("rules_index.search.searcher.QUERY_FIELDS", ())
     link = tmp_path / "index"
     build(read_content(tiny_content)[0], link, tiny_content)
-    return tiny_content, link, SearchIndex(link, switch_wait=None)
+    return tiny_content, link, SearchIndex(link)
 
 
 def test_scores_are_the_matchers_to_the_last_bit_across_updates(index):

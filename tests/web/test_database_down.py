@@ -36,7 +36,7 @@ from rules_index.corrections.models import Change, TranslationFlag
 from rules_index.engines import calculators_for
 from rules_index.web import calculator_forms
 from rules_index.web.page_cache import KEY as PAGE_CACHE
-from rules_index.web.search_state import search_index
+from rules_index.web.state import served
 
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 PAGE = f"/en/{GAME}/faq/{FAQ}"
@@ -159,7 +159,8 @@ def index_dir(tmp_path_factory) -> Path:
     """One search index for every app of this module (the content is the real one, read only)."""
     app = make_app(tmp_path_factory.mktemp("index-builder"), ROOT / "content")
     with app.app_context():
-        return search_index().link
+        served().current()  # builds it
+        return served().index.link
 
 
 def closed_port() -> int:

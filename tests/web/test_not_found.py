@@ -51,10 +51,10 @@ def test_no_words_no_matches_but_a_search_box(client):
 
 
 def test_a_failing_search_still_gives_the_404_page(client, monkeypatch):
-    def broken():
+    def broken(*_args, **_kwargs):
         raise OSError("index unreadable")
 
-    monkeypatch.setattr(not_found, "search_index", broken)
+    monkeypatch.setattr(not_found, "search_results", broken)
     response = client.get(f"/en/{GAME}/faq/thief-robs-assassin")
     assert response.status_code == 404
     page = response.get_data(as_text=True)

@@ -9,7 +9,7 @@ import pytest
 from apptools import real_library
 from rules_index.content.versions import faq_version, stored_faq
 from rules_index.present import verification_status
-from rules_index.web.state import content_state, library
+from rules_index.web.state import content_dir, library
 
 GAMES = {
     "ohne": "ohne-furcht-und-adel", "adel": "adel-verpflichtet",
@@ -79,7 +79,7 @@ def test_every_answer_page_shows_the_status_of_its_entry(client, slug):
 def test_the_version_is_the_hash_of_the_stored_entry(client, app):
     body = api(client, "ohne", "tie-break")
     with app.app_context():
-        stored = stored_faq(content_state().root, GAMES["ohne"], "tie-break")
+        stored = stored_faq(content_dir(), GAMES["ohne"], "tie-break")
     assert body["version"] == faq_version(stored)
     assert api(client, "ohne", "tie-break", "it")["version"] == body["version"]
     assert api(client, "ohne", "warlord-complete-city")["version"] != body["version"]
