@@ -7,7 +7,7 @@
 For each change: one FAQ answer (English) gets a new, unique word in a copy of the content
 (``plan_faq_change`` + ``materialize``, as the editor's accept writes it), then the service's
 ``publish(changed=[...])`` runs in this process (a Flask app on that content). A second process,
-a warm serving process (``ContentState`` + ``SearchIndex``, as a worker holds them), polls every
+a warm serving process (a ``Served`` snapshot owner, as a worker holds it), polls every
 ``POLL_S`` until both its search and its library show the new word; the time from the call of
 ``publish`` (the accept's files written) to that moment is the change's latency (the time of the
 write itself, ``write_p50_s``, is reported apart). p50 over the changes, on the real content and on a
@@ -211,7 +211,7 @@ def working_app(tmp: Path, content: Path, link: Path):
 
 # -- the serving process ---------------------------------------------------------------------
 def serve(content: Path, link: Path, game: str, faq: str, query_games: list[str]) -> None:
-    """A warm serving process (``ContentState`` and ``SearchIndex`` as a worker holds them),
+    """A warm serving process (a ``Served`` snapshot owner as a worker holds it),
     driven by lines on stdin:
 
     - a word: answers ``seen <time>`` once both its search and its library show the word in the
@@ -221,34 +221,35 @@ def serve(content: Path, link: Path, game: str, faq: str, query_games: list[str]
       search also looks at the library, as a request does); answers with the JSON list of each
       thread's search durations (s).
     """
-    from rules_index.search import SearchIndex
+    from rules_index.search import IndexLink, SearchIndex
     from rules_index.search.documents import game_documents
-    from rules_index.web.state import ContentState
+    from rules_index.web.state import Served
 
     from .queries import make_queries
 
     # As a served worker holds them (SWITCH_WAIT_MS's default: readers never wait for a switch).
-    state, index = ContentState(content, link, switch_wait=0), SearchIndex(link, switch_wait=0)
-    library = state.library
-    state.verification
+    shared = IndexLink(link)
+    state = Served(content, shared, SearchIndex(shared), 0)
+    index = state.index
+    library = state.current().library
     queries = make_queries([d for slug in query_games for d in game_documents(library.game(slug))], 400, seed=5)
     for lang, text in queries:
-        index.search(text, lang)
+        index.search(text, lang, gen=state.current().search)
     print("ready", flush=True)
     for line in sys.stdin:
         command = line.split()
         if command[0] == "search":
             for lang, text in queries:  # warm on the current generation (the last change's)
-                index.search(text, lang)
+                index.search(text, lang, gen=state.current().search)
             print("warm", flush=True)
             print(json.dumps(search_for(state, index, queries, float(command[1]), int(command[2]))), flush=True)
             continue
         word = command[0]
         deadline = time.time() + TIMEOUT_S
         while time.time() < deadline:
-            found = any(h.entry == faq for h in index.search(word, "en").hits)
-            if found and word in state.library.game(game).faq_entry(faq).en.answer:
-                state.verification  # what a page needs too: must not run the checks
+            snapshot = state.current()  # library, checks and search of one generation
+            found = any(h.entry == faq for h in index.search(word, "en", gen=snapshot.search).hits)
+            if found and word in snapshot.library.game(game).faq_entry(faq).en.answer:
                 print(f"seen {time.time()}", flush=True)
                 break
             time.sleep(POLL_S)
@@ -267,8 +268,7 @@ def search_for(state, index, queries: list, seconds: float, threads: int) -> lis
             lang, text = rng.choice(queries)
             index.results.clear()
             start = time.perf_counter()
-            state.library
-            index.search(text, lang)
+            index.search(text, lang, gen=state.current().search)
             mine.append(time.perf_counter() - start)
 
     workers = [threading.Thread(target=run, args=(n,)) for n in range(threads)]
@@ -302,9 +302,9 @@ def _change(content: Path, game: str, faq: str, word: str) -> None:
     """The entry's English answer with ``word`` at its end (the previous change's word replaced),
     written as an accept writes it."""
     from rules_index.content.writer import materialize, plan_faq_change
-    from rules_index.web.state import content_state
+    from rules_index.web.state import library
 
-    answer = _answer_with(content_state().library, game, faq, word)
+    answer = _answer_with(library(), game, faq, word)
     materialize(plan_faq_change(content, game, faq, {"en": {"answer": answer}}, TODAY), content)
 
 
@@ -361,12 +361,12 @@ def measure(content: Path, link: Path | None, game: str, faq: str, changes: int,
     accepts and publishes, another one serves; ``one_reader``: the switches once more with one
     searching thread; ``served``: and with gunicorn serving search requests."""
     from rules_index.web.publishing import publish
-    from rules_index.web.state import content_state
+    from rules_index.web.state import library
 
     with tempfile.TemporaryDirectory(prefix="bench-accept-") as tmp:
         work_content, work_link = working_copy(content, link, Path(tmp))
         with working_app(Path(tmp), work_content, work_link).app_context():
-            content_state().library  # the accepting process is warm too
+            library()  # the accepting process is warm too
             if link is None:
                 publish()
             server = subprocess.Popen(
@@ -450,14 +450,15 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
     written and published by this process, so that only following the switch is the workers'
     work."""
     from rules_index.search.documents import game_documents
+    from rules_index.content import load_library
     from rules_index.web.publishing import publish
-    from rules_index.web.state import content_state
+    from rules_index.web.state import library as served_library
 
     from .http import ensure_wrk, free_port, instance_env, search_paths, stop_group, wait_ready
     from .queries import make_queries
 
     wrk = ensure_wrk()
-    library = content_state().library
+    library = served_library()
     modes = ("accepted", "published_apart")
     count = 1 + 2 * rounds * len(modes)
     per_window = int(SERVED_SECONDS * 1000 / THINK_MS * SERVED_CONNECTIONS * 1.2)
@@ -483,7 +484,7 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
 
     def change(mode: str, word: str) -> None:
         if mode == "accepted":
-            _accept(base, token, game, faq, _answer_with(content_state().reload(), game, faq, word))
+            _accept(base, token, game, faq, _answer_with(load_library(content), game, faq, word))
         else:
             _change(content, game, faq, word)
             publish(changed=[(game, "faq", faq)])

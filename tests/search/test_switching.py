@@ -1,5 +1,6 @@
-"""A published change is followed in the background: readers answer from the previous index
-generation and content while the next one is opened and warmed, and switch once it is ready."""
+"""A published change is followed in the background: readers answer from the previous snapshot
+(library, checks and search of one generation) while the next one is opened and warmed, and
+switch to all of it at once when it is ready."""
 from __future__ import annotations
 
 import datetime as dt
@@ -18,7 +19,7 @@ from rules_index.content.writer import materialize, plan_faq_change
 from rules_index.search import IndexLink, SearchIndex, build
 from rules_index.search.searcher import _Generation
 from rules_index.search import searcher as searcher_module
-from rules_index.web.state import ContentState
+from rules_index.web.state import Served
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
@@ -41,8 +42,27 @@ def publish_change(content: Path, link: Path, extra: str = "") -> None:
     build(read_content(content)[0], link, content, changed=[(GAME, "faq", FAQ)])
 
 
-def finds(index: SearchIndex) -> bool:
-    return any(h.entry == FAQ for h in index.search(WORD, "en").hits)
+def serving(content: Path, link: Path, wait: float | None = 0) -> Served:
+    """A process's snapshot owner, as the app makes it."""
+    shared = IndexLink(link)
+    return Served(content, shared, SearchIndex(shared), wait)
+
+
+def finds(served: Served) -> bool:
+    """Whether the current snapshot's search finds the changed entry."""
+    return any(h.entry == FAQ for h in served.index.search(WORD, "en", gen=served.current().search).hits)
+
+
+def shows(snapshot) -> bool:
+    """Whether the snapshot's library holds the changed answer."""
+    return WORD in snapshot.library.game(GAME).faq_entry(FAQ).en.answer
+
+
+def wait_for_switch(served: Served, old) -> None:
+    for _ in range(400):
+        if served.current() is not old:
+            return
+        time.sleep(0.05)
 
 
 class Gate:
@@ -56,10 +76,10 @@ class Gate:
         assert self.go.wait(20)
 
 
-def test_readers_answer_from_the_previous_generation_until_the_next_is_warm(site, monkeypatch):
+def test_readers_answer_from_the_previous_snapshot_until_the_next_is_warm(site, monkeypatch):
     content, link = site
-    index = SearchIndex(link, switch_wait=0)
-    old = index.generation()
+    served = serving(content, link, wait=0)
+    old = served.current()
     gate = Gate()
     warm = searcher_module._Generation.warm
 
@@ -69,21 +89,31 @@ def test_readers_answer_from_the_previous_generation_until_the_next_is_warm(site
 
     monkeypatch.setattr(searcher_module._Generation, "warm", held_warm)
     publish_change(content, link)
-    assert not finds(index)  # the new generation is being opened: the previous one answers
+    assert not finds(served)  # the next snapshot is being made: the previous one answers
     assert gate.entered.wait(20)
-    assert index.generation() is old and not finds(index)
+    assert served.current() is old and not finds(served) and not shows(old)
     gate.go.set()
-    deadline = threading.Event()
-    for _ in range(200):
-        if index.generation() is not old:
-            break
-        deadline.wait(0.05)
-    assert index.generation() is not old
-    assert finds(index)
-    assert set(index.generation()._spellings) == {"de", "en", "it"}  # read before it served
+    wait_for_switch(served, old)
+    new = served.current()
+    assert new is not old and finds(served)
+    # Library, checks, search and version switch together: all of the new generation.
+    assert shows(new) and new.path == IndexLink(link).generation() != old.path and new.version != old.version
+    assert new.checks.for_entry(GAME, "faq", FAQ) is not None
+    assert set(new.search._spellings) == {"de", "en", "it"}  # read before it served
 
 
-def searching_at_once(index: SearchIndex, words: list[str], monkeypatch) -> None:
+def test_a_snapshot_is_one_generation_whatever_the_content_files_hold(site):
+    """A process serves what the generation keeps, never the files: a file changed on disk but
+    not published is not served, not even by a process that starts afresh."""
+    content, link = site
+    publish_change(content, link)
+    faq_file = content / GAME / "faq.yaml"
+    faq_file.write_text(faq_file.read_text(encoding="utf-8").replace(WORD, "zzyzxword"), encoding="utf-8")
+    snapshot = serving(content, link).current()
+    assert shows(snapshot) and "zzyzxword" not in snapshot.library.game(GAME).faq_entry(FAQ).en.answer
+
+
+def searching_at_once(index: SearchIndex, gen, words: list[str], monkeypatch) -> None:
     """One thread per word, their searches all under way at the same moment (each waits inside
     the ranking until all have got there)."""
     together = threading.Barrier(len(words), timeout=20)
@@ -96,7 +126,8 @@ def searching_at_once(index: SearchIndex, words: list[str], monkeypatch) -> None
 
     monkeypatch.setattr(_Generation, "top", waiting_top)
     index.results.clear()  # every search ranks
-    threads = [threading.Thread(target=index.search, args=(word, "de"), name=f"together-{word}") for word in words]
+    threads = [threading.Thread(target=index.search, args=(word, "de"), kwargs={"gen": gen}, name=f"together-{word}")
+               for word in words]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -104,9 +135,9 @@ def searching_at_once(index: SearchIndex, words: list[str], monkeypatch) -> None
     monkeypatch.setattr(_Generation, "top", top)
 
 
-def one_after_another(index: SearchIndex, words: list[str]) -> None:
+def one_after_another(index: SearchIndex, gen, words: list[str]) -> None:
     for word in words:
-        thread = threading.Thread(target=index.search, args=(word, "en"))
+        thread = threading.Thread(target=index.search, args=(word, "en"), kwargs={"gen": gen})
         thread.start()
         thread.join()
 
@@ -115,82 +146,57 @@ def test_a_switch_opens_as_many_searchers_as_were_lent_at_once(site, monkeypatch
     """Searches borrow a searcher from the generation's pool: however many threads searched, a
     switch opens ahead as many as were lent at the same time, and readers take those."""
     content, link = site
-    index = SearchIndex(link, switch_wait=5)
-    searching_at_once(index, ["Dieb", "Meuchler", "Gold"], monkeypatch)
-    one_after_another(index, ["Baumeister", "König", "Krone", "Karten", "Bischof"])
-    old = index.generation()
+    served = serving(content, link, wait=5)
+    index, old = served.index, served.current().search
+    searching_at_once(index, old, ["Dieb", "Meuchler", "Gold"], monkeypatch)
+    one_after_another(index, old, ["Baumeister", "König", "Krone", "Karten", "Bischof"])
     assert old.peak == 3 and len(old._idle) == 3  # eight threads searched, three at once
     publish_change(content, link)
     opened = []
     real = searcher_module.whoosh_index.FileIndex.searcher
     monkeypatch.setattr(searcher_module.whoosh_index.FileIndex, "searcher",
                         lambda self, **kw: opened.append(threading.current_thread().name) or real(self, **kw))
-    new = index.generation()  # opened and warmed in the background
-    assert new is not old and len(new._idle) == 3 and opened == ["index-switch"] * 3  # in the switch's thread
+    new = served.current().search  # opened and warmed in the background
+    assert new is not old and len(new._idle) == 3 and opened == ["snapshot-switch"] * 3  # in the switch's thread
     opened.clear()
-    searching_at_once(index, ["Dieb", "Gold", "Meuchler"], monkeypatch)
-    one_after_another(index, ["thief", "assassin", "gold", "crown", "bishop", "cards"])
+    searching_at_once(index, new, ["Dieb", "Gold", "Meuchler"], monkeypatch)
+    one_after_another(index, new, ["thief", "assassin", "gold", "crown", "bishop", "cards"])
     assert opened == [] and len(new._idle) == 3  # each search took one opened ahead and gave it back
-    searching_at_once(index, ["Magier", "Kaufmann", "Söldner", "Baumeister"], monkeypatch)
+    searching_at_once(index, new, ["Magier", "Kaufmann", "Söldner", "Baumeister"], monkeypatch)
     assert len(opened) == 1 and new.peak == 4  # a fourth at once: one more, opened for it
-    assert finds(index)
+    assert finds(served)
 
 
 def test_waiting_readers_see_the_switch_at_once(site):
     content, link = site
-    index = SearchIndex(link, switch_wait=None)
-    old = index.generation()
+    served = serving(content, link, wait=None)
+    old = served.current()
     publish_change(content, link)
-    assert index.generation() is not old and finds(index)
+    assert served.current() is not old and finds(served) and shows(served.current())
 
 
-def test_a_generation_that_cannot_be_opened_leaves_the_previous_one_serving(site, monkeypatch, caplog):
+def test_a_generation_that_cannot_be_opened_leaves_the_previous_snapshot_serving(site, monkeypatch, caplog):
     content, link = site
-    index = SearchIndex(link, switch_wait=None)
-    old = index.generation()
-    index.switch_wait = 5.0
+    served = serving(content, link, wait=5.0)
+    old = served.current()
 
     def broken(self):
         raise OSError("files gone")
 
     monkeypatch.setattr(searcher_module._Generation, "warm", broken)
     publish_change(content, link)
-    assert index.generation() is old
-    assert "could not switch the index" in caplog.text
-    assert index.generation() is old  # not tried again for the same generation
-    assert caplog.text.count("could not switch the index") == 1
+    assert served.current() is old
+    assert "could not switch to the index generation" in caplog.text
+    assert served.current() is old  # not tried again for the same generation
+    assert caplog.text.count("could not switch to the index generation") == 1
 
 
-def test_content_is_loaded_in_the_background_while_the_last_library_answers(site, monkeypatch):
-    content, link = site
-    state = ContentState(content, link, switch_wait=0)
-    old = state.library
-    gate = Gate()
-    load = ContentState._load
-
-    def held_load(self, **kwargs):
-        gate.hold()
-        return load(self, **kwargs)
-
-    monkeypatch.setattr(ContentState, "_load", held_load)
-    publish_change(content, link)
-    assert state.library is old
-    assert gate.entered.wait(20)
-    assert state.library is old and WORD not in old.game(GAME).faq_entry(FAQ).en.answer
-    gate.go.set()
-    for _ in range(200):
-        if state.library is not old:
-            break
-        threading.Event().wait(0.05)
-    assert WORD in state.library.game(GAME).faq_entry(FAQ).en.answer
-
-
-def test_catching_up_joins_the_index_switch_a_request_started(site, monkeypatch):
+def test_catching_up_joins_the_switch_a_request_started(site, monkeypatch):
     """The publishing thread waits for the switch a reader of its process set off (held here in
-    its warm-up) instead of opening the generation a second time; it gets it warm."""
+    its warm-up) instead of making the snapshot a second time; it gets it warm."""
     content, link = site
-    index = SearchIndex(link, switch_wait=0)
-    old = index.generation()
+    served = serving(content, link, wait=0)
+    old = served.current()
     gate, opened = Gate(), []
     warm, init = _Generation.warm, _Generation.__init__
 
@@ -205,88 +211,29 @@ def test_catching_up_joins_the_index_switch_a_request_started(site, monkeypatch)
     monkeypatch.setattr(_Generation, "warm", held_warm)
     monkeypatch.setattr(_Generation, "__init__", counted_init)
     publish_change(content, link)
-    assert not finds(index) and gate.entered.wait(20)  # a reader set the switch off
+    assert not finds(served) and gate.entered.wait(20)  # a reader set the switch off
     caught: list = []
-    publisher = threading.Thread(target=lambda: caught.append(index.catch_up()))
+    publisher = threading.Thread(target=lambda: caught.append(served.catch_up()))
     publisher.start()
     publisher.join(0.3)
-    assert publisher.is_alive() and index.generation() is old  # waiting for the switch under way
+    assert publisher.is_alive() and served.current() is old  # waiting for the switch under way
     gate.go.set()
     publisher.join(20)
     new = caught[0]
-    assert new is index.generation() and new is not old and finds(index)
+    assert new is served.current() and new is not old and finds(served) and shows(new)
     assert opened == [new.path]  # opened once
-    assert set(new._spellings) == {"de", "en", "it"}  # warm before it served
-    assert index.catch_up() is new and opened == [new.path]  # nothing to catch up with
+    assert set(new.search._spellings) == {"de", "en", "it"}  # warm before it served
+    assert served.catch_up() is new and opened == [new.path]  # nothing to catch up with
 
 
-def test_catching_up_starts_the_index_switch_when_none_runs(site):
+def test_catching_up_starts_the_switch_when_none_runs(site):
     content, link = site
-    index = SearchIndex(link, switch_wait=0)
-    old = index.generation()
+    served = serving(content, link, wait=0)
+    old = served.current()
     publish_change(content, link)
-    new = index.catch_up()  # no reader has seen the new link yet
-    assert new is not old and new is index.generation() and finds(index)
-    assert set(new._spellings) == {"de", "en", "it"}
-
-
-def test_catching_up_joins_the_content_switch_a_request_started(site, monkeypatch):
-    content, link = site
-    state = ContentState(content, link, switch_wait=0)
-    old = state.library
-    gate, loads = Gate(), []
-    load = ContentState._load
-
-    def held_load(self, **kwargs):
-        loads.append(kwargs)
-        gate.hold()
-        return load(self, **kwargs)
-
-    monkeypatch.setattr(ContentState, "_load", held_load)
-    publish_change(content, link)
-    assert state.library is old and gate.entered.wait(20)  # a reader set the switch off
-    caught: list = []
-    publisher = threading.Thread(target=lambda: caught.append(state.catch_up()))
-    publisher.start()
-    publisher.join(0.3)
-    assert publisher.is_alive() and state.library is old
-    gate.go.set()
-    publisher.join(20)
-    assert caught[0] is state.library and WORD in caught[0].game(GAME).faq_entry(FAQ).en.answer
-    assert loads == [{"following": True}]  # loaded once
-    assert state.generation == IndexLink(link).generation()
-    assert state.catch_up() is caught[0] and len(loads) == 1
-
-
-def test_content_that_could_not_be_read_is_read_again(site, monkeypatch):
-    """A reload that failed for a passing reason (a file renamed away while it was read) is
-    started again by a request once ``RETRY_S`` has passed; meanwhile the last content answers."""
-    content, link = site
-    state = ContentState(content, link, switch_wait=None)
-    old = state.library
-    load, failures = ContentState._load, []
-
-    def flaky(self, **kwargs):
-        if not failures:
-            failures.append(1)
-            raise FileNotFoundError(content / GAME / "faq.yaml")
-        return load(self, **kwargs)
-
-    monkeypatch.setattr(ContentState, "_load", flaky)
-    monkeypatch.setattr(ContentState, "RETRY_S", 0.3)
-    publish_change(content, link)
-    assert state.library is old and failures == [1]
-    assert state.library is old  # not started again at once
-    time.sleep(0.35)
-    assert WORD in state.library.game(GAME).faq_entry(FAQ).en.answer
-
-
-def test_content_waits_when_told_to(site):
-    content, link = site
-    state = ContentState(content, link, switch_wait=None)
-    old = state.library
-    publish_change(content, link)
-    assert state.library is not old and WORD in state.library.game(GAME).faq_entry(FAQ).en.answer
+    new = served.catch_up()  # no reader has seen the new link yet
+    assert new is not old and new is served.current() and finds(served) and shows(new)
+    assert set(new.search._spellings) == {"de", "en", "it"}
 
 
 def test_a_generation_the_link_left_stays_on_disk_for_a_while(site, monkeypatch):
@@ -310,24 +257,24 @@ def test_a_generation_the_link_left_stays_on_disk_for_a_while(site, monkeypatch)
 
 def test_a_reader_whose_generation_was_removed_switches_at_once(site):
     content, link = site
-    index = SearchIndex(link, switch_wait=0)
-    old = index.generation()
+    served = serving(content, link, wait=0)
+    old = served.current()
     publish_change(content, link)
     shutil.rmtree(old.path)
-    assert index.generation() is not old and finds(index)
+    assert served.current() is not old and finds(served) and shows(served.current())
 
 
 def test_a_switch_takes_over_the_analyses_of_words_and_texts(site):
     """After a published change the readers' usual words are analysed already; the answers are
     those of a process that opened the new generation afresh."""
     content, link = site
-    index = SearchIndex(link, switch_wait=None)
+    served = serving(content, link, wait=None)
+    index, old = served.index, served.current().search
     queries = [("Dieb Meuchler", "de"), ("thief assassin", "en"), ("ladro assassino", "it")]
     for text, lang in queries:
-        index.search(text, lang)
-    old = index.generation()
+        index.search(text, lang, gen=old)
     publish_change(content, link)
-    new = index.generation()
+    new = served.current().search
     assert new is not old
     assert new.analyses is old.analyses  # the same analysers: words and texts stay analysed
     assert any(key[0] == "terms" for key in new.analyses.cache.cache) and any(key[0] == "spans" for key in new.analyses.cache.cache)
@@ -336,16 +283,16 @@ def test_a_switch_takes_over_the_analyses_of_words_and_texts(site):
     fresh = SearchIndex(link)
     for text, lang in [*queries, (WORD, "en")]:
         index.results.clear()
-        assert index.search(text, lang) == fresh.search(text, lang)
+        assert index.search(text, lang, gen=new) == fresh.search(text, lang)
 
 
 def test_a_switch_frees_what_the_previous_generation_cached_at_once(site):
     """What a generation cached is let go at the switch, by reference counting, even while a
     search still holds the generation."""
     content, link = site
-    index = SearchIndex(link, switch_wait=None)
-    index.search("Dieb Meuchler", "de")
-    old = index.generation()
+    served = serving(content, link, wait=None)
+    old = served.current().search
+    served.index.search("Dieb Meuchler", "de", gen=old)
     scored = next(iter(old.postings_cache.cache.values()))
     freed = weakref.ref(scored.ids)
     del scored
@@ -353,13 +300,13 @@ def test_a_switch_frees_what_the_previous_generation_cached_at_once(site):
     gc.disable()
     try:
         publish_change(content, link)
-        assert index.generation() is not old
+        assert served.current().search is not old
         assert freed() is None
         assert all(len(cache) == 0 for cache in (old.postings_cache, old.words, old.texts, old.documents, old.missed_terms))
     finally:
         gc.enable()
-    index.results.clear()
-    assert finds(index)
+    served.index.results.clear()
+    assert finds(served)
 
 
 def test_a_previous_generation_and_its_searchers_are_freed_without_the_collector(site):
@@ -368,25 +315,26 @@ def test_a_previous_generation_and_its_searchers_are_freed_without_the_collector
     counting. Left to the collector, a served worker's passes had tens of thousands of such
     objects to walk and free while each of its threads waited."""
     content, link = site
-    index = SearchIndex(link, switch_wait=None)
+    served = serving(content, link, wait=None)
+    index = served.index
 
     def search():
-        index.search("Dieb Meuchler", "de")
-        index.search("kign crown", "en")  # a correction too
+        index.search("Dieb Meuchler", "de", gen=served.current().search)
+        index.search("kign crown", "en", gen=served.current().search)  # a correction too
 
     threads = [threading.Thread(target=search) for _ in range(2)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    old = index.generation()
-    generation_freed, searcher_freed = weakref.ref(old), weakref.ref(old.searcher())
-    del old
+    gen = served.current().search
+    generation_freed, searcher_freed = weakref.ref(gen), weakref.ref(gen.searcher())
+    del gen
     gc.collect()
     gc.disable()
     try:
         publish_change(content, link)
-        assert finds(index)  # the next generation serves
+        assert finds(served)  # the next snapshot serves
         assert generation_freed() is None and searcher_freed() is None
     finally:
         gc.enable()

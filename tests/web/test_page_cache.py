@@ -19,8 +19,7 @@ from rules_index.content.writer import materialize, plan_faq_change
 from rules_index.corrections import db
 from rules_index.web.page_cache import KEY, PageCache
 from rules_index.web.publishing import publish
-from rules_index.web.search_state import KEY as SEARCH
-from rules_index.web.state import KEY as STATE, ContentState
+from rules_index.web.state import served
 
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
 URL = f"/de/{GAME}/faq/{FAQ}"
@@ -120,46 +119,46 @@ def test_a_change_accepted_through_the_api_makes_new_tags(tmp_path):
     assert client.get("/en/", headers={"If-None-Match": home_tag}).status_code == 200  # a new generation
 
 
-def test_a_page_rendered_while_the_content_switches_is_neither_tagged_nor_kept(tmp_path, monkeypatch):
-    """Another process published; this one has switched its search index but still loads the
-    content: the page it renders meanwhile is of the previous content, so it must not be kept
-    (nor tagged) as the new generation's page."""
+def test_a_page_rendered_while_the_process_switches_is_all_of_the_previous_version(tmp_path, monkeypatch):
+    """Another process published; this one is still making its next snapshot: the page it
+    renders meanwhile is the previous version's, whole (its text, its ETag, its
+    X-Content-Version), and the next request after the switch is all of the new one."""
+    from rules_index.search import searcher as searcher_module
+
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     writer = make_app(tmp_path / "instance", content)
     reader = make_app(tmp_path / "instance", content, SWITCH_WAIT_MS=0)
-    client, cache = reader.test_client(), reader.extensions[KEY]
+    client = reader.test_client()
     url = f"/en/{GAME}/faq/{FAQ}"
-    client.get(url)
-    go = threading.Event()
-    load = ContentState._load
+    first = client.get(url)
+    go, warm = threading.Event(), searcher_module._Generation.warm
 
-    def held_load(self, **kwargs):
-        if self is reader.extensions[STATE]:
-            assert go.wait(20)
-        return load(self, **kwargs)
+    def held_warm(self):
+        assert go.wait(20)
+        warm(self)
 
-    monkeypatch.setattr(ContentState, "_load", held_load)
+    monkeypatch.setattr(searcher_module._Generation, "warm", held_warm)
     entry = read_content(content)[0].game(GAME).faq_entry(FAQ)
     updates = {"en": {"answer": f"{entry.en.answer.rstrip()}\n\n[Flumphtastic.]{{.editorial}}"}}
     materialize(plan_faq_change(content, GAME, FAQ, updates, dt.date(2026, 12, 1)), content)
     with writer.app_context():
         publish(changed=[(GAME, "faq", FAQ)])
-    link = reader.extensions[SEARCH].index_link
-    for _ in range(400):  # the reader's index follows in the background
-        if reader.extensions[SEARCH].generation().path == link.generation():
-            break
-        time.sleep(0.05)
-    stored = len(cache)
+        published = served().current().version
     during = client.get(url)
-    assert "Flumphtastic" not in during.get_data(as_text=True) and len(cache) == stored
+    assert "Flumphtastic" not in during.get_data(as_text=True)
+    assert during.headers["ETag"] == first.headers["ETag"] and during.headers["X-Content-Version"] == first.headers["X-Content-Version"]
     go.set()
-    for _ in range(400):
-        if reader.extensions[STATE].generation == link.generation():
-            break
-        time.sleep(0.05)
+    with reader.app_context():
+        owner = served()
+        for _ in range(400):
+            if owner.current().version == published:
+                break
+            time.sleep(0.05)
     after = client.get(url, headers={"If-None-Match": during.headers["ETag"]})
     assert after.status_code == 200 and "Flumphtastic" in after.get_data(as_text=True)
+    assert after.headers["X-Content-Version"] == published != first.headers["X-Content-Version"]
+    assert after.headers["ETag"].strip('"').startswith(published[:12])
 
 
 def test_a_commit_in_another_process_makes_new_tags(tmp_path):

@@ -1,5 +1,6 @@
-"""Publishing an accepted change and following it: the checks come with the generation, a
-reload parses only the changed game, ``publish(changed=...)`` makes the change visible."""
+"""Publishing a change and following it: a generation keeps the checks and the library of the
+content it indexes, a process following it takes them instead of parsing and checking again,
+and publishing reads only the changed game."""
 from __future__ import annotations
 
 import shutil
@@ -9,10 +10,12 @@ import pytest
 
 import rules_index.verification as verification
 from apptools import change_answer, make_app
-from rules_index.search import SearchIndex, build
+from rules_index.content import loader
 from rules_index.content.snapshot import read_content
+from rules_index.search import IndexLink, SearchIndex, build
+from rules_index.web import publishing
 from rules_index.web.publishing import publish
-from rules_index.web.state import ContentState, GameCache, content_state
+from rules_index.web.state import Served, served
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
@@ -37,16 +40,32 @@ def counted(monkeypatch):
     return calls
 
 
-def test_workers_load_the_checks_of_the_generation(tiny_content, tmp_path, counted):
+@pytest.fixture()
+def parsed(monkeypatch):
+    """The game folders parsed (by publishing or by anyone else)."""
+    names = []
+    real = loader.load_checked_game
+
+    def counting(folder, root, ids, *args, **kwargs):
+        names.append(folder.name)
+        return real(folder, root, ids, *args, **kwargs)
+
+    monkeypatch.setattr(loader, "load_checked_game", counting)
+    monkeypatch.setattr(publishing, "load_checked_game", counting)
+    return names
+
+
+def worker(content: Path, link: Path) -> Served:
+    shared = IndexLink(link)
+    return Served(content, shared, SearchIndex(shared), None)
+
+
+def test_workers_take_the_checks_of_the_generation(tiny_content, tmp_path, counted):
     link = tmp_path / "index"
     build(read_content(tiny_content)[0], link, tiny_content)
     assert counted["verify"] == 1  # once, by the build
-    report = ContentState(tiny_content, link).verification
+    report = worker(tiny_content, link).current().checks
     assert counted["verify"] == 1 and report.missing  # the tiny game has entries without checks
-    # Content the generation was not built from: the worker runs the checks itself.
-    change_answer(tiny_content, "tiny-game", "coin-count", "glimmer")
-    assert ContentState(tiny_content, link).verification.missing
-    assert counted["verify"] == 2
 
 
 def test_update_runs_only_the_changed_entrys_checks(tiny_content, tmp_path, counted):
@@ -56,77 +75,53 @@ def test_update_runs_only_the_changed_entrys_checks(tiny_content, tmp_path, coun
     counted["entries"].clear()
     build(read_content(tiny_content)[0], link, tiny_content, changed=[("tiny-game", "faq", "coin-count")])
     assert counted["verify"] == 1 and counted["entries"] == [("tiny-game", "faq", "coin-count")]
-    ContentState(tiny_content, link).verification
+    worker(tiny_content, link).current().checks
     assert counted["verify"] == 1
 
 
-def test_reload_parses_only_the_changed_game(tmp_path):
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content", content)
-    cache = GameCache()
-    first = cache.load(content)
-    change_answer(content, GAME, FAQ, "flumph")
-    second = cache.load(content)
-    for slug, game in first.games.items():
-        assert (second.games[slug] is game) == (slug != GAME)
-    assert "flumph" in second.game(GAME).faq_entry(FAQ).en.answer
-
-
-def test_publish_with_the_changed_entry(tmp_path, counted):
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content", content)
-    app = make_app(tmp_path / "instance", content)
-    with app.app_context():
-        state = content_state()
-        state.library  # a serving process, warm
-        publish()  # the index built once
-        counted["verify"] = 0
-        change_answer(content, GAME, FAQ, "flumph")
-        publish(changed=[(GAME, "faq", FAQ)])
-        link = Path(app.config["INDEX_DIR"])
-        assert [h.entry for h in SearchIndex(link).search("flumph", "en").hits] == [FAQ]
-        assert "flumph" in state.library.game(GAME).faq_entry(FAQ).en.answer
-        state.verification
-    # Another process switching to the generation: the content and the checks, none run.
-    other = ContentState(content, link)
-    assert "flumph" in other.library.game(GAME).faq_entry(FAQ).en.answer
-    other.verification
-    assert counted["verify"] == 0
-
-
-def test_a_following_process_takes_the_changed_game_from_the_generation(tmp_path, monkeypatch):
-    """The generation made for an accepted change keeps the changed game as its build loaded it:
-    a process following the switch takes it instead of parsing and checking the game again, but
-    only for the same bytes, and not at its first load."""
-    from rules_index.web import state as state_module
-
+def test_publish_with_the_changed_entry(tmp_path, counted, parsed):
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     app = make_app(tmp_path / "instance", content)
     link = Path(app.config["INDEX_DIR"])
     with app.app_context():
-        content_state().library
-        publish()
-    worker = ContentState(content, link, switch_wait=None)
-    worker.library
-    parsed = []
-    real = state_module.load_checked_game
-
-    def counting(folder, root, ids):
-        parsed.append(folder.name)
-        return real(folder, root, ids)
-
-    monkeypatch.setattr(state_module, "load_checked_game", counting)
-    with app.app_context():
+        served().current()  # a serving process, warm: the index built once
+        following = worker(content, link)
+        old = following.current()
+        counted["verify"] = 0
+        parsed.clear()
         change_answer(content, GAME, FAQ, "flumph")
         publish(changed=[(GAME, "faq", FAQ)])
+        assert parsed == [GAME]  # only the changed game is read again
+        assert [h.entry for h in SearchIndex(link).search("flumph", "en").hits] == [FAQ]
+        assert "flumph" in served().current().library.game(GAME).faq_entry(FAQ).en.answer
+    # Another process following: the library and the checks of the generation, nothing parsed or run.
     parsed.clear()
-    followed = worker.library.game(GAME)
-    assert parsed == [] and "flumph" in followed.faq_entry(FAQ).en.answer
+    new = following.current()
+    assert "flumph" in new.library.game(GAME).faq_entry(FAQ).en.answer and parsed == [] and counted["verify"] == 0
+    for slug, game in old.library.games.items():  # the unchanged games are the ones it held
+        assert (new.library.game(slug) is game) == (slug != GAME)
     fresh = read_content(content)[0].game(GAME)
+    followed = new.library.game(GAME)
     assert followed.faq == fresh.faq and followed.sections == fresh.sections and followed.folder == content / GAME
-    change_answer(content, GAME, FAQ, "glimmer")  # written, not published: the kept game is of other bytes
-    assert "glimmer" in worker.reload().game(GAME).faq_entry(FAQ).en.answer and parsed == [GAME]
-    parsed.clear()
-    ContentState(content, link).library  # a first load reads every game
-    assert sorted(parsed) == sorted(game.slug for game in read_content(content)[0])
+
+
+def test_a_generation_is_named_by_the_commit_it_holds(tmp_path):
+    """The version of a generation is the branch's commit when the content folder holds it
+    exactly; content edited and not committed is named by its fingerprint instead."""
+    import subprocess
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    git = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.invalid"]
+    subprocess.run(["git", "init", "-q", str(content)], check=True)
+    subprocess.run([*git, "-C", str(content), "add", "-A"], check=True)
+    subprocess.run([*git, "-C", str(content), "commit", "-qm", "content"], check=True)
+    head = subprocess.run(["git", "-C", str(content), "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    app = make_app(tmp_path / "instance", content, INDEX_DIR=str(tmp_path / "instance" / "index"))  # built here
+    with app.app_context():
+        assert served().current().version == head
+        change_answer(content, GAME, FAQ, "flumph")
+        publish(changed=[(GAME, "faq", FAQ)])
+        version = served().current().version
+    assert version.startswith("content-") and version != head
