@@ -1,16 +1,12 @@
 """Following a new version of something in a background thread while readers answer from the
-one they have (the search index's next generation, the content of it).
+one they have (the process's next snapshot, ``rules_index.web.state``).
 
 ``BackgroundSwitch(prepare, name)``: ``follow(version, wait)`` starts ``prepare(version)`` in a
 thread unless it already runs for that version, then waits up to ``wait`` seconds for it
 (``None``: until it is done; ``0``: not at all). ``prepare`` installs what it made itself and
 handles its own failures (keeping what serves is its choice); anything it lets through is
-logged, and the next ``follow`` of the same version starts it again.
-
-A process runs one preparation at a time, whatever it follows: a published change brings a new
-content and a new index generation together, and their two threads running side by side both
-competed with the readers for the interpreter (a served worker's p99 while switching fell by a
-tenth to a sixth when they took turns).
+logged, and the next ``follow`` of the same version starts it again. One preparation runs at a
+time (a later version waits for the one under way): each competes with the readers.
 """
 from __future__ import annotations
 
@@ -18,14 +14,13 @@ import logging
 import threading
 from typing import Callable, Hashable
 
-_ONE_AT_A_TIME = threading.Lock()
-
 
 class BackgroundSwitch:
     def __init__(self, prepare: Callable[[Hashable], None], name: str):
         self.prepare = prepare
         self.name = name
         self._lock = threading.Lock()
+        self._preparing = threading.Lock()  # one preparation at a time: each competes with readers
         self._running: tuple[Hashable, threading.Event] | None = None
 
     def follow(self, version: Hashable, wait: float | None) -> bool:
@@ -48,7 +43,7 @@ class BackgroundSwitch:
 
     def _run(self, version: Hashable, ready: threading.Event) -> None:
         try:
-            with _ONE_AT_A_TIME:
+            with self._preparing:
                 self.prepare(version)
         except Exception:
             logging.getLogger(__name__).exception("%s: preparing %s failed", self.name, version)

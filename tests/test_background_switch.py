@@ -40,29 +40,26 @@ def test_a_failure_is_logged_and_the_next_follow_tries_again(caplog):
     assert calls == ["g2", "g2"]
 
 
-def test_a_process_prepares_one_thing_at_a_time():
-    """The content's switch and the index's (two switches) take turns: the second starts once the
-    first is done, rather than beside it."""
+def test_a_later_version_waits_for_the_one_under_way():
+    """The link moved again while a snapshot is being made: the next one starts once the first
+    is done, rather than beside it."""
     running, overlapped, go = [], [], threading.Event()
 
-    def preparing(name, held):
-        def prepare(version):
-            overlapped.append(list(running))
-            running.append(name)
-            try:
-                if held:
-                    assert go.wait(10)
-            finally:
-                running.remove(name)
-        return prepare
+    def prepare(version):
+        overlapped.append(list(running))
+        running.append(version)
+        try:
+            if version == "g2":
+                assert go.wait(10)
+        finally:
+            running.remove(version)
 
-    content = BackgroundSwitch(preparing("content", True), "content-test")
-    index = BackgroundSwitch(preparing("index", False), "index-test")
-    assert content.follow("g2", 0) is False
-    assert index.follow("g2", 0.3) is False  # waits for the content's turn to end
+    switch = BackgroundSwitch(prepare, "test-switch")
+    assert switch.follow("g2", 0) is False
+    assert switch.follow("g3", 0.3) is False  # waits for g2's turn to end
     go.set()
     deadline = time.monotonic() + 10
-    while content.running() or index.running():
+    while switch.running():
         assert time.monotonic() < deadline
         time.sleep(0.01)
     assert overlapped == [[], []]
