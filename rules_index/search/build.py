@@ -98,17 +98,6 @@ def is_stale(link: Path, content_dir: Path) -> bool:
     )
 
 
-def stored_checks(link: Path, fingerprint: str):
-    """The rule-check report kept with the current generation, if it was built from the content
-    with ``fingerprint`` (and by the current engine code); else None."""
-    from rules_index.verification import load_report
-
-    target, info = current_generation(Path(link))
-    if info is None or info["fingerprint"] != fingerprint:
-        return None
-    return load_report(target / CHECKS)
-
-
 @contextmanager
 def build_lock(link: Path) -> Iterator[None]:
     """Serialise builds of ``link`` across threads and processes (an flock on a file beside it)."""

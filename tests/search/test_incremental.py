@@ -17,8 +17,8 @@ import pytest
 from apptools import answer_with_aside, seed_index
 from rules_index.content import load_library
 from rules_index.content.writer import materialize, plan_faq_change, plan_section_change
-from rules_index.search import SearchIndex, build, is_stale, stored_checks
-from rules_index.search.build import MARKER, RETIRED, build_lock, current_generation
+from rules_index.search import SearchIndex, build, is_stale
+from rules_index.search.build import CHECKS, MARKER, RETIRED, build_lock, current_generation
 from rules_index.content.snapshot import content_fingerprint, read_content
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,10 +138,11 @@ def test_old_generation_files_are_untouched(published):
 
 
 def test_checks_of_the_update_equal_a_full_run(published):
-    from rules_index.verification import verify
+    from rules_index.verification import load_report, verify
 
-    fingerprint = content_fingerprint(published["content"])
-    stored = stored_checks(published["link"], fingerprint)
+    generation, info = current_generation(published["link"])
+    assert info["fingerprint"] == content_fingerprint(published["content"])
+    stored = load_report(generation / CHECKS)
     fresh = verify(load_library(published["content"]))
     assert stored is not None
     assert [(r.game, r.kind, r.entry, r.ok, r.output) for r in stored.results] == \
