@@ -205,6 +205,27 @@ def scored_postings(parts: list[tuple[int, SegmentTerm, frozenset[int]]], idf: f
     return Postings(ids, scores) if ids else None
 
 
+def one_word(lists: list[Postings], overlap: float) -> Postings | None:
+    """The postings of one asked word from those of its terms (its stem in each field, its prefix,
+    the rulebooks' words a players' word stands for): a document scores its best match of the
+    word, plus ``overlap`` of its other matches. Summed whole, a word that a document holds in its
+    question, players' words, answer and prefixes counted four times over: in a question told as
+    a situation, one incidental word ("hand", "end", "board") in an entry's question then
+    outweighed the words the asked entry holds once each."""
+    lists = [p for p in lists if p is not None]
+    if len(lists) <= 1:
+        return lists[0] if lists else None
+    best: dict[int, float] = {}
+    total: dict[int, float] = {}
+    for postings in lists:
+        for docnum, value in zip(postings.ids, postings.scores):
+            total[docnum] = total.get(docnum, 0.0) + value
+            if value > best.get(docnum, 0.0):
+                best[docnum] = value
+    ids = array("i", sorted(total))
+    return Postings(ids, array("d", [best[d] + overlap * (total[d] - best[d]) for d in ids]))
+
+
 def top(lists: list[Postings], count: int, allowed: frozenset[int] | None = None) -> list[tuple[int, float]]:
     """The ``count`` best (document number, score) for the OR of the terms behind ``lists``.
 

@@ -9,8 +9,10 @@ A query goes through these steps:
 1. ``query``: cleaned; a game's name in it picks the game and leaves the other words; the stop
    words of every language are dropped.
 2. ``scoring``: BM25F over the words in every language's fields (question, players' words,
-   answer) and the word prefixes, summed with Whoosh's coordination bonus; the fields of the
-   reader's language weigh a little more, term by term. Each entry keeps its best language.
+   answer) and the word prefixes; the fields of the reader's language weigh a little more, term
+   by term. Each asked word (a players' word with the rulebooks' words for it) counts its best
+   match in a document whole and a share of its other matches (``WORD_OVERLAP``); the words are
+   summed with Whoosh's coordination bonus. Each entry keeps its best language.
 3. Typo tolerance: a word no language knows (not a word of the content, as typed or without its
    umlauts and accents, nor of German, English or Italian at large, nor a players' word) is
    corrected from the index's words (the reader's language first, never a stop word) as Whoosh's
@@ -69,10 +71,10 @@ from . import schema as f
 from .analysis import LANGS, TOKEN_PATTERN
 from .build import MARKER
 from .link import IndexLink
-from .query import GameNames, PlayersWords, all_stopwords, clean_query, fold, scoring_words
+from .query import GameNames, PlayersWords, all_stopwords, clean_query, content_words, fold, scoring_words
 from .scoring import (
-    Frequencies, SegmentLexicon, bm25_parameters, field_lengths, postings_bytes, read_postings, read_segment_term,
-    scored_postings, top,
+    Frequencies, SegmentLexicon, bm25_parameters, field_lengths, one_word, postings_bytes, read_postings,
+    read_segment_term, scored_postings, top,
 )
 from .snippets import CachedTokens, answer_snippet, text_snippet
 from .spelling import SegmentWords, Spelling, language_knows, transpositions
@@ -95,6 +97,10 @@ WEIGHTS = {"title": 4.0, "keywords": 2.5, "body": 1.0}
 PREFIX_WEIGHT = 0.6
 CORRECTED_WEIGHT = 0.8
 READER_LANG_BONUS = 1.15  # per term, on the fields of the reader's language
+# One asked word's matches in a document: the best one counts whole, the others (the same word in
+# its other fields, its prefix, the rulebooks' words for a players' word) this share of theirs
+# (``scoring.one_word``). Calibrated on the tuning sets and eval/situations.yaml.
+WORD_OVERLAP = 0.2
 ANSWER_KINDS = ("faq", "fact")
 SHOWN_ORDER = {"faq": 0, "fact": 0, "section": 1, "glossary": 2, "mistake": 3}
 # The answer card (``answer_confidence``): the first answer clearly leads when the next one scores
@@ -103,7 +109,7 @@ SHOWN_ORDER = {"faq": 0, "fact": 0, "section": 1, "glossary": 2, "mistake": 3}
 # ``CARD_MARGIN`` of the first (at most ``MAX_CLOSE``) are shown side by side. Calibrated on the
 # tuning sets (eval/search-queries.yaml, player-questions.yaml, table-talk.yaml) for a card that
 # is right at least 97 % of the times it is shown (eval/situations.yaml is not there yet: about
-# 83 %); eval/held-out-*.yaml measure it unseen.
+# 84 %); eval/held-out-*.yaml measure it unseen.
 CARD_MARGIN = 0.9
 ASKED_MARGIN = 0.96
 # An answer to the same question in another game within this share of the first: no card.
@@ -504,9 +510,25 @@ class _Generation:
         idf = searcher.weighting.idf(Frequencies(frequency, searcher.doc_count_all()), field_name, token)
         return scored_postings(parts, idf, parameters, boost)
 
-    def top(self, terms: list[tuple[str, str, float]], count: int, allowed: frozenset[int] | None = None):
-        lists = [p for p in (self.postings(*term) for term in terms) if p is not None]
-        return top(lists, count, allowed)
+    def top(self, terms: list[tuple], count: int, allowed: frozenset[int] | None = None):
+        """``scoring.top`` of the OR of ``terms``: each a (field, token, boost), or an asked word's
+        terms together (a tuple of them, ``SearchIndex.words``), scored as one (``word_postings``)."""
+        lists = [self.postings(*term) if isinstance(term[0], str) else self.word_postings(term) for term in terms]
+        return top([p for p in lists if p is not None], count, allowed)
+
+    def word_postings(self, terms: tuple[tuple[str, str, float], ...]):
+        """The postings of one asked word (``scoring.one_word`` of its terms' postings), or None if
+        no document has any of its terms; kept with the terms' own postings."""
+        key = ("word", terms, WORD_OVERLAP)
+        found = self.postings_cache.get(key)
+        if found is not None or self.missed_terms.get(key):
+            return found
+        found = one_word([self.postings(*term) for term in terms], WORD_OVERLAP)
+        if found is None:
+            self.missed_terms.put(key, True)
+        else:
+            self.postings_cache.put(key, found)
+        return found
 
     def docinfo(self, docnum: int) -> tuple[str, str, str, str]:
         """(kind, game, entry, lang) of a document, kept once read (keyed by its number)."""
@@ -693,19 +715,32 @@ class SearchIndex:
         parts.extend((f.PREFIXES, p, PREFIX_WEIGHT) for p in gen.analyze(f.PREFIXES, words, memo))
         return parts
 
+    def words(self, gen: _Generation, text: str, lang: str, game: str | None = None) -> list[tuple]:
+        """The query's terms (``terms``) word by word: for each asked word (a players' word with
+        the rulebooks' words for it), its (field, token, boost) not already one of an earlier word's."""
+        words, taken = [], set()
+        for word in TOKEN_PATTERN.findall(content_words(text)):
+            own = tuple(term for term in self.terms(gen, word, lang, game=game) if term[:2] not in taken)
+            if own:
+                taken.update(term[:2] for term in own)
+                words.append(own)
+        return words
+
     def _rank(self, gen: _Generation, text: str, lang: str, game: str | None, limit: int,
               seen: dict | None = None) -> dict[tuple, float]:
         """Each entry's best score over its languages: {(kind, game, entry): score}; ``seen``
-        gets the number of each document ranked, by (kind, game, entry, language)."""
-        terms = self.terms(gen, text, lang, game=game)
+        gets the number of each document ranked, by (kind, game, entry, language). A document's
+        score is the sum over the asked words of each word's best match in it, plus a share of
+        its other matches (``WORD_OVERLAP``), with the coordination bonus per word."""
+        words = self.words(gen, text, lang, game)
         best: dict[tuple, float] = {}
-        if not terms:
+        if not words:
             return best
         # An entry has a document per language: one among the best ``limit`` entries has its best
         # document among the best ``limit * len(LANGS)`` (those above it are of fewer entries);
         # one entry's documents more for equal scores at the cut.
         count = (limit + 1) * len(LANGS)
-        for docnum, score in gen.top(terms, count, gen.game_docs(game) if game else None):
+        for docnum, score in gen.top(words, count, gen.game_docs(game) if game else None):
             kind, game_slug, entry, doc_lang = gen.docinfo(docnum)
             key = (kind, game_slug, entry)
             if seen is not None:

@@ -169,3 +169,24 @@ def test_a_situation_told_before_the_question_keeps_the_question(index):
     assert len(told.split()) > 16
     hits = index.search(f"{told} darf der Dieb den Meuchler bestehlen?", "de").hits
     assert (hits[0].game, hits[0].entry) == ("ohne-furcht-und-adel", "thief-forbidden-targets")
+
+
+def test_an_asked_word_scores_its_best_field_and_a_share_of_its_other_matches(index):
+    """A word an entry holds in its question, players' words and answer is one word asked: the
+    document scores its best match plus ``WORD_OVERLAP`` of the others, not their sum (one
+    incidental word of a situation told at the table outweighed the words the question asks)."""
+    from rules_index.search.searcher import WORD_OVERLAP
+    gen = index.generation()
+    with gen.borrowed():
+        terms = index.terms(gen, "Baumeister", "de")
+        key, score = max(index._rank(gen, "Baumeister", "de", "ohne-furcht-und-adel", 10).items(), key=lambda kv: kv[1])
+        docnum = gen.docnum(":".join((*key, "de")))
+        matches = []
+        for term in terms:
+            found = gen.postings(*term)
+            if found is not None and docnum in found.ids:
+                matches.append(found.scores[list(found.ids).index(docnum)])
+    assert len(matches) >= 2  # the word in two fields at least (its stem and its prefix)
+    best = max(matches)
+    assert score < sum(matches) - 1.0  # not their sum
+    assert score == pytest.approx(best + WORD_OVERLAP * (sum(matches) - best), rel=1e-9)

@@ -6,7 +6,7 @@ from array import array
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules_index.search.scoring import COORD_SCALE, Postings, top
+from rules_index.search.scoring import COORD_SCALE, Postings, one_word, top
 
 
 def written_out(lists: list[Postings], count: int, allowed=None) -> list[tuple[int, float]]:
@@ -66,3 +66,12 @@ def test_a_document_matching_more_terms_gets_the_coordination_bonus():
     lists = [postings([1, 2], [1.0, 2.0]), postings([1], [1.0])]
     assert [doc for doc, _ in top(lists, 2)] == [1, 2]
     assert top([], 5) == []
+
+
+def test_one_word_counts_its_best_match_whole_and_a_share_of_the_others():
+    # Document 1 holds the word in three fields (3 + 2 + 1), document 2 in one (4): summed, 1 led.
+    fields = [postings([1, 2], [3.0, 4.0]), postings([1], [2.0]), postings([1], [1.0])]
+    word = one_word([*fields, None], 0.2)
+    assert list(word.ids) == [1, 2] and list(word.scores) == [3.0 + 0.2 * 3.0, 4.0]
+    assert [doc for doc, _ in top([word], 2)] == [2, 1]
+    assert one_word([fields[0]], 0.2) is fields[0] and one_word([None], 0.2) is None
