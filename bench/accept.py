@@ -292,10 +292,10 @@ def distribution(per_thread: list[list[float]]) -> dict:
 
 
 def _answer_with(library, game: str, faq: str, word: str) -> str:
-    """The entry's English answer in ``library`` with ``word`` at its end, in place of the previous
-    change's word (the ``zq`` words of ``unique_word``)."""
-    answer = library.game(game).faq_entry(faq).en.answer.rstrip().rsplit(" zq", 1)[0]
-    return f"{answer} {word}"
+    """The entry's English answer in ``library`` with ``word`` as an editorial aside at its end, in
+    place of the previous change's (the ``zq`` words of ``unique_word``)."""
+    answer = library.game(game).faq_entry(faq).en.answer.rstrip().rsplit("\n\n[zq", 1)[0]
+    return f"{answer}\n\n[{word}.]{{.editorial}}"  # an aside: new words the gate lets through
 
 
 def _change(content: Path, game: str, faq: str, word: str) -> None:
@@ -427,17 +427,25 @@ def _read_percentiles(run: subprocess.Popen) -> dict:
     return {"p50_ms": p50 / 1000, "p99_ms": p99 / 1000, "p999_ms": p999 / 1000, "max_ms": longest / 1000, "requests": requests}
 
 
-def _accept(base: str, token: str, game: str, faq: str, answer: str) -> None:
-    """An editor's change of the entry's English answer through the editors' API (the gate and the
-    write and the build in a worker of the server)."""
+def _post(base: str, path: str, token: str, body: dict | None = None) -> tuple[int, dict]:
     import urllib.request
 
-    body = json.dumps({"game": game, "kind": "faq", "id": faq, "text": {"en": {"answer": answer}}}).encode()
-    request = urllib.request.Request(base + "/api/v1/changes", data=body, method="POST", headers={
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method="POST", headers={
         "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=60) as response:
-        if response.status != 201:
-            raise RuntimeError(f"the change was not accepted: {response.status} {response.read()[:300]!r}")
+        return response.status, json.loads(response.read() or b"{}")
+
+
+def _accept(base: str, tokens: tuple[str, str], game: str, faq: str, answer: str) -> None:
+    """An editor's change of the entry's English answer through the editors' API, confirmed by a
+    second editor (its new words are held for one): the gate and the write and the build in a
+    worker of the server."""
+    status, held = _post(base, "/api/v1/changes", tokens[0], {"game": game, "kind": "faq", "id": faq, "text": {"en": {"answer": answer}}})
+    if status == 202:
+        status, held = _post(base, f"/api/v1/changes/{held['held']}/confirm", tokens[1])
+    if status != 201:
+        raise RuntimeError(f"the change was not accepted: {status} {held}")
 
 
 def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, faq: str, query_games: tuple[str, ...],
@@ -472,10 +480,12 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
     bin_dir = Path(sys.executable).parent
     flask = [str(bin_dir / "flask"), "--app", "app"]
     subprocess.run([*flask, "db", "upgrade"], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
-    subprocess.run([*flask, "editors", "add", "bench", "--password-stdin"], cwd=ROOT, env=env, check=True, input="bench-password-1234\n",
-                   text=True, stdout=subprocess.DEVNULL, timeout=120)
-    token = subprocess.run([*flask, "editors", "token", "bench"], cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-                           timeout=120).stdout.strip().splitlines()[-1]
+    tokens = []
+    for name in ("bench", "bench-second"):  # new words are confirmed by a second editor
+        subprocess.run([*flask, "editors", "add", name, "--password-stdin"], cwd=ROOT, env=env, check=True, input="bench-password-1234\n",
+                       text=True, stdout=subprocess.DEVNULL, timeout=120)
+        tokens.append(subprocess.run([*flask, "editors", "token", name], cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+                                     timeout=120).stdout.strip().splitlines()[-1])
     server = subprocess.Popen([str(bin_dir / "gunicorn"), "--config", "gunicorn.conf.py"], cwd=ROOT, env=env,
                               start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -484,7 +494,7 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
 
     def change(mode: str, word: str) -> None:
         if mode == "accepted":
-            _accept(base, token, game, faq, _answer_with(load_library(content), game, faq, word))
+            _accept(base, tuple(tokens), game, faq, _answer_with(load_library(content), game, faq, word))
         else:
             _change(content, game, faq, word)
             publish(changed=[(game, "faq", faq)])

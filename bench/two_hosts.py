@@ -126,7 +126,8 @@ def measure(changes: int = 8, log=print) -> dict:
                 accepted = time.monotonic()
                 same.append(_visible_after(bases[0], word, accepted))
                 other.append(_visible_after(bases[1], word, accepted))
-                answer = _answer(bases[0])
+                # The version the accept wrote: a worker that has not switched yet would give the previous one.
+                answer = {"version": done["version"]} if done.get("version") else _answer(bases[0])
                 log(f"  change {number + 1}: on A after {same[-1]:.2f} s, on B after {other[-1]:.2f} s")
                 time.sleep(max(0.0, ACCEPT_EVERY_S - (time.monotonic() - started)))
         finally:
