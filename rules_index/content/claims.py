@@ -43,7 +43,8 @@ _NOT_A_VERDICT = {"en": ("no one",)}
 # through, so that every check finds the page a reader sees; its digits are ASCII ("৪" is 4 to
 # Python and looks like 8: text, not a page).
 _EM = "[*_`]*"
-PAGE = re.compile(rf"\b(?:S|p|pp|pag|Seite|Seiten|page|pages|pagina|pagine)\.?{_EM}\s*{_EM}([0-9]+){_EM}"
+# Never after an apostrophe: "the Merchant's 1 gold" names no page.
+PAGE = re.compile(rf"(?<!['’])\b(?:S|p|pp|pag|Seite|Seiten|page|pages|pagina|pagine)\.?{_EM}\s*{_EM}([0-9]+){_EM}"
                   rf"(?:\s*[-–]\s*{_EM}([0-9]+){_EM})?", re.I)
 _MARKUP = re.compile(r"[*_`#>|~]+")
 _WORD = re.compile(r"[^\W\d_]+|\d+")

@@ -148,6 +148,14 @@ def test_pages_must_be_the_citations():
     assert any("but the citation gives pp. 2–3" in p for p in problems({"de": cited.replace("S. {page}", "*S.* 7")}))
 
 
+def test_a_possessive_before_a_number_names_no_page():
+    from rules_index.content.claims import PAGE
+
+    for text in ("He takes the Merchant's 1 gold as well.", "Take the King’s 2 cards.", "Il Mercante prende l'p 3"):
+        assert PAGE.search(text) is None, text
+    assert PAGE.search("See the rulebook, p. 3.") and PAGE.search("Regelheft S. 2")
+
+
 def test_an_unreadable_mark_is_a_problem():
     assert any("write {fact=name}" in p for p in problems({"en": RIGHT["en"].replace("{fact=blue}", "{colour=blue}")}))
 
