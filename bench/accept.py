@@ -99,14 +99,14 @@ def _yaml_text(text: str) -> str:
 
 
 def plain_sentence(chain, rng: random.Random, lang: str, max_words: int = 40) -> str:
-    """A sentence of ``chain`` that states no number and opens with no yes/no word (either would be
-    a claim the entry's ruling must carry)."""
-    from rules_index.content.claims import verdict_word
+    """A sentence of ``chain`` that states no number, names no page and opens with no yes/no word
+    (each would be a claim the entry's ruling and citation must carry)."""
+    from rules_index.content.claims import PAGE, verdict_word
     from rules_index.content.numbers import stated_numbers
 
     while True:
         sentence = chain.sentence(rng, max_words)
-        if not stated_numbers(sentence, lang) and verdict_word(sentence, lang) is None:
+        if not stated_numbers(sentence, lang) and verdict_word(sentence, lang) is None and not PAGE.search(sentence):
             return sentence
 
 
