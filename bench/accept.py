@@ -110,6 +110,16 @@ def plain_sentence(chain, rng: random.Random, lang: str, max_words: int = 40) ->
             return sentence
 
 
+def plain_answer(chain, rng: random.Random, lang: str) -> str:
+    """Two to five plain sentences whose joins name no page either ("… p." then "1 …")."""
+    from rules_index.content.claims import PAGE
+
+    while True:
+        answer = " ".join(plain_sentence(chain, rng, lang) for _ in range(rng.randint(2, 5)))
+        if not PAGE.search(answer):
+            return answer
+
+
 def write_synthetic_content(target: Path, games: int = SYNTH_GAMES, entries: int = SYNTH_ENTRIES, seed: int = 3) -> None:
     """``games`` games of ``entries`` FAQ entries each, after the fixture game's files, with
     editorial answers (no rule checks) walked from the real content's words (``bench.synthetic``)."""
@@ -134,8 +144,7 @@ def write_synthetic_content(target: Path, games: int = SYNTH_GAMES, entries: int
         (folder / "mistakes.yaml").write_text("[]\n", encoding="utf-8")
         lines = []
         for e in range(entries):
-            texts = {lang: (plain_sentence(generator.questions[lang], rng, lang, 24),
-                            " ".join(plain_sentence(generator.prose[lang], rng, lang) for _ in range(rng.randint(2, 5))))
+            texts = {lang: (plain_sentence(generator.questions[lang], rng, lang, 24), plain_answer(generator.prose[lang], rng, lang))
                      for lang in LANGS}
             keywords = {lang: rng.sample(generator.keywords[lang], k=min(6, len(generator.keywords[lang]))) for lang in LANGS}
             lines.append(f"- id: entry-{e:03d}")
