@@ -2,7 +2,8 @@
 
 The content is read under the content lock, so that what is read and the version it is named
 by (``content.repo.content_version``: the commit) are of one moment; a game whose folder is
-unchanged since the current generation is taken from there instead of parsed again. ``changed``
+unchanged since this process's snapshot (or the current generation) was built is taken from
+there instead of parsed again. ``changed``
 names the entries an accepted change wrote ((game slug, "faq" | "section", entry id)): the new
 generation is then made from the current one, with only their documents and checks done again
 (``rules_index.search.build``); without it, everything is indexed and checked. This process's
@@ -26,14 +27,20 @@ from rules_index.content.snapshot import content_fingerprint, read_content
 from rules_index.corrections.content_lock import content_lock, lock_file_in
 from rules_index.search import build, stored_game
 
-from .state import repin, served
+from .state import Snapshot, repin, served
 
 
-def _load(root: Path, link: Path) -> Library:
-    """The content under ``root``, each game taken from the current generation when its folder
-    holds the same files; raises ContentError (every problem, with its line) when it is invalid."""
+def _load(root: Path, link: Path, served: Snapshot | None = None) -> Library:
+    """The content under ``root``; a game whose folder holds the same files as when ``served``
+    (this process's snapshot) or the current generation was built is taken from there instead of
+    parsed. Raises ContentError (every problem, with its line) when it is invalid."""
     def checked_game(folder: Path, root: Path, ids):
-        found = stored_game(link, folder.name, content_fingerprint(folder), ids)
+        fingerprint = content_fingerprint(folder)
+        if served is not None and served.fingerprints.get(folder.name) == fingerprint:
+            kept, wanted = served.library.catalog.get(folder.name), ids
+            if (None if kept is None else list(kept)) == (None if wanted is None else list(wanted)):
+                return served.library.game(folder.name), []
+        found = stored_game(link, folder.name, fingerprint, ids)
         if found is not None:
             return dataclasses.replace(found, folder=folder), []
         return load_checked_game(folder, root, ids)
@@ -48,7 +55,7 @@ def publish(changed: Iterable[tuple[str, str, str]] | None = None, holding_lock:
     root, link = owner.content_dir, owner.link.path
     lock = nullcontext() if holding_lock else content_lock(lock_file_in(current_app.instance_path))
     with lock:
-        library, snapshot = read_content(root, partial(_load, link=link))
+        library, snapshot = read_content(root, partial(_load, link=link, served=owner.held))
         version = content_version(root, snapshot.fingerprint)
     build(library, link, root, changed=None if changed is None else list(changed), version=version)
     repin()

@@ -81,6 +81,11 @@ class Served:
             self._switch.follow(real, self.switch_wait)
         return self._snapshot
 
+    @property
+    def held(self) -> Snapshot | None:
+        """The snapshot held now, without following the link (None before the first)."""
+        return self._snapshot
+
     def catch_up(self) -> Snapshot:
         """The snapshot of the generation the link points at now, waited for (the process that
         published a change answers from it)."""

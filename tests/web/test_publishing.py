@@ -79,22 +79,29 @@ def test_update_runs_only_the_changed_entrys_checks(tiny_content, tmp_path, coun
     assert counted["verify"] == 1
 
 
-def test_publish_with_the_changed_entry(tmp_path, counted, parsed):
+def test_publish_with_the_changed_entry(tmp_path, counted, parsed, monkeypatch):
+    looked_up, stored_game = [], publishing.stored_game
+    monkeypatch.setattr(publishing, "stored_game", lambda link, slug, *rest: looked_up.append(slug) or stored_game(link, slug, *rest))
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     app = make_app(tmp_path / "instance", content)
     link = Path(app.config["INDEX_DIR"])
     with app.app_context():
-        served().current()  # a serving process, warm: the index built once
+        before = served().current().library  # a serving process, warm: the index built once
         following = worker(content, link)
         old = following.current()
         counted["verify"] = 0
         parsed.clear()
+        looked_up.clear()
         change_answer(content, GAME, FAQ, "flumph")
         publish(changed=[(GAME, "faq", FAQ)])
         assert parsed == [GAME]  # only the changed game is read again
         assert [h.entry for h in SearchIndex(link).search("flumph", "en").hits] == [FAQ]
-        assert "flumph" in served().current().library.game(GAME).faq_entry(FAQ).en.answer
+        after = served().current().library
+        assert "flumph" in after.game(GAME).faq_entry(FAQ).en.answer
+        assert all((after.game(slug) is game) == (slug != GAME) for slug, game in before.games.items())
+        # The publisher took its unchanged games from its own snapshot: none read back from the generation.
+        assert looked_up == [GAME]
     # Another process following: the library and the checks of the generation, nothing parsed or run.
     parsed.clear()
     new = following.current()
