@@ -10,7 +10,7 @@ and answers from it alone: its page, its ETag and its search are of one version.
 generation (a change published by this process or another), the next snapshot is made in a
 background thread (``rules_index.switching``) while requests answer from the current one, and is
 put in place with one assignment. ``SWITCH_WAIT_MS`` (env ``RULES_SWITCH_WAIT_MS``) is how long a
-request waits for it first (default 0; unset, ``None``: until it is ready). A generation that
+request waits for it first (default 0; ``None``: until it is ready). A generation that
 cannot be opened is logged and the current snapshot serves on. A process's first snapshot is made
 in the request that asks for it; with no index yet, the index is built first, from the content
 as it loads (``load_served``: a process starts on any content).
