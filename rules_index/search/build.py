@@ -211,6 +211,12 @@ def read_library(generation: Path, known: tuple[Library, dict[str, str]] | None 
     return Library(games=games, catalog=head["catalog"], lexicon=head["lexicon"]), head["games"]
 
 
+def same_ids(kept: Iterable[str] | None, wanted: Iterable[str] | None) -> bool:
+    """Whether a game was loaded with the catalog's ids it is wanted with (None: the catalog names
+    none for it)."""
+    return (None if kept is None else tuple(kept)) == (None if wanted is None else tuple(wanted))
+
+
 def stored_game(link: Path, slug: str, folder_fingerprint: str, catalog_ids: Iterable[str] | None):
     """The game ``slug`` as the current generation keeps it, if it was loaded from a folder with
     ``folder_fingerprint`` and with ``catalog_ids``; else None (also for a file that cannot be
@@ -222,8 +228,7 @@ def stored_game(link: Path, slug: str, folder_fingerprint: str, catalog_ids: Ite
         head = _library_head(target)
         if head["games"].get(slug) != folder_fingerprint:
             return None
-        ids = head["catalog"].get(slug)
-        if (None if ids is None else tuple(ids)) != (None if catalog_ids is None else tuple(catalog_ids)):
+        if not same_ids(head["catalog"].get(slug), catalog_ids):
             return None
         return pickle.loads((target / GAMES / f"{slug}.pickle").read_bytes())
     except Exception:  # none kept, or not readable by this code: the caller reads the folder

@@ -26,6 +26,7 @@ from rules_index.content.repo import content_version
 from rules_index.content.snapshot import content_fingerprint, read_content
 from rules_index.corrections.content_lock import content_lock, lock_file_in
 from rules_index.search import build, stored_game
+from rules_index.search.build import same_ids
 
 from .state import Snapshot, repin, served
 
@@ -36,10 +37,9 @@ def _load(root: Path, link: Path, served: Snapshot | None = None) -> Library:
     parsed. Raises ContentError (every problem, with its line) when it is invalid."""
     def checked_game(folder: Path, root: Path, ids):
         fingerprint = content_fingerprint(folder)
-        if served is not None and served.fingerprints.get(folder.name) == fingerprint:
-            kept, wanted = served.library.catalog.get(folder.name), ids
-            if (None if kept is None else list(kept)) == (None if wanted is None else list(wanted)):
-                return served.library.game(folder.name), []
+        if (served is not None and served.fingerprints.get(folder.name) == fingerprint
+                and same_ids(served.library.catalog.get(folder.name), ids)):
+            return served.library.game(folder.name), []
         found = stored_game(link, folder.name, fingerprint, ids)
         if found is not None:
             return dataclasses.replace(found, folder=folder), []
