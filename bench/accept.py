@@ -467,7 +467,6 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
     written and published by this process, so that only following the switch is the workers'
     work."""
     from rules_index.search.documents import game_documents
-    from rules_index.content import load_library
     from rules_index.web.publishing import publish
     from rules_index.web.state import library as served_library
 
@@ -502,8 +501,8 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
     by_mode: dict[str, list] = {mode: [] for mode in modes}
 
     def change(mode: str, word: str) -> None:
-        if mode == "accepted":
-            _accept(base, tuple(tokens), game, faq, _answer_with(load_library(content), game, faq, word))
+        if mode == "accepted":  # the answer as served at the start: no parse here beside the server's work
+            _accept(base, tuple(tokens), game, faq, _answer_with(library, game, faq, word))
         else:
             _change(content, game, faq, word)
             publish(changed=[(game, "faq", faq)])

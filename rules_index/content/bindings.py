@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 from .claims import PAGE, names as _names_long_words, verdict_problems
@@ -80,9 +81,14 @@ def names(text: str, phrase: str) -> bool:
     first five letters ("Bauwerken" names "Bauwerke"), each shorter word as it is ("Re", "no")."""
     if not phrase.strip():
         return False
-    said = {w.casefold() for w in _WORD.findall(prose(text))}
+    said = _said(text)
     short = [w.casefold() for w in _WORD.findall(phrase) if len(w) < 4]
     return all(w in said for w in short) and _names_long_words(text, phrase)
+
+
+@lru_cache(maxsize=4096)  # as claims._said: a text is asked for many phrases
+def _said(text: str) -> frozenset[str]:
+    return frozenset(w.casefold() for w in _WORD.findall(prose(text)))
 
 
 @dataclass(frozen=True)

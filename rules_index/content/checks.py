@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 from pydantic import BaseModel
@@ -16,7 +17,6 @@ from rules_index.render import markup_problem
 from .model import Game
 from .bindings import answer_problems
 from .claims import ruling_shape_problems, text_problems
-from .schema import LANGS
 from .problems import Problem
 from .schema import LANGS, Citation
 from .yamlfile import YamlFile
@@ -191,6 +191,10 @@ def _field_label(keys: tuple) -> str:
     return f"{'.'.join(named)} ({lang})" if lang and named else ".".join(map(str, keys))
 
 
+# A game holds a few thousand texts and an accept changes a handful: the verdict on each text is
+# kept (it depends on the text alone), so that checking a changed game looks again only at what
+# changed. Sized for every text of the real content twice over.
+@lru_cache(maxsize=32768)
 def _text_problem(text: str) -> str | None:
     """Why a text cannot be shown as it reads: nested or long beyond what the site shows as
     Markdown, or holding a character that hides or turns what it says (a right-to-left override

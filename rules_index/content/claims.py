@@ -23,6 +23,7 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Mapping
 
 from rules_index.caches import MiB, ByteCache
@@ -142,8 +143,15 @@ def _key(word: str) -> str:
 def names(text: str, phrase: str) -> bool:
     """Whether ``text`` names every word of 4 letters or more of ``phrase``, in any form that keeps
     its first 5 letters ("Bauwerken" names "Bauwerke"), so that a rewording keeps the choice."""
-    said = {_key(w) for w in _WORD.findall(plain(text))}
+    said = _said(text)
     return all(_key(w) in said for w in _WORD.findall(phrase) if len(w) >= 4)
+
+
+# A text is asked for many phrases (every name of every character a question might name): its
+# words are read once.
+@lru_cache(maxsize=4096)
+def _said(text: str) -> frozenset[str]:
+    return frozenset(_key(w) for w in _WORD.findall(plain(text)))
 
 
 def _verdict_text(verdict, lang: str) -> str:
