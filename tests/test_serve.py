@@ -72,6 +72,24 @@ def test_config_reads_workers_threads_and_bind_from_the_environment():
     assert (settings["workers"], settings["threads"], settings["bind"]) == ("3", "5", "['127.0.0.1:9123']")
 
 
+def test_a_worker_keeps_what_it_loaded_with_the_app_out_of_the_collectors_passes(tmp_path):
+    """gunicorn calls ``post_worker_init`` once a worker has loaded the app: what the worker holds
+    then is frozen, so that the collector's full passes (one after each accept) do not walk it
+    (bench/RESULTS.md, "A worker's collector")."""
+    code = ("import gc, runpy\n"
+            "config = runpy.run_path('gunicorn.conf.py')\n"
+            "from app import create_app\n"
+            "create_app()\n"
+            "before = gc.get_freeze_count()\n"
+            "config['post_worker_init'](None)\n"
+            "print(before, gc.get_freeze_count(), len(gc.get_objects()))\n")
+    environ = {key: value for key, value in os.environ.items() if not key.startswith(("RULES_", "GUNICORN_"))}
+    printed = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**environ, "RULES_INSTANCE_PATH": str(tmp_path)},
+                             capture_output=True, text=True, check=True, timeout=120).stdout
+    before, frozen, left = map(int, printed.split())
+    assert before == 0 and frozen > 50_000 and left < frozen / 20
+
+
 class SlowClient(threading.Thread):
     """A raw connection that posts the login form, sending its body one byte per second."""
 
