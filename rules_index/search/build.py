@@ -152,12 +152,18 @@ def write_generation(library: Library, target: Path, snapshot: Snapshot) -> int:
     return count
 
 
-def write_checks(library: Library, target: Path, base: Path | None = None, changed: Iterable[Changed] = ()) -> None:
+def write_checks(library: Library, target: Path, base: Path | None = None, changed: Iterable[Changed] = (),
+                 held: tuple[str, object] | None = None) -> None:
     """The rule checks of ``library`` into ``target``: those of ``base`` (the generation this one
-    was made from) with the changed FAQ entries' checks run again, or every check."""
+    was made from) with the changed FAQ entries' checks run again, or every check. ``held``: a
+    generation's path and its checks as the caller holds them, taken instead of reading them back
+    when that generation is ``base``."""
     from rules_index.verification import load_report, reverify_entries, save_report, verify
 
-    previous = load_report(base / CHECKS) if base is not None else None
+    if base is not None and held is not None and os.path.realpath(held[0]) == os.path.realpath(base):
+        previous = held[1]
+    else:
+        previous = load_report(base / CHECKS) if base is not None else None
     if previous is None:
         report = verify(library)
     else:
@@ -280,7 +286,7 @@ def new_generation_dir(link: Path) -> Path:
 
 
 def build(library: Library, link: Path, content_dir: Path, changed: Iterable[Changed] | None = None,
-          version: str | None = None) -> Path:
+          version: str | None = None, held_checks: tuple[str, object] | None = None) -> Path:
     """Make a generation of ``library`` and switch ``link`` to it; returns the generation the
     link points at afterwards.
 
@@ -293,6 +299,7 @@ def build(library: Library, link: Path, content_dir: Path, changed: Iterable[Cha
     Never backwards: if the current generation was built from content read after ``library``
     was, nothing is switched and the current generation is returned. A library that did not come
     from ``snapshot.read_content`` is read again here, so the fingerprint is of the bytes indexed.
+    ``held_checks``: (generation, its checks) as the caller serves them (``write_checks``).
     """
     link = Path(link)
     link.parent.mkdir(parents=True, exist_ok=True)
@@ -323,7 +330,7 @@ def build(library: Library, link: Path, content_dir: Path, changed: Iterable[Cha
                 (target / ENTRIES).write_text(json.dumps(library_entry_hashes(library)))
                 write_marker(target, library, snapshot, count, version=version)
             else:
-                write_checks(library, target, current, done.changed)
+                write_checks(library, target, current, done.changed, held=held_checks)
                 write_library(library, target, snapshot, current)
                 (target / ENTRIES).write_text(json.dumps(done.entries))
                 write_marker(target, library, snapshot, done.documents, version=version, **done.marker)

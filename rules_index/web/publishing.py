@@ -54,8 +54,10 @@ def publish(changed: Iterable[tuple[str, str, str]] | None = None, holding_lock:
     owner = served()
     root, link = owner.content_dir, owner.link.path
     lock = nullcontext() if holding_lock else content_lock(lock_file_in(current_app.instance_path))
+    held = owner.held
     with lock:
-        library, snapshot = read_content(root, partial(_load, link=link, served=owner.held))
+        library, snapshot = read_content(root, partial(_load, link=link, served=held))
         version = content_version(root, snapshot.fingerprint)
-    build(library, link, root, changed=None if changed is None else list(changed), version=version)
+    build(library, link, root, changed=None if changed is None else list(changed), version=version,
+          held_checks=None if held is None else (held.path, held.checks))
     repin()

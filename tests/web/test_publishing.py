@@ -82,6 +82,8 @@ def test_update_runs_only_the_changed_entrys_checks(tiny_content, tmp_path, coun
 def test_publish_with_the_changed_entry(tmp_path, counted, parsed, monkeypatch):
     looked_up, stored_game = [], publishing.stored_game
     monkeypatch.setattr(publishing, "stored_game", lambda link, slug, *rest: looked_up.append(slug) or stored_game(link, slug, *rest))
+    reports_read, load_report = [], verification.load_report
+    monkeypatch.setattr(verification, "load_report", lambda path: reports_read.append(Path(path).parent.name) or load_report(path))
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     app = make_app(tmp_path / "instance", content)
@@ -93,6 +95,7 @@ def test_publish_with_the_changed_entry(tmp_path, counted, parsed, monkeypatch):
         counted["verify"] = 0
         parsed.clear()
         looked_up.clear()
+        reports_read.clear()
         change_answer(content, GAME, FAQ, "flumph")
         publish(changed=[(GAME, "faq", FAQ)])
         assert parsed == [GAME]  # only the changed game is read again
@@ -102,6 +105,9 @@ def test_publish_with_the_changed_entry(tmp_path, counted, parsed, monkeypatch):
         assert all((after.game(slug) is game) == (slug != GAME) for slug, game in before.games.items())
         # The publisher took its unchanged games from its own snapshot: none read back from the generation.
         assert looked_up == [GAME]
+        # … and the checks it served: those of the generation before are not read back (the new
+        # generation's are, by the switch to it).
+        assert Path(old.path).name not in reports_read and reports_read
     # Another process following: the library and the checks of the generation, nothing parsed or run.
     parsed.clear()
     new = following.current()
