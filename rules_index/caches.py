@@ -17,6 +17,7 @@ it. A value larger than the whole cache is returned but not stored.
 """
 from __future__ import annotations
 
+import hashlib
 import sys
 import threading
 from array import array
@@ -60,6 +61,11 @@ def payload_bytes(value) -> int:
 def entry_bytes(value) -> int:
     """What one cache entry holding ``value`` weighs."""
     return payload_bytes(value) + ENTRY_BYTES
+
+
+def text_key(text: str) -> bytes:
+    """A small key for a text of any length (a cache's weights count values, not keys)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 _MISSING = object()

@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterable
 
+from rules_index.caches import MiB, ByteCache, text_key
 from .claims import PAGE, names as _names_long_words, verdict_problems
 from .marks import Mark, marks, unmarked
 from .numbers import ambiguous_numbers, numbers_in, prose
@@ -86,7 +86,10 @@ def names(text: str, phrase: str) -> bool:
     return all(w in said for w in short) and _names_long_words(text, phrase)
 
 
-@lru_cache(maxsize=4096)  # as claims._said: a text is asked for many phrases
+_words_said = ByteCache(4 * MiB)  # as claims._said: a text is asked for many phrases
+
+
+@_words_said.memoize(key=text_key)
 def _said(text: str) -> frozenset[str]:
     return frozenset(w.casefold() for w in _WORD.findall(prose(text)))
 

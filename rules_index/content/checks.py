@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 from pydantic import BaseModel
 
+from rules_index.caches import MiB, ByteCache, text_key
 from rules_index.characters import describe, refused_character, without_invisible
 from rules_index.render import markup_problem
 
@@ -193,8 +193,11 @@ def _field_label(keys: tuple) -> str:
 
 # A game holds a few thousand texts and an accept changes a handful: the verdict on each text is
 # kept (it depends on the text alone), so that checking a changed game looks again only at what
-# changed. Sized for every text of the real content twice over.
-@lru_cache(maxsize=32768)
+# changed. About 25,000 verdicts: every text of the real content, about 14,000, fits.
+_verdicts = ByteCache(8 * MiB)
+
+
+@_verdicts.memoize(key=text_key)
 def _text_problem(text: str) -> str | None:
     """Why a text cannot be shown as it reads: nested or long beyond what the site shows as
     Markdown, or holding a character that hides or turns what it says (a right-to-left override

@@ -23,10 +23,9 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Mapping
 
-from rules_index.caches import MiB, ByteCache
+from rules_index.caches import MiB, ByteCache, text_key
 
 from .numbers import numbers_in_order, prose, stated_numbers
 from .schema import LANGS, Fact, Localized, Ruling
@@ -149,7 +148,10 @@ def names(text: str, phrase: str) -> bool:
 
 # A text is asked for many phrases (every name of every character a question might name): its
 # words are read once.
-@lru_cache(maxsize=4096)
+_words_said = ByteCache(4 * MiB)
+
+
+@_words_said.memoize(key=text_key)
 def _said(text: str) -> frozenset[str]:
     return frozenset(_key(w) for w in _WORD.findall(plain(text)))
 
