@@ -181,7 +181,14 @@ class ContentMarker:
             elif m := re.match(r"^  (de|en|it):\s*$", line):
                 lang = m.group(1)
             elif entry and lang and re.match(r"^    answer: \|", line) and i + 1 < len(lines):
-                lines[i + 1] = lines[i + 1].rstrip("\n") + f" {word}.\n"
+                # An editorial aside at the answer's end: new words the content's checks let through
+                # (a bare sentence would be a statement bound to no fact).
+                end = i + 1
+                while end < len(lines) and (not lines[end].strip() or lines[end].startswith("      ")):
+                    end += 1
+                while not lines[end - 1].strip():
+                    end -= 1
+                lines[end:end] = ["\n", f"      [{word}.]{{.editorial}}\n"]
                 break
         else:
             raise RuntimeError(f"no answer block found in {path}")
