@@ -88,6 +88,13 @@ def built_fingerprint(link: Path) -> str | None:
     return info["fingerprint"] if info else None
 
 
+def built_version(link: Path) -> str | None:
+    """The version the current generation was built from (its commit, or ``content-`` and the
+    fingerprint), or None without one."""
+    _target, info = current_generation(Path(link))
+    return info.get("version") if info else None
+
+
 def is_stale(link: Path, content_dir: Path) -> bool:
     """Whether the index is missing, of another schema, of other content, or behind on the German
     compound words (an incremental update keeps the vocabulary of the generation it started from)."""

@@ -1,12 +1,18 @@
 """Following the content remote: every host asks it every second and serves its head.
 
 With ``CONTENT_REMOTE`` (env ``RULES_CONTENT_REMOTE``: any git URL) each process starts, on its
-first request, a thread that asks the remote for its head every ``CONTENT_FOLLOW_S`` seconds (default 1).
-The remote is asked for its head (``git ls-remote``: nothing moves); only when it moved on does the
-process take the content lock, moves the local branch and
-the work tree to it, records accept commits without their row (changes.follow) and publishes, as
-after an accept of its own; the other processes of the host follow the published index as usual.
-A fetch that fails (the remote unreachable) is logged and tried again at the next tick.
+first request, a thread that asks the remote for its head every ``CONTENT_FOLLOW_S`` seconds
+(default 1; ``0``: no thread, the caller calls ``follow_remote``). The remote is asked for its head
+(``git ls-remote``: nothing moves). When it moved on, the process takes the content lock, moves the
+local branch and the work tree to it, records accept commits without their row (changes.follow)
+and publishes, as after an accept of its own; the other processes of the host follow the
+published index as usual.
+
+What is published is the branch, whoever moved it: an accept follows the remote before its gate
+runs (``changes.settle``) and may then be held or refused, publishing nothing. So a tick also
+publishes when the index shows an older commit than the branch, from the entries the commits
+since the published one name. A fetch that fails (the remote unreachable) is logged and tried
+again at the next tick.
 """
 from __future__ import annotations
 
@@ -21,6 +27,8 @@ from rules_index.content import ContentError
 from rules_index.content.repo import GitError
 from rules_index.corrections import availability, changes, db
 from rules_index.corrections.content_lock import content_lock, lock_file_in
+
+from rules_index.search import built_version
 
 from .publishing import publish
 from .state import served
@@ -59,20 +67,32 @@ class Every:
                 log.exception("%s failed", self.name)
 
 
+def _published_commit(link) -> str | None:
+    """The commit the index was built from; None without an index, or for content that was no
+    commit (named by its fingerprint: edits not committed)."""
+    version = built_version(link)
+    return None if not version or version.startswith("content-") else version
+
+
 def follow_remote(app: Flask) -> bool:
-    """Ask the remote for its head; if it moved on, follow it and publish. Returns whether it did."""
+    """Bring the branch to the remote's head and the index to the branch's. Returns whether it
+    published."""
     root = Path(app.config["CONTENT_DIR"])
     repo = changes.content_repo(root)
-    if repo.peek() == repo.head():
+    link = served().link
+    if repo.peek() == repo.head() and _published_commit(link) in (None, repo.head()):
         return False
     with content_lock(lock_file_in(app.instance_path)):
         old = repo.head()
         session = db.session() if availability.usable() else None
-        moved = changes.follow(session, repo, root)
-        if moved:
-            # Only the entries the accepts name are indexed again (all, after a commit by hand).
-            publish(changes.entries_between(repo, old, repo.head()), holding_lock=True)
-    return bool(moved)
+        changes.follow(session, repo, root)
+        head, published = repo.head(), _published_commit(link)
+        if head == old and published in (None, head):
+            return False
+        # Only the entries the accepts name are indexed again (all, after a commit by hand).
+        since = published if published is not None and repo.is_ancestor(published, head) else old
+        publish(changes.entries_between(repo, since, head), holding_lock=True)
+    return True
 
 
 def init_app(app: Flask) -> None:
@@ -80,7 +100,7 @@ def init_app(app: Flask) -> None:
     if interval:  # asking for the current snapshot makes it follow the link
         app.extensions[LINK_KEY] = watcher = Every(app, float(interval), lambda: served().current(), "index-follow")
         app.before_request(watcher.start_once)
-    if app.config.get("CONTENT_REMOTE"):
-        interval = float(app.config.get("CONTENT_FOLLOW_S", 1.0))
+    interval = float(app.config.get("CONTENT_FOLLOW_S", 1.0))
+    if app.config.get("CONTENT_REMOTE") and interval:
         app.extensions[KEY] = follower = Every(app, interval, lambda: follow_remote(app), "content-follow")
         app.before_request(follower.start_once)

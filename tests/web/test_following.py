@@ -1,0 +1,67 @@
+"""Following the content remote (``web/following.py``): a host publishes the branch's head,
+whoever moved the branch there."""
+from __future__ import annotations
+
+import pytest
+
+from apptools import answer_with_aside, make_app
+from bench.two_hosts import remote_and_clones
+from rules_index.corrections.changes import content_repo
+from rules_index.corrections.db import session
+from rules_index.corrections.editors import add_editor
+from rules_index.corrections.tokens import issue_token
+from rules_index.web.following import follow_remote
+from rules_index.web.state import served
+
+GAME = "ohne-furcht-und-adel"
+
+
+@pytest.fixture()
+def two_hosts(tmp_path):
+    """Two apps on clones of one remote, sharing a database; nothing follows on its own."""
+    remote, clones = remote_and_clones(tmp_path, 2)
+    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    apps = [make_app(tmp_path / f"instance{n}", clone / "content", DATABASE_URL=url,
+                     CONTENT_REMOTE=str(remote), CONTENT_FOLLOW_S=0) for n, clone in enumerate(clones)]
+    with apps[0].app_context():
+        tokens = {name: (add_editor(session(), name, f"{name}-long-editor-password"), issue_token(session(), name))[1]
+                  for name in ("anna", "bert")}
+    return apps, tokens
+
+
+def post(app, path: str, token: str, body: dict | None = None):
+    return app.test_client().post(path, json=body, headers={"Authorization": f"Bearer {token}"})
+
+
+def answer(app, faq: str) -> dict:
+    return app.test_client().get(f"/api/v1/games/{GAME}/faq/{faq}?lang=de").get_json()
+
+
+def change(faq: str, words: str, base: str) -> dict:
+    return {"game": GAME, "kind": "faq", "id": faq, "base_version": base,
+            "text": {"de": {"answer": answer_with_aside(GAME, faq, "de", words)}}}
+
+
+def test_a_host_publishes_the_remote_head_that_a_held_change_followed(two_hosts):
+    """A change submitted on host B follows the remote before its gate runs and is then held
+    (nothing published): the next tick still brings B's index to the commit its branch is at."""
+    (a, b), tokens = two_hosts
+    old = answer(b, "tie-break")["version"]
+    held = post(a, "/api/v1/changes", tokens["anna"], change("tie-break", "Folgewort.", answer(a, "tie-break")["version"]))
+    assert held.status_code == 202, held.get_json()
+    confirmed = post(a, f"/api/v1/changes/{held.get_json()['held']}/confirm", tokens["bert"])
+    assert confirmed.status_code == 201, confirmed.get_json()
+    # On B, a change of another entry, held: its accept moved B's branch and files to A's commit.
+    other = post(b, "/api/v1/changes", tokens["bert"],
+                 change("thief-forbidden-targets", "Haltewort.", answer(b, "thief-forbidden-targets")["version"]))
+    assert other.status_code == 202 and other.get_json()["outcome"] == "held", other.get_json()
+    with b.app_context():
+        head = content_repo(served().content_dir).head()
+    assert answer(b, "tie-break")["version"] == old and "Folgewort" not in answer(b, "tie-break")["answer_html"]
+    with b.app_context():
+        assert follow_remote(b)
+    after = answer(b, "tie-break")
+    assert "Folgewort" in after["answer_html"]
+    with b.app_context():
+        assert served().current().version == head
+        assert not follow_remote(b)  # published: the next tick has nothing to do
