@@ -35,6 +35,7 @@ from .state import served
 
 KEY = "rules_index.following"
 LINK_KEY = "rules_index.following.link"
+TRIED_KEY = "rules_index.following.tried"  # {"head": the last head this process published}
 log = logging.getLogger(__name__)
 
 
@@ -76,19 +77,25 @@ def _published_commit(link) -> str | None:
 
 def follow_remote(app: Flask) -> bool:
     """Bring the branch to the remote's head and the index to the branch's. Returns whether it
-    published."""
+    published.
+
+    A process publishes a head once: commits that bring back the bytes published already (an
+    answer changed and changed back) leave the index as it is, and are not tried at every tick."""
     root = Path(app.config["CONTENT_DIR"])
     repo = changes.content_repo(root)
     link = served().link
-    if repo.peek() == repo.head() and _published_commit(link) in (None, repo.head()):
+    tried = app.extensions.setdefault(TRIED_KEY, {})
+    head = repo.head()
+    if repo.peek() == head and (_published_commit(link) in (None, head) or tried.get("head") == head):
         return False
     with content_lock(lock_file_in(app.instance_path)):
         old = repo.head()
         session = db.session() if availability.usable() else None
         changes.follow(session, repo, root)
         head, published = repo.head(), _published_commit(link)
-        if head == old and published in (None, head):
+        if head == old and published in (None, head) or head == tried.get("head"):
             return False
+        tried["head"] = head
         # Only the entries the accepts name are indexed again (all, after a commit by hand).
         since = published if published is not None and repo.is_ancestor(published, head) else old
         publish(changes.entries_between(repo, since, head), holding_lock=True)

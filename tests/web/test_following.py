@@ -65,3 +65,37 @@ def test_a_host_publishes_the_remote_head_that_a_held_change_followed(two_hosts)
     with b.app_context():
         assert served().current().version == head
         assert not follow_remote(b)  # published: the next tick has nothing to do
+
+
+
+def accept(app, tokens: dict, body: dict):
+    """Submit on ``app`` as anna; a held change is confirmed by bert."""
+    first = post(app, "/api/v1/changes", tokens["anna"], body)
+    if first.status_code == 202 and first.get_json().get("outcome") == "held":
+        return post(app, f"/api/v1/changes/{first.get_json()['held']}/confirm", tokens["bert"])
+    return first
+
+
+
+def test_commits_that_bring_back_the_published_content_are_followed_and_published_once(two_hosts):
+    """Host B has published an accept of host A; A then accepts two more changes of the answer,
+    the second taking it back to the text B published, on the same day (so "Stand" is the same
+    too). B follows both at once and holds the bytes it published already: it tries once and is
+    idle after (the generation stays), instead of publishing again at every tick."""
+    (a, b), tokens = two_hosts
+
+    def accept_words(words: str):
+        done = accept(a, tokens, change("tie-break", words, answer(a, "tie-break")["version"]))
+        assert done.status_code == 201, done.get_json()
+
+    accept_words("Erstwort.")
+    with b.app_context():
+        assert follow_remote(b)
+        published = served().current()
+    accept_words("Zweitwort.")
+    accept_words("Erstwort.")
+    with b.app_context():
+        assert follow_remote(b)  # followed both commits: the content is the one published
+        assert [follow_remote(b) for _ in range(3)] == [False, False, False]
+        assert served().current().path == published.path
+    assert "Erstwort" in answer(b, "tie-break")["answer_html"]
