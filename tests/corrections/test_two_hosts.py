@@ -178,4 +178,11 @@ def test_accepts_across_hosts_lose_nothing_and_conflicts_are_real(hosts):
             while words[0] not in entry(server, faq)["answer_html"]:
                 assert time.monotonic() < deadline, f"a host never showed the newest text of {faq}"
                 time.sleep(0.1)
+    # … and each host ends serving the remote's head: the version its answers are of.
+    head = git("rev-parse", "main", cwd=remote).strip()
+    for server in servers:
+        deadline = time.monotonic() + 30
+        while server.request("GET", f"/api/v1/games/{GAME}/faq/{ENTRIES[0]}?lang=de")[1].get("X-Content-Version") != head:
+            assert time.monotonic() < deadline, "a host never served the remote's head"
+            time.sleep(0.1)
     print(f"{len(accepted)} accepted, {statuses.count(409)} conflicts, of {len(results)}")
