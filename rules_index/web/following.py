@@ -27,7 +27,6 @@ from rules_index.content import ContentError
 from rules_index.content.repo import GitError
 from rules_index.corrections import availability, changes, db
 from rules_index.corrections.content_lock import content_lock, lock_file_in
-
 from rules_index.search import built_version
 
 from .publishing import publish
