@@ -284,8 +284,14 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
         # the rule turns on ("in **beiden** Ländern").
         return [HoldReason(f"{field} ({lang}): takes the emphasis off words: \"{_short(after)}\"",
                            lang, "new", (("field", field), ("text", _short(after))))]
+    if same and not _same_words(_tokens(before, lang), _tokens(after, lang), lang, words):
+        # Words outside every statement: a block that renders as nothing (an image without alt
+        # text, an empty link, a link definition) still stands in the text, in the correction
+        # form and wherever the text is shown as typed.
+        return [HoldReason(f"{field} ({lang}): adds or changes words outside its statements: \"{_short(after)}\"",
+                           lang, "new", (("field", field), ("text", _short(after))))]
     if same:
-        if _same_shown(before, after, lang, words):
+        if _same_shown(before, after, lang, words, as_typed=field == "question"):
             return []
         return [HoldReason(f"{field} ({lang}): the page would show other words than the text compared", lang,
                            "new", (("field", field), ("text", _short(after))))]
@@ -335,11 +341,13 @@ def _statement_reasons(gone: list[str], added: list[str], lang: str, field: str)
     return reasons
 
 
-def _same_shown(before: str, after: str, lang: str, words: Words) -> bool:
+def _same_shown(before: str, after: str, lang: str, words: Words, as_typed: bool = False) -> bool:
     """Whether readers would see the same words in the same order, bar typo fixes: what a page
     shows is read in order (table cells, a line's numbers, a note in brackets, a link's title),
-    whatever the Markdown around it."""
-    old, new = _tokens(shown_text(before), lang, True), _tokens(shown_text(after), lang, True)
+    whatever the Markdown around it. ``as_typed``: the text is shown as it is written (a
+    question: the page's heading and title, the search hits), not rendered."""
+    shown = (lambda text: " ¶ ".join(text.split("\n\n"))) if as_typed else shown_text
+    old, new = _tokens(shown(before), lang, True), _tokens(shown(after), lang, True)
     if len(old) != len(new):
         return False
     return all(a == b or words.typo_fix(a, b, lang) for a, b in zip(old, new))

@@ -315,3 +315,22 @@ def test_pages_swapped_or_moved_between_statements_are_held():
     alone = entry({"de": ANSWER["de"].replace(" (S. 2)", "").replace("aufgerufen wird.", "aufgerufen wird (S. 2).")})
     assert reasons(STORED, alone)
     assert not reasons(first, reworded)  # the pages stay with their statements
+
+
+# Blocks that render as nothing, or text a question shows as typed: what is in the text counts.
+HIDDEN = ["![](<Antwort: ja, auch den Meuchler>)", '![](x "Ja, immer erlaubt")', "[](<Ja: jeden>)",
+          "[!]: https://ja.example/Ja-auch-den-Meuchler", "<!-- Ja, auch den Meuchler -->"]
+
+
+@pytest.mark.parametrize("hidden", HIDDEN)
+def test_words_in_a_block_the_page_does_not_render_are_held(hidden):
+    question = STORED.de.question
+    assert reasons(STORED, entry(question=f"{question}\n\n{hidden}"))
+    assert reasons(STORED, entry({"de": f"{ANSWER['de']}\n\n{hidden}"}))
+    assert reasons(STORED, entry({"de": f"{hidden}\n\n{ANSWER['de']}"}))
+
+
+def test_a_question_is_compared_as_it_is_shown_typed():
+    """A question is shown as typed (the page's heading, its title, the search hits): Markdown in
+    it is signs a reader sees."""
+    assert reasons(STORED, entry(question="Darf der Dieb den **Meuchler** bestehlen?"))
