@@ -37,12 +37,23 @@ NEGATIONS = {
            "niemand", "niemandem", "niemanden", "weder", "nirgends", "keinesfalls", "keineswegs",
            "tabu", "verboten", "ausgeschlossen", "unzulässig", "nein",
            # what is barred or cannot be: "ist untersagt", "ist unmöglich"
-           "untersagt", "unerlaubt", "unmöglich", "verwehrt"},
+           "untersagt", "unerlaubt", "unmöglich", "verwehrt",
+           # the rule forbids it: "verbietet die Regel"
+           "verbietet", "verbieten", "untersagen"},
     "en": {"not", "no", "never", "nothing", "nobody", "none", "neither", "nor", "cannot", "nowhere",
-           "forbidden", "barred", "prohibited", "illegal", "impossible", "disallowed"},
+           "forbidden", "barred", "prohibited", "illegal", "impossible", "disallowed",
+           "forbid", "forbids", "prohibit", "prohibits"},
     "it": {"non", "nessun", "nessuno", "nessuna", "mai", "niente", "nulla", "né", "neanche", "nemmeno",
            "neppure", "vietato", "vietata", "vietati", "vietate", "esclusi", "escluso", "esclusa",
-           "proibito", "proibita", "proibiti", "proibite", "impossibile", "impossibili"},
+           "proibito", "proibita", "proibiti", "proibite", "impossibile", "impossibili",
+           "vieta", "vietano", "proibisce", "proibiscono"},
+}
+# A negation word that denies nothing: "nicht nur … sondern auch" affirms both, "non appena" is
+# "as soon as", "no doubt" is "surely".
+NOT_DENIALS = {
+    "de": re.compile(r"\bnicht\s+nur\b|\bnicht\s+zuletzt\b", re.I),
+    "en": re.compile(r"\bnot\s+only\b|\bnot\s+just\b|\bnot\s+least\b|\bno\s+doubt\b|\bno\s+less\b|\bno\s+differently\b", re.I),
+    "it": re.compile(r"\bnon\s+(?:solo|soltanto|solamente|appena)\b", re.I),
 }
 # Words that open a subordinate clause ("a character that takes no turn", "obwohl dieser keinen
 # Zug macht", "che non gioca"); after a comma German relative pronouns open one too.
@@ -66,7 +77,7 @@ SMALL_NUMBERS = {
 }
 _WORD = re.compile(r"[^\W\d_]+|\d+")
 # Statement ends: after . ! ? ; (not after "2." or an abbreviation), paragraphs, list items, table rows.
-_BREAK = re.compile(r"(?:(?<=[.!?;])|(?<=[.!?;][*_])|(?<=[.!?;][*_]{2}))\s+|\n\s*\n|\n(?=[ \t]*(?:[-+*]|\d+\.)\s)|\n(?=[ \t]*\|)")
+_BREAK = re.compile(r"(?:(?<=[.!?;])|(?<=[.!?;][*_])|(?<=[.!?;][*_]{2})|(?<=[.!?;][*_]{3}))\s+|\n\s*\n|\n(?=[ \t]*(?:[-+*]|\d+\.)\s)|\n(?=[ \t]*\|)")
 _ABBREVIATION = re.compile(r"(?:^|[\s(])(?:S|p|pp|pag|Nr|bzw|ca|vgl|usw|etc|z\.B|e\.g|i\.e|\d+)\.$", re.I)
 _CLAUSE = re.compile(r"[,;–—]|\s-\s")
 # The span's own clause, where a true statement is read: colons and the words that join two
@@ -179,7 +190,7 @@ def is_checked(faq: Faq) -> bool:
 def negative(text: str, lang: str) -> bool:
     if CONTRACTED.search(text):
         return True
-    return any(word.casefold() in NEGATIONS[lang] for word in _WORD.findall(text))
+    return any(word.casefold() in NEGATIONS[lang] for word in _WORD.findall(NOT_DENIALS[lang].sub(" ", text)))
 
 
 def main_clause(clause: str, lang: str) -> str:

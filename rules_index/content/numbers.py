@@ -52,14 +52,19 @@ _LARGER = {
            20: "venti", 30: "trenta", 40: "quaranta", 50: "cinquanta", 60: "sessanta", 70: "settanta", 80: "ottanta",
            90: "novanta", 100: "cento"},
 }
+# How many play or act together: "zu zweit", "zu dritt" (a count, like the cardinal).
+_GROUPS = {"de": {2: "zweit", 3: "dritt", 4: "viert", 5: "fünft", 6: "sechst", 7: "siebt", 9: "neunt", 10: "zehnt"},
+           "en": {}, "it": {}}
 # A list starts with its cardinal, or with "-" where no word can stand for the count.
 _LOOKUP = {
     lang: {**{word: value for value, words in table.items() for word in words.split() if word != "-"},
-           **{word: value for value, word in _LARGER[lang].items()}}
+           **{word: value for value, word in _LARGER[lang].items()},
+           **{word: value for value, word in _GROUPS[lang].items()}}
     for lang, table in _WORDS.items()
 }
 # The cardinal of each value is the first word of its list; the others are ordinals or "twice".
-_CARDINALS = {lang: {words.split()[0] for words in table.values()} - {"-"} | set(_LARGER[lang].values()) for lang, table in _WORDS.items()}
+_CARDINALS = {lang: {words.split()[0] for words in table.values()} - {"-"} | set(_LARGER[lang].values()) | set(_GROUPS[lang].values())
+              for lang, table in _WORDS.items()}
 # Digits are ASCII only: another script's digits ("৪", "٣") are not read as numbers here.
 _TOKEN = re.compile(r"[0-9]+|[^\W\d_]+")
 # Markdown link targets "](...)", autolinks "<http...>" and bare addresses.

@@ -124,6 +124,33 @@ def test_a_negation_inside_a_subordinate_clause_does_not_turn_a_true_statement(l
     assert any("says the opposite" in p for p in problems(wrong, verdict="yes", facts=facts))
 
 
+@pytest.mark.parametrize("lang,said", [
+    ("de", "Der Dieb [darf nicht nur den König, sondern auch ihn bestehlen]{fact=may-rob}."),
+    ("en", "The Thief [may rob not only the King but also him]{fact=may-rob}."),
+    ("en", "The Thief [may no doubt rob him]{fact=may-rob}."),
+    ("it", "Il Ladro [può derubare non solo il Re ma anche lui]{fact=may-rob}."),
+    ("it", "Il Ladro [può derubarlo non appena è chiamato]{fact=may-rob}."),
+])
+def test_a_negation_word_that_denies_nothing_does_not_turn_a_true_statement(lang, said):
+    facts = [*FACTS[:2], {**FACTS[2], "value": True}, FACTS[3]]
+    yes = {"de": "[Ja]", "en": "[Yes]", "it": "[Sì]"}
+    answers = {code: RIGHT[code].replace("[Nein]", yes[code]).replace("[No]", yes[code]) for code in RIGHT}
+    answers[lang] = answers[lang].replace(". ", f". {said} ", 1)
+    assert problems(answers, verdict="yes", facts=facts) == []
+
+
+@pytest.mark.parametrize("lang,said", [
+    ("de", "Den Meuchler zu bestehlen, [verbietet die Regel]{fact=may-rob}."),
+    ("en", "The rules [forbid the Thief to rob him]{fact=may-rob}."),
+    ("it", "Il regolamento [vieta al Ladro di derubarlo]{fact=may-rob}."),
+])
+def test_a_rule_that_forbids_denies(lang, said):
+    answers = {**RIGHT, lang: RIGHT[lang].replace(". ", f". {said} ", 1)}
+    assert problems(answers) == []
+    allows = {"de": ("verbietet", "erlaubt"), "en": ("forbid", "allow"), "it": ("vieta", "permette")}[lang]
+    assert any("says the opposite" in p for p in problems({lang: answers[lang].replace(*allows)}))
+
+
 def test_an_unbound_statement_and_a_loose_number_are_problems():
     added = RIGHT["en"] + " The King also takes 3 gold."
     found = problems({"en": added})
@@ -163,6 +190,15 @@ def test_an_unreadable_mark_is_a_problem():
 def test_statements_split_sentences_items_and_rows_but_not_abbreviations():
     text = "Siehe S. 2 und z.B. den König. Zweiter Satz.\n\n- eins\n- zwei\n\n| a | b |\n|---|---|\n| c | d |"
     assert [s.text for s in statements(text)] == ["Siehe S. 2 und z.B. den König.", "Zweiter Satz.", "- eins", "- zwei", "| c | d |"]
+
+
+@pytest.mark.parametrize("emphasis", ["*", "**", "***", "_**", "**_"])
+def test_a_sentence_ends_at_its_full_stop_inside_emphasis(emphasis):
+    """Bold, italics or both over a whole sentence, its full stop inside: still two sentences,
+    and a true statement does not take the negation of the sentence before it."""
+    text = f"{emphasis}Den Prediger darf er [nicht]{{fact=may-rob}} bestehlen.{emphasis[::-1]} Gelb: [König]{{fact=yellow}}."
+    assert len(statements(text)) == 2
+    assert problems({"de": RIGHT["de"].replace("[Nein]{fact=may-rob}.", f"{emphasis}[Nein]{{fact=may-rob}}.{emphasis[::-1]}")}) == []
 
 
 def test_readers_never_see_the_marks():

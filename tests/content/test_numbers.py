@@ -4,7 +4,8 @@ import pytest
 from rules_index.content.numbers import numbers_in
 
 CASES = [
-    ("de", "Zu viert 2, zu fünft 1.", {2}),
+    ("de", "Zu viert 2, zu fünft 1.", {4, 2, 5}),  # "zu viert": four together, a count
+    ("de", "Zu zweit gibt es 2 Zellen", {2}),
     ("de", "das achte Bauwerk, drei Punkte", {8, 3}),
     ("de", "Ein Kloster und eine Karte", set()),
     ("en", "the third bell, four points", {3, 4}),

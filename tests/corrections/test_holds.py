@@ -334,3 +334,10 @@ def test_a_question_is_compared_as_it_is_shown_typed():
     """A question is shown as typed (the page's heading, its title, the search hits): Markdown in
     it is signs a reader sees."""
     assert reasons(STORED, entry(question="Darf der Dieb den **Meuchler** bestehlen?"))
+
+
+def test_a_count_of_players_said_as_zu_zweit_is_a_number_written_another_way():
+    before = entry({"de": ANSWER["de"].replace("Er bekommt", "Zu 2 bekommt er")})
+    after = entry({"de": ANSWER["de"].replace("Er bekommt", "Zu zweit bekommt er")})
+    assert reasons(before, after) == []
+    assert reasons(before, entry({"de": ANSWER["de"].replace("Er bekommt", "Zu dritt bekommt er")}))
