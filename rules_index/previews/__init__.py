@@ -14,9 +14,10 @@ from rules_index.content.citations import page_text
 from rules_index.content.schema import Faq
 from rules_index.render import plain_text
 
-# A sentence ends at . ! ? followed by a space (abbreviations such as "S. 2" are rare in the
-# opening of an answer, and a verdict word is followed by a full sentence anyway).
+# A sentence ends at . ! ? followed by a space, but not after a page's abbreviation ("S. 2",
+# "p. 2", "pp. 2–3") or one of the others a rules text uses ("z. B.", "e.g.").
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:S|p|pp|pag|Nr|bzw|ca|vgl|usw|etc|z\.\s?B|e\.g|i\.e|\d+)\.$", re.I)
 # An opening this short is a bare verdict ("Nein.", "No.", "Sì.", "Ja, aber:"): the sentence
 # after it says what the ruling is, so it is taken with it.
 _BARE_VERDICT_WORDS = 3
@@ -37,9 +38,18 @@ class Preview:
         return f"{self.question} {self.verdict} ({self.citation})"
 
 
+def _sentences(text: str) -> list[str]:
+    sentences, start = [], 0
+    for end in _SENTENCE_END.finditer(text):
+        if not _ABBREVIATION.search(text[max(start, end.start() - 8):end.start()]):
+            sentences.append(text[start:end.start()])
+            start = end.end()
+    return [*sentences, text[start:]]
+
+
 def verdict_sentence(answer_markdown: str, limit: int = VERDICT_LIMIT) -> str:
     """The answer's first sentence, with the next one when the first is only a verdict word."""
-    sentences = _SENTENCE_END.split(plain_text(answer_markdown))
+    sentences = _sentences(plain_text(answer_markdown))
     taken = sentences[0]
     if len(taken.split()) <= _BARE_VERDICT_WORDS and len(sentences) > 1:
         taken = f"{taken} {sentences[1]}"

@@ -179,6 +179,9 @@ def test_markdown_quote_shows_text_as_written():
     ("**Sì.** Il Ladro prende tutto.", "Sì. Il Ladro prende tutto."),
     ("The Assassin and the victim. Nothing else.", "The Assassin and the victim."),
     ("No.", "No."),
+    # A page reference does not end the sentence: the preview keeps what the verdict says.
+    ("Nein: beide im selben Zug (S. 1–2) nicht. Sonst.", "Nein: beide im selben Zug (S. 1–2) nicht."),
+    ("That depends on the players (p. 1): with 4, two. Then more.", "That depends on the players (p. 1): with 4, two."),
 ])
 def test_verdict_sentence_takes_the_sentence_after_a_bare_verdict(answer, expected):
     assert verdict_sentence(answer) == expected
