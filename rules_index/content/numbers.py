@@ -52,19 +52,18 @@ _LARGER = {
            20: "venti", 30: "trenta", 40: "quaranta", 50: "cinquanta", 60: "sessanta", 70: "settanta", 80: "ottanta",
            90: "novanta", 100: "cento"},
 }
-# How many play or act together: "zu zweit", "zu dritt" (a count, like the cardinal).
-_GROUPS = {"de": {2: "zweit", 3: "dritt", 4: "viert", 5: "fünft", 6: "sechst", 7: "siebt", 9: "neunt", 10: "zehnt"},
+# How many play or act together, after "zu": "zu zweit", "zu dritt" (a count, like the cardinal).
+_GROUPS = {"de": {"zweit": 2, "dritt": 3, "viert": 4, "fünft": 5, "sechst": 6, "siebt": 7, "neunt": 9, "zehnt": 10},
            "en": {}, "it": {}}
+_GROUP_AFTER = {"de": "zu"}
 # A list starts with its cardinal, or with "-" where no word can stand for the count.
 _LOOKUP = {
     lang: {**{word: value for value, words in table.items() for word in words.split() if word != "-"},
-           **{word: value for value, word in _LARGER[lang].items()},
-           **{word: value for value, word in _GROUPS[lang].items()}}
+           **{word: value for value, word in _LARGER[lang].items()}}
     for lang, table in _WORDS.items()
 }
 # The cardinal of each value is the first word of its list; the others are ordinals or "twice".
-_CARDINALS = {lang: {words.split()[0] for words in table.values()} - {"-"} | set(_LARGER[lang].values()) | set(_GROUPS[lang].values())
-              for lang, table in _WORDS.items()}
+_CARDINALS = {lang: {words.split()[0] for words in table.values()} - {"-"} | set(_LARGER[lang].values()) for lang, table in _WORDS.items()}
 # Digits are ASCII only: another script's digits ("৪", "٣") are not read as numbers here.
 _TOKEN = re.compile(r"[0-9]+|[^\W\d_]+")
 # Markdown link targets "](...)", autolinks "<http...>" and bare addresses.
@@ -78,13 +77,11 @@ def ambiguous_numbers(text: str, lang: str) -> set[int]:
 
 def numbers_in(text: str, lang: str) -> set[int]:
     found: set[int] = set()
-    words = _LOOKUP.get(lang, {})
+    previous = None
     for token in _TOKEN.findall(text):
-        if token.isascii() and token.isdigit():
-            value = int(token)
-        else:
-            value = words.get(token.lower(), 1)
-        if value != 1:
+        value = number_value(token, lang, previous)
+        previous = token
+        if value is not None and value != 1:
             found.add(value)
     return found
 
@@ -104,11 +101,15 @@ def prose_tokens(text: str) -> list[str]:
     return _TOKEN.findall(prose(text))
 
 
-def number_value(token: str, lang: str) -> int | None:
-    """The number a token states (ASCII digits, or a number word), else None."""
+def number_value(token: str, lang: str, previous: str | None = None) -> int | None:
+    """The number a token states (ASCII digits, or a number word), else None. ``previous``: the
+    word before it ("zu" makes "zweit" a count)."""
     if token.isascii() and token.isdigit():
         return int(token)
-    return _LOOKUP.get(lang, {}).get(token.lower())
+    word = token.lower()
+    if word in _GROUPS.get(lang, {}):
+        return _GROUPS[lang][word] if (previous or "").lower() == _GROUP_AFTER.get(lang) else None
+    return _LOOKUP.get(lang, {}).get(word)
 
 
 def is_ordinal(token: str, lang: str) -> bool:
@@ -119,7 +120,8 @@ def is_ordinal(token: str, lang: str) -> bool:
 
 def numbers_in_order(text: str, lang: str) -> list[int]:
     """The numbers the prose of ``text`` states, in order, the digit 1 included (a verdict may be 1)."""
-    values = (number_value(token, lang) for token in prose_tokens(text))
+    tokens = prose_tokens(text)
+    values = (number_value(token, lang, previous) for token, previous in zip(tokens, [None, *tokens]))
     return [value for value in values if value is not None]
 
 

@@ -57,6 +57,9 @@ ORDER = {
     "it": {"prima", "dopo", "poi", "subito", "finché", "appena", "durante", "ultimo", "ultima", "successivo",
            "precedente", "mentre"},
 }
+# The letters a slip may put in a word's place, per language.
+ALPHABETS = {"de": "abcdefghijklmnopqrstuvwxyzäöüß", "en": "abcdefghijklmnopqrstuvwxyz",
+             "it": "abcdefghijklmnopqrstuvwxyzàèéìòù"}
 KNOWN_ZIPF = 2.0  # a word this frequent (wordfreq's Zipf scale) is a word of the language, not a typo
 COMMON_ZIPF = 3.0  # a typo is fixed into a common word (or one the game's content uses)
 # "1,2" and "3.5" are one number each (a decimal, a range), not 1 and 2.
@@ -111,6 +114,7 @@ def _tokens(text: str, lang: str, shown: bool = False) -> tuple[str, ...]:
         plain = re.sub(r"¶(?:\s*¶)+", "¶", plain)  # a block that held only a page reference
     words = []
     end = None
+    previous = None  # the token before ("zu" makes "zweit" a count)
     for match in _TOKEN.finditer(plain):
         token = match.group()
         if shown and match.start() == end:
@@ -118,7 +122,7 @@ def _tokens(text: str, lang: str, shown: bool = False) -> tuple[str, ...]:
         if shown and end is not None and _WIDE_SPACE.search(plain, end, match.start()):
             words.append("␣")  # a gap a browser shows: no-break spaces in a row, a wide space
         end = match.end()
-        value = number_value(token, lang)
+        value, previous = number_value(token, lang, previous), token
         if value is not None and (token[0] == "0" and len(token) > 1 or not (token.islower() or token.istitle() or token.isdigit())):
             words.append(token)  # "055", "ZWEI": a number, but not written as numbers are
         elif value is None or is_ordinal(token, lang):
@@ -171,18 +175,22 @@ class Words:
         return _distance(old, new) <= 1 and not self._other_readings(old, new, lang)
 
     def _other_readings(self, old: str, new: str, lang: str) -> bool:
-        """Whether ``old`` is one slip from a word that would change the claim, besides ``new``."""
+        """Whether ``old`` is one slip from another word it could have meant, besides ``new``: a
+        word that would change the claim, or another common word or word of the game ("pernde":
+        "prende" or "perde")."""
         word = old.casefold()
-        letters = set(word) | set(new.casefold())
+        letters = set(word) | set(new.casefold()) | set(ALPHABETS[lang])
         candidates = {word[:i] + word[i + 1:] for i in range(len(word))}
         candidates |= {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)}
-        candidates |= {word[:i] + c + word[i + 1:] for i in range(len(word)) for c in letters | set("aeiou")}
-        candidates |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in letters | set("aeiou")}
+        candidates |= {word[:i] + c + word[i + 1:] for i in range(len(word)) for c in letters}
+        candidates |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in letters}
         candidates -= {word, new.casefold()}
-        # Only a reading that changes the claim counts: a negation, quantifier, order or function
-        # word, or a number ("saome": "some"; "ocne": "once"; "laest": "last").
+        # A reading that changes the claim (a negation, quantifier, order or function word, or a
+        # number: "saome", "ocne", "laest"), or any other word the text could have meant.
         claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
-        return any(c[:1] == word[:1] and c[-1:] == word[-1:] and (c in claim_words or number_value(c, lang) is not None)
+        return any(c[:1] == word[:1] and c[-1:] == word[-1:] and (
+                       c in claim_words or number_value(c, lang) is not None
+                       or c in self.glossary[lang] or c in self.vocabulary or zipf_frequency(c, lang) >= COMMON_ZIPF)
                    for c in candidates)
 
 
@@ -231,6 +239,7 @@ def _short(text: str, length: int = 80) -> str:
 
 
 _LIST_ITEM = re.compile(r"^[ \t]*(?:([-+*])|(\d+)[.)])\s")
+_LIST_NUMBERS = re.compile(r"^[ \t]*(\d+)[.)](?=\s)", re.M)
 
 
 def _blocks(text: str) -> list[tuple[str, str]]:
@@ -284,10 +293,12 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
         # the rule turns on ("in **beiden** Ländern").
         return [HoldReason(f"{field} ({lang}): takes the emphasis off words: \"{_short(after)}\"",
                            lang, "new", (("field", field), ("text", _short(after))))]
-    if same and not _same_words(_tokens(before, lang), _tokens(after, lang), lang, words):
+    if same and (not _same_words(_tokens(before, lang), _tokens(after, lang), lang, words)
+                 or _LIST_NUMBERS.findall(before) != _LIST_NUMBERS.findall(after)):
         # Words outside every statement: a block that renders as nothing (an image without alt
         # text, an empty link, a link definition) still stands in the text, in the correction
-        # form and wherever the text is shown as typed.
+        # form and wherever the text is shown as typed; so do the numbers of its steps, which
+        # the page numbers anew.
         return [HoldReason(f"{field} ({lang}): adds or changes words outside its statements: \"{_short(after)}\"",
                            lang, "new", (("field", field), ("text", _short(after))))]
     if same:

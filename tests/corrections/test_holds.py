@@ -341,3 +341,25 @@ def test_a_count_of_players_said_as_zu_zweit_is_a_number_written_another_way():
     after = entry({"de": ANSWER["de"].replace("Er bekommt", "Zu zweit bekommt er")})
     assert reasons(before, after) == []
     assert reasons(before, entry({"de": ANSWER["de"].replace("Er bekommt", "Zu dritt bekommt er")}))
+
+
+def test_steps_renumbered_are_held_though_the_page_numbers_them_anew():
+    steps = {"de": ANSWER["de"] + "\n\n1. Zuerst zieht er.\n2. Dann baut er."}
+    before = entry(steps)
+    assert reasons(before, entry({"de": steps["de"].replace("2. Dann", "1. Dann")}))
+    assert reasons(before, entry({"de": steps["de"].replace("1. Zuerst", "3. Zuerst")}))
+
+
+@pytest.mark.parametrize("lang,typo,fix", [("it", "pernde", "perde"), ("de", "enhält", "enthält")])
+def test_a_typo_that_could_be_two_words_is_not_fixed_at_once(lang, typo, fix):
+    """"pernde" is one slip from "prende" (takes) and "perde" (loses): which one was meant is
+    not the gate's to guess."""
+    text = ANSWER[lang].replace(ANSWER[lang].split("\n\n")[1], f"Il Verde {typo} [4 monete]{{fact=gold}} (p. 2)."
+                                if lang == "it" else f"Grün {typo} [4 Gold]{{fact=gold}} (S. 2).")
+    before = entry({lang: text})
+    assert reasons(before, entry({lang: text.replace(typo, fix)}))
+
+
+def test_zu_zweit_counts_only_as_players_together():
+    before = entry({"de": ANSWER["de"].replace("Er bekommt", "Mit 2 bekommt er")})
+    assert reasons(before, entry({"de": ANSWER["de"].replace("Er bekommt", "Mit zweit bekommt er")}))
