@@ -176,8 +176,9 @@ class Words:
 
     def _other_readings(self, old: str, new: str, lang: str) -> bool:
         """Whether ``old`` is one slip from another word it could have meant, besides ``new``: a
-        word that would change the claim, or another common word or word of the game ("pernde":
-        "prende" or "perde")."""
+        word that would change the claim, or another word the game's texts use ("pernde": "perde"
+        or the game's "prende"). Words of the language at large are not asked: nearly every
+        misspelling is one slip from some rare word ("casetllo": "casello")."""
         word = old.casefold()
         letters = set(word) | set(new.casefold()) | set(ALPHABETS[lang])
         candidates = {word[:i] + word[i + 1:] for i in range(len(word))}
@@ -186,11 +187,11 @@ class Words:
         candidates |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in letters}
         candidates -= {word, new.casefold()}
         # A reading that changes the claim (a negation, quantifier, order or function word, or a
-        # number: "saome", "ocne", "laest"), or any other word the text could have meant.
+        # number: "saome", "ocne", "laest"), or another word of the game.
         claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
         return any(c[:1] == word[:1] and c[-1:] == word[-1:] and (
                        c in claim_words or number_value(c, lang) is not None
-                       or c in self.glossary[lang] or c in self.vocabulary or zipf_frequency(c, lang) >= COMMON_ZIPF)
+                       or c in self.glossary[lang] or c in self.vocabulary)
                    for c in candidates)
 
 
