@@ -104,6 +104,16 @@ def test_a_negation_in_the_clause_of_a_true_statement_turns_it():
     assert any("says the opposite" in p for p in problems({"de": wrong}, verdict="yes", facts=facts))
 
 
+def with_true_statement(lang: str, said: str) -> tuple[dict, list]:
+    """The right answers with "may rob" made true (verdict yes), and ``said`` after the verdict in
+    ``lang``; and the facts that go with them."""
+    facts = [*FACTS[:2], {**FACTS[2], "value": True}, FACTS[3]]
+    yes = {"de": "[Ja]", "en": "[Yes]", "it": "[Sì]"}
+    answers = {code: RIGHT[code].replace("[Nein]", yes[code]).replace("[No]", yes[code]) for code in RIGHT}
+    answers[lang] = answers[lang].replace(". ", f". {said} ", 1)
+    return answers, facts
+
+
 @pytest.mark.parametrize("lang,said", [
     ("en", "The Thief [may rob a character that has no gold yet]{fact=may-rob}."),
     ("it", "Il Ladro [può derubare un personaggio che non ha ancora oro]{fact=may-rob}."),
@@ -113,10 +123,7 @@ def test_a_negation_in_the_clause_of_a_true_statement_turns_it():
     ("it", "Passare è vietato e il Ladro [può derubarlo]{fact=may-rob}."),
 ])
 def test_a_negation_inside_a_subordinate_clause_does_not_turn_a_true_statement(lang, said):
-    facts = [*FACTS[:2], {**FACTS[2], "value": True}, FACTS[3]]
-    yes = {"de": "[Ja]", "en": "[Yes]", "it": "[Sì]"}
-    answers = {code: RIGHT[code].replace("[Nein]", yes[code]).replace("[No]", yes[code]) for code in RIGHT}
-    answers[lang] = answers[lang].replace(". ", f". {said} ", 1)
+    answers, facts = with_true_statement(lang, said)
     assert problems(answers, verdict="yes", facts=facts) == []
     # Denied in its main clause, it says the opposite.
     denied = {"en": ("may rob", "may not rob"), "it": ("può deruba", "non può deruba"), "de": ("darf ihn", "darf ihn nicht")}[lang]
@@ -132,10 +139,7 @@ def test_a_negation_inside_a_subordinate_clause_does_not_turn_a_true_statement(l
     ("it", "Il Ladro [può derubarlo non appena è chiamato]{fact=may-rob}."),
 ])
 def test_a_negation_word_that_denies_nothing_does_not_turn_a_true_statement(lang, said):
-    facts = [*FACTS[:2], {**FACTS[2], "value": True}, FACTS[3]]
-    yes = {"de": "[Ja]", "en": "[Yes]", "it": "[Sì]"}
-    answers = {code: RIGHT[code].replace("[Nein]", yes[code]).replace("[No]", yes[code]) for code in RIGHT}
-    answers[lang] = answers[lang].replace(". ", f". {said} ", 1)
+    answers, facts = with_true_statement(lang, said)
     assert problems(answers, verdict="yes", facts=facts) == []
 
 
