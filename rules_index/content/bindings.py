@@ -78,7 +78,8 @@ SMALL_NUMBERS = {
 _WORD = re.compile(r"[^\W\d_]+|\d+")
 # Statement ends: after . ! ? ; (not after "2." or an abbreviation), paragraphs, list items, table rows.
 _BREAK = re.compile(r"(?:(?<=[.!?;])|(?<=[.!?;][*_])|(?<=[.!?;][*_]{2})|(?<=[.!?;][*_]{3}))\s+|\n\s*\n|\n(?=[ \t]*(?:[-+*]|\d+\.)\s)|\n(?=[ \t]*\|)")
-_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:S|p|pp|pag|Nr|bzw|ca|vgl|usw|etc|z\.B|e\.g|i\.e|\d+)\.$", re.I)
+# A full stop that ends an abbreviation, not a sentence ("S. 2", "p. 1", "z.B.", "3. Runde").
+ABBREVIATION = re.compile(r"(?:^|[\s(])(?:S|p|pp|pag|Nr|bzw|ca|vgl|usw|etc|z\.B|e\.g|i\.e|\d+)\.$", re.I)
 _CLAUSE = re.compile(r"[,;–—]|\s-\s")
 # The span's own clause, where a true statement is read: colons and the words that join two
 # clauses end it too ("Passing is illegal: [you must swap a card]", "… are not lost and [can be
@@ -157,7 +158,7 @@ def statements(text: str) -> list[Statement]:
     cuts = [0]
     for match in _BREAK.finditer(text):
         at = match.start()
-        if any(m.start < at < m.end for m in found) or _ABBREVIATION.search(text[max(0, at - 6):at]):
+        if any(m.start < at < m.end for m in found) or ABBREVIATION.search(text[max(0, at - 6):at]):
             continue
         cuts.append(at)
     # A span whose words end a sentence ("[Es gibt 12 Münzen.]{.unchecked} Mehr …") ends it too.

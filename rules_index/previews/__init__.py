@@ -10,14 +10,14 @@ import re
 from dataclasses import dataclass
 
 from rules_index.content import Game
+from rules_index.content.bindings import ABBREVIATION
 from rules_index.content.citations import page_text
 from rules_index.content.schema import Faq
 from rules_index.render import plain_text
 
 # A sentence ends at . ! ? followed by a space, but not after a page's abbreviation ("S. 2",
-# "p. 2", "pp. 2–3") or one of the others a rules text uses ("z. B.", "e.g.").
+# "p. 2", "pp. 2–3") or one of the others a rules text uses (``bindings.ABBREVIATION``).
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:S|p|pp|pag|Nr|bzw|ca|vgl|usw|etc|z\.\s?B|e\.g|i\.e|\d+)\.$", re.I)
 # An opening this short is a bare verdict ("Nein.", "No.", "Sì.", "Ja, aber:"): the sentence
 # after it says what the ruling is, so it is taken with it.
 _BARE_VERDICT_WORDS = 3
@@ -41,7 +41,7 @@ class Preview:
 def _sentences(text: str) -> list[str]:
     sentences, start = [], 0
     for end in _SENTENCE_END.finditer(text):
-        if not _ABBREVIATION.search(text[max(start, end.start() - 8):end.start()]):
+        if not ABBREVIATION.search(text[max(start, end.start() - 6):end.start()]):
             sentences.append(text[start:end.start()])
             start = end.end()
     return [*sentences, text[start:]]
