@@ -263,6 +263,9 @@ class Faq(Strict):
     related: list[Id] = []
     citation: Citation
     keywords: LocalizedList = LocalizedList()
+    # How players ask it at the table (a told situation, table talk): search words only, never
+    # shown as text, so they state nothing a check would have to hold.
+    asked: LocalizedList = LocalizedList()
     de: FaqText
     en: FaqText
     it: FaqText

@@ -141,7 +141,7 @@ def faq_document(game: Game, faq, lang: str, glossary: GlossaryMatcher) -> Docum
     # The situations its checks play ("The Thief tries to rob the Assassin: the rules refuse
     # it") are how players ask: they tell what happened at the table rather than name the rule.
     situations = [check.scenario.get(lang) for check in faq.checks if check.scenario]
-    words = [*faq.keywords.get(lang), *glossary.words_for(f"{text.question} {body}", lang), *situations]
+    words = [*faq.keywords.get(lang), *glossary.words_for(f"{text.question} {body}", lang), *faq.asked.get(lang), *situations]
     return Document("faq", game.slug, faq.id, lang, text.question, body, words)
 
 
