@@ -1,8 +1,8 @@
-"""The export's offline search, measured from file:// as a reader uses it: the tuning set's
-questions (eval/search-queries.yaml, an evaluation set here: nothing in the search knows its
-strings) and typo'd variants of them, made by a random typo function on a fresh seed each run
-(printed; OFFLINE_SEARCH_SEED=<n> repeats a run). The expected answer must be among the first
-three results shown for at least 90 % of them."""
+"""The export's offline search, measured from file:// as a reader uses it: the questions of
+eval/search-queries.yaml, a sample of those of the other tuning sets (players' phrasings, table
+talk, told situations) and typo'd variants of the first, drawn on a fresh seed each run
+(printed; OFFLINE_SEARCH_SEED=<n> repeats a run). Nothing in the search knows their strings. The
+expected answer must be among the first three results shown for at least 90 % of them."""
 from __future__ import annotations
 
 import os
@@ -20,7 +20,10 @@ from rules_index.search.evaluate import load_cases
 from rules_index.search.query import fold
 
 CASES = load_cases(ROOT / "eval" / "search-queries.yaml")
-VARIANTS = 2  # typo'd variants per question
+OTHER_CASES = [case for name in ("player-questions", "table-talk", "situations")
+               for case in load_cases(ROOT / "eval" / f"{name}.yaml")]
+SAMPLE = 60  # questions of OTHER_CASES per run
+VARIANTS = 2  # typo'd variants per question of CASES
 TARGET = 0.90
 # A typo is made in a word long enough to stay recognisable after one slip.
 TYPO_WORD = re.compile(r"[^\W\d_]{4,}")
@@ -54,9 +57,11 @@ def test_offline_search_finds_the_answer_also_with_typos(page, exported):
     rng = random.Random(seed)
     questions = [(case, case.query) for case in CASES]
     questions += [(case, typo(case.query, rng)) for case in CASES for _ in range(VARIANTS)]
+    questions += [(case, case.query) for case in rng.sample(OTHER_CASES, SAMPLE)]
     hits, firsts, misses = [], 0, []
     for case, query in questions:
-        target = f"/{case.game}/faq/{case.entry}/index.html"
+        target = (f"/{case.game}/index.html#facts" if case.kind == "fact"
+                  else f"/{case.game}/faq/{case.entry}/index.html")
         shown = first_three(page, exported, case.lang, query)
         hits.append(any(href.endswith(target) for href in shown))
         firsts += bool(shown) and shown[0].endswith(target)
@@ -65,7 +70,8 @@ def test_offline_search_finds_the_answer_also_with_typos(page, exported):
     share = sum(hits) / len(hits)
     print(f"offline search: expected answer in the first three for {sum(hits)} of {len(hits)} questions "
           f"({share:.1%}; as written {sum(hits[:len(CASES)])} of {len(CASES)}, "
-          f"with a typo {sum(hits[len(CASES):])} of {len(hits) - len(CASES)}; first {firsts}), seed {seed}")
+          f"with a typo {sum(hits[len(CASES):-SAMPLE])} of {len(CASES) * VARIANTS}, "
+          f"other tuning sets {sum(hits[-SAMPLE:])} of {SAMPLE}; first {firsts}), seed {seed}")
     for miss in misses:
         print("  missed:", *miss)
     assert share >= TARGET, f"{share:.1%} < {TARGET:.0%} (seed {seed})"
