@@ -13,7 +13,7 @@ PAGES = [
     "/it/kardinal-und-koenig/",
     f"/de/{GAME}/faq/thief-forbidden-targets",
     "/en/search?q=thief+assassin",
-    "/it/search?q=xylofono+quasar",
+    "/it/search?q=xylofono+quokka",
     "/de/search",                                   # the empty search: the search page with examples
     "/en/search?q=game+end",                        # answers side by side
     "/it/search?q=condottero+distruggere+quartiere",  # "Showing results for"

@@ -1,8 +1,8 @@
 """Relevance floors, measured as the reader sees the results: a change cannot silently lose answers.
 
 The tuning sets: search-queries.yaml, players' own phrasings (game names typed in, typos,
-colloquial words, other editions' names, facts asked before a game) and table talk (situations,
-slang, mixed languages). The held-out sets (eval/held-out-*.yaml) are measured by ``make eval``
+colloquial words, other editions' names, facts asked before a game), table talk (situations,
+slang, mixed languages) and situations told as they happened. The held-out sets (eval/held-out-*.yaml) are measured by ``make eval``
 and never asserted on here: a floor on them would make them a tuning set.
 """
 from pathlib import Path
@@ -14,7 +14,9 @@ from rules_index.search.evaluate import evaluate, load_cases
 EVAL = Path(__file__).parents[2] / "eval"
 
 
-TUNING = ("search-queries.yaml", "player-questions.yaml", "table-talk.yaml")
+TUNING = ("search-queries.yaml", "player-questions.yaml", "table-talk.yaml", "situations.yaml")
+# Per set: the card right when shown at least this often (a told situation is the hardest to place).
+CARD_FLOOR = {"search-queries.yaml": 0.95, "player-questions.yaml": 0.95, "table-talk.yaml": 0.95, "situations.yaml": 0.9}
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +38,7 @@ def test_the_answer_is_shown_first(outcomes, name):
     scores, misses = outcomes[name]
     all_ = scores["all"]
     assert all_.rate(all_.shown_at_3) >= 0.95, [m for m in misses if not m.shown_rank or m.shown_rank > 3]
-    assert all_.card_precision >= 0.95, [m for m in misses if m.card_shown and not m.is_card]
+    assert all_.card_precision >= CARD_FLOOR[name], [m for m in misses if m.card_shown and not m.is_card]
 
 
 def test_the_card_is_right_when_shown_and_shown_for_most_questions(outcomes):
@@ -62,7 +64,7 @@ def test_players_questions_cover_every_language_and_kind():
 def test_a_held_out_set_prints_its_totals_and_never_its_questions(tmp_path, capsys):
     from rules_index.search.evaluate import main
 
-    question = "xylophon quasar zebra"  # found nowhere: a miss in any set
+    question = "xylophon quokka zebra"  # found nowhere: a miss in any set
     for name in ("held-out-probe.yaml", "probe.yaml"):
         (tmp_path / name).write_text(f'- {{lang: de, q: "{question}", expect: ohne-furcht-und-adel/tie-break}}\n', encoding="utf-8")
     main(["evaluate", str(tmp_path / "held-out-probe.yaml"), str(tmp_path / "probe.yaml")])

@@ -86,7 +86,7 @@ def test_an_empty_search_shows_the_search_page_with_examples(client, lang, words
 
 
 def test_search_page_without_match_helps(client):
-    page = html(client.get("/en/search?q=xylophon+quasar"))
+    page = html(client.get("/en/search?q=xylophon+quokka"))
     assert "No answer matches" in page
     assert 'href="/en/kardinal-und-koenig/"' in page
 
