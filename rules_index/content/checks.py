@@ -229,6 +229,21 @@ def check_markup(game: Game, where: Where) -> Iterator[Problem]:
                 yield Problem(f"{where.folder}/rules.{lang}.md", text.line, f"section '{section.id}': {problem}")
 
 
+def check_asked(game: Game, where: Where) -> Iterator[Problem]:
+    """A question as players put it (a FAQ entry's ``asked``) is the one entry's that answers it:
+    the same question under two entries, or twice under one, would make search guess."""
+    seen: dict[tuple[str, str], str] = {}
+    for faq in game.faq:
+        for lang in LANGS:
+            for number, text in enumerate(faq.asked.get(lang)):
+                key = (lang, " ".join(text.casefold().split()))
+                if key in seen:
+                    yield _problem(where("faq.yaml", faq.id, "asked", lang, number),
+                                   f"asked ({lang}): {text!r} stands under entry '{seen[key]}' already")
+                else:
+                    seen[key] = faq.id
+
+
 CHECKS = (
     check_identity,
     check_unique_ids,
@@ -237,6 +252,7 @@ CHECKS = (
     check_references,
     check_rulings,
     check_markup,
+    check_asked,
 )
 
 

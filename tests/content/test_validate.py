@@ -101,6 +101,20 @@ def test_broken_content_is_reported(tiny_content, case, name, old, new, file, li
     assert matching, f"expected {expected_prefix}…{message}… in {rendered}"
 
 
+def test_a_players_question_belongs_to_one_entry(tiny_content):
+    """A question under ``asked`` stands under the one entry that answers it (case and spacing
+    aside): under two entries, or twice under one, search would have to guess."""
+    edit(tiny_content, "faq.yaml", "    it: [soldi]\n", '    it: [soldi]\n  asked:\n    en: ["How much money is in the box?"]\n')
+    edit(tiny_content, "faq.yaml", "  section: scoring\n  citation",
+         '  section: scoring\n  asked:\n    en: ["What does a coin score?", "how much  Money is in the box?"]\n  citation')
+    _, problems = load(tiny_content)
+    assert [str(p) for p in problems] == [
+        f"content/{GAME}/faq.yaml:28: asked (en): 'how much  Money is in the box?' stands under entry 'coin-count' already"]
+    edit(tiny_content, "faq.yaml", '"how much  Money is in the box?"', '"What does a coin  score?"')
+    _, problems = load(tiny_content)
+    assert [p.message for p in problems] == ["asked (en): 'What does a coin  score?' stands under entry 'coin-value' already"]
+
+
 def test_missing_file_is_reported(tiny_content):
     (tiny_content / GAME / "glossary.yaml").unlink()
     _, problems = load(tiny_content)
