@@ -136,6 +136,9 @@ def citadels_score(args: MultiDict) -> FormResult:
         if name_error:
             result.errors[f"name{row}"] = name_error
             continue
+        if any(p["name"] == name for p in players):
+            result.errors[f"name{row}"] = _("Each name only once, please.")
+            continue
         districts = []
         for colour, text in costs.items():
             for token in _costs(text):
@@ -152,6 +155,10 @@ def citadels_score(args: MultiDict) -> FormResult:
         players.append({"name": name, "districts": districts})
         if first_row == str(row):
             first_name = name
+            complete = rule_table_for("ohne-furcht-und-adel")["complete_city"]
+            if len(districts) < complete:
+                result.errors["first"] = _("%(name)s has fewer than %(num)d districts: only a complete city can be the first.",
+                                           name=name, num=complete)
     if result.submitted and not players and not result.errors:
         result.errors["name0"] = _("Enter at least one player.")
     result.payload = {"players": players, "first_complete": first_name}

@@ -39,7 +39,10 @@ class Checked:
             return _("Please remove the invisible control character %(char)s.", char=ctx["char"])
         if error["type"] == "string_too_long":
             most = ctx["max_length"]
-            return field.ngettext("Field cannot be longer than %(max)d character.",
+            # WTForms' own message, translated by its catalogs: named so that extraction leaves
+            # it out of ours.
+            wtforms_plural = field.ngettext
+            return wtforms_plural("Field cannot be longer than %(max)d character.",
                                   "Field cannot be longer than %(max)d characters.", most) % {"max": most}
         return str(self.messages.get(error["type"], error["msg"]))
 

@@ -1,6 +1,7 @@
 """Reader-facing pages, server-rendered and usable without JavaScript."""
 from __future__ import annotations
 
+import logging
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
@@ -20,6 +21,8 @@ from . import calculator_forms, page_cache, site_version
 from . import previews as web_previews
 from .seo import public_base
 from .state import content_dir, library, related_faq, search_results, verification
+
+log = logging.getLogger(__name__)
 
 bp = Blueprint("pages", __name__)
 
@@ -196,7 +199,10 @@ def calculator(lang: str, slug: str, name: str):
         try:
             answer = compute(filled.payload)
         except InputError as exc:
-            filled.errors["form"] = exc.message
+            # The form states every rule the engine refuses on, in the reader's language; this is
+            # a rule it missed: said in general here, logged to be added.
+            log.warning("calculator %s/%s refused what its form let through: %s", slug, name, exc)
+            filled.errors["form"] = gettext("These values do not fit the game's rules.")
     return render_template(
         f"calculators/{slug}/{name}.html", lang=lang, game=found, form=filled, answer=answer,
         args=request.args, rows=filled.rows or calculator_forms.MAX_ROWS.get(f"{slug}/{name}", 0),

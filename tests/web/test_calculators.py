@@ -451,6 +451,17 @@ def test_score_pad_refuses_a_city_too_big_in_the_readers_language(client):
     assert response.status_code == 200 and "al massimo 30 quartieri" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("lang,query,field,words", [
+    ("de", "name0=Anna&yellow0=351&name1=Anna&blue1=2", "name1", "Jeden Namen bitte nur einmal"),
+    ("it", "name0=Anna&yellow0=351&name1=Bruno&blue1=2&first=0", "first", "Anna ha meno di 8 quartieri"),
+    ("en", "name0=Anna&yellow0=351&name1=Bruno&blue1=2&first=0", "first", "Anna has fewer than 8 districts"),
+])
+def test_score_pad_states_the_engines_rules_at_the_field_in_the_readers_language(client, lang, query, field, words):
+    page = client.get(f"/{lang}/ohne-furcht-und-adel/calculators/score?{query}&submit=1").get_data(as_text=True)
+    assert f'id="err-{field}"' in page and words in html.unescape(page) and 'id="result"' not in page
+    assert "appears twice" not in page and "fewer than" not in page.replace(words, "")
+
+
 @pytest.mark.parametrize("lang,words", [
     ("en", ["Green has the most (4 monasteries) → 7 points", "Red: place 2 (2 monasteries) → 4 points, one for each monastery Green has here"]),
     ("de", ["Green hat die meisten (4 Klöster) → 7 Punkte", "Red: Platz 2 (2 Klöster) → 4 Punkte"]),
