@@ -9,11 +9,11 @@ from __future__ import annotations
 from flask import Flask, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from rules_index.content import DEFAULT_LANG, LANGS
 from rules_index.content.repo import GitError
 from rules_index.corrections import availability
 
-from .not_found import closest_matches
+from .i18n import page_lang
+from .not_found import closest_matches, games_to_pick
 
 API_MESSAGES = {
     429: "rate limit: too many requests, try again in a minute",
@@ -31,11 +31,6 @@ class ApiError(Exception):
         self.message = message
 
 
-def reader_lang() -> str:
-    first = request.path.strip("/").split("/", 1)[0]
-    return first if first in LANGS else DEFAULT_LANG
-
-
 def _is_api() -> bool:
     return request.path.startswith("/api/")
 
@@ -43,11 +38,14 @@ def _is_api() -> bool:
 def _answer(status: int, message: str, headers: dict | None = None):
     if _is_api():
         return jsonify(error=message), status, headers or {}
-    lang = reader_lang()
+    lang = page_lang()
     extra = {}
     if status == 404:
         extra["missing_words"], extra["matches"] = closest_matches(request.path, lang)
-    return render_template("error.html", status=status, message=message, lang=lang, **extra), status, headers or {}
+        extra["games"] = games_to_pick(lang)
+    # Outside a language's addresses the page speaks the browser's language.
+    headers = {**(headers or {}), "Vary": "Accept-Language"}
+    return render_template("error.html", status=status, message=message, lang=lang, **extra), status, headers
 
 
 def _message(exc: HTTPException) -> str:

@@ -10,17 +10,20 @@ from rules_index.content import DEFAULT_LANG, LANGS
 
 
 def page_lang() -> str:
-    """The reader's language: the page's first path segment, or ?lang= on the API; in the
-    editors' area the editor's own choice."""
+    """The reader's language: the page's first path segment (in any case: "/EN/…"), or ?lang= on
+    the API; where the address names none (a missing page), the browser's; in the editors' area
+    the editor's own choice."""
     if request.blueprint == "editor":
         from .editor_lang import editor_lang
 
         return editor_lang()
-    first = request.path.strip("/").split("/", 1)[0]
+    first = request.path.strip("/").split("/", 1)[0].lower()
     if first in LANGS:
         return first
     lang = request.args.get("lang")
-    return lang if lang in LANGS else DEFAULT_LANG
+    if lang in LANGS:
+        return lang
+    return request.accept_languages.best_match(LANGS) or DEFAULT_LANG
 
 
 def init_app(app: Flask) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from flask import current_app
+from flask import current_app, url_for
 
 from rules_index.content import LANGS
 from rules_index.present import entry_url
@@ -51,3 +51,12 @@ def closest_matches(path: str, lang: str) -> tuple[str, list[Match]]:
     except Exception:
         current_app.logger.exception("no closest matches for a missing page")
         return words, []
+
+
+def games_to_pick(lang: str) -> list[tuple[str, str]]:
+    """(title in ``lang``, address) of every game, for the reader to pick one. Never raises."""
+    try:
+        return [(game.title(lang), url_for("pages.game", lang=lang, slug=game.slug)) for game in library()]
+    except Exception:
+        current_app.logger.exception("no games to offer on a missing page")
+        return []

@@ -87,7 +87,9 @@ def helpers():
 @bp.get("/")
 def root():
     lang = request.accept_languages.best_match(LANGS) or DEFAULT_LANG
-    return redirect(url_for("pages.home", lang=lang))
+    response = redirect(url_for("pages.home", lang=lang))
+    response.vary.add("Accept-Language")
+    return response
 
 
 def _check_lang(lang: str) -> None:

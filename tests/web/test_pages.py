@@ -120,6 +120,23 @@ def test_search_page_escapes_the_query(client):
     assert "<script>alert(1)</script>" not in page
 
 
+@pytest.mark.parametrize("url,accept,lang,text", [
+    ("/xx/", "en-GB,en;q=0.8", "en", "Page not found"),
+    ("/fr/search?q=x", "it-IT,it;q=0.9,en;q=0.5", "it", "Pagina non trovata"),
+    ("/EN/nope/", "de", "en", "Page not found"),
+    ("/xx/", "fr", "de", "Seite nicht gefunden"),
+])
+def test_a_missing_page_outside_a_language_speaks_the_browsers_language_and_offers_every_game(client, app, url, accept, lang, text):
+    response = client.get(url, headers={"Accept-Language": accept})
+    page = html(response)
+    assert response.status_code == 404 and f'<html lang="{lang}">' in page and text in page
+    assert "Accept-Language" in response.headers.get("Vary", "")
+    with app.app_context():
+        from rules_index.web.state import library
+        games = list(library())
+    assert games and all(f'href="/{lang}/{game.slug}/"' in page and str(escape(game.title(lang))) in page for game in games)
+
+
 @pytest.mark.parametrize("url,lang,text", [
     ("/xx/", "de", "Seite nicht gefunden"),
     ("/de/nope/", "de", "Seite nicht gefunden"),
