@@ -153,9 +153,19 @@
   var byKey = {};
   data.docs.forEach(function (doc) { if (doc.lang === lang) { byKey[doc.kind + ":" + doc.game + ":" + doc.entry] = doc; } });
   var order = words.order;
-  var hits = Array.from(best.values()).slice(0, LIMIT)
-    .sort(function (a, b) { return (order[a.kind] - order[b.kind]) || (b.score - a.score); })
-    .map(function (hit) { return byKey[hit.key]; }).filter(Boolean);
+  var shown = Array.from(best.values()).slice(0, LIMIT)
+    .sort(function (a, b) { return (order[a.kind] - order[b.kind]) || (b.score - a.score); });
+  // A glossary term far ahead of every answer is what was asked: it comes first (the server's
+  // searcher.term_asked).
+  var answer = Math.max.apply(null, [0].concat(shown.filter(function (h) { return h.kind === "faq" || h.kind === "fact"; })
+    .map(function (h) { return h.score; })));
+  var term = shown.filter(function (h) { return h.kind === "glossary"; })
+    .sort(function (a, b) { return b.score - a.score; })[0];
+  if (term && term.score >= words.term_lead * answer) {
+    shown.splice(shown.indexOf(term), 1);
+    shown.unshift(term);
+  }
+  var hits = shown.map(function (hit) { return byKey[hit.key]; }).filter(Boolean);
   var kinds = JSON.parse(root.getAttribute("data-kinds"));
   if (!hits.length) {
     var none = document.createElement("p");

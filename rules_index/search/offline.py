@@ -12,8 +12,9 @@ a question as the server does without a copy of any list in JavaScript:
   question picks its game, and its words leave the question.
 - ``compounds``: the German compounds of the content and the parts the server's splitter
   (``analysis.DecompoundFilter``, with the vocabulary of a full index build) indexes with them.
-- ``weights`` and ``order``: the server's field weights, its reader's-language and correction
-  weights, and the order in which result kinds are shown.
+- ``weights``, ``order`` and ``term_lead``: the server's field weights, its reader's-language and
+  correction weights, the order in which result kinds are shown, and how far a glossary term
+  must outscore every answer to be shown first (``searcher.term_asked``).
 
 Only the folding itself (``analysis.fold_german``, a few lines) is written again in JavaScript;
 a browser test holds it against Python's on every word of the content.
@@ -29,7 +30,7 @@ from .analysis import ITALIAN_ELISIONS, TOKEN_PATTERN, DecompoundFilter, fold_ge
 from .build import german_texts
 from .documents import Document, game_names, library_documents
 from .query import CONNECTORS, GameNames, all_stopwords, fold
-from .searcher import CORRECTED_WEIGHT, PREFIX_WEIGHT, READER_LANG_BONUS, SHOWN_ORDER, WEIGHTS
+from .searcher import CORRECTED_WEIGHT, PREFIX_WEIGHT, READER_LANG_BONUS, SHOWN_ORDER, TERM_LEAD, WEIGHTS
 
 
 def players_words(library: Library) -> dict[str, list[str]]:
@@ -69,6 +70,7 @@ def offline_words(library: Library, docs: list[Document]) -> dict:
         "compounds": compound_parts(library, docs),
         "weights": {**WEIGHTS, "prefix": PREFIX_WEIGHT, "corrected": CORRECTED_WEIGHT, "reader": READER_LANG_BONUS},
         "order": SHOWN_ORDER,
+        "term_lead": TERM_LEAD,
     }
 
 

@@ -103,6 +103,9 @@ READER_LANG_BONUS = 1.15  # per term, on the fields of the reader's language
 WORD_OVERLAP = 0.2
 ANSWER_KINDS = ("faq", "fact")
 SHOWN_ORDER = {"faq": 0, "fact": 0, "section": 1, "glossary": 2, "mistake": 3}
+# A glossary term that scores this many times the best answer is what was asked ("mercenary",
+# another edition's name of a character): it is shown first, and no answer is put forward.
+TERM_LEAD = 1.5
 # The answer card (``answer_confidence``): the first answer clearly leads when the next one scores
 # under ``CARD_MARGIN`` of it. Else the answers within ``CARD_MARGIN`` of the first (at most
 # ``MAX_CLOSE``) are shown side by side. Calibrated on all tuning sets together
@@ -135,6 +138,14 @@ def answer_confidence(answers: list[tuple[tuple, float]]) -> tuple[tuple | None,
     if second < first * CARD_MARGIN:
         return first_key, frozenset()
     return None, frozenset(key for key, score in answers[:MAX_CLOSE] if score >= first * CARD_MARGIN)
+
+
+def term_asked(chosen: list[tuple[tuple, float]]) -> tuple[tuple, float] | None:
+    """The glossary hit that outscores every answer ``TERM_LEAD`` times, if any (``chosen``:
+    (key, score) of the hits shown)."""
+    answer = max((score for key, score in chosen if key[0] in ANSWER_KINDS), default=0.0)
+    term = max(((key, score) for key, score in chosen if key[0] == "glossary"), key=lambda kv: kv[1], default=None)
+    return term if term is not None and term[1] >= TERM_LEAD * answer else None
 
 
 class _Lent:
@@ -832,7 +843,13 @@ class SearchIndex:
         scores = self._weigh_questions(gen, scores, words, lang, game_filter)
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
-        best, close = answer_confidence([(key, score) for key, score in chosen if key[0] in ANSWER_KINDS])
+        term = term_asked(chosen)
+        if term is not None:
+            chosen.remove(term)
+            chosen.insert(0, term)
+            best, close = None, frozenset()
+        else:
+            best, close = answer_confidence([(key, score) for key, score in chosen if key[0] in ANSWER_KINDS])
         if close:
             # The answers shown side by side come first, in a fixed order (game, entry): their
             # scores are too close to rank them, and a near tie must not flip between generations.

@@ -97,3 +97,11 @@ def test_offline_folding_is_the_servers(page, exported):
     folded = page.evaluate("words => words.map(window.offlineSearchFold)", words)
     assert len(words) > 5000
     assert [(w, f) for w, f in zip(words, folded) if f != fold(w)] == []
+
+
+def test_offline_search_leads_with_a_term_asked_alone(page, exported):
+    # Another edition's name of the Warlord: the glossary entry first, as on the server.
+    page.goto((exported / "en" / "search" / "index.html").as_uri() + "?" + urlencode({"q": "mercenary"}))
+    first = page.locator("#results li.hit").first
+    expect(first).to_be_visible()
+    assert first.locator("a").get_attribute("href").endswith("/ohne-furcht-und-adel/index.html#term-warlord")

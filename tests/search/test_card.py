@@ -1,5 +1,7 @@
 """The answer card: shown only when the first answer clearly leads, else the close answers side by side."""
-from rules_index.search.searcher import CARD_MARGIN, answer_confidence
+import pytest
+
+from rules_index.search.searcher import CARD_MARGIN, TERM_LEAD, answer_confidence, term_asked
 
 A, B, C = ("faq", "g", "a"), ("faq", "g", "b"), ("faq", "g", "c")
 
@@ -33,3 +35,22 @@ def test_search_shows_the_close_answers_first(index):
     assert not any(h.best for h in result.hits) and len(close) >= 2
     assert result.hits[:len(close)] == close and {h.entry for h in close} == {"game-end"}
     assert len({h.game for h in close}) == len(close)
+
+
+def test_a_glossary_term_far_ahead_of_every_answer_is_what_was_asked():
+    term = (("glossary", "g", "warlord"), 30.0)
+    assert term_asked([(A, 30.0 / TERM_LEAD), (B, 5.0), term]) == term
+    assert term_asked([(A, 30.0 / TERM_LEAD + 0.1), term]) is None
+    assert term_asked([(A, 10.0), (("section", "g", "s"), 90.0)]) is None  # a rules section is no term
+    assert term_asked([term]) == term
+
+
+@pytest.mark.parametrize("lang,query,term", [
+    ("en", "mercenary", "warlord"),     # another edition's name of the Warlord
+    ("it", "mercenario", "warlord"),
+    ("en", "murderer", "assassin"),
+])
+def test_a_term_asked_alone_leads_with_its_glossary_entry_and_puts_no_answer_forward(index, lang, query, term):
+    hits = index.search(query, lang, limit=10).hits
+    assert (hits[0].kind, hits[0].entry) == ("glossary", term)
+    assert not any(h.best or h.close for h in hits)
