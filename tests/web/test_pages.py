@@ -163,3 +163,23 @@ def test_coverage_page_lists_every_section(client, app, lang, heading):
     for section in game.sections:
         assert f"#rule-{section.id}" in page
     assert f'href="/{lang}/{GAME}/coverage"' in html(client.get(f"/{lang}/{GAME}/"))
+
+
+@pytest.mark.parametrize("lang,question,note", [
+    ("en", "game end", "These answers come from different games"),
+    ("de", "Spielende", "Diese Antworten stammen aus verschiedenen Spielen"),
+    ("it", "fine della partita", "Queste risposte vengono da giochi diversi"),
+])
+def test_close_answers_of_different_games_ask_for_the_game(client, lang, question, note):
+    page = html(client.get(f"/{lang}/search", query_string={"q": question}))
+    assert note in page and "close-card" in page
+
+
+def test_close_answers_of_one_game_ask_for_the_situation(client, app):
+    with app.test_request_context():
+        from rules_index.web.state import search_results
+        questions = ["wie viele räte max in einem land", "zwei detektive im schloss", "thief gold", "council limit"]
+        one_game = next((q for q in questions if len({h.game for h in search_results(q, "de").hits if h.close}) == 1), None)
+    assert one_game is not None
+    page = html(client.get("/de/search", query_string={"q": one_game}))
+    assert "close-card" in page and "verschiedenen Spielen" not in page
