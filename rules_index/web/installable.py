@@ -48,11 +48,13 @@ def manifest(lang: str, start_url: str, scope: str, icon_url) -> dict:
     """The web app manifest in ``lang``; ``icon_url(path)`` is where a file of static/ is served."""
     with force_locale(lang):
         name = gettext("Rules Reference")
+        # Under the home-screen icon, where about 12 characters show.
+        short_name = gettext("Rules FAQ")
         description = gettext("Short answers to board game rules questions, with the rulebook page.")
     return {
         "id": start_url,
         "name": name,
-        "short_name": name,
+        "short_name": short_name,
         "description": description,
         "lang": lang,
         "start_url": start_url,

@@ -49,6 +49,8 @@ def test_manifest_makes_the_site_installable(client, lang):
         sizes.add((icon["sizes"], icon["purpose"]))
     assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
     assert client.get("/xx/manifest.webmanifest").status_code == 404
+    # A home screen shows about 12 characters under the icon.
+    assert 0 < len(manifest["short_name"]) <= 12 and manifest["short_name"] != manifest["name"]
 
 
 def test_service_worker_is_registered_and_its_files_exist(client):
