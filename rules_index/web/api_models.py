@@ -180,8 +180,8 @@ class Hit(ApiModel):
     type: Literal["faq", "fact", "section", "mistake", "glossary"]
     game: str
     id: str
-    title: str
-    snippet: str
+    title: str = Field(description="Plain text.")
+    snippet: str = Field(description="An HTML fragment: the passage's text escaped, the words searched for in <mark>.")
     url: str
     score: float
     best: bool

@@ -112,3 +112,10 @@ def test_no_external_resources(client):
         html = client.get(url).get_data(as_text=True)
         for ref in re.findall(r'(?:src|href)="([^"]+)"', html):
             assert ref.startswith(("/", "#", "http://localhost")), ref
+
+
+def test_search_results_are_not_indexed_but_the_search_page_is(client):
+    results = client.get("/en/search", query_string={"q": "thief"}).get_data(as_text=True)
+    start = client.get("/en/search").get_data(as_text=True)
+    assert '<meta name="robots" content="noindex">' in results
+    assert 'name="robots"' not in start
