@@ -1,19 +1,13 @@
-"""Per-process caches bounded in bytes, on cachetools.
+"""Per-process caches on cachetools, each with the lock that guards it.
 
-Every cache a process keeps across requests (term postings, word analyses, snippets, query
-results, rendered pages) is a cachetools cache whose ``maxsize`` is a number of bytes and whose
-``getsizeof`` weighs each entry once, when it is stored: ``payload_bytes`` of the value (its
-``sys.getsizeof`` plus that of the strings, bytes, arrays, containers and attributes it holds)
-plus ``ENTRY_BYTES`` for the key and the cache's own bookkeeping. The weights are estimates on
-the safe side (an object shared by two entries is counted in both).
-
-``ByteCache(max_bytes, policy)`` holds one such cache and the lock that guards it:
-``"lru"`` evicts the least recently used entry (a hit reorders, under the lock); ``"lfu"`` the
-least frequently used (a hit counts, under the lock; for entries some of which are asked for far
-more often than others, such as a common word's postings); ``"fifo"`` the first stored (a hit is
-one lookup without the lock, for tables read many times per request whose keys are the index's
-own documents). ``memoize`` wraps a function with ``cachetools.cached`` over
-it. A value larger than the whole cache is returned but not stored.
+``Cache(cache)`` holds any cachetools cache (``maxsize`` a number of entries, or of bytes with a
+``getsizeof``) and its lock: ``get``, ``put``, ``remembered`` and ``memoize`` over it.
+``ByteCache(max_bytes)`` is a least-recently-used one bounded in bytes, for values whose sizes
+differ a lot (pages, rendered texts, pictures): each entry weighs, once, when it is stored,
+``payload_bytes`` of the value (its ``sys.getsizeof`` plus that of the strings, bytes, arrays,
+containers and attributes it holds) plus ``ENTRY_BYTES`` for the key and the cache's own
+bookkeeping. The weights are estimates on the safe side (an object shared by two entries is
+counted in both). A value larger than the whole cache is returned but not stored.
 """
 from __future__ import annotations
 
@@ -22,7 +16,7 @@ import sys
 import threading
 from array import array
 
-from cachetools import FIFOCache, LFUCache, LRUCache, cached
+from cachetools import LRUCache, cached
 
 MiB = 1024 * 1024
 # The key (a tuple of a few short strings) and the cache's dict slots and order per entry:
@@ -71,35 +65,19 @@ def text_key(text: str) -> bytes:
 _MISSING = object()
 
 
-class ByteCache:
-    """A cachetools cache of at most ``max_bytes`` (by ``sizeof`` of each value) and its lock.
+class Cache:
+    """A cachetools cache and its lock. Several functions may share one through ``memoize`` if
+    their keys cannot collide (e.g. a tag first)."""
 
-    ``policy`` is ``"lru"`` (a hit moves the entry to the back) or ``"fifo"`` (a hit changes
-    nothing and takes no lock: for tables read many times per request). Several functions may
-    share one cache through ``memoize`` if their keys cannot collide (e.g. a tag first).
-    """
-
-    def __init__(self, max_bytes: int, policy: str = "lru", sizeof=entry_bytes):
-        kinds = {"lru": LRUCache, "lfu": LFUCache, "fifo": FIFOCache}
-        if policy not in kinds:
-            raise ValueError(f"policy: {policy!r} is not one of {', '.join(kinds)}")
-        self.cache = kinds[policy](maxsize=max_bytes, getsizeof=sizeof)
+    def __init__(self, cache):
+        self.cache = cache
         self.lock = threading.Lock()
-        self._locked_reads = policy != "fifo"
 
     def get(self, key, default=None):
         # A membership test first: a miss raising KeyError through the cache costs several times
         # a hit, and the searcher asks for many terms that are not there.
-        cache = self.cache
-        if self._locked_reads:
-            with self.lock:
-                return cache[key] if key in cache else default
-        if key not in cache:
-            return default
-        try:
-            return cache[key]
-        except KeyError:  # evicted by another thread since the test
-            return default
+        with self.lock:
+            return self.cache[key] if key in self.cache else default
 
     def put(self, key, value) -> None:
         """Store ``value`` (evicting as needed) unless it is larger than the whole cache."""
@@ -134,6 +112,13 @@ class ByteCache:
 
     def __contains__(self, key) -> bool:
         return key in self.cache
+
+
+class ByteCache(Cache):
+    """A least-recently-used cache of at most ``max_bytes`` (by ``sizeof`` of each value)."""
+
+    def __init__(self, max_bytes: int, sizeof=entry_bytes):
+        super().__init__(LRUCache(maxsize=max_bytes, getsizeof=sizeof))
 
     @property
     def bytes(self) -> int:

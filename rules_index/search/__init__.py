@@ -2,7 +2,7 @@
 from .build import build, built_fingerprint, built_version, is_stale, stored_game
 from .link import IndexLink
 from .query import MAX_QUERY_CHARS, clean_query
-from .searcher import CacheSizes, Hit, IndexUnavailable, SearchIndex, SearchResult
+from .searcher import Hit, IndexUnavailable, SearchIndex, SearchResult
 
-__all__ = ["CacheSizes", "Hit", "IndexLink", "IndexUnavailable", "SearchIndex", "SearchResult", "build", "built_fingerprint", "built_version",
+__all__ = ["Hit", "IndexLink", "IndexUnavailable", "SearchIndex", "SearchResult", "build", "built_fingerprint", "built_version",
            "MAX_QUERY_CHARS", "clean_query", "is_stale", "stored_game"]

@@ -89,7 +89,7 @@ _stemmers = threading.local()
 def stemmer(lang: str) -> Callable[[str], str]:
     """The Snowball stem function of a language for the calling thread: a PyStemmer object is not
     thread-safe, so each thread has its own. Without PyStemmer's word cache: a stem takes under a
-    microsecond, and the searcher keeps each word's analysis in caches bounded in bytes."""
+    microsecond, and the searcher keeps each word's analysis in a bounded cache."""
     found = getattr(_stemmers, lang, None)
     if found is None:
         snowball = Stemmer.Stemmer(SNOWBALL_ALGORITHMS[lang], 0)

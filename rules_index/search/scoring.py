@@ -7,13 +7,6 @@ Python call per posting and tree level; here each term's postings are read once 
 public ``Searcher.postings`` (its matcher scores them with the searcher's BM25F), kept as two
 arrays, and summed per document. ``tests/search/test_agreement.py`` compares the top ten with
 ``Searcher.search`` of the equivalent query.
-
-A generation's scores depend on the whole index (a term's idf, a field's average length), so each
-generation scores anew; what a term's postings are in one segment does not change (an update
-only adds segments and deletes documents). ``SegmentTerm`` keeps them as read: document numbers,
-weights and field lengths. A new generation scores the kept ones with its own statistics through
-Whoosh's ``bm25`` (what the matcher's ``score()`` computes from the same weight and length), and
-reads only the segments it has not seen.
 """
 from __future__ import annotations
 
@@ -21,14 +14,13 @@ import heapq
 import sys
 from array import array
 from bisect import bisect_left
-from itertools import islice
 
 from whoosh.reading import TermNotFound
 from whoosh.scoring import BM25FScorer, bm25
 
-from rules_index.caches import ENTRY_BYTES
-
 COORD_SCALE = 0.3  # Whoosh's Or(scale=...) coordination bonus for documents matching more terms
+# A cache entry's key and bookkeeping (about 210 bytes measured on cachetools 8, plus a typical key).
+ENTRY_BYTES = 320
 
 
 class Postings:
@@ -44,165 +36,66 @@ class Postings:
     def __len__(self) -> int:
         return len(self.ids)
 
+    def boosted(self, boost: float) -> "Postings":
+        """The same documents, each score times ``boost`` (as Whoosh's boosted term scores them)."""
+        return Postings(self.ids, array("d", [score * boost for score in self.scores]))
+
 
 def postings_bytes(postings: Postings) -> int:
     """One cached term's weight: its two arrays, the object and the cache entry's bookkeeping."""
     return sys.getsizeof(postings.ids) + sys.getsizeof(postings.scores) + sys.getsizeof(postings) + ENTRY_BYTES
 
 
-def read_postings(searcher, field_name: str, token: str, boost: float) -> Postings | None:
-    """The term's (document numbers, BM25F scores × boost), or None if no document has it."""
-    if (field_name, token) not in searcher.reader():
+def field_lengths(reader) -> array:
+    """An empty table of the documents' lengths in one field (0: not read yet), for
+    ``read_postings`` to fill: a document's length is asked for by every term it has."""
+    return array("i", bytes(4 * reader.doc_count_all()))
+
+
+def read_postings(searcher, field_name: str, token: str, boost: float, lengths: array | None = None) -> Postings | None:
+    """The term's (document numbers, BM25F scores × boost), or None if no document has it.
+
+    The scores are those of Whoosh's matcher (``score()``), computed once per distinct (weight,
+    field length) pair through Whoosh's ``bm25`` (a common word's 20,000 postings have about
+    200), with the lengths taken from and written to the field's table ``lengths``
+    (``field_lengths``); without a table, or for a weighting other than BM25F, the matcher
+    scores each posting."""
+    reader = searcher.reader()
+    if (field_name, token) not in reader:
         return None
     try:
-        matcher = searcher.postings(field_name, token)
+        matcher = reader.postings(field_name, token)  # live documents only
     except TermNotFound:
         return None
-    ids, scores = array("i"), array("d")
-    while matcher.is_active():
-        ids.append(matcher.id())
-        scores.append(matcher.score() * boost)
-        matcher.next()
-    return Postings(ids, scores) if ids else None
-
-
-class SegmentTerm:
-    """A term's postings in one segment as read: local document numbers, weights and field
-    lengths (empty if the segment does not have the term), without ``deleted``, the segment's
-    documents deleted when it was read; and the term's document frequency in the segment (which
-    counts deleted documents, as Whoosh's idf does)."""
-
-    __slots__ = ("ids", "weights", "lengths", "deleted", "frequency")
-
-    def __init__(self, ids: array, weights: array, lengths: array, deleted: frozenset[int], frequency: int):
-        self.ids, self.weights, self.lengths, self.deleted, self.frequency = ids, weights, lengths, deleted, frequency
-
-    def cache_bytes(self) -> int:
-        return sum(sys.getsizeof(a) for a in (self.ids, self.weights, self.lengths)) + sys.getsizeof(self)
-
-
-class Frequencies:
-    """What the weighting's ``idf(searcher, field, text)`` asks a searcher, answered for one term
-    from its segments' frequencies: so the idf is Whoosh's, without looking the term up in every
-    segment again."""
-
-    def __init__(self, frequency: int, documents: int):
-        self.frequency, self.documents = frequency, documents
-
-    def get_parent(self) -> "Frequencies":
-        return self
-
-    def doc_frequency(self, _field_name: str, _text: str) -> int:
-        return self.frequency
-
-    def doc_count_all(self) -> int:
-        return self.documents
-
-
-def field_lengths(leaf) -> array:
-    """An empty table of the segment's documents' lengths in one field (0: not read yet), for
-    ``read_segment_term`` to fill: a document's length is asked for by every term it has."""
-    return array("i", bytes(4 * leaf.doc_count_all()))
-
-
-def read_segment_term(leaf, field_name: str, token: str, table=None) -> SegmentTerm:
-    """The term's postings in the segment of ``leaf`` (a leaf reader of ``reader.leaf_readers()``),
-    with the lengths the matcher's scorer takes (``doc_field_length``, 1 if unknown), taken from
-    and written to the table ``table()`` gives (``field_lengths``); without a table, no lengths
-    (a field that is only looked up, never scored)."""
-    ids, weights, lengths = array("i"), array("d"), array("i")
-    frequency = leaf.doc_frequency(field_name, token)
-    if frequency:
-        matcher = leaf.postings(field_name, token)
-        # The matcher's methods bound once: a common word has tens of thousands of postings.
-        active, docnum, weight, step = matcher.is_active, matcher.id, matcher.weight, matcher.next
-        add_id, add_weight = ids.append, weights.append
-        while active():
-            add_id(docnum())
-            add_weight(weight())
-            step()
-        if table is not None:
-            known = table()
-            for doc in ids:
-                if not known[doc]:
-                    known[doc] = leaf.doc_field_length(doc, field_name, 1)
-            lengths = array("i", [known[doc] for doc in ids])
-    return SegmentTerm(ids, weights, lengths, leaf.deleted_docs_set, frequency)
-
-
-class SegmentLexicon:
-    """The terms of a segment's fields, per field, for the fields it was given (each of at most
-    ``max_terms`` terms, all together weighing about ``max_bytes`` at most, if set): a term it
-    lacks is not looked up in the segment. Most terms a query asks for are in no document (a
-    German word in the English fields, a typo): each such look-up in Whoosh's term table costs
-    tens of microseconds, and a new query makes dozens."""
-
-    __slots__ = ("terms", "weight")
-
-    def __init__(self, leaf, field_names=None, max_terms: int | None = None, max_bytes: int | None = None):
-        self.terms: dict[str, frozenset[str]] = {}
-        weight = 0
-        names = leaf.indexed_field_names() if field_names is None else [n for n in field_names if n in leaf.schema]
-        for name in names:
-            if max_bytes is not None and weight >= max_bytes:
-                break  # the fields left are looked up in the segment
-            field = leaf.schema[name]
-            raw_terms = leaf.lexicon(name)
-            if max_terms is not None:
-                raw_terms = islice(raw_terms, max_terms + 1)
-            terms = frozenset(field.from_bytes(raw) for raw in raw_terms)
-            if max_terms is not None and len(terms) > max_terms:
-                continue  # too many to keep: looked up in the segment
-            self.terms[name] = terms
-            weight += sys.getsizeof(terms) + sum(map(sys.getsizeof, terms))
-        self.weight = weight + sys.getsizeof(self.terms) + sys.getsizeof(self)
-
-    def lacks(self, field_name: str, token: str) -> bool:
-        """Whether the segment has no such term (False for a field not kept: it may have it)."""
-        terms = self.terms.get(field_name)
-        return terms is not None and token not in terms
-
-    def has(self, field_name: str, token: str) -> bool:
-        """Whether the segment has the term (False for a field not kept: not known here)."""
-        return token in self.terms.get(field_name, ())
-
-    def cache_bytes(self) -> int:
-        return self.weight
-
-
-def bm25_parameters(searcher, field_name: str, token: str) -> tuple[float, float, float] | None:
-    """(average field length, B, K1) of the searcher's weighting for the field, as its scorer for
-    an indexed term holds them; None if that scorer is not BM25F's."""
     scorer = searcher.weighting.scorer(searcher, field_name, token)
-    if not isinstance(scorer, BM25FScorer):
+    ids = array("i")
+    if lengths is None or not isinstance(scorer, BM25FScorer):
+        scores = array("d")
+        matcher = searcher.postings(field_name, token)
+        while matcher.is_active():
+            ids.append(matcher.id())
+            scores.append(matcher.score() * boost)
+            matcher.next()
+        return Postings(ids, scores) if ids else None
+    weights = array("d")
+    # The matcher's methods bound once: a common word has tens of thousands of postings.
+    active, docnum, weight, step = matcher.is_active, matcher.id, matcher.weight, matcher.next
+    add_id, add_weight = ids.append, weights.append
+    while active():
+        add_id(docnum())
+        add_weight(weight())
+        step()
+    if not ids:
         return None
-    return scorer.avgfl, scorer.B, scorer.K1
-
-
-def scored_postings(parts: list[tuple[int, SegmentTerm, frozenset[int]]], idf: float,
-                    parameters: tuple[float, float, float], boost: float) -> Postings | None:
-    """The term's ``Postings`` from its segments' ``(offset, SegmentTerm, documents deleted since
-    it was read)``, scored with the generation's idf and BM25F parameters.
-
-    A posting's score depends only on its weight and field length: Whoosh's ``bm25`` is called
-    once per distinct pair (a common word's 20,000 postings have about 200), and the postings
-    take their scores from that table."""
-    avgfl, b, k1 = parameters
-    ids, scores = array("i"), array("d")
+    for doc in ids:
+        if not lengths[doc]:
+            lengths[doc] = reader.doc_field_length(doc, field_name, 1)
+    idf, avgfl, b, k1 = scorer.idf, scorer.avgfl, scorer.B, scorer.K1
     score: dict[tuple[float, int], float] = {}
-    for offset, term, gone in parts:
-        for pair in dict.fromkeys(zip(term.weights, term.lengths)):  # the distinct pairs, gathered in C
-            if pair not in score:
-                score[pair] = bm25(idf, pair[0], pair[1], avgfl, b, k1) * boost
-        if not gone:
-            ids.extend(term.ids if not offset else array("i", [offset + docnum for docnum in term.ids]))
-            scores.extend(map(score.__getitem__, zip(term.weights, term.lengths)))
-            continue
-        for docnum, weight, length in zip(term.ids, term.weights, term.lengths):
-            if docnum not in gone:
-                ids.append(offset + docnum)
-                scores.append(score[weight, length])
-    return Postings(ids, scores) if ids else None
+    pairs = list(zip(weights, map(lengths.__getitem__, ids)))
+    for pair in dict.fromkeys(pairs):  # the distinct pairs, gathered in C
+        score[pair] = bm25(idf, pair[0], pair[1], avgfl, b, k1) * boost
+    return Postings(ids, array("d", map(score.__getitem__, pairs)))
 
 
 def one_word(lists: list[Postings], overlap: float) -> Postings | None:

@@ -25,37 +25,21 @@ A query goes through these steps:
    two or three that fit about as well are flagged ``close`` and come first. Snippets keep a FAQ
    answer's verdict (``snippets``).
 
-Memory: every cache is bounded in bytes (``rules_index.caches``: cachetools, each entry weighed
-once when stored), per generation, so a flood of new words cannot grow a process without end.
-The bounds are ``CacheSizes``, from the app config:
-
-- ``SEARCH_POSTINGS_CACHE_BYTES`` (32 MiB): scored postings of the terms searched most often
-  (least frequently used out, as the next);
-- ``SEARCH_SEGMENT_POSTINGS_CACHE_BYTES`` (32 MiB): what each index segment holds, as read
-  (``SegmentCaches``): the same terms' postings (``scoring.SegmentTerm``), documents' field
-  lengths, spelling words (``spelling.SegmentWords``), stored documents and the terms of the
-  fields queries look up (``scoring.SegmentLexicon``: a term a segment lacks is not looked up
-  there; a small segment's every field), kept across
-  generations: after a switch, the new generation scores the postings with its own statistics
-  and reads only its new segments; what is held for segments merged away is let go at a switch;
-- ``SEARCH_MISSED_TERMS`` (4096): terms that no document has, kept apart (a few hundred bytes
-  each) so that unknown words neither grow the postings cache nor push real postings out;
-- ``SEARCH_WORDS_CACHE_BYTES`` (8 MiB): known words, corrections;
-- ``SEARCH_TEXTS_CACHE_BYTES`` (16 MiB): related entries, the documents of a game filter;
-- ``SEARCH_ANALYSES_CACHE_BYTES`` (16 MiB): each word's analysis and texts' highlight tokens,
-  and ``SEARCH_SNIPPETS_CACHE_BYTES`` (4 MiB): snippets (``Analyses``: shared by the generations
-  that analyse text alike, not per generation). Snippets have a cache of their own: nearly every
-  new query makes new ones, and they pushed the texts' tokens out;
-- ``SEARCH_DOCUMENTS_CACHE_BYTES`` (4 MiB): each document's kind, game, entry and language, and
-  the document number of each key (first in, first out: read many times per search);
-- ``SEARCH_RESULTS_CACHE_BYTES`` (4 MiB): whole results of the queries asked last.
+Memory: every cache is per generation (a switch starts with empty ones) and bounded, so a flood
+of new words cannot grow a process without end. Term postings are bounded in bytes
+(``SEARCH_POSTINGS_CACHE_BYTES``, 64 MiB; each term read once and kept with each boost asked
+for), least frequently used out: a common word's long postings are asked for by many queries,
+and at 30,000 entries losing them to the rare words of a few queries in between doubled the
+slowest searches. The other caches are bounded in entries (``MAX_ENTRIES``): terms no document
+has, word analyses, known words and corrections, documents, texts' highlight tokens, snippets,
+related entries and question terms, and the results of the queries asked last.
 """
 from __future__ import annotations
 
 import json
 import os
-import sys
 import threading
+from array import array
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -65,31 +49,24 @@ from typing import Iterator
 from whoosh import index as whoosh_index
 from whoosh.query import And, Term
 
-from rules_index.caches import ENTRY_BYTES, MiB, ByteCache
+from cachetools import LFUCache, LRUCache
+
+from rules_index.caches import MiB, Cache
 
 from . import schema as f
 from .analysis import LANGS, TOKEN_PATTERN
 from .build import MARKER
 from .link import IndexLink
 from .query import GameNames, PlayersWords, all_stopwords, clean_query, content_words, fold, scoring_words
-from .scoring import (
-    Frequencies, SegmentLexicon, bm25_parameters, field_lengths, one_word, postings_bytes, read_postings,
-    read_segment_term, scored_postings, top,
-)
+from .scoring import field_lengths, one_word, postings_bytes as postings_bytes_of, read_postings, top
 from .snippets import CachedTokens, answer_snippet, text_snippet
-from .spelling import SegmentWords, Spelling, language_knows, transpositions
+from .spelling import Spelling, language_knows, transpositions
 
 MAX_LIMIT = 50
-# A segment of at most this many documents has the terms of all its fields kept whole
-# (``SegmentLexicon``): the segments a published change adds (a few documents each) and their
-# merges. Any other keeps those of the fields readers' words are looked up in (``QUERY_FIELDS``),
-# each of at most ``LEXICON_MAX_TERMS`` terms, all together at most a quarter of the segment cache.
-SMALL_SEGMENT_DOCS = 300
-QUERY_FIELDS = (f.PREFIXES, *(field(lang) for lang in LANGS
-                              for field in (f.title_field, f.keywords_field, f.body_field, f.words_field)))
-LEXICON_MAX_TERMS = 50_000
-# Fields only looked up (a key's document, whether a word has a live document), never scored.
-UNSCORED_FIELDS = frozenset({f.KEY, *(f.words_field(lang) for lang in LANGS)})
+POSTINGS_BYTES = 64 * MiB  # the default of SEARCH_POSTINGS_CACHE_BYTES
+# The most entries each of a generation's other caches keeps.
+MAX_ENTRIES = {"missed": 4096, "analyses": 32768, "words": 8192, "spans": 8192, "snippets": 8192,
+               "documents": 16384, "texts": 4096, "results": 1024}
 # Searchers a new generation opens ahead: as many as the previous one lent at once, at most this.
 MAX_READY_SEARCHERS = 16
 # Field weights: the question outranks players' words, which outrank the answer.
@@ -148,44 +125,6 @@ def term_asked(chosen: list[tuple[tuple, float]]) -> tuple[tuple, float] | None:
     return term if term is not None and term[1] >= TERM_LEAD * answer else None
 
 
-class _Lent:
-    """A searcher of the pool, with its segments as listed for it (``_Generation.leaves``)."""
-
-    __slots__ = ("searcher", "leaves")
-
-    def __init__(self, searcher):
-        self.searcher = searcher
-        self.leaves: list[tuple] | None = None
-
-
-@dataclass(frozen=True)
-class CacheSizes:
-    """The bounds of a process's search caches (see the module's docstring)."""
-
-    postings_bytes: int = 32 * MiB
-    segment_postings_bytes: int = 32 * MiB
-    missed_terms: int = 4096
-    words_bytes: int = 8 * MiB
-    texts_bytes: int = 16 * MiB
-    analyses_bytes: int = 16 * MiB
-    snippets_bytes: int = 4 * MiB
-    documents_bytes: int = 4 * MiB
-    results_bytes: int = 4 * MiB
-
-    CONFIG = {
-        "SEARCH_POSTINGS_CACHE_BYTES": "postings_bytes", "SEARCH_MISSED_TERMS": "missed_terms",
-        "SEARCH_SEGMENT_POSTINGS_CACHE_BYTES": "segment_postings_bytes",
-        "SEARCH_WORDS_CACHE_BYTES": "words_bytes", "SEARCH_TEXTS_CACHE_BYTES": "texts_bytes",
-        "SEARCH_ANALYSES_CACHE_BYTES": "analyses_bytes", "SEARCH_SNIPPETS_CACHE_BYTES": "snippets_bytes",
-        "SEARCH_DOCUMENTS_CACHE_BYTES": "documents_bytes", "SEARCH_RESULTS_CACHE_BYTES": "results_bytes",
-    }
-
-    @classmethod
-    def from_config(cls, config) -> CacheSizes:
-        """The sizes set in ``config`` (an app's config), the defaults for the others."""
-        return cls(**{name: int(config[key]) for key, name in cls.CONFIG.items() if key in config})
-
-
 class IndexUnavailable(Exception):
     """No built index at the configured place."""
 
@@ -211,87 +150,26 @@ class SearchResult:
     game: str | None = None  # the game a name in the query picked
     corrected: bool = False  # the hits are the suggestion's ("Showing results for"), not the words as typed
 
-    def cache_bytes(self) -> int:
-        """What ``caches.payload_bytes`` weighs walking it (every object and attribute name
-        counted where it occurs), in fewer steps: the results cache weighs every search."""
-        def weight(item) -> int:
-            attributes = vars(item)
-            return (sys.getsizeof(item) + sys.getsizeof(attributes) + sum(map(sys.getsizeof, attributes))
-                    + sum(map(sys.getsizeof, attributes.values())))
-
-        return weight(self) + sum(map(weight, self.hits))  # the list itself is one of the attributes
-
-
-@dataclass
-class SegmentCaches:
-    """What the segments of an index hold, kept across its generations (a segment never changes):
-    term postings, documents' field lengths, spelling words, stored documents and the terms of
-    the fields queries look up (``held``, bounded in bytes), and the terms that no segment has,
-    with the segments known to lack them (``missing``: a bounded number of terms, so unknown
-    words take no room from real postings)."""
-
-    held: ByteCache
-    missing: ByteCache
-
-    @classmethod
-    def sized(cls, sizes: CacheSizes) -> "SegmentCaches":
-        # Least frequently used out: a common word's long postings are asked for by many queries,
-        # and a byte-bounded LRU lost them to the rare words of a few queries in between (at 30,000
-        # entries, most postings read were read again, 90 % of the reading time).
-        return cls(ByteCache(sizes.segment_postings_bytes, "lfu"),
-                   ByteCache(sizes.missed_terms * ENTRY_BYTES, sizeof=lambda _found: ENTRY_BYTES))
-
-    def lexicon(self, leaf, segment_id: str | None) -> SegmentLexicon | None:
-        """The terms of the segment of ``leaf`` kept whole: of every field if it is a small one
-        (``SMALL_SEGMENT_DOCS``), else of the ``QUERY_FIELDS``; None for a segment without an id."""
-        if segment_id is None:
-            return None
-        if leaf.doc_count_all() <= SMALL_SEGMENT_DOCS:
-            return self.kept("lexicon", segment_id, None, partial(SegmentLexicon, leaf))
-        if not QUERY_FIELDS:
-            return None
-        return self.kept("lexicon", segment_id, None, partial(
-            SegmentLexicon, leaf, QUERY_FIELDS, LEXICON_MAX_TERMS, self.held.max_bytes // 4))
-
-    def keep_only(self, segment_ids) -> None:
-        """Drop what is held for segments not in ``segment_ids`` (merged away: a generation no
-        longer has them). Under LFU their frequent entries would otherwise never leave."""
-        wanted = frozenset(segment_ids)
-        with self.held.lock:
-            for key in [key for key in self.held.cache if key[1] not in wanted]:
-                del self.held.cache[key]
-
-    def kept(self, kind: str, segment_id: str | None, item, make):
-        """``make()``, kept as the ``kind`` ``item`` of the segment ``segment_id`` (made anew each
-        time for a segment without an id)."""
-        if segment_id is None:
-            return make()
-        return self.held.remembered((kind, segment_id, item), make)
 
 
 class Analyses:
-    """How an index analyses text, and what it worked out that depends on that alone: each
-    word's terms, a text's highlight spans, snippets. The generations of one index share it as
-    long as every field's analyzer compares equal (a change that brings no new German compound
-    vocabulary), so that after a switch readers' usual words and texts are analysed already."""
+    """How a generation analyses text, and what it worked out that depends on that alone: each
+    word's terms, a text's highlight spans, snippets. Nothing here refers to the generation."""
 
-    def __init__(self, schema, sizes: CacheSizes):
+    def __init__(self, schema):
         self.fields = {name: schema[name].analyzer for name in schema.names()}
         self.by_id = {id(analyzer): analyzer for analyzer in self.fields.values()}
-        self.cache = ByteCache(sizes.analyses_bytes)
-        self.snippets = ByteCache(sizes.snippets_bytes)
+        self.cache = Cache(LRUCache(MAX_ENTRIES["analyses"]))
+        self.spans = Cache(LRUCache(MAX_ENTRIES["spans"]))
+        self.snippets = Cache(LRUCache(MAX_ENTRIES["snippets"]))
         self.highlight_tokens = {
-            lang: CachedTokens(self.fields[f.body_field(lang)], lang, self.cache) for lang in LANGS
+            lang: CachedTokens(self.fields[f.body_field(lang)], lang, self.spans) for lang in LANGS
         }
-        self.word_terms = self.cache.memoize(key=lambda analyzer, word: ("terms", analyzer, word))(self._analyze_word)
+        self.word_terms = self.cache.memoize()(self._analyze_word)
         # The matched terms in a sorted tuple, not the frozenset given: a key of strings and tuples
         # of strings is left out of the garbage collector's passes, a frozenset never is.
         self.snippet = self.snippets.memoize(
             key=lambda kind, text, lang, matched: (kind, text, lang, tuple(sorted(matched))))(self._snippet)
-
-    def serves(self, schema) -> bool:
-        """Whether ``schema`` analyses every field as these analyzers do."""
-        return list(schema.names()) == list(self.fields) and all(schema[n].analyzer == a for n, a in self.fields.items())
 
     def _analyze_word(self, analyzer: int, word: str) -> tuple[str, ...]:
         return tuple(t.text for t in self.by_id[analyzer](word))
@@ -306,15 +184,11 @@ class Analyses:
 class _Generation:
     """One built index, opened, with its caches."""
 
-    def __init__(self, path: str, sizes: CacheSizes | None = None, segments: SegmentCaches | None = None,
-                 analyses: Analyses | None = None, readers: int = 0):
-        """``segments``: what each segment holds, kept across the generations of one index
-        (``SearchIndex`` passes its own), else this generation's; ``analyses``: the previous
-        generation's, taken if they serve this one's schema; ``readers``: how many searchers
-        ``warm`` opens ahead (as many as the previous generation lent at once)."""
+    def __init__(self, path: str, postings_bytes: int = POSTINGS_BYTES, readers: int = 0):
+        """``readers``: how many searchers ``warm`` opens ahead (as many as the previous
+        generation lent at once)."""
         if not os.path.exists(os.path.join(path, MARKER)):
             raise IndexUnavailable(f"{path} is not an index built by this service")
-        sizes = sizes or CacheSizes()
         self.path = path
         self.index = whoosh_index.open_dir(path)
         self.schema = self.index.schema
@@ -323,38 +197,30 @@ class _Generation:
         self.players = PlayersWords(self.info.get("lexicon"))
         self._local = threading.local()  # the searcher lent to this thread's search under way
         self.readers = min(max(readers, 1), MAX_READY_SEARCHERS)
-        self._idle: list[_Lent] = []  # searchers not lent now: opened ahead, or given back
+        self._idle: list = []  # searchers not lent now: opened ahead, or given back
         self._pool_lock = threading.Lock()
         self._lent = 0
         self.peak = 0  # the most searchers lent at once: how many the next generation opens ahead
-        self.analyses = analyses if analyses is not None and analyses.serves(self.schema) else Analyses(self.schema, sizes)
-        self.postings_cache = ByteCache(sizes.postings_bytes, "lfu", sizeof=postings_bytes)  # as SegmentCaches.held
-        self.segments = segments if segments is not None else SegmentCaches.sized(sizes)
-        self._bm25: dict[str, tuple | None] = {}  # a field's BM25F parameters in this generation
-        # Terms no document has: only their keys, a bounded number of them.
-        self.missed_terms = ByteCache(sizes.missed_terms * ENTRY_BYTES, sizeof=lambda _found: ENTRY_BYTES)
-        self.words = ByteCache(sizes.words_bytes)
-        self.texts = ByteCache(sizes.texts_bytes)
-        self.documents = ByteCache(sizes.documents_bytes, "fifo")
+        self.analyses = Analyses(self.schema)
+        self.postings_cache = Cache(LFUCache(postings_bytes, getsizeof=postings_bytes_of))
+        self.missed_terms = Cache(LRUCache(MAX_ENTRIES["missed"]))  # terms no document has
+        self.words = Cache(LRUCache(MAX_ENTRIES["words"]))
+        self.texts = Cache(LRUCache(MAX_ENTRIES["texts"]))
+        self.documents = Cache(LRUCache(MAX_ENTRIES["documents"]))
         self.highlight_tokens = self.analyses.highlight_tokens
         self.snippet = self.analyses.snippet
         self._spellings: dict[str, Spelling] = {}
-        self._segment_ids: frozenset[str] | None = None
+        self._lengths: dict[str, array] = {}
 
     def warm(self) -> None:
         """Read every language's spelling words (seconds at 30,000 entries: a reader must not wait
-        for them) and the terms its segments keep whole, look up their ids, and open the
-        ``readers`` searchers of the pool (the first one reads all this). Runs in a thread of its
-        own. Postings are left to the readers: scoring ahead the terms the previous generation
-        kept made the searches while switching slower, not faster (it competes with them for
-        the interpreter)."""
+        for them) and open the ``readers`` searchers of the pool. Runs in a thread of its own."""
         with self.borrowed():
             for lang in LANGS:
                 self.spelling(lang)
-            self.segment_ids()
         self.peak = 0  # warming is no reader
         for _ in range(self.readers - len(self._idle)):
-            opened = _Lent(self.index.searcher())
+            opened = self.index.searcher()
             with self._pool_lock:
                 self._idle.append(opened)
 
@@ -374,7 +240,7 @@ class _Generation:
             self.peak = max(self.peak, self._lent)
         try:
             if lent is None:
-                lent = _Lent(self.index.searcher())  # opening one reads every segment's headers, 2-15 ms
+                lent = self.index.searcher()  # opening one reads every segment's headers, 2-15 ms
             self._local.lent = lent
             yield
         finally:
@@ -385,48 +251,20 @@ class _Generation:
                     self._idle.append(lent)
 
     def retire(self) -> None:
-        """Empty this generation's own caches: readers have a newer one, and a search still under
-        way here must not keep them all alive until it ends (it fills them again as it goes, for
-        itself alone). Nothing here refers back to the generation (its cached methods go through
-        ``ByteCache.remembered``), so once the last search lets go of it, it is freed by reference
-        counting with its searchers, not left to a collector's pass that holds every thread."""
+        """Empty this generation's caches: readers have a newer one, and a search still under way
+        here must not keep them all alive until it ends."""
         for cache in (self.postings_cache, self.missed_terms, self.words, self.texts, self.documents):
             cache.clear()
 
-    def segment_ids(self) -> frozenset[str]:
-        """The ids of the segments this generation reads (looked up once, with this thread's
-        searcher)."""
-        if self._segment_ids is None:
-            self._segment_ids = frozenset(sid for _leaf, _offset, sid, _known in self.leaves() if sid is not None)
-        return self._segment_ids
-
-    def _lent_here(self) -> _Lent:
-        """What this thread was lent (``borrowed``); outside a lending block, a searcher of the
-        thread's own, opened on first use and kept with the generation."""
+    def searcher(self):
+        """The searcher of this thread's search under way (``borrowed``); outside a lending block,
+        a searcher of the thread's own, opened on first use and kept with the generation."""
         lent = getattr(self._local, "lent", None)
         if lent is None:
             lent = getattr(self._local, "own", None)
             if lent is None:
-                lent = self._local.own = _Lent(self.index.searcher())
+                lent = self._local.own = self.index.searcher()
         return lent
-
-    def searcher(self):
-        """The searcher of this thread's search under way (``borrowed``)."""
-        return self._lent_here().searcher
-
-    def leaves(self) -> list[tuple]:
-        """``(leaf reader, offset, segment id, SegmentLexicon or None)`` of each segment, for the
-        searcher lent to this thread: worked out once per searcher (a segment's id is formatted
-        anew at each call)."""
-        lent = self._lent_here()
-        if lent.leaves is None:
-            listed = []
-            for leaf, offset in lent.searcher.reader().leaf_readers():
-                segment = leaf.segment()
-                sid = None if segment is None else segment.segment_id()
-                listed.append((leaf, offset, sid, self.segments.lexicon(leaf, sid)))
-            lent.leaves = listed
-        return lent.leaves
 
     def analyze(self, field_name: str, text: str, memo: dict | None = None) -> list[str]:
         """The field's terms of ``text`` (distinct, in order): the analysis of each word, cached
@@ -449,72 +287,31 @@ class _Generation:
         return found
 
     def postings(self, field_name: str, token: str, boost: float):
-        """(document numbers, boosted BM25F scores) of one term, or None if no document has it."""
+        """(document numbers, boosted BM25F scores) of one term, or None if no document has it. A
+        term is read once (``_read_postings``, not boosted) and kept with each boost asked for
+        (the reader's language weighs its fields more: one term, two boosts)."""
         key = (field_name, token, boost)
         found = self.postings_cache.get(key)
-        if found is not None or self.missed_terms.get(key):
+        if found is not None or self.missed_terms.get(key[:2]):
             return found
-        found = self._read_postings(field_name, token, boost)
+        found = self.postings_cache.get(key[:2])
         if found is None:
-            self.missed_terms.put(key, True)
-        else:
+            found = self._read_postings(field_name, token)
+            if found is None:
+                self.missed_terms.put(key[:2], True)
+                return None
+            self.postings_cache.put(key[:2], found)
+        if boost != 1.0:
+            found = found.boosted(boost)
             self.postings_cache.put(key, found)
         return found
 
-    def _segment_parts(self, field_name: str, token: str) -> tuple[list, int]:
-        """The term in each segment as kept (read where not kept): ``(offset, SegmentTerm,
-        documents deleted since it was read)`` for the segments that have it, and its document
-        frequency over all segments (deleted documents counted, as Whoosh's idf counts them)."""
-        parts, frequency, read = [], 0, []
-        held, missing = self.segments.held, self.segments.missing
-        lacking = missing.get((field_name, token), frozenset())  # the segments known to lack the term
-        for leaf, offset, sid, known in self.leaves():
-            if sid in lacking:
-                continue
-            if known is not None and known.lacks(field_name, token):
-                continue  # not in this segment: nothing to read or keep
-            key = None if sid is None else ("postings", sid, (field_name, token))
-            deleted = leaf.deleted_docs_set
-            kept = None if key is None else held.get(key)
-            if kept is None or not kept.deleted <= deleted:
-                table = None  # a field only looked up, never scored, is read without lengths
-                if field_name not in UNSCORED_FIELDS:
-                    table = partial(self.segments.kept, "lengths", sid, field_name, partial(field_lengths, leaf))
-                kept = read_segment_term(leaf, field_name, token, table)
-                if key is not None:
-                    read.append((key, kept))
-            frequency += kept.frequency
-            if kept.ids:
-                parts.append((offset, kept, deleted - kept.deleted if deleted is not kept.deleted else frozenset()))
-        if frequency:  # a term of the index is kept for every segment (it has or lacks it)
-            for key, kept in read:
-                held.put(key, kept)
-        elif read:  # no segment has it: one key, whatever the number of segments
-            missing.put((field_name, token), lacking | {key[1] for key, _kept in read})
-        return parts, frequency
-
-    @staticmethod
-    def _live(parts) -> Iterator[int]:
-        """The document numbers of ``parts`` that are not deleted, in order."""
-        for offset, kept, gone in parts:
-            for docnum in kept.ids:
-                if docnum not in gone:
-                    yield offset + docnum
-
-    def _read_postings(self, field_name: str, token: str, boost: float):
-        """The term's postings from each segment's as kept (those deleted since left out), read
-        where not kept, scored with this generation's statistics."""
+    def _read_postings(self, field_name: str, token: str):
         searcher = self.searcher()
-        parts, frequency = self._segment_parts(field_name, token)
-        if not parts:
-            return None
-        if field_name not in self._bm25:
-            self._bm25[field_name] = bm25_parameters(searcher, field_name, token)
-        parameters = self._bm25[field_name]
-        if parameters is None:  # not BM25F: the matcher scores
-            return read_postings(searcher, field_name, token, boost)
-        idf = searcher.weighting.idf(Frequencies(frequency, searcher.doc_count_all()), field_name, token)
-        return scored_postings(parts, idf, parameters, boost)
+        lengths = self._lengths.get(field_name)
+        if lengths is None:  # each scored field's document lengths, read as terms ask for them
+            lengths = self._lengths.setdefault(field_name, field_lengths(searcher.reader()))
+        return read_postings(searcher, field_name, token, 1.0, lengths)
 
     def top(self, terms: list[tuple], count: int, allowed: frozenset[int] | None = None):
         """``scoring.top`` of the OR of ``terms``: each a (field, token, boost), or an asked word's
@@ -536,38 +333,25 @@ class _Generation:
             self.postings_cache.put(key, found)
         return found
 
-    def docinfo(self, docnum: int) -> tuple[str, str, str, str]:
-        """(kind, game, entry, lang) of a document, kept once read (keyed by its number)."""
-        info = self.documents.get(docnum)
-        if info is None:
-            info = self._document(docnum)[:4]
-            self.documents.put(docnum, info)
-        return info
-
     def _document(self, docnum: int) -> tuple[str, str, str, str, str, str]:
-        """A document's (kind, game, entry, lang, title, text) as stored, kept per segment (a
-        segment's documents never change, so the next generation finds them here too)."""
-        for leaf, offset, sid, _known in reversed(self.leaves()):
-            if docnum >= offset:
-                break
-
+        """A document's (kind, game, entry, lang, title, text) as stored, kept once read."""
         def read():
-            stored = leaf.stored_fields(docnum - offset)
+            stored = self.searcher().stored_fields(docnum)
             return tuple(stored[name] for name in (f.KIND, f.GAME, f.ENTRY, f.LANG, f.TITLE_TEXT, f.BODY_TEXT))
 
-        return self.segments.kept("document", sid, docnum - offset, read)
+        return self.documents.remembered(docnum, read)
+
+    def docinfo(self, docnum: int) -> tuple[str, str, str, str]:
+        """(kind, game, entry, lang) of a document."""
+        return self._document(docnum)[:4]
 
     def stored(self, docnum: int) -> tuple[str, str]:
         """(title, text) of a document as stored."""
         return self._document(docnum)[4:]
 
     def docnum(self, key: str) -> int | None:
-        """The document number of a KEY, kept once looked up (keyed by the KEY string)."""
-        found = self.documents.get(key, -1)
-        if found == -1:
-            found = next(self._live(self._segment_parts(f.KEY, key)[0]), None)
-            self.documents.put(key, found)
-        return found
+        """The document number of a live document's KEY, kept once looked up."""
+        return self.documents.remembered(key, lambda: self.searcher().document_number(**{f.KEY: key}))
 
     def known_word(self, word: str) -> bool:
         """Whether the content has ``word`` in any language (kept once worked out)."""
@@ -580,19 +364,14 @@ class _Generation:
         """Whether a document of the content has ``word`` in the field. A generation updated in
         place of a rebuild (``incremental``) keeps the replaced documents as deleted ones, and
         their words in the lexicon: those words count only with a live document."""
-        for leaf, _offset, _sid, known in self.leaves():
-            if known is not None and known.has(field_name, word) and not leaf.has_deletions():
-                return True  # in a segment none of whose documents is deleted: nothing to read
-        return next(self._live(self._segment_parts(field_name, word)[0]), None) is not None
+        reader = self.searcher().reader()
+        return (field_name, word) in reader and reader.postings(field_name, word).is_active()
 
     def spelling(self, lang: str) -> Spelling:
         """The spelling words of a language, read once per generation."""
         found = self._spellings.get(lang)
         if found is None:
-            field_name = f.words_field(lang)
-            segments = [self.segments.kept("words", sid, field_name, partial(SegmentWords, leaf, field_name))
-                        for leaf, _offset, sid, _known in self.leaves()]
-            found = self._spellings[lang] = Spelling(field_name, segments)
+            found = self._spellings[lang] = Spelling.read(self.searcher().reader(), f.words_field(lang))
         return found
 
     def suggest(self, word: str, lang: str, maxdist: int) -> str | None:
@@ -651,8 +430,7 @@ class _Generation:
 
 
 class SearchIndex:
-    """The opened index and what its generations share: the segment caches, the analyses, the
-    cache of whole results.
+    """The opened index and the cache of whole results.
 
     Which generation answers is the caller's: the web process's snapshot opens one (``open``) and
     puts it in place (``install``) together with the library and checks of the same generation
@@ -660,18 +438,17 @@ class SearchIndex:
     from the generation the link points at, opened in the caller's thread (commands, evaluation,
     tests).
 
-    ``link``: the index link's path, or the ``IndexLink`` the process shares.
+    ``link``: the index link's path, or the ``IndexLink`` the process shares; ``postings_bytes``:
+    the bound of each generation's postings cache (``SEARCH_POSTINGS_CACHE_BYTES``).
     """
 
-    def __init__(self, link: Path | IndexLink, sizes: CacheSizes | None = None):
+    def __init__(self, link: Path | IndexLink, postings_bytes: int = POSTINGS_BYTES):
         self.index_link = link if isinstance(link, IndexLink) else IndexLink(link)
         self.link = self.index_link.path
-        self.sizes = sizes or CacheSizes()
+        self.postings_bytes = postings_bytes
         self._generation: _Generation | None = None
         self._lock = threading.Lock()
-        self.results = ByteCache(self.sizes.results_bytes)  # whole results, emptied at a switch
-        # What each segment holds, as read: every generation of this index uses it.
-        self.segments = SegmentCaches.sized(self.sizes)
+        self.results = Cache(LRUCache(MAX_ENTRIES["results"]))  # whole results, emptied at a switch
 
     def generation(self) -> _Generation:
         """The generation the link points at, installed (opened here when the link moved)."""
@@ -687,21 +464,17 @@ class SearchIndex:
             return self._generation
 
     def open(self, real: str | None) -> _Generation:
-        """The generation at ``real``, with the installed one's analyses if they still hold, and as
-        many searchers to open ahead as it lent at once. Raises IndexUnavailable without one."""
+        """The generation at ``real``, with as many searchers to open ahead as the installed one
+        lent at once. Raises IndexUnavailable without one."""
         if real is None or not os.path.isdir(real):
             raise IndexUnavailable(f"no index at {self.link}")
         previous = self._generation
-        if previous is None:
-            return _Generation(real, self.sizes, self.segments)
-        return _Generation(real, self.sizes, self.segments, previous.analyses, readers=previous.peak)
+        return _Generation(real, self.postings_bytes, readers=0 if previous is None else previous.peak)
 
     def install(self, gen: _Generation) -> None:
-        """Make ``gen`` the installed generation, let go of what is held for segments it no longer
-        has, and of what the previous generation cached."""
+        """Make ``gen`` the installed generation and let go of what the previous one cached."""
         previous, self._generation = self._generation, gen
         self.results.clear()
-        self.segments.keep_only(gen.segment_ids())
         if previous is not None and previous is not gen:
             previous.retire()
 
@@ -813,9 +586,9 @@ class SearchIndex:
         query_text = clean_query(text)
         limit = max(1, min(limit, MAX_LIMIT))
         cache_key = (gen.path, query_text, lang, game, limit, correct)
-        cached = self.results.get(cache_key)
-        if cached is not None:
-            return cached
+        found = self.results.get(cache_key)
+        if found is not None:
+            return found
         with gen.borrowed():
             result = self._search(gen, query_text, lang, game, limit, correct)
         self.results.put(cache_key, result)

@@ -8,7 +8,6 @@ where Whoosh's context fragmenter picks the passage.
 from __future__ import annotations
 
 import re
-import sys
 from array import array
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
@@ -18,7 +17,7 @@ from markupsafe import escape
 from whoosh import highlight
 from whoosh.analysis import Token
 
-from rules_index.caches import ByteCache
+from rules_index.caches import Cache
 
 from .analysis import TOKEN_PATTERN
 
@@ -33,21 +32,21 @@ MIN_LEAD = 40
 
 
 class CachedTokens:
-    """An analyzer for the highlighter that tokenizes each text once (kept in the analyses
-    cache, which the generations of an index share).
+    """An analyzer for the highlighter that tokenizes each text once (kept in ``texts``, a
+    ``caches.Cache``).
 
     Every filter of the language analyzers works on one token at a time, so a text's tokens are
     the analysis of its words one by one; ``matched`` tells which of a query's terms a text has,
     so texts without any skip the highlighter.
     """
 
-    def __init__(self, analyzer, lang: str, texts: ByteCache):
+    def __init__(self, analyzer, lang: str, texts: Cache):
         self._analyzer = analyzer
         # Asked for every word of every new text: functools' cache costs a tenth of a cachetools
         # lookup. Its keys are words of the index's own stored texts, never a reader's, so a
         # count bounds it (about 270 bytes each).
         self._word = lru_cache(maxsize=HIGHLIGHT_WORDS)(self._analyze_word)
-        self.spans = texts.memoize(key=lambda text: ("spans", lang, text))(self._analyze)
+        self.spans = texts.memoize(key=lambda text: (lang, text))(self._analyze)
 
     def _analyze_word(self, word: str) -> tuple[str, ...]:
         return tuple(t.text for t in self._analyzer(word, mode="query", removestops=False))
@@ -103,12 +102,6 @@ class TextSpans(NamedTuple):
     def first_of(self, wanted: frozenset[str]) -> int | None:
         """Where the first token with one of ``wanted`` terms starts."""
         return next((start for term, start in zip(self.terms, self.starts) if term in wanted), None)
-
-    def cache_bytes(self) -> int:
-        """Each object once (a term that recurs is one string)."""
-        strings = {id(term): term for term in self.terms}.values()
-        return (sys.getsizeof(self) + sys.getsizeof(self.terms) + sys.getsizeof(self.starts)
-                + sys.getsizeof(self.ends) + sum(map(sys.getsizeof, strings)))
 
 
 def split_lead(text: str) -> tuple[str, str]:

@@ -12,14 +12,9 @@ answers against Whoosh's own.
 from __future__ import annotations
 
 import heapq
-import sys
 from functools import lru_cache
 
 from wordfreq import get_frequency_dict
-
-
-# A (word, letter bits) pair and its list slot, beside the word itself.
-WORD_ENTRY_BYTES = sys.getsizeof(("", 0)) + sys.getsizeof(2**40) + 8
 
 
 def letter_bits(word: str) -> int:
@@ -47,23 +42,16 @@ def within(a: str, b: str, limit: int) -> bool:
 
 class SegmentWords:
     """The spelling words of one field in one index segment (a leaf reader of
-    ``reader.leaf_readers()``), by first letter and length. A segment never changes, so the
-    generations of an index share these; a new generation reads only its new segments' words."""
+    ``reader.leaf_readers()``), by first letter and length."""
 
-    __slots__ = ("by_start", "weight")
+    __slots__ = ("by_start",)
 
     def __init__(self, leaf, field_name: str):
         spelling = leaf.schema[field_name].spelling_fieldname(field_name)
         self.by_start: dict[tuple[str, int], list[tuple[str, int]]] = {}
-        words = 0
         for raw in leaf.lexicon(spelling):
             word = leaf.schema[spelling].from_bytes(raw)
             self.by_start.setdefault((word[:1], len(word)), []).append((word, letter_bits(word)))
-            words += sys.getsizeof(word)
-        self.weight = words + sum(map(len, self.by_start.values())) * WORD_ENTRY_BYTES + 128 * len(self.by_start)
-
-    def cache_bytes(self) -> int:
-        return self.weight
 
 
 class Spelling:

@@ -26,8 +26,9 @@ from pathlib import Path
 from flask import Flask, current_app, g
 
 from rules_index.content import Library, load_served
-from rules_index.search import CacheSizes, IndexLink, SearchIndex, SearchResult, build
+from rules_index.search import IndexLink, SearchIndex, SearchResult, build
 from rules_index.search.build import CHECKS, generation_info, read_library
+from rules_index.search.searcher import POSTINGS_BYTES
 from rules_index.switching import BackgroundSwitch
 
 KEY = "rules_index.served"
@@ -151,7 +152,7 @@ def index_link(app: Flask) -> IndexLink:
 
 
 def init_app(app: Flask) -> None:
-    index = SearchIndex(index_link(app), CacheSizes.from_config(app.config))
+    index = SearchIndex(index_link(app), int(app.config.get("SEARCH_POSTINGS_CACHE_BYTES", POSTINGS_BYTES)))
     app.extensions[KEY] = Served(Path(app.config["CONTENT_DIR"]), index_link(app), index, switch_wait(app.config))
 
 
