@@ -171,6 +171,10 @@ class Analyses:
         self.snippet = self.snippets.memoize(
             key=lambda kind, text, lang, matched: (kind, text, lang, tuple(sorted(matched))))(self._snippet)
 
+    def fits(self, schema) -> bool:
+        """Whether ``schema`` analyses every field as these analyses do (then they can be shared)."""
+        return {name: schema[name].analyzer for name in schema.names()} == self.fields
+
     def _analyze_word(self, analyzer: int, word: str) -> tuple[str, ...]:
         return tuple(t.text for t in self.by_id[analyzer](word))
 
@@ -184,9 +188,12 @@ class Analyses:
 class _Generation:
     """One built index, opened, with its caches."""
 
-    def __init__(self, path: str, postings_bytes: int = POSTINGS_BYTES, readers: int = 0):
+    def __init__(self, path: str, postings_bytes: int = POSTINGS_BYTES, readers: int = 0,
+                 analyses: Analyses | None = None):
         """``readers``: how many searchers ``warm`` opens ahead (as many as the previous
-        generation lent at once)."""
+        generation lent at once); ``analyses``: the previous generation's, kept when this one
+        analyses text alike (a published change keeps the analysers, and the words analysed and
+        the snippets made before are the same)."""
         if not os.path.exists(os.path.join(path, MARKER)):
             raise IndexUnavailable(f"{path} is not an index built by this service")
         self.path = path
@@ -201,7 +208,7 @@ class _Generation:
         self._pool_lock = threading.Lock()
         self._lent = 0
         self.peak = 0  # the most searchers lent at once: how many the next generation opens ahead
-        self.analyses = Analyses(self.schema)
+        self.analyses = analyses if analyses is not None and analyses.fits(self.schema) else Analyses(self.schema)
         self.postings_cache = Cache(LFUCache(postings_bytes, getsizeof=postings_bytes_of))
         self.missed_terms = Cache(LRUCache(MAX_ENTRIES["missed"]))  # terms no document has
         self.words = Cache(LRUCache(MAX_ENTRIES["words"]))
@@ -469,7 +476,9 @@ class SearchIndex:
         if real is None or not os.path.isdir(real):
             raise IndexUnavailable(f"no index at {self.link}")
         previous = self._generation
-        return _Generation(real, self.postings_bytes, readers=0 if previous is None else previous.peak)
+        if previous is None:
+            return _Generation(real, self.postings_bytes)
+        return _Generation(real, self.postings_bytes, readers=previous.peak, analyses=previous.analyses)
 
     def install(self, gen: _Generation) -> None:
         """Make ``gen`` the installed generation and let go of what the previous one cached."""

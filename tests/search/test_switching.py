@@ -332,3 +332,29 @@ def test_a_previous_generation_and_its_searchers_are_freed_without_the_collector
         assert generation_freed() is None and searcher_freed() is None
     finally:
         gc.enable()
+
+
+def test_a_published_change_keeps_the_word_analyses_and_snippets_made_before(site):
+    """A change keeps the analysers: the next generation takes over what the previous one worked
+    out from them alone, so the searches right after a switch do not analyse every word again."""
+    content, link = site
+    served = serving(content, link, wait=None)
+    old = served.current().search
+    served.index.search("Dieb Meuchler", "de", gen=old)
+    analysed = len(old.analyses.cache)
+    assert analysed > 0
+    publish_change(content, link)
+    new = served.current().search
+    assert new is not old and new.analyses is old.analyses
+    served.index.results.clear()
+    served.index.search("Dieb Meuchler", "de", gen=new)
+    assert len(new.analyses.cache) == analysed  # nothing analysed again
+
+
+def test_analyses_are_shared_only_by_schemas_that_analyse_alike(site):
+    from whoosh.fields import TEXT, Schema
+
+    content, link = site
+    gen = serving(content, link, wait=None).current().search
+    assert gen.analyses.fits(gen.schema)
+    assert not gen.analyses.fits(Schema(**{name: TEXT() for name in gen.schema.names()}))
