@@ -103,6 +103,11 @@ class Cache:
         arguments' tuple); with hit and miss counts in ``cache_info()``."""
         return cached(self.cache, key=key or _arguments, lock=self.lock, info=True)
 
+    def keys(self) -> list:
+        """The keys held now (a copy)."""
+        with self.lock:
+            return list(self.cache.keys())
+
     def clear(self) -> None:
         with self.lock:
             self.cache.clear()

@@ -39,6 +39,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from array import array
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -65,6 +66,11 @@ from .spelling import Spelling, language_knows, transpositions
 MAX_LIMIT = 50
 POSTINGS_BYTES = 64 * MiB  # the default of SEARCH_POSTINGS_CACHE_BYTES
 # The most entries each of a generation's other caches keeps.
+# A new generation reads ahead the postings of at most this many terms the previous one held, for
+# at most this long (``_Generation.warm``): the first searches after a switch find them read, and
+# a change still reaches readers in time at 30,000 entries.
+WARM_TERMS = 4096
+WARM_SECONDS = 0.25
 MAX_ENTRIES = {"missed": 4096, "analyses": 32768, "words": 8192, "spans": 8192, "snippets": 8192,
                "documents": 16384, "texts": 4096, "results": 1024}
 # Searchers a new generation opens ahead: as many as the previous one lent at once, at most this.
@@ -189,7 +195,7 @@ class _Generation:
     """One built index, opened, with its caches."""
 
     def __init__(self, path: str, postings_bytes: int = POSTINGS_BYTES, readers: int = 0,
-                 analyses: Analyses | None = None):
+                 analyses: Analyses | None = None, hot: tuple = ()):
         """``readers``: how many searchers ``warm`` opens ahead (as many as the previous
         generation lent at once); ``analyses``: the previous generation's, kept when this one
         analyses text alike (a published change keeps the analysers, and the words analysed and
@@ -218,13 +224,25 @@ class _Generation:
         self.snippet = self.analyses.snippet
         self._spellings: dict[str, Spelling] = {}
         self._lengths: dict[str, array] = {}
+        self.hot = hot  # (field, term) read ahead by ``warm``
+
+    def hot_terms(self) -> tuple:
+        """The terms (field, term) whose postings this generation holds: those its readers ask for."""
+        return tuple(key for key in self.postings_cache.keys() if len(key) == 2)[:WARM_TERMS]
 
     def warm(self) -> None:
         """Read every language's spelling words (seconds at 30,000 entries: a reader must not wait
-        for them) and open the ``readers`` searchers of the pool. Runs in a thread of its own."""
+        for them), the postings of the terms the previous generation was asked for (``hot``), and
+        open the ``readers`` searchers of the pool. Runs in a thread of its own."""
         with self.borrowed():
             for lang in LANGS:
                 self.spelling(lang)
+            until = time.monotonic() + WARM_SECONDS
+            for field_name, token in self.hot:
+                if time.monotonic() > until:
+                    break
+                self.postings(field_name, token, 1.0)
+        self.hot = ()
         self.peak = 0  # warming is no reader
         for _ in range(self.readers - len(self._idle)):
             opened = self.index.searcher()
@@ -478,7 +496,8 @@ class SearchIndex:
         previous = self._generation
         if previous is None:
             return _Generation(real, self.postings_bytes)
-        return _Generation(real, self.postings_bytes, readers=previous.peak, analyses=previous.analyses)
+        return _Generation(real, self.postings_bytes, readers=previous.peak, analyses=previous.analyses,
+                           hot=previous.hot_terms())
 
     def install(self, gen: _Generation) -> None:
         """Make ``gen`` the installed generation and let go of what the previous one cached."""
