@@ -6,8 +6,9 @@ database cannot be used, what needs it answers 503 with Retry-After.
 """
 from __future__ import annotations
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, redirect, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.routing import RoutingException
 
 from rules_index.content.repo import GitError
 from rules_index.corrections import availability
@@ -46,6 +47,20 @@ def _answer(status: int, message: str, headers: dict | None = None):
     # Outside a language's addresses the page speaks the browser's language.
     headers = {**(headers or {}), "Vary": "Accept-Language"}
     return render_template("error.html", status=status, message=message, lang=lang, **extra), status, headers
+
+
+def _without_trailing_slash() -> str | None:
+    """The address without its trailing slash, when that is one of the site's (a link pasted
+    with a slash added: "/en/…/faq/tie-break/")."""
+    path = request.path
+    if request.method not in ("GET", "HEAD") or len(path) < 2 or not path.endswith("/") or path.startswith("//"):
+        return None
+    try:
+        current_app.create_url_adapter(request).match(path.rstrip("/"), method="GET")
+    except (HTTPException, RoutingException):
+        return None
+    query = request.query_string.decode("latin-1")
+    return path.rstrip("/") + (f"?{query}" if query else "")
 
 
 def _message(exc: HTTPException) -> str:
@@ -88,6 +103,10 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
+        if exc.code == 404 and not _is_api():
+            known = _without_trailing_slash()
+            if known is not None:
+                return redirect(known, 308)
         return _answer(exc.code or 500, _message(exc))
 
     @app.errorhandler(Exception)

@@ -183,3 +183,12 @@ def test_close_answers_of_one_game_ask_for_the_situation(client, app):
     assert one_game is not None
     page = html(client.get("/de/search", query_string={"q": one_game}))
     assert "close-card" in page and "verschiedenen Spielen" not in page
+
+
+def test_an_address_pasted_with_a_trailing_slash_leads_to_the_page(client):
+    page = f"/en/{GAME}/faq/tie-break"
+    response = client.get(f"{page}/", query_string={"utm": "chat"})
+    assert response.status_code == 308 and response.headers["Location"] == f"{page}?utm=chat"
+    assert client.post(f"/en/{GAME}/faq/tie-break/").status_code in (404, 405)
+    for missing in ("/en/no/such/page/", "/api/v1/games/"):
+        assert client.get(missing).status_code == 404
