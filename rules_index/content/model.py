@@ -7,7 +7,7 @@ from pathlib import Path
 from .citations import citation_label
 from .lexicon import Lexicon
 from .rules_markdown import MarkdownSection
-from .schema import Citation, Faq, GameFile, GlossaryEntry, Mistake, Note, Section, Source
+from .schema import LANGS, Citation, Faq, GameFile, GlossaryEntry, Mistake, Note, Section, Source
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,10 @@ class Game:
                 seen.add(name.casefold())
                 names.append(name)
         return names
+
+    def all_titles(self) -> set[str]:
+        """Every name of the game in every language: its titles and its other titles."""
+        return {*(self.info.title.get(lang) for lang in LANGS), *self.info.alt_titles.all()}
 
     def source(self, source_id: str) -> Source | None:
         return next((s for s in self.info.sources if s.id == source_id), None)

@@ -57,18 +57,38 @@ def verdict_sentence(answer_markdown: str, limit: int = VERDICT_LIMIT) -> str:
 
 
 def short_citation(game: Game, faq: Faq, lang: str) -> str:
-    """"Regelheft S. 2" / "Rulebook p. 2" / "Regolamento p. 2": the source and its page."""
+    """"Regelheft S. 2" / "Rulebook p. 2" / "Regolamento p. 2": the source and its page; where the
+    page is of an edition in another language than the reader's, that edition too ("Rulebook p. 2
+    · German edition (Hans im Glück, 2000)"): the reader's own rulebook may number its pages
+    otherwise."""
     citation = faq.citation
     source = game.source(citation.source)
     label = source.label.get(lang) if source is not None else citation.source
     pages = page_text(citation.pages, lang)
-    return f"{label} {pages}" if pages else f"{label}: {citation.section.get(lang)}"
+    if not pages:
+        return f"{label}: {citation.section.get(lang)}"
+    edition = next((e for e in game.info.editions if source is not None and e.id == source.edition), None)
+    if edition is not None and edition.language != lang:
+        return f"{label} {pages} · {edition.name.get(lang)}"
+    return f"{label} {pages}"
 
 
 def answer_preview(game: Game, faq: Faq, lang: str) -> Preview:
     text = faq.text(lang)
     return Preview(game=game.title(lang), question=plain_text(text.question),
                    verdict=verdict_sentence(text.answer), citation=short_citation(game, faq, lang))
+
+
+def game_preview(game: Game, lang: str, count: str) -> Preview:
+    """A game page's picture: its other names above, its title, its summary, how many questions
+    it answers (``count``, in the reader's words)."""
+    return Preview(game=" · ".join(game.other_titles(lang)), question=game.title(lang),
+                   verdict=game.info.summary.get(lang), citation=count)
+
+
+def site_preview(games: list[Game], lang: str, heading: str, count: str) -> Preview:
+    """The start page's picture: the site's heading, its games, how many questions it answers."""
+    return Preview(game="", question=heading, verdict=" · ".join(game.title(lang) for game in games), citation=count)
 
 
 def quote_text(preview: Preview, url: str | None) -> str:

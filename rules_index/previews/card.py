@@ -1,5 +1,6 @@
-"""The picture of an answer's link preview (Open Graph ``og:image``): a 1200×630 PNG showing
-the game, the question, the verdict and the citation, in the page's language.
+"""The picture of a page's link preview (Open Graph ``og:image``): a 1200×630 PNG showing, for an
+answer, the game, the question, the verdict and the citation, in the page's language (a game's
+page and the start page put their title, summary and count in the same places).
 
 Drawn with Pillow from the fonts shipped beside this module (DejaVu Sans: every letter of the
 three languages, the same picture on every machine). A pure function of the preview's text.
@@ -82,7 +83,8 @@ def card_png(preview: Preview, site_name: str) -> bytes:
 
     y = 56
     small = _font(True, 28)
-    draw.text((MARGIN, y), preview.game.upper(), font=small, fill=ACCENT)
+    if preview.game:
+        draw.text((MARGIN, y), _wrap(draw, preview.game.upper(), small, inner)[0], font=small, fill=ACCENT)
     y += _line_height(small) + 18
 
     font, lines = _fit(draw, preview.question, True, QUESTION_SIZES, inner, 3)

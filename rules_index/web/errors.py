@@ -14,7 +14,7 @@ from rules_index.content.repo import GitError
 from rules_index.corrections import availability
 
 from .i18n import page_lang
-from .not_found import closest_matches, games_to_pick
+from .not_found import closest_matches, games_to_pick, with_game_slug
 
 API_MESSAGES = {
     429: "rate limit: too many requests, try again in a minute",
@@ -49,18 +49,27 @@ def _answer(status: int, message: str, headers: dict | None = None):
     return render_template("error.html", status=status, message=message, lang=lang, **extra), status, headers
 
 
-def _without_trailing_slash() -> str | None:
-    """The address without its trailing slash, when that is one of the site's (a link pasted
-    with a slash added: "/en/…/faq/tie-break/")."""
+def _site_address() -> str | None:
+    """The site's address that a missing one means: without a trailing slash (a link pasted with
+    a slash added: "/en/…/faq/tie-break/"), with the game's slug where another name of the game
+    stands ("/en/citadels"), or both; None when neither is one of the site's."""
     path = request.path
-    if request.method not in ("GET", "HEAD") or len(path) < 2 or not path.endswith("/") or path.startswith("//"):
+    if request.method not in ("GET", "HEAD") or len(path) < 2 or path.startswith("//"):
         return None
-    try:
-        current_app.create_url_adapter(request).match(path.rstrip("/"), method="GET")
-    except (HTTPException, RoutingException):
-        return None
-    query = request.query_string.decode("latin-1")
-    return path.rstrip("/") + (f"?{query}" if query else "")
+    stripped = path.rstrip("/") or "/"
+    named = with_game_slug(path)
+    candidates = [stripped, *((named.rstrip("/"), named.rstrip("/") + "/") if named else ())]
+    adapter = current_app.create_url_adapter(request)
+    for candidate in candidates:
+        if candidate == path:
+            continue
+        try:
+            adapter.match(candidate, method="GET")
+        except (HTTPException, RoutingException):
+            continue
+        query = request.query_string.decode("latin-1")
+        return candidate + (f"?{query}" if query else "")
+    return None
 
 
 def _message(exc: HTTPException) -> str:
@@ -104,7 +113,7 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         if exc.code == 404 and not _is_api():
-            known = _without_trailing_slash()
+            known = _site_address()
             if known is not None:
                 return redirect(known, 308)
         return _answer(exc.code or 500, _message(exc))

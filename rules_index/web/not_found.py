@@ -8,6 +8,7 @@ from flask import current_app, url_for
 
 from rules_index.content import LANGS
 from rules_index.present import entry_url
+from rules_index.search.query import fold
 
 from .state import library, search_results
 
@@ -15,6 +16,7 @@ LIMIT = 5
 MAX_WORDS = 200  # the search fields' maxlength
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")
 _SEPARATORS = re.compile(r"[-_.+~\s]+")
+_NOT_WORD = re.compile(r"[\W_]+")
 
 
 @dataclass(frozen=True)
@@ -60,3 +62,26 @@ def games_to_pick(lang: str) -> list[tuple[str, str]]:
     except Exception:
         current_app.logger.exception("no games to offer on a missing page")
         return []
+
+
+def _as_slug(name: str) -> str:
+    """A name as an address segment is compared: folded, words joined by "-" ("Kardinal & König",
+    "kardinal-konig" and "Kardinal-Koenig" all become "kardinal-konig")."""
+    return _NOT_WORD.sub("-", fold(name)).strip("-")
+
+
+def with_game_slug(path: str) -> str | None:
+    """The address with the game's own slug where a name of the game stands ("/en/citadels/faq/…"
+    → "/en/ohne-furcht-und-adel/faq/…": a reader types the name of the edition they own), or None
+    when the segment after the language is no other name of a game. Never raises."""
+    segments = path.split("/")
+    if len(segments) < 3 or segments[1] not in LANGS or not segments[2]:
+        return None
+    wanted = _as_slug(segments[2])
+    try:
+        for game in library():
+            if segments[2] != game.slug and wanted in {_as_slug(name) for name in (game.slug, *game.all_titles())}:
+                return "/".join([*segments[:2], game.slug, *segments[3:]])
+    except Exception:
+        current_app.logger.exception("no game names for a missing page")
+    return None

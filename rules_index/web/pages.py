@@ -108,7 +108,8 @@ def _game_or_404(slug: str) -> Game:
 @site_version.conditional
 def home(lang: str):
     _check_lang(lang)
-    return render_template("home.html", lang=lang, games=list(library()))
+    return render_template("home.html", lang=lang, games=list(library()),
+                           image_url=web_previews.site_image_url(lang) if public_base() else None)
 
 
 @bp.get("/<lang>/<slug>/")
@@ -118,7 +119,8 @@ def game(lang: str, slug: str):
     found = _game_or_404(slug)
     return render_template("game.html", lang=lang, game=found, calculators=[
         name for name in calculators_for(slug) if f"{slug}/{name}" in calculator_forms.FORMS
-    ], jsonld=structured_data.faq_page(found, lang, request.url_root.rstrip("/")))
+    ], jsonld=structured_data.faq_page(found, lang, request.url_root.rstrip("/")),
+        image_url=web_previews.game_image_url(lang, slug) if public_base() else None)
 
 
 @bp.get("/<lang>/<slug>/faq/<faq_id>")

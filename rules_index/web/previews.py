@@ -1,21 +1,22 @@
-"""An answer outside the site: its preview picture (``og:image``) and its oEmbed card.
+"""A page outside the site: the preview picture (``og:image``) of an answer, a game's page and
+the start page, and an answer's oEmbed card.
 
 The picture's address carries its version (``card_version``: the text it shows and how it is
-drawn), so a chat service that keeps pictures by address gets a new one when the answer
-changes, and the picture itself can be cached for a year.
+drawn), so a chat service that keeps pictures by address gets a new one when the page changes,
+and the picture itself can be cached for a year.
 """
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
-from flask_babel import force_locale, gettext
+from flask_babel import force_locale, gettext, ngettext
 from werkzeug.routing import RequestRedirect
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
 from rules_index.caches import MiB, ByteCache
 from rules_index.content import LANGS
-from rules_index.previews import answer_preview, card_html
+from rules_index.previews import Preview, answer_preview, card_html, game_preview, site_preview
 from rules_index.previews.card import HEIGHT, WIDTH, card_png, card_version
 
 from .headers import YEAR
@@ -34,25 +35,63 @@ def site_name(lang: str) -> str:
         return gettext("Rules Reference")
 
 
-def _answer(lang: str, slug: str, faq_id: str):
+def _game(lang: str, slug: str):
     game = library().game(slug) if lang in LANGS else None
-    entry = game.faq_entry(faq_id) if game is not None else None
+    if game is None:
+        abort(404)
+    return game
+
+
+def _answer(lang: str, slug: str, faq_id: str):
+    game = _game(lang, slug)
+    entry = game.faq_entry(faq_id)
     if entry is None:
         abort(404)
     return game, entry
 
 
+def _questions(count: int) -> str:
+    return ngettext("%(num)d question", "%(num)d questions", count)
+
+
+def _game_preview(lang: str, slug: str) -> Preview:
+    game = _game(lang, slug)
+    with force_locale(lang):
+        return game_preview(game, lang, _questions(len(game.faq)))
+
+
+def _site_preview(lang: str) -> Preview:
+    if lang not in LANGS:
+        abort(404)
+    games = list(library())
+    with force_locale(lang):
+        return site_preview(games, lang, gettext("Rules questions, answered with the page"),
+                            _questions(sum(len(game.faq) for game in games)))
+
+
+def _version_url(endpoint: str, lang: str, preview: Preview, **args) -> str:
+    version = card_version(preview, site_name(lang))
+    return url_for(endpoint, lang=lang, v=version, _external=True, **args)
+
+
 def image_url(lang: str, slug: str, faq_id: str) -> str:
     """The absolute address of the answer's preview picture, with its version."""
     game, entry = _answer(lang, slug, faq_id)
-    version = card_version(answer_preview(game, entry, lang), site_name(lang))
-    return url_for("previews.image", lang=lang, slug=slug, faq_id=faq_id, v=version, _external=True)
+    return _version_url("previews.image", lang, answer_preview(game, entry, lang), slug=slug, faq_id=faq_id)
 
 
-@bp.get("/<lang>/<slug>/faq/<faq_id>/preview.png")
-def image(lang: str, slug: str, faq_id: str):
-    game, entry = _answer(lang, slug, faq_id)
-    preview, name = answer_preview(game, entry, lang), site_name(lang)
+def game_image_url(lang: str, slug: str) -> str:
+    """The absolute address of a game page's preview picture, with its version."""
+    return _version_url("previews.game_image", lang, _game_preview(lang, slug), slug=slug)
+
+
+def site_image_url(lang: str) -> str:
+    """The absolute address of the start page's preview picture, with its version."""
+    return _version_url("previews.site_image", lang, _site_preview(lang))
+
+
+def _picture(preview: Preview, lang: str):
+    name = site_name(lang)
     version = card_version(preview, name)
     picture = _pictures.get(version)
     if picture is None:
@@ -67,6 +106,22 @@ def image(lang: str, slug: str, faq_id: str):
     else:  # an old or bare address: the current picture, checked again next time
         response.cache_control.no_cache = True
     return response.make_conditional(request)
+
+
+@bp.get("/<lang>/<slug>/faq/<faq_id>/preview.png")
+def image(lang: str, slug: str, faq_id: str):
+    game, entry = _answer(lang, slug, faq_id)
+    return _picture(answer_preview(game, entry, lang), lang)
+
+
+@bp.get("/<lang>/<slug>/preview.png")
+def game_image(lang: str, slug: str):
+    return _picture(_game_preview(lang, slug), lang)
+
+
+@bp.get("/<lang>/preview.png")
+def site_image(lang: str):
+    return _picture(_site_preview(lang), lang)
 
 
 def _answer_from_url(url: str):

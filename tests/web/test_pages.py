@@ -192,3 +192,21 @@ def test_an_address_pasted_with_a_trailing_slash_leads_to_the_page(client):
     assert client.post(f"/en/{GAME}/faq/tie-break/").status_code in (404, 405)
     for missing in ("/en/no/such/page/", "/api/v1/games/"):
         assert client.get(missing).status_code == 404
+
+
+def test_an_address_with_another_name_of_the_game_leads_to_the_game(client):
+    # Readers type the name of the edition they own: Citadels, Cittadelle, Kardinal & König.
+    cases = {
+        "/en/citadels": f"/en/{GAME}/",
+        "/it/Cittadelle/": f"/it/{GAME}/",
+        "/en/citadels/faq/tie-break": f"/en/{GAME}/faq/tie-break",
+        "/en/citadels/faq/tie-break/": f"/en/{GAME}/faq/tie-break",
+        "/de/kardinal-koenig": "/de/kardinal-und-koenig/",
+        "/en/hoity-toity/": "/en/adel-verpflichtet/",
+    }
+    for typed, page in cases.items():
+        response = client.get(typed, follow_redirects=True)
+        assert response.status_code == 200 and response.request.path == page, typed
+        assert all(step.status_code == 308 for step in response.history), typed
+    for missing in ("/en/citadel", "/en/citadels/faq/no-such-entry", "/xx/citadels"):
+        assert client.get(missing, follow_redirects=True).status_code == 404, missing

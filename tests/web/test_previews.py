@@ -225,9 +225,36 @@ def test_edition_of_the_page_numbers_stands_next_to_the_citation(client, lang):
         cited = re.search(r'<div class="cited">(.*?)</div>', page, re.S)
         assert cited and 'class="citation"' in cited.group(1) and 'class="editions"' in cited.group(1), (slug, faq_id)
         note = re.search(r'<span class="page-edition">([^<]+)</span>', cited.group(1))
+        # The link preview, outside the page, names the edition too: a reader of another
+        # edition's rulebook would look on the wrong page.
+        described = meta(page, "property", "og:description")
         if entry.citation.pages and edition.language != lang:
             assert note and html_lib.escape(edition.name.get(lang)) in note.group(1), (slug, faq_id)
+            assert described.endswith(f" · {edition.name.get(lang)})"), (slug, faq_id)
             shown += 1
         else:
             assert note is None
+            assert edition.name.get(lang) not in described
     assert shown > 30  # the note is there wherever it applies (43 answers today)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_start_and_game_pages_preview_with_their_own_picture(client, lang):
+    # A link to a game or to the site pasted into a chat shows a picture of what it is, like an answer's.
+    library = real_library()
+    pages = {f"/{lang}/": [game.title(lang) for game in library]}
+    pages.update({f"/{lang}/{game.slug}/": [game.title(lang)] for game in library})
+    pictures = set()
+    for path, titles in pages.items():
+        page = client.get(path).get_data(as_text=True)
+        image = meta(page, "property", "og:image")
+        assert image and meta(page, "name", "twitter:image") == image, path
+        assert meta(page, "name", "twitter:card") == "summary_large_image", path
+        assert all(title in meta(page, "property", "og:image:alt") for title in titles), path
+        picture = _png(client, image)
+        assert picture.size == (1200, 630), path
+        pictures.add(picture.tobytes())
+        assert parse_qs(urlsplit(image).query)["v"], path
+    assert len(pictures) == len(pages)  # each page its own picture
+    for missing in (f"/{lang}/no-such-game/preview.png", "/xx/preview.png"):
+        assert client.get(missing).status_code == 404
