@@ -34,6 +34,9 @@ INVISIBLE: tuple[Ranges, ...] = (BIDI_CONTROLS, BIDI_MARKS, BOM)
 # What YAML (and Python's str.splitlines) also takes for a line break: NEL, LINE SEPARATOR and
 # PARAGRAPH SEPARATOR. The content writer escapes them.
 YAML_LINE_BREAKS: Ranges = ((0x85, 0x85), (0x2028, 0x2029))
+# Characters that take no room: kept (the joiners shape emoji and some scripts), but a text of
+# nothing else says nothing.
+ZERO_WIDTH: Ranges = ((0x200B, 0x200D), (0x2060, 0x2060))
 # Spaces that show nothing (Unicode Zs, plus the zero-width no-break space / byte order mark).
 SPACES: Ranges = (
     (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A), (0x202F, 0x202F),

@@ -2,6 +2,11 @@
 
 One engine per app (in ``app.extensions``); one session per request, opened lazily on ``g`` and
 closed in teardown. SQLite runs with WAL and foreign keys on.
+
+No text holding NUL reaches the database, whichever it is (``UnstorableText``): PostgreSQL
+cannot store one and fails the statement, SQLite stores it and shows it back to readers. What
+people send is cleaned before (``characters.plain_text``); this is the guard behind every path
+that forgets to.
 """
 from __future__ import annotations
 
@@ -15,6 +20,28 @@ from sqlalchemy.orm import Session, sessionmaker
 KEY = "rules_index.db"
 
 
+class UnstorableText(ValueError):
+    """A statement's text holds NUL: refused before the database sees it."""
+
+    def __init__(self):
+        super().__init__("holds the control character U+0000")
+
+
+def _holds_nul(value) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_holds_nul(v) for v in value)
+    return False
+
+
+def _refuse_nul(_conn, _cursor, _statement, parameters, _context, _executemany) -> None:
+    if _holds_nul(parameters):
+        raise UnstorableText()
+
+
 def database_url(app: Flask) -> str:
     url = app.config.get("DATABASE_URL") or os.environ.get("DATABASE_URL")
     if url:
@@ -23,6 +50,12 @@ def database_url(app: Flask) -> str:
 
 
 def make_engine(url: str) -> Engine:
+    engine = _engine(url)
+    event.listen(engine, "before_cursor_execute", _refuse_nul)
+    return engine
+
+
+def _engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
 

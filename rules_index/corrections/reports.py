@@ -24,7 +24,7 @@ MAX_PAGE = 40
 MAX_EMAIL = 254
 
 # What a report's texts may hold, as regex classes the API's JSON Schema states too.
-BLANK = chars.regex_class(chars.LINE_BREAKS, chars.SEPARATORS, chars.BIDI_CONTROLS, chars.SPACES)
+BLANK = chars.regex_class(chars.LINE_BREAKS, chars.SEPARATORS, chars.BIDI_CONTROLS, chars.SPACES, chars.ZERO_WIDTH)
 VISIBLE = f"[^{chars.regex_class(chars.CONTROLS)}{BLANK}]"
 PAGE = page_numbers.PATTERN
 EMAIL = f"[^@{BLANK}]+@[^@{BLANK}]+\\.[^@{BLANK}]+"

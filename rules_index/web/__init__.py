@@ -5,6 +5,7 @@ import os
 
 from flask import Flask
 from jinja2 import FileSystemBytecodeCache
+from werkzeug.routing import IntegerConverter
 
 from rules_index.corrections import availability, db
 
@@ -20,7 +21,17 @@ def _keep_compiled_templates(app: Flask) -> None:
     app.jinja_env.bytecode_cache = FileSystemBytecodeCache(folder)
 
 
+class RowNumber(IntegerConverter):
+    """``<int:…>`` in the site's addresses: a row's number, so at most what the database's 64-bit
+    integers hold; a larger one is no row (404) rather than an overflow in the database driver."""
+
+    def __init__(self, url_map, *args, **kwargs):
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(url_map, *args, **kwargs)
+
+
 def init_app(app: Flask) -> None:
+    app.url_map.converters["int"] = RowNumber  # before any route is added
     _keep_compiled_templates(app)
     state.init_app(app)
     i18n.init_app(app)

@@ -16,7 +16,7 @@ from pydantic_core import PydanticCustomError
 from rules_index import characters as chars
 from rules_index.content import DEFAULT_LANG, LANGS
 from rules_index.corrections import change_requests, reports
-from rules_index.corrections.sent import left_out
+from rules_index.corrections.sent import Plain, left_out
 from rules_index.search import clean_query
 
 Lang = Literal[LANGS]
@@ -257,7 +257,7 @@ class HeldPath(ApiModel):
 class RejectRequest(ApiModel):
     model_config = ConfigDict(extra="forbid")
 
-    note: Annotated[str, Field(max_length=2000)] = left_out(description="Why the change is turned down.")
+    note: Annotated[str, Plain(), Field(max_length=2000)] = left_out(description="Why the change is turned down.")
 
 
 class ChangeRejected(ApiModel):

@@ -16,14 +16,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, current_app, request
+from pydantic import ValidationError
 
 from rules_index.content.writer import EntryNotFound
 from rules_index.corrections import availability, changes
 from rules_index.corrections.change_requests import RequestError, parse_change
 from rules_index.corrections.db import session
 from rules_index.corrections.models import Editor, HeldChange
+from rules_index.corrections.sent import field_error
 from rules_index.corrections.tokens import editor_for_token
 
+from .api_models import RejectRequest
 from .bodies import json_object
 from .errors import ApiError
 from .idempotent import answer_once
@@ -121,9 +124,11 @@ def confirm_change(held_id: int):
 def reject_change(held_id: int):
     editor = token_editor()
     data = json_object() if request.get_data(cache=True) else {}
-    note = data.get("note", "")
-    if not isinstance(note, str) or len(note) > 2000 or set(data) - {"note"}:
-        raise ApiError(400, "note: send at most {\"note\": \"why\"} (a string of up to 2,000 characters)")
+    try:
+        note = RejectRequest.model_validate(data).note or ""
+    except ValidationError as exc:
+        found = field_error(exc, RequestError)
+        raise ApiError(found.status, str(found)) from None
     held = _held(held_id)
     try:
         changes.reject_held(session(), held, editor, note)

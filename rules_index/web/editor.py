@@ -695,7 +695,12 @@ def reject_held(editor: Editor, held_id: int):
     if held is None:
         abort(404)
     try:
-        changes.reject_held(session(), held, editor, (request.form.get("note") or "")[:2000])
+        note = chars.plain_text(request.form.get("note") or "")[:2000]
+    except chars.RefusedText as exc:
+        flash(_("Please remove the invisible control character %(char)s.", char=chars.describe(exc.char or "\ufffd")))
+        return redirect(url_for("editor.queue")), 303
+    try:
+        changes.reject_held(session(), held, editor, note)
     except changes.HeldDecided:
         flash(_("This change was decided already."))
         return redirect(url_for("editor.queue")), 303

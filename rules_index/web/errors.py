@@ -6,12 +6,15 @@ database cannot be used, what needs it answers 503 with Retry-After.
 """
 from __future__ import annotations
 
-from flask import Flask, current_app, jsonify, redirect, render_template, request
+from flask import Flask, abort, current_app, jsonify, redirect, render_template, request
+from flask_babel import gettext
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.routing import RoutingException
 
+from rules_index import characters as chars
 from rules_index.content.repo import GitError
 from rules_index.corrections import availability
+from rules_index.corrections.db import UnstorableText, discard_session
 
 from .i18n import page_lang
 from .not_found import closest_matches, games_to_pick, with_game_slug
@@ -86,9 +89,23 @@ def _database_unavailable():
 
 
 def init_app(app: Flask) -> None:
+    @app.before_request
+    def no_control_characters_in_the_address():
+        # No address of the site holds one: such a path is missing, and never becomes a lookup.
+        if chars.refused_character(request.path):
+            abort(404)
+
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
         return jsonify(error=exc.message), exc.status
+
+    @app.errorhandler(UnstorableText)
+    def unstorable_text(exc: UnstorableText):
+        # A text sent that no form or model cleaned first (``corrections.db``): refused, nothing stored.
+        discard_session()
+        if _is_api():
+            return _answer(400, f"text: a text you sent {exc}; remove it")
+        return _answer(400, gettext("Please remove the invisible control character %(char)s.", char="U+0000"))
 
     @app.errorhandler(availability.DatabaseUnavailable)
     def database_unavailable(_exc):

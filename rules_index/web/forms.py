@@ -9,7 +9,21 @@ from pydantic import ValidationError as InvalidValue
 from wtforms import HiddenField, PasswordField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional, Regexp, StopValidation
 
+from rules_index import characters as chars
 from rules_index.corrections import reports
+
+
+class PlainText:
+    """The field's text made plain as every text people send is (``characters.plain_text``:
+    invisible reordering characters removed, line breaks made LF), before its other checks; a
+    control character is named in the reader's language."""
+
+    def __call__(self, form, field) -> None:
+        try:
+            field.data = chars.plain_text(field.data or "")
+        except chars.RefusedText as exc:
+            raise StopValidation(_("Please remove the invisible control character %(char)s.",
+                                   char=chars.describe(exc.char or "\ufffd"))) from None
 
 
 class Checked:
@@ -70,13 +84,13 @@ class CorrectionForm(FlaskForm):
 
 
 class LoginForm(FlaskForm):
-    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=80)])
+    name = StringField(_l("Name"), validators=[PlainText(), DataRequired(), Length(max=80)])
     password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=200)])
     next = HiddenField()
 
 
 class RejectForm(FlaskForm):
-    reason = TextAreaField(_l("Reason"), validators=[DataRequired(), Length(max=2000)])
+    reason = TextAreaField(_l("Reason"), validators=[PlainText(), DataRequired(), Length(max=2000)])
 
 
 class ActionForm(FlaskForm):

@@ -37,6 +37,8 @@ def test_api_submission_is_stored_and_tracked(site):
     ({"section": "goal"}, 400, "faq"),
     ({"lang": "fr"}, 400, "lang"),
     ({"message": "   "}, 400, "message"),
+    ({"message": "\u200b\u200b\u200b"}, 400, "message"),  # zero-width: nothing said
+    ({"message": "\u200b\ufeff\u2060 \u200d"}, 400, "message"),
     ({"message": None}, 400, "message"),
     ({"message": "x" * 5001}, 413, "message"),
     ({"proposed_answer": "x" * 10001}, 413, "proposed_answer"),
