@@ -40,13 +40,13 @@ def check_revisions(revisions: str, repo: Path | None) -> None:
     """Run the editors' gate on the content as commit NEW has it, for every FAQ entry that differs
     from OLD: validation, the rule checks, each answer's bound statements, the common mistakes.
     Exit 1 on any problem (a pull request or a push to refuse); changes the engine cannot judge
-    are listed for the reviewer."""
+    (an answer's unbound words, a rules section's statements) are listed for the reviewer."""
     import tempfile
 
-    from .content import ContentError, load_library
+    from .content import LANGS, ContentError, load_library
     from .content.repo import ContentRepo, GitError
     from .corrections.gate import claim_problems, engine_problems, mistake_problems
-    from .corrections.holds import content_words, hold_reasons
+    from .corrections.holds import content_words, hold_reasons, section_hold_reasons
     from .verification import verify
 
     old, sep, new = revisions.partition("..")
@@ -87,6 +87,16 @@ def check_revisions(revisions: str, repo: Path | None) -> None:
                 held += [f"{slug}/{entry.id}: {r.message}" for r in hold_reasons(stored, entry, game.glossary, content_words(game, entry.id))]
             else:
                 held.append(f"{slug}/{entry.id}: a new entry")
+        for section in game.sections:
+            # Sections bind nothing to the engine: what their words now say is read by a reviewer.
+            old_section = old_game.section(section.id) if old_game is not None else None
+            after_bodies = {lang: section.body(lang) for lang in LANGS}
+            if old_section is None:
+                held.append(f"{slug}/{section.id}: a new rules section")
+                continue
+            before_bodies = {lang: old_section.body(lang) for lang in LANGS}
+            held += [f"{slug}/{section.id}: {r.message}" for r in section_hold_reasons(
+                before_bodies, after_bodies, game.glossary, content_words(game, section.id, "section"))]
     for line in held:
         click.echo(f"review: {line}")
     for line in problems:

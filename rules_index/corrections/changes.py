@@ -48,6 +48,7 @@ from rules_index.content.writer import (
     materialize,
     plan_faq_change,
     plan_section_change,
+    read_section,
 )
 
 from rules_index.content.repo import ContentRepo, GitError, PushRejected, editor_author, format_message
@@ -55,7 +56,7 @@ from rules_index.content.repo import ContentRepo, GitError, PushRejected, editor
 from . import journal
 from .content_lock import content_lock, lock_file_in
 from .gate import UNCHANGED, ChangeRefused, GateProblem, review, review_faq, updated_faq
-from .holds import HoldReason, content_words, hold_reasons
+from .holds import HoldReason, content_words, hold_reasons, section_hold_reasons
 from .journal import changed_langs, flagged_langs
 from .models import Change, Editor, HeldChange, Report, TranslationFlag, utcnow
 
@@ -335,11 +336,13 @@ def apply_change(
 
 
 def _holds(root: Path, game: str, kind: str, target: str, updates: dict, context: Game | None) -> list[HoldReason]:
-    """Why a FAQ change needs a second editor (rules sections are not bound: they go live)."""
-    if kind != "faq":
-        return []
+    """Why a change needs a second editor (``holds``)."""
     if context is None:
         context, _, _ = load_game(Path(root) / game, Path(root), lines=False)
+    if kind == "section":
+        stored = {lang: text["body"] for lang, text in read_section(root, game, target).items()}
+        bodies = {lang: (updates.get(lang) or {}).get("body") or stored[lang] for lang in LANGS}
+        return section_hold_reasons(stored, bodies, context.glossary, content_words(context, target, "section"))
     stored = stored_faq(root, game, target)
     return hold_reasons(stored, updated_faq(stored, updates), context.glossary, content_words(context, target))
 

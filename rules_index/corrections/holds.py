@@ -476,17 +476,28 @@ def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
     return reasons
 
 
-def content_words(game, entry_id: str) -> set[str]:
-    """Every word the game's content uses outside one FAQ entry (answers, questions, keywords,
-    mistakes, rules sections, glossary): words the site writes are no typos."""
+def section_hold_reasons(before: dict[str, str], after: dict[str, str], glossary: list[GlossaryEntry],
+                         vocabulary: Iterable[str] = ()) -> list[HoldReason]:
+    """Why a change of a rules section's texts (``before``/``after``: its body per language) needs
+    a second editor. A section binds no fact to the engine, so nothing of it is checked: like an
+    answer's unbound words, each reworded, added, dropped or moved statement is read by a second
+    editor; a number written another way, a page or a typo fixed goes live."""
+    words = Words(glossary, vocabulary)
+    return [reason for lang in LANGS for reason in text_changes(before[lang], after[lang], lang, words, "body")]
+
+
+def content_words(game, entry_id: str, kind: str = "faq") -> set[str]:
+    """Every word the game's content uses outside one FAQ entry or rules section (answers,
+    questions, keywords, mistakes, rules sections, glossary): words the site writes are no typos."""
     texts = []
     for faq in game.faq:
-        if faq.id != entry_id:
+        if faq.id != entry_id or kind != "faq":
             for lang in LANGS:
                 texts += [faq.text(lang).question, faq.text(lang).answer, *faq.keywords.get(lang)]
     for mistake in game.mistakes:
         for lang in LANGS:
             texts += [mistake.text(lang).mistake, mistake.text(lang).correction]
     for section in game.sections:
-        texts += [section.body(lang) for lang in LANGS]
+        if section.id != entry_id or kind != "section":
+            texts += [section.body(lang) for lang in LANGS]
     return {word.casefold() for text in texts for word in _TOKEN.findall(unmarked(text)) if word.isalpha()}

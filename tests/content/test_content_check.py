@@ -28,8 +28,8 @@ def repo(tmp_path):
     return ContentRepo(content)
 
 
-def commit_by_hand(repo: ContentRepo, old: str, new: str) -> tuple[str, str]:
-    path = repo.content / GAME / "faq.yaml"
+def commit_by_hand(repo: ContentRepo, old: str, new: str, file: str = "faq.yaml") -> tuple[str, str]:
+    path = repo.content / GAME / file
     text = path.read_text(encoding="utf-8")
     assert old in text
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
@@ -65,6 +65,16 @@ def test_an_aside_passes_and_is_listed_for_the_reviewer(tmp_path, repo):
     result = check(tmp_path, repo, f"{old}..{new}")
     assert result.exit_code == 0, result.output
     assert "review: ohne-furcht-und-adel/tie-break" in result.output and "0 problem(s)" in result.output
+
+
+def test_a_rules_section_reworded_is_listed_for_the_reviewer(tmp_path, repo):
+    # A section binds nothing to the engine: what its words now say is for a person to read.
+    old, new = commit_by_hand(repo, "Verboten sind der Meuchler selbst", "Erlaubt sind auch der Meuchler selbst", "rules.de.md")
+    result = check(tmp_path, repo, f"{old}..{new}")
+    assert result.exit_code == 0, result.output
+    assert "review: ohne-furcht-und-adel/characters: body (de)" in result.output
+    old, new = commit_by_hand(repo, "Wählt eine von 2 Möglichkeiten", "Wählt eine von zwei Möglichkeiten", "rules.de.md")
+    assert "review:" not in check(tmp_path, repo, f"{old}..{new}").output  # the same words
 
 
 def test_content_that_does_not_load_fails_and_a_bad_range_is_explained(tmp_path, repo):

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from apptools import answer_with_aside, make_editor_site
 from rules_index.corrections.db import session
 from rules_index.corrections.models import EditorToken, TranslationFlag
+from rules_index.corrections.editors import add_editor
 from rules_index.corrections.tokens import issue_token, revoke_tokens
 from rules_index.web.state import library
 
@@ -177,19 +178,27 @@ def test_a_plain_fix_is_written_at_once_and_versioned(write_app):
 
 
 def test_a_section_change_goes_through_the_same_api(write_app):
+    # A rules section binds nothing to the engine: a new statement waits for a second editor
+    # (test_held_changes.py), a page that breaks the section's layout is refused.
     response = post(write_app, {"game": GAME, "kind": "section", "id": "goal", "text": {"en": {"body": "Build the most valuable city.\n\nZanzibarword."}}, "dry_run": True})
-    assert response.status_code == 200 and response.get_json()["flags"] == ["de", "it"]
+    assert response.status_code == 200 and response.get_json()["outcome"] == "held"
+    assert any(reason["message"].startswith("body (en)") for reason in response.get_json()["reasons"])
     refused = post(write_app, {"game": GAME, "kind": "section", "id": "goal", "text": {"en": {"body": "## Not a section\n\nText"}}, "dry_run": True})
     assert refused.status_code == 422 and refused.get_json()["problems"][0]["kind"] == "validation"
 
 
 def test_a_section_change_carries_the_version_the_api_shows(write_app):
+    with write_app.app_context():
+        add_editor(session(), "bert", "another-long-editor-password")
+        second = issue_token(session(), "bert")
     client = write_app.test_client()
     shown = client.get(f"/api/v1/games/{GAME}/sections/goal?lang=en").get_json()
     assert shown["version"] == client.get(f"/api/v1/games/{GAME}/sections/goal?lang=de").get_json()["version"]
     body = {"game": GAME, "kind": "section", "id": "goal", "text": {"en": {"body": "Build the most valuable city.\n\nZanzibarword."}},
             "base_version": shown["version"], "dry_run": False}
-    written = post(write_app, body)
+    held = post(write_app, body)
+    assert held.status_code == 202 and held.get_json()["outcome"] == "held", held.get_json()
+    written = client.post(f"/api/v1/changes/{held.get_json()['held']}/confirm", headers={"Authorization": f"Bearer {second}"})
     assert written.status_code == 201, written.get_json()
     now = client.get(f"/api/v1/games/{GAME}/sections/goal?lang=en").get_json()
     assert now["version"] == written.get_json()["version"] != shown["version"]

@@ -216,12 +216,13 @@ def test_revert_restores_the_text_as_a_new_change(site, two_editors):
 
 
 def test_revert_of_a_section(site, two_editors):
-    first, _ = two_editors
+    first, second = two_editors
     url = f"/editor/entries/{GAME}/section/goal"
     original = stored(site, "section", "goal")
     token, values = open_form(first, url, SECTION_FIELDS)
-    values["body_en"] += "\n\nZanzibarword."  # rules sections are not bound: the change goes live
+    values["body_en"] += "\n\nZanzibarword."  # a new statement: live once a second editor confirms it
     assert post(first, url, token, values).status_code == 302
+    assert confirm_held(second)
     page = first.get(url).get_data(as_text=True)
     change_id = re.search(r"/editor/changes/(\d+)/revert", page).group(1)
     assert first.post(f"/editor/changes/{change_id}/revert", data={"csrf_token": csrf_token(page), "next": url}).status_code == 302

@@ -13,7 +13,7 @@ from rules_index.corrections.editors import add_editor
 from rules_index.corrections.models import Change, Report, TranslationFlag
 from rules_index.web.state import search_results
 
-from formtools_shared import confirm_held, csrf_token, form_values, login
+from formtools_shared import confirm_held, csrf_token, form_values, login, second_editor
 
 FIELDS = ["question_de", "answer_de", "question_en", "answer_en", "question_it", "answer_it", "citation", "ruling", "check"]
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
@@ -186,6 +186,11 @@ def test_direct_edit_of_a_section(site):
     values["body_en"] += "\n\nZanzibarword."
     response = client.post(url, data={"csrf_token": csrf_token(page), **values})
     assert response.status_code == 302
+    # A section binds nothing to the engine: a new statement is out of sight until a second
+    # editor has read it.
+    assert "Zanzibarword." not in (site.content_dir / GAME / "rules.en.md").read_text(encoding="utf-8")
+    assert "Zanzibarword." not in client.get(f"/en/{GAME}/").get_data(as_text=True)
+    assert confirm_held(second_editor(site))
     assert "Zanzibarword." in (site.content_dir / GAME / "rules.en.md").read_text(encoding="utf-8")
     assert "Zanzibarword." in client.get(f"/en/{GAME}/").get_data(as_text=True)
 

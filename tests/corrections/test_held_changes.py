@@ -117,3 +117,70 @@ def test_a_span_that_contradicts_the_engine_is_refused_and_a_typo_fix_goes_live(
     assert app.test_client().post(f"/api/v1/changes/{held['held']}/confirm", headers=headers(app, second=True)).status_code == 201
     fixed = submit(app, {"de": {"answer": texts["de"]}})
     assert fixed.status_code == 201 and fixed.get_json()["outcome"] == "accepted", fixed.get_json()
+
+
+SECTION = "characters"
+# Wrong rules written into a rules section in every way the words allow: a permission turned,
+# a number, a colour, an order, a quantifier, a sentence added or dropped, the text replaced.
+SECTION_WRONG = [
+    ("Verboten sind der Meuchler selbst", "Erlaubt sind auch der Meuchler selbst"),
+    ("sein ganzes Gold geben", "sein halbes Gold geben"),
+    ("1 Gold pro blauem Bauwerk", "2 Gold pro blauem Bauwerk"),
+    ("1 Gold pro grünem Bauwerk", "1 Gold pro rotem Bauwerk"),
+    ("höchstens 3 Bauwerke", "mindestens 3 Bauwerke"),
+    ("Zu Beginn der nächsten Runde", "Am Ende der nächsten Runde"),
+    ("bekommt er nichts.", "bekommt er nichts. Er darf dann einen zweiten Charakter nennen."),
+    (" Verboten sind der Meuchler selbst und das Opfer des Meuchlers aus der laufenden Runde.", ""),
+]
+
+
+def section_body(app, lang="de") -> str:
+    return app.test_client().get(f"/api/v1/games/{GAME}/sections/{SECTION}?lang={lang}").get_json()
+
+
+def submit_section(app, body: str, dry_run=True):
+    shown = section_body(app)
+    request = {"game": GAME, "kind": "section", "id": SECTION, "text": {"de": {"body": body}},
+               "dry_run": dry_run, "base_version": shown["version"]}
+    return app.test_client().post("/api/v1/changes", json=request, headers=headers(app))
+
+
+def stored_section(app) -> str:
+    with app.app_context():
+        from rules_index.web.state import library
+        return library().game(GAME).section(SECTION).body("de")
+
+
+@pytest.mark.parametrize("old,new", SECTION_WRONG)
+def test_a_rules_section_reworded_waits_for_a_second_editor(app, old, new):
+    # A section binds no statement to the engine, so one editor alone cannot put a new rule
+    # in front of readers: every reworded, added or dropped statement is held.
+    body = stored_section(app)
+    assert old in body
+    response = submit_section(app, body.replace(old, new), dry_run=False)
+    assert response.status_code == 202 and response.get_json()["outcome"] == "held", response.get_json()
+    assert stored_section(app) == body
+
+
+def test_a_section_whose_text_is_replaced_waits_too(app):
+    assert submit_section(app, "Wort " * 4000).get_json()["outcome"] == "held"
+
+
+def test_a_section_with_a_number_written_out_goes_live(app):
+    # What the words still say the same goes live at once, as in an answer.
+    old, new = "Wählt eine von 2 Möglichkeiten", "Wählt eine von zwei Möglichkeiten"
+    body = stored_section(app)
+    assert old in body
+    response = submit_section(app, body.replace(old, new), dry_run=False)
+    assert response.status_code == 201 and response.get_json()["outcome"] == "accepted", response.get_json()
+    assert new in stored_section(app)
+
+
+def test_a_held_section_goes_live_once_another_editor_confirms_it(app):
+    body = stored_section(app)
+    old, new = SECTION_WRONG[6]
+    held = submit_section(app, body.replace(old, new), dry_run=False).get_json()["held"]
+    assert app.test_client().post(f"/api/v1/changes/{held}/confirm", headers=headers(app)).status_code == 403  # not one's own
+    confirmed = app.test_client().post(f"/api/v1/changes/{held}/confirm", headers=headers(app, second=True))
+    assert confirmed.status_code == 201
+    assert "zweiten Charakter" in stored_section(app)
