@@ -138,12 +138,15 @@ def test_second_editor_gets_the_merge_and_saves_it(editing_server, session_of):
 def test_revert_with_the_button(editing_server, session_of):
     url = f"{editing_server.url}/editor/entries/{GAME}/section/goal"
     original = read_section(editing_server.content, GAME, "goal")
-    anna = session_of(editing_server, "anna")
+    anna, bert = session_of(editing_server, "anna"), session_of(editing_server, "bert")
     anna.goto(url)
     body = anna.locator('textarea[name="body_en"]')
     body.fill(body.input_value() + "\n\nZanzibarword.")
     assert submit(anna, "save").status == 200
+    assert anna.locator(".flash").inner_text().startswith("Für eine zweite Redaktion zurückgehalten")
+    confirm_in_queue(bert, editing_server)  # a section's new statement waits for a second editor
     assert "Zanzibarword." in read_section(editing_server.content, GAME, "goal")["en"]["body"]
+    anna.goto(url)
     with anna.expect_navigation(timeout=90_000):
         anna.get_by_role("button", name="Zurücknehmen").click(timeout=90_000)
     assert anna.locator(".flash").inner_text().startswith("Änderung zurückgenommen")
