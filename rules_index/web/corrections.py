@@ -119,13 +119,18 @@ def _form_page(lang: str, slug: str, kind: str, target_id: str):
     return render_template("corrections/form.html", lang=lang, game=game, kind=kind, entry=entry, form=form), (400 if form.errors else 200)
 
 
+# The form checks its own CSRF token (FlaskForm), so that a token gone stale (a phone's browser
+# restarted, cookies cleared) shows the form again with the reader's text and a fresh token,
+# instead of an error page that loses it.
 @bp.route("/<lang>/<slug>/faq/<faq_id>/correction", methods=["GET", "POST"])
+@csrf.exempt
 @submissions_per_address
 def faq_correction(lang: str, slug: str, faq_id: str):
     return _form_page(lang, slug, "faq", faq_id)
 
 
 @bp.route("/<lang>/<slug>/rules/<section_id>/correction", methods=["GET", "POST"])
+@csrf.exempt
 @submissions_per_address
 def section_correction(lang: str, slug: str, section_id: str):
     return _form_page(lang, slug, "section", section_id)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Flask, abort, current_app, jsonify, redirect, render_template, request
 from flask_babel import gettext
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.routing import RoutingException
 
@@ -98,6 +99,12 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
         return jsonify(error=exc.message), exc.status
+
+    @app.errorhandler(CSRFError)
+    def stale_form(exc: CSRFError):
+        # Flask-WTF's reason is English and technical; the reader gets what to do, in their language.
+        return _answer(400, gettext("The form had expired or was sent from another page. Please go back, "
+                                    "reload the page and send it again."))
 
     @app.errorhandler(UnstorableText)
     def unstorable_text(exc: UnstorableText):

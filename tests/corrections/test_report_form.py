@@ -103,3 +103,42 @@ def test_tracking_page_repeats_what_was_sent_but_not_the_email(site_client):
     assert "Ties are &lt;b&gt;settled&lt;/b&gt; differently." in status
     assert "The player with more gold wins." in status
     assert "reader@example.org" not in status and "example.org" not in status
+
+
+EXPIRED = {"de": "Das Formular war abgelaufen", "en": "The form had expired", "it": "Il modulo era scaduto"}
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_a_stale_form_comes_back_with_the_readers_text(site_client, lang):
+    # A phone's browser restarted, cookies cleared: the form's token no longer fits. The reader
+    # gets the form again with what they wrote and a fresh token, in their language; one report.
+    url = f"/{lang}/{GAME}/faq/{FAQ}/correction"
+    site_client.get(url)
+    words = "Die Seite nennt 3 statt 2 Gold \u2013 bitte prüfen."
+    response = site_client.post(url, data={"csrf_token": "stale", "message": words, "page": "2"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400 and EXPIRED[lang] in page and "CSRF" not in page
+    assert form_values(page, ["message"])["message"] == words
+    again = site_client.post(url, data={"csrf_token": csrf_token(page), **form_values(page, ["message", "page", "form_token"])})
+    assert again.status_code == 303
+    thanks = site_client.get(again.headers["Location"]).get_data(as_text=True)
+    assert report(site_client.application, tracking_token(thanks, lang)).message == words
+
+
+@pytest.mark.parametrize("lang", ["de", "it"])
+def test_the_form_summary_reads_as_a_sentence(site_client, lang):
+    url = f"/{lang}/{GAME}/faq/{FAQ}/correction"
+    page = site_client.get(url).get_data(as_text=True)
+    summary = site_client.post(url, data={"csrf_token": csrf_token(page), "message": " "}).get_data(as_text=True)
+    assert "?:" not in summary and "error-summary" in summary
+
+
+@pytest.mark.parametrize("lang,words", [("de", "Das Formular war abgelaufen"), ("it", "Il modulo era scaduto")])
+def test_a_form_posted_without_its_token_says_what_to_do_in_the_readers_language(site_client, lang, words):
+    # The editor's login and the other forms: Flask-WTF's English reason is not shown.
+    site_client.get(f"/{lang}/")
+    for path in ("/editor/login", f"/{lang}/{GAME}/faq/{FAQ}/correction"):
+        response = site_client.post(path, data={"name": "anna", "password": "x", "message": "x"},
+                                    headers={"Accept-Language": lang})
+        page = response.get_data(as_text=True)
+        assert response.status_code == 400 and words in page and "CSRF" not in page, path
