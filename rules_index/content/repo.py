@@ -152,6 +152,11 @@ class ContentRepo:
     def head(self) -> str:
         return self.git("rev-parse", f"refs/heads/{self.branch}").strip()
 
+    def format_patch(self, commit: str) -> str:
+        """The commit as ``git format-patch`` writes it (author, date, message, diff): ``git am``
+        applies it to another clone."""
+        return self.git("format-patch", "-1", "--stdout", commit)
+
     def show(self, rev: str, path: str) -> str | None:
         """The text of the content file ``path`` at ``rev``, or None where it does not exist."""
         spec = f"{rev}:{self.prefix}{path}"

@@ -142,19 +142,18 @@ def _commit_plans(repo: ContentRepo, commit: str, paths=None) -> list[FilePlan]:
 
 # A commit never changes: what was read from one is kept (bounded; a history page reads a few).
 @functools.lru_cache(maxsize=512)
-def _committed(repo: ContentRepo, commit: str, game: str, kind: str, target: str) -> tuple[str, str, str]:
+def _committed(repo: ContentRepo, commit: str, game: str, kind: str, target: str) -> tuple[str, str]:
     plans = {plan.path: plan for plan in _commit_plans(repo, commit)}
 
     def entry(rev: str, side: str) -> dict:
-        # The files the commit changed are read once, for the entries and the patch alike.
+        # The files the commit changed are read once, for both sides.
         def text(path: str) -> str | None:
             return getattr(plans[path], side) if path in plans else repo.show(rev, path)
         try:
             return entry_in_texts(text, game, kind, target)
         except EntryNotFound:
             return {}
-    return (json.dumps(entry(f"{commit}^", "before"), ensure_ascii=False), json.dumps(entry(commit, "after"), ensure_ascii=False),
-            "".join(plan.diff() for plan in plans.values()))
+    return json.dumps(entry(f"{commit}^", "before"), ensure_ascii=False), json.dumps(entry(commit, "after"), ensure_ascii=False)
 
 
 def change_data(repo: ContentRepo, change: Change) -> tuple[dict, dict]:
@@ -162,15 +161,16 @@ def change_data(repo: ContentRepo, change: Change) -> tuple[dict, dict]:
     before content lived in git carries its own copy)."""
     if change.commit is None:
         return json.loads(change.before or "{}"), json.loads(change.after or "{}")
-    before, after, _patch = _committed(repo, change.commit, change.game, change.target_kind, change.target_id)
+    before, after = _committed(repo, change.commit, change.game, change.target_kind, change.target_id)
     return json.loads(before), json.loads(after)
 
 
 def change_patch(repo: ContentRepo, change: Change) -> str:
-    """The unified diff of the content files ``change`` made."""
+    """``change`` as a patch ``git am`` applies: its commit as ``git format-patch`` writes it (a
+    row recorded before content lived in git carries its own diff)."""
     if change.commit is None:
         return change.patch or ""
-    return _committed(repo, change.commit, change.game, change.target_kind, change.target_id)[2]
+    return repo.format_patch(change.commit)
 
 
 # Set when an accept's files could not be written after its commit (a full disk): the next

@@ -91,13 +91,22 @@ def test_whole_flow(site):
     with site.app_context():
         row = session().scalars(select(Change).where(Change.target_id == FAQ)).one()
         assert row.commit and (row.before, row.after, row.patch) == (None, None, None)
-    diff = client.get(f"/editor/changes/{row.id}.patch").get_data(as_text=True)
-    assert "+++ b/content/ohne-furcht-und-adel/faq.yaml" in diff and "Quetzalwort" in diff
     from rules_index.content.repo import ContentRepo
 
-    patch = ContentRepo(site.content_dir).git("log", "-p", "-n1", "--format=%an%n%B")
+    repo = ContentRepo(site.content_dir)
+    patch = repo.git("log", "-p", "-n1", "--format=%an%n%B")
     assert "+++ b/ohne-furcht-und-adel/faq.yaml" in patch and "Quetzalwort" in patch
     assert patch.splitlines()[0] == "Editorial team" and "Editor: anna" not in patch  # the public name, never the login
+    # The editor's .patch is that commit as git format-patch writes it: git am applies it to
+    # another clone at the commit before.
+    mail = client.get(f"/editor/changes/{row.id}.patch").get_data(as_text=True)
+    assert "From: Editorial team" in mail and "Subject: " in mail and "Quetzalwort" in mail and "anna" not in mail
+    clone = site.content_dir.parent / "clone"
+    repo.git("clone", "-q", str(site.content_dir), str(clone))
+    other = ContentRepo(clone)
+    other.git("reset", "-q", "--hard", "HEAD^")
+    other.git("-c", "user.name=Test", "-c", "user.email=test@noreply.invalid", "am", "-q", input=mail)
+    assert other.head() != repo.head() and other.git("diff", repo.head(), "HEAD") == ""
 
 
 def test_accept_that_breaks_a_check_is_refused(site):
