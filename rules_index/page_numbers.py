@@ -12,7 +12,9 @@ import re
 # Page words of the three languages, with or without their full stop, any case of the first letter.
 _WORDS = "[Ss](?:eiten?)?|[Pp](?:p|ages?|ag(?:g|ina|ine)?)?"
 _GAP = "[ \u00a0]*"
-PATTERN = f"(?:(?:{_WORDS})\\.?{_GAP})?[0-9]{{1,3}}(?:{_GAP}[-–]{_GAP}[0-9]{{1,3}})?"
+# A page is 1 or more (a rulebook has no page 0), with up to two leading zeros ("02").
+_PAGE = "0{0,2}[1-9][0-9]{0,2}"
+PATTERN = f"(?:(?:{_WORDS})\\.?{_GAP})?{_PAGE}(?:{_GAP}[-–]{_GAP}{_PAGE})?"
 _WHOLE = re.compile(f"^(?:{PATTERN})$")
 _NUMBERS = re.compile("[0-9]+")
 HINT = "a page like 2, S. 2 or p. 2, or a range like 5-6"
@@ -22,5 +24,6 @@ def normalize(text: str) -> str:
     """``text`` (without blanks around it) as "2" or "5-6"; ValueError unless it is a page."""
     if not _WHOLE.match(text):
         raise ValueError(f"must be {HINT}")
-    numbers = _NUMBERS.findall(text)
-    return "-".join(str(int(n)) for n in numbers)
+    # A range written high to low ("6-5") means the same pages.
+    numbers = sorted(int(n) for n in _NUMBERS.findall(text))
+    return "-".join(str(n) for n in numbers)

@@ -73,8 +73,8 @@ class ChangeText(RequestModel):
                     raise PydanticCustomError("unknown_language", "unknown language '{lang}', use {langs}",
                                               {"lang": str(lang)[:10], "langs": ", ".join(LANGS)})
             if not data:
-                raise PydanticCustomError(
-                    "no_language", 'give the new text of at least one language, e.g. {{"de": {{"answer": "..."}}}}')
+                raise PydanticCustomError("no_language", "give the new text of at least one language, e.g. {example}",
+                                          {"example": '{"de": {"answer": "..."}}'})
         return data
 
     def given(self) -> dict[str, LangText]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rules_index.content import LANGS, Game
@@ -98,6 +99,9 @@ def revert_change(
             hold=False,  # the text restored was live before: it passed the gate and any second editor
         )
     except changes.StaleVersion as exc:
+        if session.scalar(select(Change.id).where(Change.reverts_id == change.id).limit(1)) is not None:
+            # A double click, or the back button and the form sent again: it is done already.
+            raise NotRevertable("reverted", "This change was reverted already.") from exc
         raise NotRevertable(
             "changed-since",
             "The entry has changed since this change; reverting it would undo the later changes too. Edit the entry by hand.",

@@ -464,7 +464,7 @@ def review(editor: Editor, report_id: int):
         problems=problems, checked=checked, changed=changed, refused=refused, merges=merges, diff_html=diff_html,
         texts=review_texts(kind, slug, target, current, form, report.lang), folds=_folds(kind, current, form, merges),
         reasons=reasons,
-    ), (409 if merges is not None else 400 if refused or form.errors else 200)
+    ), (409 if merges is not None else 400 if refused or form.errors or reject_form.errors else 200)
 
 
 @bp.get("/entries")
@@ -545,7 +545,9 @@ def revert(editor: Editor, change_id: int):
         abort(404)
     try:
         revert_change(session(), content_dir(), _lock_file(), editor, change_id)
-    except NotRevertable:
+    except NotRevertable as exc:
+        if exc.reason == "reverted":
+            return _change_list(editor, refusal=_("This change was reverted already."), status=409)
         return _change_list(editor, refusal=_(
             "Not reverted: the entry has changed since this change, and reverting it would undo the later "
             "changes too. Please edit the entry by hand."), status=409)

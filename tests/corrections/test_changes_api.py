@@ -108,6 +108,7 @@ def test_bad_requests_get_clear_errors(dry_app, body, status, field):
     response = post(dry_app, body)
     assert response.status_code == status
     assert response.get_json()["error"].startswith(f"{field}:")
+    assert "{{" not in response.get_json()["error"]  # an example in the message reads as JSON
 
 
 # ------------------------------------------------------------------------------ the gate

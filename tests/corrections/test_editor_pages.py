@@ -227,6 +227,10 @@ def test_revert_of_a_section(site, two_editors):
     change_id = re.search(r"/editor/changes/(\d+)/revert", page).group(1)
     assert first.post(f"/editor/changes/{change_id}/revert", data={"csrf_token": csrf_token(page), "next": url}).status_code == 302
     assert stored(site, "section", "goal") == original
+    # The same form sent again (a double click, the back button): done already, and said so.
+    again = first.post(f"/editor/changes/{change_id}/revert", data={"csrf_token": csrf_token(page), "next": url})
+    assert again.status_code == 409 and "schon zurückgenommen" in again.get_data(as_text=True)
+    assert stored(site, "section", "goal") == original
 
 
 def test_revert_is_refused_when_the_entry_changed_since(site, two_editors):
@@ -275,6 +279,17 @@ def reject(client, rid, reason="Steht so auf S. 2."):
     page = client.get(f"/editor/reports/{rid}").get_data(as_text=True)
     token = csrf_token(page)
     return client.post(f"/editor/reports/{rid}", data={"csrf_token": token, "action": "reject", "reject-csrf_token": token, "reject-reason": reason})
+
+
+def test_a_reject_without_a_fitting_reason_is_refused_and_the_report_stays_open(site, two_editors):
+    first, _ = two_editors
+    rid = report_id(site, submit_report(site.test_client()))
+    for reason in ("", "   ", "x" * 2001, "falsch\x00", "\u202e\u202e"):
+        response = reject(first, rid, reason)
+        assert response.status_code == 400, reason
+    assert "Diese Meldung wurde abgelehnt." not in first.get(f"/editor/reports/{rid}").get_data(as_text=True)
+    assert reject(first, rid, "Steht so auf S. 2.\u202e").status_code == 302
+    assert "Steht so auf S. 2.\u202e" not in first.get(f"/editor/reports/{rid}").get_data(as_text=True)
 
 
 def test_rejected_report_is_locked(site, two_editors):

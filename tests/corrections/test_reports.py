@@ -179,3 +179,19 @@ def test_form_refuses_control_characters_in_readers_language(site, lang, said):
         html = response.get_data(as_text=True)
         assert said in html and f'<html lang="{lang}">' in html
     assert count(site) == 0
+
+
+@pytest.mark.parametrize("typed,stored", [("6-5", "5-6"), ("S. 02", "2"), ("p. 9 – 7", "7-9")])
+def test_pages_are_stored_as_the_site_writes_them(site, typed, stored):
+    response = site.test_client().post("/api/v1/corrections", json={**GOOD, "page": typed})
+    assert response.status_code == 201
+    with site.app_context():
+        from rules_index.corrections.models import Report
+        assert session().scalars(select(Report)).one().page == stored
+
+
+@pytest.mark.parametrize("typed", ["0", "S. 0", "0-3", "p. 000"])
+def test_a_page_zero_is_no_page(site, typed):
+    response = site.test_client().post("/api/v1/corrections", json={**GOOD, "page": typed})
+    assert response.status_code == 400 and response.get_json()["error"].startswith("page:")
+    assert count(site) == 0
