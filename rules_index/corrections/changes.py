@@ -286,7 +286,7 @@ def apply_change(
             except WriteCheckFailed as exc:  # the writer would not store what was meant: refuse, write nothing
                 raise ChangeRefused([GateProblem("validation", f"the change cannot be written as given: {exc}")]) from None
             if not any(p.before != p.after for p in plans):
-                raise ChangeRefused([GateProblem("validation", UNCHANGED)])
+                raise ChangeRefused([GateProblem("validation", UNCHANGED, code="unchanged")])
             problems = review(root, game, kind, target, plans)
             if problems:
                 raise ChangeRefused(problems)

@@ -109,7 +109,7 @@ def review_faq(game: Game, stored: Faq, updates: dict) -> tuple[list[GateProblem
     except ValidationError as exc:
         return [GateProblem("validation", f"faq.yaml {stored.id}: {_where(e['loc'])}: {e['msg']}") for e in exc.errors()], None
     if entry == stored:
-        return [GateProblem("validation", UNCHANGED)], entry
+        return [GateProblem("validation", UNCHANGED, code="unchanged")], entry
     changed = dataclasses.replace(game, faq=[entry if f.id == entry.id else f for f in game.faq])
     # The stored game is valid: whatever the cross-file checks find now, the change brought.
     problems = [GateProblem("validation", str(p)) for p in check_game(changed, {}, None, rulings=False)]

@@ -404,3 +404,15 @@ def test_the_language_chosen_on_the_login_page_survives_login_and_logout(site):
     page = client.get("/editor/").get_data(as_text=True)
     client.post("/editor/logout", data={"csrf_token": csrf_token(page)})
     assert '<html lang="it">' in client.get("/editor/login").get_data(as_text=True)
+
+
+def test_saving_an_entry_as_it_is_says_there_is_nothing_to_save(site, two_editors):
+    # Not "validation · the change does not alter the entry" under a heading of broken rules.
+    first, _ = two_editors
+    for url, fields in ((EDIT_URL, FAQ_FIELDS), (f"/editor/entries/{GAME}/section/goal", SECTION_FIELDS)):
+        token, values = open_form(first, url, fields)
+        response = post(first, url, token, values)
+        page = response.get_data(as_text=True)
+        assert response.status_code == 422 or response.status_code == 400, url
+        assert "Es gibt nichts zu" in page and "does not alter" not in page and "Nicht übernommen" not in page, url
+    assert change_count(site) == 0
