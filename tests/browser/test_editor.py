@@ -167,3 +167,25 @@ def test_switching_the_interface_to_italian(editing_server, session_of):
     anna.goto(f"{editing_server.url}/editor/entries")
     assert anna.get_by_role("heading", level=1).inner_text() == "Voci"
     assert anna.get_by_role("link", name="Modifiche").is_visible()
+
+
+def test_the_lists_of_changes_are_cards_on_a_phone(editing_server, session_of):
+    # The history on an entry's page and the list of all changes: each change a card, the revert
+    # button in reach, nothing to scroll sideways at 360 px.
+    anna = session_of(editing_server, "anna")
+    url = f"{editing_server.url}/editor/entries/{GAME}/section/characters"
+    anna.goto(url)
+    body = anna.locator('textarea[name="body_de"]')
+    text = body.input_value()
+    old, new = ("Wählt eine von 2", "Wählt eine von zwei") if "Wählt eine von 2" in text else ("Wählt eine von zwei", "Wählt eine von 2")
+    body.fill(text.replace(old, new))
+    assert submit(anna, "save").status == 200  # a number written another way goes live at once
+    anna.set_viewport_size({"width": 360, "height": 740})
+    for page in (url, f"{editing_server.url}/editor/changes"):
+        anna.goto(page)
+        rows = anna.locator("table.changes tbody tr")
+        assert rows.count() >= 1, page
+        cells = rows.first.locator("td")
+        assert cells.nth(1).bounding_box()["y"] > cells.nth(0).bounding_box()["y"], page  # a card, not a row
+        assert anna.evaluate("document.documentElement.scrollWidth") <= 360, page
+        assert rows.first.get_by_role("button", name="Zurücknehmen").bounding_box()["x"] + 20 <= 360, page
