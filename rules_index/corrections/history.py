@@ -1,6 +1,6 @@
-"""An entry's accepted changes as its history page shows them: for each change, the reader's
-language and then the other languages whose text changed, each as the new text with the changed
-words marked."""
+"""An entry's accepted changes as its history page shows them (a FAQ entry's or a rules
+section's): for each change, the reader's language and then the other languages whose text
+changed, each as the new text with the changed words marked."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,11 +21,15 @@ from .models import Change
 OTHER_FIELDS = ("citation", "check")
 
 
+# Each kind's heading and text as its stored data names them.
+TEXT_KEYS = {"faq": ("question", "answer"), "section": ("title", "body")}
+
+
 @dataclass(frozen=True)
 class TextChange:
     lang: str
-    question: Markup | None  # the new question with changed words marked; None if unchanged
-    answer: Markup | None    # the new answer rendered from Markdown, changed words marked; None if unchanged
+    question: Markup | None  # the new question (a section's title) with changed words marked; None if unchanged
+    answer: Markup | None    # the new answer (a section's text) rendered from Markdown, changed words marked; None if unchanged
 
 
 @dataclass(frozen=True)
@@ -36,10 +40,11 @@ class HistoryItem:
     other_fields: list[str]
 
 
-def text_change(lang: str, before: dict, after: dict) -> TextChange | None:
-    """One language's question and answer before and after, or None if neither changed."""
-    question_before, question_after = before.get("question", ""), after.get("question", "")
-    answer_before, answer_after = before.get("answer", ""), after.get("answer", "")
+def text_change(lang: str, before: dict, after: dict, kind: str = "faq") -> TextChange | None:
+    """One language's question and answer (title and text) before and after, or None if neither changed."""
+    heading, text = TEXT_KEYS[kind]
+    question_before, question_after = before.get(heading, ""), after.get(heading, "")
+    answer_before, answer_after = before.get(text, ""), after.get(text, "")
     if question_before == question_after and answer_before == answer_after:
         return None
     return TextChange(
@@ -50,7 +55,7 @@ def text_change(lang: str, before: dict, after: dict) -> TextChange | None:
 
 
 def history_item(change: Change, reader_lang: str, before: dict, after: dict) -> HistoryItem:
-    texts = {lang: text_change(lang, before.get(lang) or {}, after.get(lang) or {}) for lang in LANGS}
+    texts = {lang: text_change(lang, before.get(lang) or {}, after.get(lang) or {}, change.target_kind) for lang in LANGS}
     return HistoryItem(
         change=change,
         own=texts[reader_lang],
@@ -59,7 +64,7 @@ def history_item(change: Change, reader_lang: str, before: dict, after: dict) ->
     )
 
 
-def faq_history(changes: Iterable[Change], reader_lang: str, repo: ContentRepo) -> list[HistoryItem]:
+def entry_history(changes: Iterable[Change], reader_lang: str, repo: ContentRepo) -> list[HistoryItem]:
     """The changes (newest first, as given) as the reader of ``reader_lang`` sees them, their
     texts read from their commits in ``repo``."""
     return [history_item(change, reader_lang, *change_data(repo, change)) for change in changes]

@@ -82,7 +82,12 @@ def _earlier_report(key: str) -> str | None:
         return kept.body["token"] if kept is not None else None
 
 
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
 def _form_page(lang: str, slug: str, kind: str, target_id: str):
+    if request.method == "POST" and request.mimetype not in FORM_TYPES:
+        abort(400)  # a browser's form, never JSON (which FlaskForm would read, however deep)
     game, entry = _target(lang, slug, kind, target_id)
     current = _current_text(kind, entry, lang)
     form = CorrectionForm()

@@ -251,10 +251,25 @@ def faq_history(lang: str, slug: str, faq_id: str):
     entry = found.faq_entry(faq_id)
     if entry is None:
         abort(404)
+    return _history(lang, found, "faq", faq_id, entry.text(lang).question, present.permalink(lang, slug, faq_id))
+
+
+@bp.get("/<lang>/<slug>/rules/<section_id>/history")
+def section_history(lang: str, slug: str, section_id: str):
+    """Every accepted change of a rules section, as an entry's history shows them."""
+    _check_lang(lang)
+    found = _game_or_404(slug)
+    section = found.section(section_id)
+    if section is None:
+        abort(404)
+    return _history(lang, found, "section", section_id, section.title(lang), present.entry_url("section", lang, slug, section_id))
+
+
+def _history(lang: str, game: Game, kind: str, target: str, title: str, back: str):
     availability.require()  # the page is the database's rows: 503 while it cannot be used
-    items = history.faq_history(changes.history(db_session(), slug, "faq", faq_id), lang,
-                                changes.content_repo(content_dir()))
-    return render_template("history.html", lang=lang, game=found, entry=entry, items=items,
+    items = history.entry_history(changes.history(db_session(), game.slug, kind, target), lang,
+                                  changes.content_repo(content_dir()))
+    return render_template("history.html", lang=lang, game=game, title=title, back=back, items=items,
                            language_names=present.LANGUAGE_NAMES)
 
 

@@ -47,7 +47,7 @@ AVAILABILITY_LOG = "rules_index.corrections.availability"
 
 # What needs the database: whole blueprints, and the history page.
 NEEDS_DATABASE = {"corrections", "editor", "changes_api"}
-NEEDS_DATABASE_ENDPOINTS = {"pages.faq_history"}
+NEEDS_DATABASE_ENDPOINTS = {"pages.faq_history", "pages.section_history"}
 # Reader routes whose usual answer is not a 200.
 USUAL_STATUS = {"pages.root": 302}
 QUERY = {"api.search": "?q=Dieb", "pages.search": "?q=Dieb",
