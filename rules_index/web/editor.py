@@ -61,15 +61,39 @@ def current_editor() -> Editor | None:
     return sessions.editor_for_session(session(), session_id, lifetime)
 
 
+def _written_label(name: str) -> str | None:
+    """The label of a form field that holds an editor's own writing (texts, YAML, a reason or a
+    note), or None for any other field."""
+    kind, _sep, lang = name.rpartition("_")
+    by_lang = {"question": _("Question (%(lang)s)", lang=lang), "answer": _("Answer (%(lang)s)", lang=lang),
+               "body": _("Text (%(lang)s)", lang=lang)}
+    if kind in by_lang and lang in LANGS:
+        return by_lang[kind]
+    return {"citation": _("Citation (YAML)"), "ruling": _("Ruling (YAML)"), "check": _("Check (YAML)"),
+            "reason": _("Reason"), "reject-reason": _("Reason"), "note": _("Reason")}.get(name)
+
+
 def login_required(view):
     @functools.wraps(view)
     def wrapped(*args, **kwargs):
         editor = current_editor()
+        if editor is None and request.method == "POST":
+            return _login_keeping_what_was_sent()
         if editor is None:
             return redirect(url_for("editor.login", next=request.full_path.rstrip("?")))
         return view(editor, *args, **kwargs)
 
     return wrapped
+
+
+def _login_keeping_what_was_sent():
+    """A form sent after the editor's session ended (12 hours, a logout elsewhere): nothing is
+    saved, and the login page shows what was sent, so that no writing is lost."""
+    form = LoginForm(formdata=None)
+    form.next.data = request.full_path.rstrip("?")
+    kept = [(label, value) for name, value in request.form.items(multi=True)
+            if value.strip() and (label := _written_label(name)) is not None]
+    return render_template("editor/login.html", lang=interface.editor_lang(), form=form, kept=kept), 401
 
 
 def safe_next(target: str | None) -> str:

@@ -416,3 +416,23 @@ def test_saving_an_entry_as_it_is_says_there_is_nothing_to_save(site, two_editor
         assert response.status_code == 422 or response.status_code == 400, url
         assert "Es gibt nichts zu" in page and "does not alter" not in page and "Nicht übernommen" not in page, url
     assert change_count(site) == 0
+
+
+def test_a_form_sent_after_the_session_ended_keeps_what_was_written(site, two_editors):
+    # Twelve hours passed, or the editor was logged out elsewhere: nothing is saved, and the
+    # login page shows the texts sent, in the editor's language, to copy and send again.
+    from rules_index.corrections.models import Editor
+    from rules_index.corrections.sessions import revoke_all
+
+    first, _ = two_editors
+    token, values = open_form(first, EDIT_URL)
+    before = stored(site)
+    values["answer_de"] = NEW_DE
+    with site.app_context():
+        revoke_all(session(), session().query(Editor).filter_by(name="anna").one())
+    response = post(first, EDIT_URL, token, values)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 401 and "Anmeldung" in page
+    assert "Quetzalwort." in page and "Antwort (de)" in page
+    assert f'value="{EDIT_URL}"' in page  # after the login, back to the entry
+    assert stored(site) == before and change_count(site) == 0
