@@ -48,3 +48,13 @@ def test_a_value_the_engine_does_not_give_is_refused(site):
     assert "Pick a situation and one of its values." in html
     html = client.get(URL, query_string={"bind": "1", "pick": "1|city_sizes.B", "name": "Not A Name"}).get_data(as_text=True)
     assert "Give the fact a name" in html
+
+
+def test_the_engines_yes_and_no_read_as_the_ruling_writes_them(site):
+    # true/false, as in the ruling's YAML, not Python's True/False.
+    client = site.test_client()
+    assert login(client).status_code == 302
+    page = client.get(URL).get_data(as_text=True)
+    values = re.findall(r'<code>[^<]+</code> = <strong>([^<]*)</strong>', page)
+    assert values and "True" not in values and "False" not in values
+    assert "true" in values or "false" in values
