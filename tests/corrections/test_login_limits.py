@@ -50,7 +50,9 @@ def test_guesses_from_one_address_do_not_lock_the_editor_out_elsewhere(tmp_path)
     attacker = Browser(app, "203.0.113.5")
     codes = [attacker.login().status_code for _ in range(12)]
     assert codes == [401] * 10 + [429] * 2
-    assert attacker.login(password=PASSWORD).status_code == 429  # locked out there, right password or not
+    locked = attacker.login(password=PASSWORD)
+    assert locked.status_code == 429  # locked out there, right password or not
+    assert 0 < int(locked.headers["Retry-After"]) <= 60  # and told when to try again
     assert Browser(app, "198.51.100.7").login(password=PASSWORD).status_code == 302
 
 
