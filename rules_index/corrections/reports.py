@@ -24,8 +24,9 @@ MAX_PAGE = 40
 MAX_EMAIL = 254
 
 # What a report's texts may hold, as regex classes the API's JSON Schema states too.
-BLANK = chars.regex_class(chars.LINE_BREAKS, chars.SEPARATORS, chars.BIDI_CONTROLS, chars.SPACES, chars.ZERO_WIDTH)
-VISIBLE = f"[^{chars.regex_class(chars.CONTROLS)}{BLANK}]"
+BLANK = chars.regex_class(chars.LINE_BREAKS, chars.SEPARATORS, chars.BIDI_CONTROLS, chars.SPACES)
+# A character that shows: zero-width ones stay in a text but say nothing on their own.
+VISIBLE = f"[^{chars.regex_class(chars.CONTROLS, chars.ZERO_WIDTH)}{BLANK}]"
 PAGE = page_numbers.PATTERN
 EMAIL = f"[^@{BLANK}]+@[^@{BLANK}]+\\.[^@{BLANK}]+"
 
