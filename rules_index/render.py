@@ -128,10 +128,21 @@ def inline_html(text: str) -> Markup:
     return Markup(nh3.clean(parsed.html, tags=_INLINE_TAGS, attributes=_ATTRIBUTES, link_rel="noopener").strip())
 
 
-def plain_text(text: str) -> str:
-    """Markdown reduced to its words (for snippets, meta descriptions and the index)."""
-    stripped = nh3.clean(str(markdown_html(text)), tags=set())
-    return " ".join(html.unescape(stripped).split())
+_ITEM_END = "\u2063"  # INVISIBLE SEPARATOR: where a list item ended, until it is written out
+_ITEM_ENDED = re.compile(f"(?<=[.;:!?,])\\s*{_ITEM_END}")
+
+
+def plain_text(text: str, item_end: str = "") -> str:
+    """Markdown reduced to its words (for snippets, meta descriptions and the index). With
+    ``item_end`` (e.g. ";"), each list item that does not end in a sign of its own ends in it:
+    "4 players: 2 face up; 5 players: 1 face up", not "2 face up 5 players"."""
+    rendered = str(markdown_html(text))
+    if item_end:
+        rendered = rendered.replace("</li>", f"{_ITEM_END}</li>")
+    words = " ".join(html.unescape(nh3.clean(rendered, tags=set())).split())
+    if item_end:
+        words = _ITEM_ENDED.sub("", words).replace(f" {_ITEM_END}", item_end).replace(_ITEM_END, item_end)
+    return words
 
 
 def layout(text: str, says=lambda words: True) -> tuple:

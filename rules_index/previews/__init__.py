@@ -49,7 +49,7 @@ def _sentences(text: str) -> list[str]:
 
 def verdict_sentence(answer_markdown: str, limit: int = VERDICT_LIMIT) -> str:
     """The answer's first sentence, with the next one when the first is only a verdict word."""
-    sentences = _sentences(plain_text(answer_markdown))
+    sentences = _sentences(plain_text(answer_markdown, item_end=";"))
     taken = sentences[0]
     if len(taken.split()) <= _BARE_VERDICT_WORDS and len(sentences) > 1:
         taken = f"{taken} {sentences[1]}"

@@ -24,6 +24,9 @@ MARGIN = 72
 # Text sizes tried from large to small until the question and verdict fit their boxes.
 QUESTION_SIZES = (60, 54, 48, 42, 38)
 VERDICT_SIZES = (40, 36, 32, 29, 26)
+# The citation names the page and, for another language's edition, that edition: it is shrunk to
+# fit whole on two lines at most, never cut to a word that says nothing ("Rulebook p. 2 · Edizione").
+CITATION_SIZES = (34, 30, 27, 24, 21)
 
 
 @lru_cache(maxsize=32)
@@ -108,9 +111,10 @@ def card_png(preview: Preview, site_name: str) -> bytes:
 
     # Foot: the citation on its tinted label, the site's name on the right.
     draw.rectangle((0, foot_top, WIDTH, HEIGHT), fill=CITE)
-    cite_font = _font(True, 34)
-    citation = _wrap(draw, preview.citation, cite_font, inner - 360)[0]
-    draw.text((MARGIN, foot_top + 60), citation, font=cite_font, fill=INK, anchor="lm")
+    cite_font, cite_lines = _fit(draw, preview.citation, True, CITATION_SIZES, inner - 360, 2)
+    step = _line_height(cite_font)
+    for i, line in enumerate(cite_lines):
+        draw.text((MARGIN, foot_top + 60 + (i - (len(cite_lines) - 1) / 2) * step), line, font=cite_font, fill=INK, anchor="lm")
     site_font = _font(False, 28)
     draw.text((WIDTH - MARGIN, foot_top + 60), site_name, font=site_font, fill=MUTED, anchor="rm")
 

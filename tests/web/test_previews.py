@@ -258,3 +258,42 @@ def test_start_and_game_pages_preview_with_their_own_picture(client, lang):
     assert len(pictures) == len(pages)  # each page its own picture
     for missing in (f"/{lang}/no-such-game/preview.png", "/xx/preview.png"):
         assert client.get(missing).status_code == 404
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_listed_answer_keeps_its_items_apart_in_the_preview(lang):
+    # "4 players: 2 face up 5 players: 1 face up" reads as one count; each item ends in a sign.
+    from rules_index.render import plain_text
+
+    library = real_library()
+    checked = 0
+    for slug, faq_id in ANSWERS:
+        game = library.game(slug)
+        answer = game.faq_entry(faq_id).text(lang).answer
+        items = [plain_text(m.group(1)) for m in re.finditer(r"^\s*(?:[-*+]|\d+[.)])\s+(.+)$", answer, re.M)]
+        verdict = answer_preview(game, game.faq_entry(faq_id), lang).verdict
+        for item in items:
+            if item and f"{item} " in verdict:
+                checked += 1
+                assert item[-1] in ".;:!?,", (slug, faq_id, item)
+            elif item and item in verdict and not verdict.endswith(item):
+                checked += 1
+                assert verdict[verdict.index(item) + len(item)] in ".;:!?,", (slug, faq_id, item)
+    assert checked >= 5
+
+
+def test_the_pictures_citation_is_whole():
+    # The foot of the picture names the page and another language's edition: never cut short
+    # ("Regolamento p. 1 · Edizione" said nothing about which edition).
+    from PIL import Image, ImageDraw
+
+    from rules_index.previews.card import CITATION_SIZES, MARGIN, WIDTH, _fit
+
+    draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    library = real_library()
+    for lang in LANGS:
+        for slug, faq_id in ANSWERS:
+            game = library.game(slug)
+            citation = answer_preview(game, game.faq_entry(faq_id), lang).citation
+            _font, lines = _fit(draw, citation, True, CITATION_SIZES, WIDTH - 2 * MARGIN - 360, 2)
+            assert " ".join(lines) == citation, (lang, slug, faq_id, lines)
