@@ -43,6 +43,24 @@ async function fromCacheFirst(request) {
   }
 }
 
+// A page is kept under its address without what chats and mail add to a shared link (utm_*,
+// fbclid, gclid…), so that the link and the page's own address find one copy; looked up, a
+// trailing slash too many or too few ("…/tie-break/") finds it as well, as the server redirects.
+const TRACKING = /^(utm_\w+|fbclid|gclid|dclid|msclkid|mc_eid|igshid)$/;
+
+function pageKey(address) {
+  const url = new URL(address);
+  for (const name of [...url.searchParams.keys()]) if (TRACKING.test(name)) url.searchParams.delete(name);
+  return url.href;
+}
+
+async function keptPage(address) {
+  const key = pageKey(address);
+  const url = new URL(key);
+  url.pathname = url.pathname.endsWith("/") ? url.pathname.replace(/\/+$/, "") || "/" : url.pathname + "/";
+  return (await caches.match(key)) || (await caches.match(url.href));
+}
+
 // Pages: the network's answer, kept for later. Without a network: the kept copy; for a search,
 // the offline search page (it reads the question from the address); for a calculator, the kept
 // page with every player card (offline no server can add one), unless a result was kept; else
@@ -51,11 +69,11 @@ async function fromNetworkFirst(request, url) {
   try {
     const response = await fetch(request);
     const noStore = (response.headers.get("Cache-Control") || "").includes("no-store");
-    if (response.ok && !noStore) (await caches.open(PAGES)).put(request, response.clone());
+    if (response.ok && !noStore) (await caches.open(PAGES)).put(pageKey(request.url), response.clone());
     return response;
   } catch (error) {
     const standin = STANDIN[url.pathname];
-    const kept = (standin && !url.search && await caches.match(standin)) || await caches.match(request);
+    const kept = (standin && !new URL(pageKey(url.href)).search && await caches.match(standin)) || await keptPage(request.url);
     if (kept) return kept;
     if (request.mode === "navigate") {
       const offline = (standin && await caches.match(standin)) || await caches.match(OFFLINE[pageLang(url)]);
@@ -69,9 +87,9 @@ async function fromNetworkFirst(request, url) {
 self.addEventListener("message", (event) => {
   const url = event.data && event.data.keep;
   if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
-  event.waitUntil(caches.match(url).then((kept) => kept || fetch(url).then(async (response) => {
+  event.waitUntil(caches.match(pageKey(url)).then((kept) => kept || fetch(url).then(async (response) => {
     const noStore = (response.headers.get("Cache-Control") || "").includes("no-store");
-    if (response.ok && !noStore) await (await caches.open(PAGES)).put(url, response);
+    if (response.ok && !noStore) await (await caches.open(PAGES)).put(pageKey(url), response);
   })).catch(() => {}));
 });
 

@@ -28,6 +28,7 @@ CALCULATOR = "/en/ohne-furcht-und-adel/calculators/score?name0=Anna&yellow0=3+5&
 # A reader's question offline, and the answer it must find among the first three.
 QUESTION = "Dieb Meuchler"
 FOUND = "/de/ohne-furcht-und-adel/faq/thief-forbidden-targets"
+SHARED = "/en/ohne-furcht-und-adel/faq/tie-break"
 GAMES = sorted(folder.name for folder in (ROOT / "content").iterdir() if folder.is_dir())
 
 
@@ -96,6 +97,9 @@ def test_installable_and_opened_pages_work_offline(profile_context, own_server):
         for path in (OTHER, GAME, CALCULATOR):
             page.goto(base + path)
             _wait_until_kept(page, base + path)
+        # A link shared in a chat carries tracking parameters: the page is kept as itself.
+        page.goto(base + SHARED + "?utm_source=whatsapp&utm_medium=chat")
+        _wait_until_kept(page, base + SHARED)
         assert page.evaluate("navigator.serviceWorker.controller !== null")
 
         _take_the_network_away(context, page, own_server)
@@ -110,6 +114,9 @@ def test_installable_and_opened_pages_work_offline(profile_context, own_server):
         assert page.locator("h1").inner_text() == "Kardinal & König"
         page.goto(base + CALCULATOR)
         assert page.locator("#result .winner").inner_text() == "Winner: Ben"
+        for address in (SHARED, SHARED + "/", SHARED + "?utm_campaign=x"):
+            page.goto(base + address)
+            assert page.locator("h1").inner_text() == "Who wins if players are tied on points?", address
         page.goto(base + "/it/ohne-furcht-und-adel/faq/assassin-victim-skips-round")
         assert page.locator("h1").inner_text() == "Rete assente"
         assert page.evaluate("document.documentElement.scrollWidth") <= MOBILE["width"]
