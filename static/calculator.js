@@ -71,12 +71,29 @@
     });
   };
 
+  // A shared result's link opened where no server answers it (offline, the page kept without
+  // its query): the fields come from the address, and the outputs follow them.
+  const fillFromAddress = () => {
+    for (const [name, value] of new URLSearchParams(window.location.search)) {
+      const field = form.elements[name];
+      if (!field || !value) continue;
+      if (field instanceof RadioNodeList) {
+        if (![...field].some((el) => el.checked)) [...field].filter((el) => el.value === value).forEach((el) => { el.checked = true; });
+      } else if (field.type === "checkbox" || field.type === "radio") {
+        if (!field.checked && field.value === value) field.checked = true;
+      } else if (!field.value) {
+        field.value = value;
+        if (/^name\d+$/.test(name)) showName(field);
+      }
+    }
+  };
+
   form.addEventListener("input", (event) => {
     if (/^name\d+$/.test(event.target.name || "")) showName(event.target);
     refresh();
   });
   // A page restored from the history, or reloaded, keeps what was typed: its outputs follow it.
-  window.addEventListener("pageshow", refresh);
+  window.addEventListener("pageshow", () => { fillFromAddress(); refresh(); });
   // The export has no server, nor has the installed site without a network (the outputs are the
   // result there): Enter in a field must not reload the page with the fields emptied.
   form.addEventListener("submit", (event) => {

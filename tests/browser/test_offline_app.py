@@ -114,6 +114,11 @@ def test_installable_and_opened_pages_work_offline(profile_context, own_server):
         assert page.locator("h1").inner_text() == "Kardinal & König"
         page.goto(base + CALCULATOR)
         assert page.locator("#result .winner").inner_text() == "Winner: Ben"
+        # A score pad's result shared as a link, not opened before: the fields come from the
+        # address and the totals follow (the verdict line needs the server).
+        page.goto(base + "/en/ohne-furcht-und-adel/calculators/score?name0=Cleo&red0=5+4&name1=Dan&red1=1&submit=1")
+        assert page.locator("#name0").input_value() == "Cleo"
+        assert page.locator('output[data-out="0"]').inner_text() == "9 points"
         for address in (SHARED, SHARED + "/", SHARED + "?utm_campaign=x"):
             page.goto(base + address)
             assert page.locator("h1").inner_text() == "Who wins if players are tied on points?", address
