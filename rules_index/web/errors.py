@@ -18,7 +18,7 @@ from rules_index.corrections import availability
 from rules_index.corrections.db import UnstorableText, discard_session
 
 from .i18n import page_lang
-from .not_found import closest_matches, games_to_pick, with_game_slug
+from .not_found import closest_matches, games_to_pick, is_real_page, meant_addresses
 
 API_MESSAGES = {
     429: "rate limit: too many requests, try again in a minute",
@@ -54,22 +54,19 @@ def _answer(status: int, message: str, headers: dict | None = None):
 
 
 def _site_address() -> str | None:
-    """The site's address that a missing one means: without a trailing slash (a link pasted with
-    a slash added: "/en/…/faq/tie-break/"), with the game's slug where another name of the game
-    stands ("/en/citadels"), or both; None when neither is one of the site's."""
+    """The site's address that a missing one means (``not_found.meant_addresses``: a trailing
+    slash or sign, capitals, no language, another name of a game), with its query; None when
+    none is one of the site's."""
     path = request.path
     if request.method not in ("GET", "HEAD") or len(path) < 2 or path.startswith("//"):
         return None
-    stripped = path.rstrip("/") or "/"
-    named = with_game_slug(path)
-    candidates = [stripped, *((named.rstrip("/"), named.rstrip("/") + "/") if named else ())]
     adapter = current_app.create_url_adapter(request)
-    for candidate in candidates:
-        if candidate == path:
-            continue
+    for candidate in meant_addresses(path, page_lang()):
         try:
-            adapter.match(candidate, method="GET")
+            _endpoint, args = adapter.match(candidate, method="GET")
         except (HTTPException, RoutingException):
+            continue
+        if not is_real_page(args):
             continue
         query = request.query_string.decode("latin-1")
         return candidate + (f"?{query}" if query else "")

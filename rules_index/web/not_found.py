@@ -44,7 +44,10 @@ def closest_matches(path: str, lang: str) -> tuple[str, list[Match]]:
     if not words:
         return words, []
     try:
-        result = search_results(words, lang, limit=LIMIT)
+        # "/it/ohne-furcht-und-adel/faq/ladro": the thief of that game, not of another.
+        segments = path.split("/")
+        game = segments[2] if len(segments) > 3 and library().game(segments[2]) is not None else None
+        result = search_results(words, lang, limit=LIMIT, game=game)
         games = library()
         return words, [
             Match(hit.kind, hit.title, games.game(hit.game).title(lang), entry_url(hit.kind, lang, hit.game, hit.entry))
@@ -85,3 +88,47 @@ def with_game_slug(path: str) -> str | None:
     except Exception:
         current_app.logger.exception("no game names for a missing page")
     return None
+
+
+# Signs a link copied out of a sentence carries at its end ("…/warlord-complete-city.").
+_TRAILING_SIGNS = ".,;:!?)]}>»\"'"
+
+
+def meant_addresses(path: str, lang: str) -> list[str]:
+    """The site's addresses a missing one may mean, nearest first: without the sign of a sentence
+    at its end, in lower case (ids are), in the reader's language ``lang`` where it names none
+    ("/citadels"), the language in lower case ("/EN/"), without or with a trailing slash, and
+    with the game's slug where another name of the game stands. The caller keeps the first that
+    is one of the site's."""
+    trimmed = path.rstrip(_TRAILING_SIGNS) or "/"
+    found = []
+    for form in dict.fromkeys((trimmed, trimmed.lower())):
+        first = form.split("/")[1] if form.count("/") >= 1 else ""
+        if first.lower() in LANGS:
+            form = f"/{first.lower()}{form[len(first) + 1:]}"
+        elif first:
+            form = f"/{lang}{form}"
+        bare = form.rstrip("/") or "/"
+        for base in (bare, bare + "/"):
+            named = with_game_slug(base)
+            found += [base, *((named.rstrip("/"), named.rstrip("/") + "/") if named else ())]
+    return [address for address in dict.fromkeys(found) if address != path and address != "//"]
+
+
+def is_real_page(args: dict) -> bool:
+    """Whether a route's arguments name what the content has: a language of the site, a game, its
+    FAQ entry or rules section (a route matches "/en/nope/" too; the page would be missing)."""
+    if "lang" in args and args["lang"] not in LANGS:
+        return False
+    if "slug" not in args:
+        return True
+    try:
+        game = library().game(args["slug"])
+    except Exception:  # a missing page stays a 404, never a 500
+        current_app.logger.exception("no games to check a missing page's address against")
+        return False
+    if game is None:
+        return False
+    if "faq_id" in args and game.faq_entry(args["faq_id"]) is None:
+        return False
+    return "section_id" not in args or game.section(args["section_id"]) is not None

@@ -203,10 +203,26 @@ def test_an_address_with_another_name_of_the_game_leads_to_the_game(client):
         "/en/citadels/faq/tie-break/": f"/en/{GAME}/faq/tie-break",
         "/de/kardinal-koenig": "/de/kardinal-und-koenig/",
         "/en/hoity-toity/": "/en/adel-verpflichtet/",
+        # Capitals, the sign of the sentence the link was copied from, no language at all.
+        f"/en/{GAME.upper()}/faq/TIE-BREAK": f"/en/{GAME}/faq/tie-break",
+        f"/EN/{GAME}/faq/tie-break": f"/en/{GAME}/faq/tie-break",
+        f"/en/{GAME}/faq/tie-break.": f"/en/{GAME}/faq/tie-break",
+        f"/en/{GAME}/faq/tie-break)": f"/en/{GAME}/faq/tie-break",
+        f"/{GAME}/faq/tie-break": f"/de/{GAME}/faq/tie-break",  # the browser says no language: German
+        "/citadels": f"/de/{GAME}/",
     }
     for typed, page in cases.items():
         response = client.get(typed, follow_redirects=True)
         assert response.status_code == 200 and response.request.path == page, typed
         assert all(step.status_code == 308 for step in response.history), typed
-    for missing in ("/en/citadel", "/en/citadels/faq/no-such-entry", "/xx/citadels"):
+    for missing in ("/en/citadel", "/en/citadels/faq/no-such-entry", "/xx/citadels", "/no/such/page"):
         assert client.get(missing, follow_redirects=True).status_code == 404, missing
+    # Without a language, the browser's.
+    response = client.get(f"/{GAME}/faq/tie-break", headers={"Accept-Language": "it-IT,it;q=0.9"}, follow_redirects=True)
+    assert response.request.path == f"/it/{GAME}/faq/tie-break"
+
+
+def test_a_missing_answers_suggestions_are_of_the_game_in_its_address(client):
+    page = client.get(f"/it/{GAME}/faq/ladro").get_data(as_text=True)
+    suggested = re.findall(r'href="/it/([a-z-]+)/(?:faq/|#)', page.split("<main", 1)[1])
+    assert suggested and set(suggested) == {GAME}
