@@ -21,6 +21,11 @@ REFUTED_WORDS = {"de": ("Irrtum", "Richtig"), "en": ("Mistake", "Correct"), "it"
 LANGUAGE_NAMES = {"de": "Deutsch", "en": "English", "it": "Italiano"}
 
 
+# The parameters chats, mail and ads add to a shared link (the page is the same without them),
+# in the regular-expression syntax Python and JavaScript read alike (the service worker's too).
+TRACKING_PARAMETERS = r"^(utm_\w+|fbclid|gclid|dclid|msclkid|mc_eid|igshid)$"
+
+
 def game_url(lang: str, slug: str) -> str:
     return f"/{lang}/{slug}/"
 

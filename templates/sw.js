@@ -46,7 +46,7 @@ async function fromCacheFirst(request) {
 // A page is kept under its address without what chats and mail add to a shared link (utm_*,
 // fbclid, gclid…), so that the link and the page's own address find one copy; looked up, a
 // trailing slash too many or too few ("…/tie-break/") finds it as well, as the server redirects.
-const TRACKING = /^(utm_\w+|fbclid|gclid|dclid|msclkid|mc_eid|igshid)$/;
+const TRACKING = new RegExp({{ tracking|tojson }});
 
 function pageKey(address) {
   const url = new URL(address);

@@ -22,6 +22,7 @@ from pathlib import Path
 from flask import Blueprint, abort, current_app, jsonify, render_template, request, send_from_directory, url_for
 from flask_babel import force_locale, gettext
 
+from rules_index import present
 from rules_index.content import LANGS
 from rules_index.search.offline import search_data_js
 
@@ -128,7 +129,7 @@ def service_worker():
     version = hashlib.blake2b("\0".join([release(current_app.root_path), *precache]).encode(), digest_size=8).hexdigest()
     body = render_template("sw.js", version=version, precache=precache, offline=offline, standin=standin,
                            versioned=[url_for("static", filename=""), url_for("installable.search_data")],
-                           skip=[url_for("pages.root") + p for p in ("editor", "api/")])
+                           skip=[url_for("pages.root") + p for p in ("editor", "api/")], tracking=present.TRACKING_PARAMETERS)
     response = current_app.response_class(body, mimetype="text/javascript")
     response.cache_control.no_cache = True  # the browser checks for a new worker on every visit
     return response

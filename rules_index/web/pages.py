@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
@@ -59,6 +60,9 @@ def first_sentence_filter(text: str) -> str:
     return first_sentence(plain_text(text))
 
 
+TRACKING = re.compile(present.TRACKING_PARAMETERS)
+
+
 @bp.app_context_processor
 def helpers():
     def alternates() -> dict[str, str]:
@@ -67,7 +71,8 @@ def helpers():
             return {lang: url_for("pages.home", lang=lang) for lang in LANGS}
         # The query string is appended as it came, never handed to url_for: a parameter named
         # like a view argument or like url_for's own options (_external, _method) would clash.
-        query = urlencode(list(request.args.items(multi=True)))
+        # What a chat or a newsletter added to a shared link (utm_*, fbclid…) is left behind.
+        query = urlencode([(k, v) for k, v in request.args.items(multi=True) if not TRACKING.match(k)])
         suffix = f"?{query}" if query else ""
         return {lang: url_for(request.endpoint, **{**request.view_args, "lang": lang}) + suffix for lang in LANGS}
 

@@ -119,3 +119,13 @@ def test_search_results_are_not_indexed_but_the_search_page_is(client):
     start = client.get("/en/search").get_data(as_text=True)
     assert '<meta name="robots" content="noindex">' in results
     assert 'name="robots"' not in start
+
+
+def test_a_shared_links_tracking_leaves_the_other_languages_clean(client):
+    # hreflang and the language switch point to the page, not to a chat's utm_* parameters; a
+    # missing page names no canonical address and no other languages of itself.
+    page = client.get("/de/ohne-furcht-und-adel/faq/tie-break?utm_source=whatsapp&fbclid=x").get_data(as_text=True)
+    alternates = re.findall(r'<link rel="alternate" hreflang="[^"]+" href="([^"]+)"', page)
+    assert alternates and not any("utm_" in href or "fbclid" in href for href in alternates)
+    missing = client.get("/de/ohne-furcht-und-adel/faq/no-such-entry").get_data(as_text=True)
+    assert 'rel="canonical"' not in missing and 'hreflang="en"' not in missing.split("<body", 1)[0]
