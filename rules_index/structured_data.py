@@ -46,7 +46,15 @@ def qa_page(game: Game, faq: Faq, lang: str, base: str, date_modified: str) -> d
                 "text": plain_text(text.answer),
                 "url": url,
                 "dateModified": date_modified,
-                "citation": game.cite(faq.citation, lang),
+                "citation": _citation(game, faq, lang),
             },
         },
     }
+
+
+def _citation(game: Game, faq: Faq, lang: str) -> str:
+    """As the page cites it, with the edition whose page numbers these are where the reader's
+    language has another."""
+    edition = game.pages_edition(faq.citation, lang)
+    cited = game.cite(faq.citation, lang)
+    return f"{cited} · {edition.name.get(lang)}" if edition is not None else cited

@@ -22,9 +22,12 @@ self.addEventListener("activate", (event) => {
     .then(() => self.clients.claim()));
 });
 
+// The page's language; for an address that names none, the browser's, else the site's first.
 function pageLang(url) {
   const first = url.pathname.split("/")[1];
-  return OFFLINE[first] ? first : Object.keys(OFFLINE)[0];
+  if (OFFLINE[first]) return first;
+  const browser = (self.navigator.languages || [self.navigator.language || ""]).map((tag) => tag.slice(0, 2).toLowerCase());
+  return browser.find((code) => OFFLINE[code]) || Object.keys(OFFLINE)[0];
 }
 
 // Static files (and the search data) carry their version: the kept copy is the right one.

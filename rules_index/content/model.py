@@ -79,6 +79,16 @@ class Game:
         terms = {term.id: term for term in self.glossary}
         return [terms[role] for role in self.info.roles if role in terms]
 
+    def pages_edition(self, citation: Citation, lang: str):
+        """The edition whose page numbers ``citation`` gives, where that edition is in another
+        language than the reader's ``lang`` (their own rulebook may number its pages otherwise);
+        else None."""
+        source = self.source(citation.source)
+        if not citation.pages or source is None:
+            return None
+        edition = next((e for e in self.info.editions if e.id == source.edition), None)
+        return edition if edition is not None and edition.language != lang else None
+
     def cite(self, citation: Citation, lang: str) -> str:
         source = self.source(citation.source)
         if source is None:  # validation makes this unreachable for loaded content

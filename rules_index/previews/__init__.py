@@ -67,10 +67,8 @@ def short_citation(game: Game, faq: Faq, lang: str) -> str:
     pages = page_text(citation.pages, lang)
     if not pages:
         return f"{label}: {citation.section.get(lang)}"
-    edition = next((e for e in game.info.editions if source is not None and e.id == source.edition), None)
-    if edition is not None and edition.language != lang:
-        return f"{label} {pages} · {edition.name.get(lang)}"
-    return f"{label} {pages}"
+    edition = game.pages_edition(citation, lang)
+    return f"{label} {pages} · {edition.name.get(lang)}" if edition is not None else f"{label} {pages}"
 
 
 def answer_preview(game: Game, faq: Faq, lang: str) -> Preview:

@@ -15,11 +15,12 @@ from werkzeug.routing import RequestRedirect
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
 from rules_index.caches import MiB, ByteCache
-from rules_index.content import LANGS
+from rules_index.content import DEFAULT_LANG, LANGS
 from rules_index.previews import Preview, answer_preview, card_html, game_preview, site_preview
 from rules_index.previews.card import HEIGHT, WIDTH, card_png, card_version
 
 from .headers import YEAR
+from .not_found import is_real_page, meant_addresses
 from .state import library
 
 bp = Blueprint("previews", __name__)
@@ -134,13 +135,16 @@ def _answer_from_url(url: str):
     root = request.script_root
     if root and path.startswith(root + "/"):
         path = path[len(root):]
-    try:
-        endpoint, args = adapter.match(path, method="GET")
-    except (NotFound, MethodNotAllowed, RequestRedirect):
-        return None
-    if endpoint != "pages.faq":
-        return None
-    return args["lang"], args["slug"], args["faq_id"]
+    # The address as pasted, or the one the site would lead it to (a trailing slash, another
+    # name of the game, capitals: not_found.meant_addresses).
+    for candidate in (path, *meant_addresses(path, DEFAULT_LANG)):
+        try:
+            endpoint, args = adapter.match(candidate, method="GET")
+        except (NotFound, MethodNotAllowed, RequestRedirect):
+            continue
+        if endpoint == "pages.faq" and is_real_page(args):
+            return args["lang"], args["slug"], args["faq_id"]
+    return None
 
 
 def _bound(name: str) -> int | None:

@@ -122,6 +122,8 @@ def test_installable_and_opened_pages_work_offline(profile_context, own_server):
         for address in (SHARED, SHARED + "/", SHARED + "?utm_campaign=x"):
             page.goto(base + address)
             assert page.locator("h1").inner_text() == "Who wins if players are tied on points?", address
+        page.goto(base + "/somewhere/else")  # an address of no language: the browser's (en-GB)
+        assert page.locator("h1").inner_text() == "No network"
         page.goto(base + "/it/ohne-furcht-und-adel/faq/assassin-victim-skips-round")
         assert page.locator("h1").inner_text() == "Rete assente"
         assert page.evaluate("document.documentElement.scrollWidth") <= MOBILE["width"]

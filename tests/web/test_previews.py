@@ -4,6 +4,7 @@ every language where the check is cheap."""
 from __future__ import annotations
 
 import html as html_lib
+import json
 import io
 import re
 from urllib.parse import parse_qs, urlsplit
@@ -145,6 +146,10 @@ def test_oembed_bounds_and_errors(client):
     assert client.get("/oembed", query_string={"url": url, "maxwidth": "wide"}).status_code == 400
     assert client.get("/oembed").status_code == 400
     assert client.get("/oembed", query_string={"url": url, "format": "xml"}).status_code == 501
+    # The addresses the site leads to the answer name it too: a trailing slash, the edition's name.
+    for alias in (url + "/", "http://localhost/en/citadels/faq/thief-forbidden-targets", url.upper().replace("HTTP://LOCALHOST", "http://localhost")):
+        card = client.get("/oembed", query_string={"url": alias})
+        assert card.status_code == 200 and card.get_json()["title"] == small.get_json()["title"], alias
     for other in ("http://localhost/en/ohne-furcht-und-adel/", "http://localhost/en/ohne-furcht-und-adel/faq/nothing",
                   "http://elsewhere.example/en/ohne-furcht-und-adel/faq/thief-forbidden-targets", "javascript:alert(1)"):
         response = client.get("/oembed", query_string={"url": other})
@@ -228,13 +233,16 @@ def test_edition_of_the_page_numbers_stands_next_to_the_citation(client, lang):
         # The link preview, outside the page, names the edition too: a reader of another
         # edition's rulebook would look on the wrong page.
         described = meta(page, "property", "og:description")
+        data = json.loads(html_lib.unescape(re.search(r'<script type="application/ld\+json">(.*?)</script>', page, re.S).group(1)))
+        cited = data["mainEntity"]["acceptedAnswer"]["citation"]
         if entry.citation.pages and edition.language != lang:
             assert note and html_lib.escape(edition.name.get(lang)) in note.group(1), (slug, faq_id)
             assert described.endswith(f" · {edition.name.get(lang)})"), (slug, faq_id)
+            assert cited.endswith(f" · {edition.name.get(lang)}"), (slug, faq_id)  # what a search engine reads
             shown += 1
         else:
             assert note is None
-            assert edition.name.get(lang) not in described
+            assert edition.name.get(lang) not in described and edition.name.get(lang) not in cited
     assert shown > 30  # the note is there wherever it applies (43 answers today)
 
 

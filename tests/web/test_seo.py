@@ -31,7 +31,7 @@ def test_permalink_has_qapage(client):
     assert data["@type"] == "QAPage"
     question = data["mainEntity"]
     assert question["@type"] == "Question" and question["answerCount"] == 1
-    assert question["acceptedAnswer"]["citation"] == "Rulebook: p. 2 · Thief"
+    assert question["acceptedAnswer"]["citation"] == "Rulebook: p. 2 · Thief · German edition (Hans im Glück, 2000)"
     first_sentence = question["acceptedAnswer"]["text"].split(". ")[0]
     description = re.search(r'<meta property="og:description" content="([^"]+)"', html).group(1)
     assert description.startswith("Who can&#39;t the Thief steal from? " + first_sentence[:30])
@@ -129,3 +129,9 @@ def test_a_shared_links_tracking_leaves_the_other_languages_clean(client):
     assert alternates and not any("utm_" in href or "fbclid" in href for href in alternates)
     missing = client.get("/de/ohne-furcht-und-adel/faq/no-such-entry").get_data(as_text=True)
     assert 'rel="canonical"' not in missing and 'hreflang="en"' not in missing.split("<body", 1)[0]
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_the_offline_page_is_not_for_search_engines(client, lang):
+    page = client.get(f"/{lang}/offline").get_data(as_text=True)
+    assert '<meta name="robots" content="noindex">' in page
