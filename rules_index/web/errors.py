@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Flask, abort, current_app, jsonify, redirect, render_template, request
 from flask_babel import gettext
+from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.routing import RoutingException
@@ -137,6 +138,9 @@ def init_app(app: Flask) -> None:
             known = _site_address()
             if known is not None:
                 return redirect(known, 308)
+        if isinstance(exc, RateLimitExceeded):
+            # When to try again: at the latest when the limit's window has passed.
+            return _answer(429, _message(exc), {"Retry-After": str(exc.limit.limit.get_expiry())})
         return _answer(exc.code or 500, _message(exc))
 
     @app.errorhandler(Exception)

@@ -150,8 +150,6 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
     app.config["WTF_CSRF_SSL_STRICT"] = False  # same_origin_post checks instead
     app.before_request(same_origin_post)
-    # A 429 says when to try again (Retry-After), as the 503s do; Flask-Limiter adds it.
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     app.config.setdefault("SUBMISSION_RATE_LIMIT", "20 per minute;200 per day")
     app.config.setdefault("LOGIN_RATE_LIMIT", "10 per minute")  # per account and address
     app.config.setdefault("LOGIN_ADDRESS_RATE_LIMIT", "30 per minute")
