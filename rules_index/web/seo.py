@@ -5,6 +5,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from rules_index.content import LANGS
 
+from .calculator_forms import calculator_pages
 from .openapi import openapi_document
 from .state import library
 
@@ -36,12 +37,17 @@ def sitemap():
     pages = []
     for lang in LANGS:
         pages.append((f"/{lang}/", None))
-    for game in library():
+    games = list(library())
+    calculators = [path for _address, path in calculator_pages(games)]
+    for game in games:
         stand = game.info.stand.isoformat()
         for lang in LANGS:
             pages.append((f"/{lang}/{game.slug}/", stand))
             for faq in game.faq:
                 pages.append((f"/{lang}/{game.slug}/faq/{faq.id}", stand))
+            # The calculators and what the engine covers are pages a player looks for too.
+            pages += [(path, stand) for path in calculators if path.startswith(f"/{lang}/{game.slug}/")]
+            pages.append((f"/{lang}/{game.slug}/coverage", stand))
     body = render_template("sitemap.xml", base=base_url(), pages=pages, langs=LANGS)
     return Response(body, mimetype="application/xml")
 

@@ -57,10 +57,15 @@ def test_sitemap_lists_every_page_in_every_language(client, app):
         from rules_index.web.state import library
         faq_count = sum(len(g.faq) for g in library())
         games = len(library().games)
-    assert len(locs) == 3 * (1 + games + faq_count)
-    assert f"http://localhost/it/{GAME}/faq/tie-break" in locs
-    for url in list(locs)[:20]:
-        assert client.get(url.replace("http://localhost", "")).status_code == 200
+        from rules_index.web.calculator_forms import calculator_pages
+        calculators = len(calculator_pages(library()))
+    # Start pages, game pages, answers, calculators and each game's rule coverage.
+    assert len(locs) == 3 * (1 + 2 * games + faq_count) + calculators
+    assert f"http://localhost/it/{GAME}/faq/tie-break" in locs and f"http://localhost/en/{GAME}/calculators/score" in locs
+    for url in sorted(locs):
+        page = client.get(url.replace("http://localhost", ""))
+        assert page.status_code == 200 and "noindex" not in page.get_data(as_text=True).split("<body", 1)[0], url
+    assert all(url.findall("{http://www.w3.org/1999/xhtml}link[@hreflang='x-default']") for url in root.findall("s:url", ns))
 
 
 def test_robots(client):
