@@ -189,6 +189,7 @@ def search(lang: str):
         "search.html", lang=lang, query=query, result=result, hits=[h for h in hits if not h["close"]],
         close=[h for h in hits if h["close"]], picked_game=picked, examples=present.example_questions(library(), lang),
         game_filter=game_filter or (picked.slug if picked else None), unknown_game=unknown_game, games=list(library()),
+        image_url=web_previews.site_image_url(lang) if public_base() else None,
     )
 
 
@@ -217,6 +218,7 @@ def calculator(lang: str, slug: str, name: str):
         args=request.args, rows=filled.rows or calculator_forms.MAX_ROWS.get(f"{slug}/{name}", 0),
         max_rows=calculator_forms.MAX_ROWS.get(f"{slug}/{name}", 0),
         share_url=_share_url() if answer is not None else None, **calculator_forms.context(f"{slug}/{name}", request.args),
+        image_url=web_previews.game_image_url(lang, slug) if public_base() else None,
     )
 
 
@@ -256,7 +258,8 @@ def faq_history(lang: str, slug: str, faq_id: str):
     entry = found.faq_entry(faq_id)
     if entry is None:
         abort(404)
-    return _history(lang, found, "faq", faq_id, entry.text(lang).question, present.permalink(lang, slug, faq_id))
+    return _history(lang, found, "faq", faq_id, entry.text(lang).question, present.permalink(lang, slug, faq_id),
+                    web_previews.image_url(lang, slug, faq_id) if public_base() else None)
 
 
 @bp.get("/<lang>/<slug>/rules/<section_id>/history")
@@ -267,15 +270,16 @@ def section_history(lang: str, slug: str, section_id: str):
     section = found.section(section_id)
     if section is None:
         abort(404)
-    return _history(lang, found, "section", section_id, section.title(lang), present.entry_url("section", lang, slug, section_id))
+    return _history(lang, found, "section", section_id, section.title(lang), present.entry_url("section", lang, slug, section_id),
+                    web_previews.game_image_url(lang, slug) if public_base() else None)
 
 
-def _history(lang: str, game: Game, kind: str, target: str, title: str, back: str):
+def _history(lang: str, game: Game, kind: str, target: str, title: str, back: str, image_url: str | None):
     availability.require()  # the page is the database's rows: 503 while it cannot be used
     items = history.entry_history(changes.history(db_session(), game.slug, kind, target), lang,
                                   changes.content_repo(content_dir()))
     return render_template("history.html", lang=lang, game=game, title=title, back=back, items=items,
-                           language_names=present.LANGUAGE_NAMES)
+                           language_names=present.LANGUAGE_NAMES, image_url=image_url)
 
 
 @bp.get("/<lang>/offline-search")

@@ -305,3 +305,22 @@ def test_the_pictures_citation_is_whole():
             citation = answer_preview(game, game.faq_entry(faq_id), lang).citation
             _font, lines = _fit(draw, citation, True, CITATION_SIZES, WIDTH - 2 * MARGIN - 360, 2)
             assert " ".join(lines) == citation, (lang, slug, faq_id, lines)
+
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_other_page_shared_shows_the_picture_of_what_it_is_about(client, lang):
+    # A search, a calculator result, an answer's or a section's history pasted into a chat:
+    # the start page's, the game's or the answer's own picture, never none.
+    game = "ohne-furcht-und-adel"
+    pictures = {
+        f"/{lang}/search?q=dieb": f"/{lang}/preview.png",
+        f"/{lang}/{game}/calculators/score?name0=Anna&yellow0=3&submit=1": f"/{lang}/{game}/preview.png",
+        f"/{lang}/{game}/faq/tie-break/history": f"/{lang}/{game}/faq/tie-break/preview.png",
+        f"/{lang}/{game}/rules/characters/history": f"/{lang}/{game}/preview.png",
+    }
+    for path, picture in pictures.items():
+        page = client.get(path).get_data(as_text=True)
+        image = meta(page, "property", "og:image")
+        assert image and urlsplit(image).path == picture, path
+        assert meta(page, "name", "twitter:card") == "summary_large_image", path
