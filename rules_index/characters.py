@@ -13,6 +13,7 @@ never anchor with ``^…$``: Python lets ``$`` match before a final newline, ECM
 from __future__ import annotations
 
 import re
+import unicodedata
 
 Ranges = tuple[tuple[int, int], ...]
 
@@ -60,6 +61,7 @@ def characters(*sets: Ranges) -> str:
 
 _NEWLINES = re.compile(f"\r\n?|[{regex_class(SEPARATORS)}]")
 _INVISIBLE = re.compile(f"[{regex_class(*INVISIBLE)}]")
+_INVISIBLE_CHARS = frozenset(characters(*INVISIBLE))
 _REFUSED = re.compile(f"[{regex_class(CONTROLS)}]")
 
 
@@ -97,6 +99,15 @@ def plain_text(text: str) -> str:
 def without_invisible(text: str) -> str:
     """Only the INVISIBLE characters removed (for text that is cleaned otherwise, a search query)."""
     return _INVISIBLE.sub("", text)
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of ``text`` that hides or turns what it says, or None: a reordering
+    one (INVISIBLE), a control character, a format character (zero-width space and joiners, a
+    soft hyphen: they glue or split words unseen) or a combining mark left over after composing
+    (a stroke through "3"). Content may hold none of them."""
+    found = next((c for c in text if c in _INVISIBLE_CHARS), None) or refused_character(text)
+    return found or next((c for c in unicodedata.normalize("NFC", text) if unicodedata.category(c) in ("Cf", "Mn")), None)
 
 
 def describe(char: str) -> str:

@@ -4,14 +4,13 @@ each yielding problems with file and line.
 """
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from typing import Any, Iterable, Iterator
 
 from pydantic import BaseModel
 
 from rules_index.caches import MiB, ByteCache, text_key
-from rules_index.characters import describe, refused_character, without_invisible
+from rules_index.characters import describe, hidden_character
 from rules_index.render import markup_problem
 
 from .model import Game
@@ -202,10 +201,7 @@ def _text_problem(text: str) -> str | None:
     """Why a text cannot be shown as it reads: nested or long beyond what the site shows as
     Markdown, or holding a character that hides or turns what it says (a right-to-left override
     shows "30" as "03"; the forms and the API remove them, content must not hold them either)."""
-    hidden = next((c for c in text if without_invisible(c) == ""), None) or refused_character(text)
-    # Format characters (zero-width space and joiners, soft hyphen) glue or split words unseen;
-    # a combining mark left over after composing (a stroke through "3") changes what shows.
-    hidden = hidden or next((c for c in unicodedata.normalize("NFC", text) if unicodedata.category(c) in ("Cf", "Mn")), None)
+    hidden = hidden_character(text)
     if hidden is not None:
         return f"holds the invisible character {describe(hidden)}: remove it"
     return markup_problem(text)

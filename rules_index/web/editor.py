@@ -301,7 +301,8 @@ def _text_fields(kind: str) -> list[str]:
 def _clean_texts(kind: str, form) -> bool:
     """Every text of the form cleaned as readers' texts and the API's are (``characters.plain_text``:
     invisible reordering characters removed, line separators made LF); False when one holds a
-    control character (the field says which)."""
+    control character or another character the content may not hold (a soft hyphen or a
+    zero-width space pasted from a PDF): the field says which, in the editor's language."""
     clean = True
     for name in _text_fields(kind):
         field = getattr(form, name)
@@ -309,6 +310,12 @@ def _clean_texts(kind: str, form) -> bool:
             field.data = chars.plain_text(field.data or "")
         except chars.RefusedText as exc:
             field.errors = [_("Please remove the invisible control character %(char)s.", char=chars.describe(exc.char or "\ufffd"))]
+            clean = False
+            continue
+        hidden = chars.hidden_character(field.data)
+        if hidden is not None:
+            field.errors = [_("Please remove the invisible character %(char)s: it joins or splits words unseen.",
+                              char=chars.describe(hidden))]
             clean = False
     return clean
 

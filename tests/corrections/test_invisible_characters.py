@@ -94,6 +94,23 @@ def test_the_edit_form_refuses_nel_in_the_field(site):
     assert "\x85" not in stored_faq_data(site.content_dir, GAME, FAQ)["de"]["answer"]
 
 
+@pytest.mark.parametrize("char", ["\u00ad", "\u200b", "\u200d", "\u2060"])
+def test_the_edit_form_names_a_character_the_content_may_not_hold_at_its_field(site, char):
+    # A soft hyphen or a zero-width space pasted from a PDF: said at the field, in the editor's
+    # language, not as the validator's English with a file's path and line.
+    client = site.test_client()
+    assert login(client).status_code == 302
+    url = f"/editor/entries/{GAME}/faq/{FAQ}"
+    page = client.get(url).get_data(as_text=True)
+    values = form_values(page, FAQ_FIELDS)
+    values["answer_de"] = values["answer_de"].replace("Gleichstand", f"Gleich{char}stand", 1).replace("Punkte", f"Punk{char}te", 1)
+    assert char in values["answer_de"]
+    response = client.post(url, data={"csrf_token": csrf_token(page), "action": "check", **values})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 400 and f"U+{ord(char):04X}" in body and "Bitte entferne" in body
+    assert "faq.yaml:" not in body and char not in stored_faq_data(site.content_dir, GAME, FAQ)["de"]["answer"]
+
+
 @pytest.mark.parametrize("char", list(INVISIBLE))
 def test_a_search_query_drops_every_invisible_character(char):
     assert clean_query(f"Dieb{char}Meuchler") == "DiebMeuchler"
