@@ -38,7 +38,7 @@ from rules_index.html_diff import compare_blocks, word_diff
 from rules_index.render import markdown_html
 
 from . import editor_lang as interface
-from .forms import MAX_BASE_ENTRY, ActionForm, EntryForm, LoginForm, RejectForm, SectionForm
+from .forms import MAX_BASE_ENTRY, ActionForm, EntryForm, LoginForm, RejectForm, SectionForm, control_character_error
 from .committed import publish_committed
 from .gate_words import gate_text
 from .security import every_login, limiter, log_breach, login_account, login_account_and_address
@@ -309,7 +309,7 @@ def _clean_texts(kind: str, form) -> bool:
         try:
             field.data = chars.plain_text(field.data or "")
         except chars.RefusedText as exc:
-            field.errors = [_("Please remove the invisible control character %(char)s.", char=chars.describe(exc.char or "\ufffd"))]
+            field.errors = [control_character_error(exc)]
             clean = False
             continue
         hidden = chars.hidden_character(field.data)
@@ -730,7 +730,7 @@ def reject_held(editor: Editor, held_id: int):
     try:
         note = chars.plain_text(request.form.get("note") or "")[:2000]
     except chars.RefusedText as exc:
-        flash(_("Please remove the invisible control character %(char)s.", char=chars.describe(exc.char or "\ufffd")))
+        flash(control_character_error(exc))
         return redirect(url_for("editor.queue")), 303
     try:
         changes.reject_held(session(), held, editor, note)

@@ -11,7 +11,6 @@ from flask_babel import gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
-from werkzeug.routing import RoutingException
 
 from rules_index import characters as chars
 from rules_index.content.repo import GitError
@@ -19,7 +18,7 @@ from rules_index.corrections import availability
 from rules_index.corrections.db import UnstorableText, discard_session
 
 from .i18n import page_lang
-from .not_found import closest_matches, games_to_pick, is_real_page, meant_addresses
+from .not_found import closest_matches, first_real_page, games_to_pick, meant_addresses
 
 API_MESSAGES = {
     429: "rate limit: too many requests, try again in a minute",
@@ -61,17 +60,11 @@ def _site_address() -> str | None:
     path = request.path
     if request.method not in ("GET", "HEAD") or len(path) < 2 or path.startswith("//"):
         return None
-    adapter = current_app.create_url_adapter(request)
-    for candidate in meant_addresses(path, page_lang()):
-        try:
-            _endpoint, args = adapter.match(candidate, method="GET")
-        except (HTTPException, RoutingException):
-            continue
-        if not is_real_page(args):
-            continue
-        query = request.query_string.decode("latin-1")
-        return candidate + (f"?{query}" if query else "")
-    return None
+    found = first_real_page(current_app.create_url_adapter(request), meant_addresses(path, page_lang()))
+    if found is None:
+        return None
+    query = request.query_string.decode("latin-1")
+    return found[0] + (f"?{query}" if query else "")
 
 
 def _message(exc: HTTPException) -> str:

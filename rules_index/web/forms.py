@@ -13,6 +13,11 @@ from rules_index import characters as chars
 from rules_index.corrections import reports
 
 
+def control_character_error(exc: chars.RefusedText) -> str:
+    """What a text refused by ``characters.plain_text`` is told, in the reader's language."""
+    return _("Please remove the invisible control character %(char)s.", char=chars.describe(exc.char or "\ufffd"))
+
+
 class PlainText:
     """The field's text made plain as every text people send is (``characters.plain_text``:
     invisible reordering characters removed, line breaks made LF), before its other checks; a
@@ -22,8 +27,7 @@ class PlainText:
         try:
             field.data = chars.plain_text(field.data or "")
         except chars.RefusedText as exc:
-            raise StopValidation(_("Please remove the invisible control character %(char)s.",
-                                   char=chars.describe(exc.char or "\ufffd"))) from None
+            raise StopValidation(control_character_error(exc)) from None
 
 
 class Checked:

@@ -5,6 +5,8 @@ import re
 from dataclasses import dataclass
 
 from flask import current_app, url_for
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import MapAdapter, RoutingException
 
 from rules_index.content import LANGS
 from rules_index.present import entry_url
@@ -132,3 +134,16 @@ def is_real_page(args: dict) -> bool:
     if "faq_id" in args and game.faq_entry(args["faq_id"]) is None:
         return False
     return "section_id" not in args or game.section(args["section_id"]) is not None
+
+
+def first_real_page(adapter: MapAdapter, addresses, endpoint: str | None = None) -> tuple[str, dict] | None:
+    """(address, route arguments) of the first of ``addresses`` that is a page the site has (of
+    ``endpoint``, if given), or None."""
+    for address in addresses:
+        try:
+            found, args = adapter.match(address, method="GET")
+        except (HTTPException, RoutingException):
+            continue
+        if (endpoint is None or found == endpoint) and is_real_page(args):
+            return address, args
+    return None

@@ -11,8 +11,6 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
 from flask_babel import force_locale, gettext, ngettext
-from werkzeug.routing import RequestRedirect
-from werkzeug.exceptions import MethodNotAllowed, NotFound
 
 from rules_index.caches import MiB, ByteCache
 from rules_index.content import DEFAULT_LANG, LANGS
@@ -20,7 +18,7 @@ from rules_index.previews import Preview, answer_preview, card_html, game_previe
 from rules_index.previews.card import HEIGHT, WIDTH, card_png, card_version
 
 from .headers import YEAR
-from .not_found import is_real_page, meant_addresses
+from .not_found import first_real_page, meant_addresses
 from .state import library
 
 bp = Blueprint("previews", __name__)
@@ -137,14 +135,8 @@ def _answer_from_url(url: str):
         path = path[len(root):]
     # The address as pasted, or the one the site would lead it to (a trailing slash, another
     # name of the game, capitals: not_found.meant_addresses).
-    for candidate in (path, *meant_addresses(path, DEFAULT_LANG)):
-        try:
-            endpoint, args = adapter.match(candidate, method="GET")
-        except (NotFound, MethodNotAllowed, RequestRedirect):
-            continue
-        if endpoint == "pages.faq" and is_real_page(args):
-            return args["lang"], args["slug"], args["faq_id"]
-    return None
+    found = first_real_page(adapter, (path, *meant_addresses(path, DEFAULT_LANG)), "pages.faq")
+    return None if found is None else (found[1]["lang"], found[1]["slug"], found[1]["faq_id"])
 
 
 def _bound(name: str) -> int | None:
