@@ -13,13 +13,14 @@ import secrets
 import time
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask_limiter import RateLimitExceeded
 
 from rules_index.corrections import availability, idempotency, reports
 from rules_index.corrections.db import session
 from rules_index.content.marks import unmarked
 
 from .bodies import json_object
-from .errors import ApiError
+from .errors import ApiError, rate_limited, retry_after
 from .forms import CorrectionForm
 from .headers import private
 from .idempotent import answer_once
@@ -139,6 +140,25 @@ def faq_correction(lang: str, slug: str, faq_id: str):
 @submissions_per_address
 def section_correction(lang: str, slug: str, section_id: str):
     return _form_page(lang, slug, "section", section_id)
+
+
+FORM_KINDS = {"corrections.faq_correction": ("faq", "faq_id"), "corrections.section_correction": ("section", "section_id")}
+
+
+@bp.errorhandler(RateLimitExceeded)
+def too_many_reports(exc: RateLimitExceeded):
+    """A report form sent once too often from one address comes back with the reader's text and
+    when to send it again: nothing was stored, nothing typed is lost. The API answers as every 429."""
+    kind_and_arg = FORM_KINDS.get(request.endpoint)
+    if kind_and_arg is None or request.method != "POST" or request.mimetype not in FORM_TYPES:
+        return rate_limited(exc)
+    args = request.view_args or {}
+    kind, target_arg = kind_and_arg
+    game, entry = _target(args["lang"], args["slug"], kind, args[target_arg])
+    wait = retry_after(exc)
+    return (render_template("corrections/form.html", lang=args["lang"], game=game, kind=kind, entry=entry,
+                            form=CorrectionForm(), wait=wait),
+            429, {"Retry-After": str(wait)})
 
 
 @bp.get("/<lang>/corrections/<token>/thanks")

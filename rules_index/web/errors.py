@@ -40,11 +40,10 @@ def _is_api() -> bool:
     return request.path.startswith("/api/")
 
 
-def _answer(status: int, message: str, headers: dict | None = None):
+def _answer(status: int, message: str, headers: dict | None = None, **extra):
     if _is_api():
         return jsonify(error=message), status, headers or {}
     lang = page_lang()
-    extra = {}
     if status == 404:
         extra["missing_words"], extra["matches"] = closest_matches(request.path, lang)
         extra["games"] = games_to_pick(lang)
@@ -74,6 +73,18 @@ def _message(exc: HTTPException) -> str:
     if exc.code == 413:
         return "body: the text you sent is too long"
     return API_MESSAGES.get(exc.code) or exc.description or exc.name
+
+
+def retry_after(exc: RateLimitExceeded) -> int:
+    """Seconds until the breached limit's window has passed, at the latest (``Retry-After``)."""
+    return exc.limit.limit.get_expiry()
+
+
+def rate_limited(exc: RateLimitExceeded):
+    """429 with when to try again; a form sent too often offers its page back (its GET shows it)."""
+    wait = retry_after(exc)
+    back = request.path if request.method == "POST" and not _is_api() else None
+    return _answer(429, _message(exc), {"Retry-After": str(wait)}, wait=wait, back=back)
 
 
 def _database_unavailable():
@@ -132,8 +143,7 @@ def init_app(app: Flask) -> None:
             if known is not None:
                 return redirect(known, 308)
         if isinstance(exc, RateLimitExceeded):
-            # When to try again: at the latest when the limit's window has passed.
-            return _answer(429, _message(exc), {"Retry-After": str(exc.limit.limit.get_expiry())})
+            return rate_limited(exc)
         return _answer(exc.code or 500, _message(exc))
 
     @app.errorhandler(Exception)

@@ -66,6 +66,18 @@ def test_queue_values_carry_their_labels(site):
     assert labels[:6] == ["Ricevuta", "Gioco", "Voce", "Lingua", "Segnalazione", "Stato"]
 
 
+@pytest.mark.parametrize("accept,date", [("de-DE", r"\d\d\.\d\d\.\d{4}, \d\d:\d\d"),
+                                         ("it-IT", r"\d{1,2} [a-z]{3} \d{4}, \d\d:\d\d"),
+                                         ("en", r"[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d")])
+def test_dates_read_as_the_editors_language_writes_them(site, accept, date):
+    client = editor(site, accept)
+    report(site)
+    queue = client.get("/editor/").get_data(as_text=True)
+    received = re.findall(r'<td data-label="[^"]+">([^<]*\d{4}[^<]*)</td>', queue)
+    assert received and all(re.match(date, text) for text in received), received
+    assert not re.search(r"\d{4}-\d\d-\d\d", queue)
+
+
 def test_a_change_reverted_through_the_interface_is_labelled_as_reverted(site):
     client = editor(site, "en")
     url = f"/editor/entries/{GAME}/faq/{FAQ}"

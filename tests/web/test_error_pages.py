@@ -31,19 +31,41 @@ def test_the_api_names_a_body_over_the_limit(site_client):
 
 
 @pytest.mark.parametrize("lang,heading,text", [
-    ("de", "Zu viele Anfragen", "Bitte versuche es in einer Minute noch einmal."),
-    ("en", "Too many requests", "Please try again in a minute."),
-    ("it", "Troppe richieste", "Riprova tra un minuto."),
+    ("de", "Dein Hinweis ist noch nicht gesendet", "Bitte sende ihn in einer Minute noch einmal."),
+    ("en", "Your report was not sent yet", "please send it again in a minute."),
+    ("it", "La tua segnalazione non è ancora stata inviata", "inviala di nuovo tra un minuto."),
 ])
-def test_too_many_reports_get_a_page_saying_try_again_in_a_minute(tmp_path, lang, heading, text):
+def test_a_report_sent_too_often_comes_back_with_the_readers_text(tmp_path, lang, heading, text):
     app = make_app(tmp_path / "instance", ROOT / "content", SUBMISSION_RATE_LIMIT="1 per minute")
     client = app.test_client()
     form = {"csrf_token": csrf_token(client.get(FORM.format(lang=lang)).get_data(as_text=True)), "message": "Bitte prüfen"}
     assert client.post(FORM.format(lang=lang), data=form).status_code == 303
-    response = client.post(FORM.format(lang=lang), data=form)
-    assert response.status_code == 429
+    kept = {**form, "message": "Die Seite stimmt <nicht>", "page": "2"}
+    response = client.post(FORM.format(lang=lang), data=kept)
+    assert response.status_code == 429 and response.headers["Retry-After"] == "60"
+    html = response.get_data(as_text=True)
+    assert f"<h2>{heading}</h2>" in html and text in html
+    assert "Die Seite stimmt &lt;nicht&gt;</textarea>" in html and 'value="2"' in html
+    assert csrf_token(html)  # a fresh token: the kept text can be sent as it is
+
+
+@pytest.mark.parametrize("lang,heading,text,back", [
+    ("de", "Zu viele Anfragen", "Bitte versuche es später noch einmal.", "Zurück zum Formular"),
+    ("en", "Too many requests", "Please try again later.", "Back to the form"),
+    ("it", "Troppe richieste", "Riprova più tardi.", "Torna al modulo"),
+])
+def test_too_many_logins_get_a_page_saying_when_and_leading_back(tmp_path, lang, heading, text, back):
+    app = make_app(tmp_path / "instance", ROOT / "content", LOGIN_RATE_LIMIT="1 per hour")
+    client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    page = client.get("/editor/login").get_data(as_text=True)
+    sent = {"csrf_token": csrf_token(page), "name": "nobody", "password": "wrong"}
+    assert client.post("/editor/login", data=sent).status_code == 401
+    response = client.post("/editor/login", data=sent)
+    assert response.status_code == 429 and response.headers["Retry-After"] == "3600"
     html = response.get_data(as_text=True)
     assert f"<h1>{heading}</h1>" in html and text in html
+    assert f'<a href="/editor/login">{back}</a>' in html and "wrong" not in html
 
 
 def test_the_api_says_too_many_requests(tmp_path):
