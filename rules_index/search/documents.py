@@ -21,6 +21,7 @@ from .analysis import language_analyzer
 KINDS = ("faq", "fact", "section", "mistake", "glossary")
 FACTS_ID = "facts"
 COMPONENTS_ID = "components"
+CREDITS_ID = "credits"
 
 # The words of the "at a glance" document, per language.
 FACT_WORDS = {
@@ -29,8 +30,14 @@ FACT_WORDS = {
         "components": "{game}: Spielmaterial",
         "players": "Spielerzahl: {min} bis {max} Personen.", "players_from": "Spielerzahl: ab {min} Personen.",
         "duration": "Spieldauer: {min} bis {max} Minuten.", "age": "Alter: ab {age} Jahren.",
-        "silent": "Die Quelle nennt keine Spielerzahl.",
-        "keywords": ["Spielerzahl", "Spieleranzahl", "Personen", "Spieler", "Mitspieler", "Spieldauer", "Alter"],
+        "silent": "Die Quelle nennt keine Spielerzahl.", "silent_duration": "Eine Spieldauer nennt die Quelle nicht.",
+        "silent_age": "Ein Mindestalter nennt die Quelle nicht.",
+        "keywords": ["Spielerzahl", "Spieleranzahl", "Personen", "Spieler", "Mitspieler", "Spieldauer", "wie lange",
+                     "dauert", "Minuten", "Alter", "wie alt", "Jahren"],
+        "credits": "{game}: Autor, Verlag, Erscheinungsjahr",
+        "designers": "Autor: {names}.", "publishers": "Verlag: {names}.", "year": "Erschienen: {year}.",
+        "credits_keywords": ["Autor", "Spieleautor", "Erfinder", "erfunden", "ausgedacht", "entworfen", "Verlag",
+                             "erschienen", "herausgebracht", "Jahr"],
         "components_keywords": ["Material", "Spielmaterial", "Anzahl", "Schachtelinhalt", "Teile"],
     },
     "en": {
@@ -38,8 +45,14 @@ FACT_WORDS = {
         "components": "{game}: components",
         "players": "{min} to {max} players.", "players_from": "From {min} players.",
         "duration": "Playing time: {min} to {max} minutes.", "age": "Ages {age} and up.",
-        "silent": "The source does not give a player count.",
-        "keywords": ["players", "player count", "number of players", "playing time", "age"],
+        "silent": "The source does not give a player count.", "silent_duration": "The source gives no playing time.",
+        "silent_age": "The source gives no minimum age.",
+        "keywords": ["players", "player count", "number of players", "playing time", "how long", "minutes", "age",
+                     "how old"],
+        "credits": "{game}: designer, publisher, year",
+        "designers": "Designed by {names}.", "publishers": "Published by {names}.", "year": "First published: {year}.",
+        "credits_keywords": ["designer", "designed", "invented", "inventor", "author", "created", "publisher",
+                             "published", "year"],
         "components_keywords": ["components", "material", "pieces", "box contents", "how many"],
     },
     "it": {
@@ -47,8 +60,12 @@ FACT_WORDS = {
         "components": "{game}: materiale",
         "players": "Da {min} a {max} giocatori.", "players_from": "Da {min} giocatori in su.",
         "duration": "Durata: da {min} a {max} minuti.", "age": "Età: dai {age} anni.",
-        "silent": "La fonte non indica il numero di giocatori.",
-        "keywords": ["giocatori", "numero di giocatori", "durata", "età"],
+        "silent": "La fonte non indica il numero di giocatori.", "silent_duration": "La fonte non indica la durata.",
+        "silent_age": "La fonte non indica l'età minima.",
+        "keywords": ["giocatori", "numero di giocatori", "durata", "quanto dura", "minuti", "età", "anni"],
+        "credits": "{game}: autore, editore, anno",
+        "designers": "Autore: {names}.", "publishers": "Editore: {names}.", "year": "Pubblicato nel {year}.",
+        "credits_keywords": ["autore", "inventato", "inventore", "ideato", "creato", "editore", "pubblicato", "anno"],
         "components_keywords": ["materiale", "componenti", "contenuto", "pezzi"],
     },
 }
@@ -63,6 +80,7 @@ class Document:
     title: str
     body: str
     keywords: list[str] = field(default_factory=list)
+    named: list[str] = field(default_factory=list)  # every name of what the question names
 
     @property
     def key(self) -> str:
@@ -110,7 +128,8 @@ def game_names(game: Game) -> list[str]:
 
 
 def facts_documents(game: Game, lang: str) -> Iterator[Document]:
-    """The game's facts as answers: player count, playing time and age; and the components."""
+    """The game's facts as answers: player count, playing time and age (each said not to be given
+    where the source is silent); who designed and published it, and when; and the components."""
     words = FACT_WORDS[lang]
     info = game.info
     lines = []
@@ -123,12 +142,20 @@ def facts_documents(game: Game, lang: str) -> Iterator[Document]:
         lines.append(words["silent"])
     if info.duration_minutes and info.duration_minutes.min and info.duration_minutes.max:
         lines.append(words["duration"].format(min=info.duration_minutes.min, max=info.duration_minutes.max))
-    if info.age_min:
-        lines.append(words["age"].format(age=info.age_min))
+    else:
+        lines.append(words["silent_duration"])
+    lines.append(words["age"].format(age=info.age_min) if info.age_min else words["silent_age"])
     lines.append(info.summary.get(lang) or "")
     names = game_names(game)
     yield Document("fact", game.slug, FACTS_ID, lang, words["title"].format(game=game.title(lang)),
                    " ".join(line for line in lines if line), [*words["keywords"], *names])
+    credits = [words[key].format(names=", ".join(names)) for key, names in
+               (("designers", info.designers), ("publishers", info.publishers)) if names]
+    if info.year:
+        credits.append(words["year"].format(year=info.year))
+    if credits:
+        yield Document("fact", game.slug, CREDITS_ID, lang, words["credits"].format(game=game.title(lang)),
+                       " ".join(credits), [*words["credits_keywords"], *names])
     material = " ".join(plain_text(s.body(lang)) for s in game.sections if s.meta.kind == "material")
     if material:
         yield Document("fact", game.slug, COMPONENTS_ID, lang, words["components"].format(game=game.title(lang)),
@@ -142,7 +169,7 @@ def faq_document(game: Game, faq, lang: str, glossary: GlossaryMatcher) -> Docum
     # it") are how players ask: they tell what happened at the table rather than name the rule.
     situations = [check.scenario.get(lang) for check in faq.checks if check.scenario]
     words = [*faq.keywords.get(lang), *glossary.words_for(f"{text.question} {body}", lang), *faq.asked.get(lang), *situations]
-    return Document("faq", game.slug, faq.id, lang, text.question, body, words)
+    return Document("faq", game.slug, faq.id, lang, text.question, body, words, glossary.words_for(text.question, lang))
 
 
 def section_document(game: Game, section, lang: str, glossary: GlossaryMatcher) -> Document:
@@ -208,7 +235,7 @@ def document_fields(doc: Document) -> dict:
     keywords = " ".join(doc.keywords)
     return {
         f.KEY: doc.key, f.KIND: doc.kind, f.GAME: doc.game, f.ENTRY: doc.entry, f.LANG: doc.lang,
-        f.TITLE_TEXT: doc.title, f.BODY_TEXT: doc.body,
+        f.TITLE_TEXT: doc.title, f.BODY_TEXT: doc.body, f.NAMED: " ".join(doc.named),
         f.title_field(doc.lang): doc.title,
         f.keywords_field(doc.lang): keywords,
         f.body_field(doc.lang): doc.body,

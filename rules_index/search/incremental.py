@@ -46,7 +46,7 @@ from rules_index.content import Game, Library
 
 from . import schema as f
 from .analysis import DecompoundFilter, german_vocabulary
-from .documents import COMPONENTS_ID, FACTS_ID, LANGS, document_fields, entry_documents, facts_documents
+from .documents import COMPONENTS_ID, CREDITS_ID, FACTS_ID, LANGS, document_fields, entry_documents, facts_documents
 from rules_index.content.snapshot import Snapshot
 from rules_index.content.marks import unmarked
 
@@ -197,7 +197,7 @@ def update_generation(library: Library, snapshot: Snapshot, current: Path, info:
         for slug in games:  # the facts of a game whose game.yaml may have changed
             for lang in LANGS:
                 docs.update((doc.key, doc) for doc in facts_documents(library.game(slug), lang))
-                keys.update(f"fact:{slug}:{fact}:{lang}" for fact in (FACTS_ID, COMPONENTS_ID))
+                keys.update(f"fact:{slug}:{fact}:{lang}" for fact in (FACTS_ID, CREDITS_ID, COMPONENTS_ID))
         for slug, kind, entry_id in changed:
             docs.update((doc.key, doc) for doc in entry_documents(library.game(slug), kind, entry_id))
             keys.update(f"{kind}:{slug}:{entry_id}:{lang}" for lang in LANGS)

@@ -8,7 +8,7 @@ from whoosh.analysis import LowercaseFilter, RegexTokenizer
 
 from .analysis import LANGS, TOKEN_PATTERN, language_analyzer, prefix_analyzer
 
-SCHEMA_VERSION = 6  # bump when fields or analysis change: a built index is then stale
+SCHEMA_VERSION = 7  # bump when fields or analysis change: a built index is then stale
 
 KEY = "key"            # kind:game:entry:lang, unique
 KIND = "kind"          # faq | fact | section | mistake | glossary
@@ -17,6 +17,7 @@ ENTRY = "entry"        # entry id within its game and kind
 LANG = "lang"          # the language of this document's text
 TITLE_TEXT = "title_text"  # stored reader-facing title (question, heading, term, mistake)
 BODY_TEXT = "body_text"    # stored plain text for snippets
+NAMED = "named"            # stored: every name of the cards and characters the question names (glossary)
 PREFIXES = "prefixes"  # 5-letter word prefixes of all text: low weight, for forms the stemmers miss
 
 
@@ -46,6 +47,7 @@ def build_schema(german_vocabulary: Iterable[str]) -> Schema:
         LANG: ID(stored=True),
         TITLE_TEXT: STORED(),
         BODY_TEXT: STORED(),
+        NAMED: STORED(),
         PREFIXES: TEXT(analyzer=prefix_analyzer(), phrase=False),
     }
     for lang in LANGS:

@@ -448,7 +448,9 @@ class _Generation:
         docnum = self.docnum(f"{key[0]}:{key[1]}:{key[2]}:{lang}")
         if docnum is None:
             return frozenset()
-        return frozenset(self.analyze(f.title_field(lang), self.stored(docnum)[0]))
+        # Every edition's name of a character the question names counts as the question's own word.
+        named = self.searcher().stored_fields(docnum).get(f.NAMED, "")
+        return frozenset(self.analyze(f.title_field(lang), f"{self.stored(docnum)[0]} {named}"))
 
     def game_docs(self, game: str) -> frozenset[int]:
         return self.texts.remembered(("game", game), lambda: frozenset(self.searcher().docs_for_query(Term(f.GAME, game))))
@@ -641,10 +643,15 @@ class SearchIndex:
                 scores, words, result.corrected = fixed, fixed_words, True
         elif corrected:
             result.suggestion = corrected
+        matched = scores
         scores = self._weigh_questions(gen, scores, words, lang, game_filter)
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
-        term = term_asked(chosen)
+        # Whether a term was asked alone is a matter of the words matched: an answer's question
+        # naming the term (in any edition) ranks it among the answers, not above the term itself.
+        term = term_asked([(key, matched[key]) for key, _score in chosen])
+        if term is not None:
+            term = next(item for item in chosen if item[0] == term[0])
         if term is not None:
             chosen.remove(term)
             chosen.insert(0, term)

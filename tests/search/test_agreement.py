@@ -62,6 +62,8 @@ def test_top_ten_agrees_with_whoosh(index):
         theirs = whoosh_top(index, terms)
         # Only terms that occur in the index count (Whoosh drops the others from the Or).
         assert len(ours) == len(theirs), text
+        if not theirs:
+            continue  # none of the words is in the index: both find nothing
         for (our_doc, our_score), (their_doc, their_score) in zip(ours, theirs):
             assert our_score == pytest.approx(their_score, rel=1e-9), text
         # Equal scores may come in either order: compare the documents per score, leaving out the

@@ -1,0 +1,29 @@
+"""What players ask about a game before they play it -- how long, from what age, who made it --
+is answered by the game's facts: what the source gives, and where it is silent, that it is."""
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize("lang,question,says", [
+    ("de", "wer hat ohne furcht und adel erfunden", "Autor: Bruno Faidutti."),
+    ("en", "who designed citadels", "Designed by Bruno Faidutti."),
+    ("it", "chi ha ideato cittadelle", "Autore: Bruno Faidutti."),
+    ("en", "kardinal und könig publisher", "Published by Goldsieber Spiele, Rio Grande Games."),
+])
+def test_who_made_a_game_is_its_answer_card(index, lang, question, says):
+    best = [h for h in index.search(question, lang).hits if h.best]
+    assert [(h.kind, h.entry) for h in best] == [("fact", "credits")]
+    assert says in best[0].snippet.replace("<mark>", "").replace("</mark>", "")
+
+
+@pytest.mark.parametrize("lang,question,says", [
+    ("de", "wie lange dauert kardinal und könig", "Spieldauer: 50 bis 60 Minuten."),
+    ("it", "quanto dura una partita di cittadelle", "Durata: da 20 a 60 minuti."),
+    ("de", "wie lange dauert keine ehre unter dieben", "Eine Spieldauer nennt die Quelle nicht."),
+    ("en", "keine ehre unter dieben how old", "The source gives no minimum age."),
+])
+def test_how_long_and_from_what_age_lead_to_the_facts(index, lang, question, says):
+    hits = index.search(question, lang).hits
+    assert (hits[0].kind, hits[0].entry) == ("fact", "facts")
+    assert says in hits[0].snippet.replace("<mark>", "").replace("</mark>", "")
