@@ -114,9 +114,9 @@ def check_citations(game: Game, where: Where) -> Iterator[Problem]:
 
 
 def check_references(game: Game, where: Where) -> Iterator[Problem]:
-    # Sections that failed to load are reported elsewhere; do not also flag references to them.
+    # Sections and entries that failed to load are reported elsewhere; do not also flag references to them.
     declared = {s.id for s in game.sections} | where.raw_ids("sections.yaml")
-    faq_ids = {f.id for f in game.faq}
+    faq_ids = {f.id for f in game.faq} | where.raw_ids("faq.yaml")
     for faq in game.faq:
         if faq.section not in declared:
             yield _problem(where("faq.yaml", faq.id, "section"), f"unknown section '{faq.section}'")

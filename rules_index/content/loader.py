@@ -53,7 +53,10 @@ def _schema_problems(error: ValidationError, file: YamlFile, prefix: tuple[Any, 
             message = "required field is missing"
         elif item["type"] == "extra_forbidden":
             message = "unknown field"
-        problems.append(Problem(file.display, file.line(*prefix, *keys), f"{where}: {message}"))
+        expected = (item.get("ctx") or {}).get("expected")
+        schema = (("type", item["type"]), ("where", ".".join(str(k) for k in keys) or "entry"), ("message", item["msg"]),
+                  *((("expected", str(expected)),) if expected else ()))
+        problems.append(Problem(file.display, file.line(*prefix, *keys), f"{where}: {message}", schema))
     return problems
 
 

@@ -1,7 +1,7 @@
 """Content problems as the validator reports them: ``file:line: message``."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, order=True)
@@ -9,6 +9,9 @@ class Problem:
     file: str
     line: int
     message: str
+    # A value the schema refuses: pydantic's kind of refusal and where in the entry, so that the
+    # editors' pages can say it in their language (web.gate_words).
+    schema: tuple = field(default=(), compare=False)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.message}"

@@ -17,11 +17,16 @@ MAX_DEPTH = 20  # a check's "given" is a few levels deep; 20 leaves room and sto
 
 
 class SubmittedYamlError(ValueError):
-    """Why a submitted text is refused: ``reason`` is "alias", "depth" or "syntax"."""
+    """Why a submitted text is refused: ``reason`` is "alias", "depth" or "syntax"; for a syntax
+    error, the parser's ``problem`` and where it found it (``line``, ``column``, from 1)."""
 
-    def __init__(self, reason: str, detail: str = ""):
+    def __init__(self, reason: str, detail: str = "", problem: str = "", line: int | None = None,
+                 column: int | None = None):
         self.reason = reason
         self.detail = detail
+        self.problem = problem
+        self.line = line
+        self.column = column
         super().__init__(f"{reason}: {detail}" if detail else reason)
 
 
@@ -44,4 +49,7 @@ def parse_submitted_yaml(text: str) -> Any:
         # before the count above sees depth MAX_DEPTH: that refusal is the same one.
         if "maximum nesting depth" in str(getattr(exc, "problem", "")):
             raise SubmittedYamlError("depth") from None
-        raise SubmittedYamlError("syntax", str(exc)) from None
+        mark = getattr(exc, "problem_mark", None)
+        raise SubmittedYamlError("syntax", str(exc), str(getattr(exc, "problem", "") or ""),
+                                 None if mark is None else mark.line + 1,
+                                 None if mark is None else mark.column + 1) from None

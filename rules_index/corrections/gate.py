@@ -76,7 +76,7 @@ def review(root: Path, slug: str, kind: str, target: str, plans: list[FilePlan])
     with planned_copy(root, slug, plans) as copy:
         game, problems = _load(copy / slug, copy, catalog.get(slug))
     if game is None or problems:
-        return [GateProblem("validation", str(p)) for p in problems] or [GateProblem("validation", f"game '{slug}' does not load")]
+        return [_loaded_problem(p) for p in problems] or [GateProblem("validation", f"game '{slug}' does not load")]
     if kind != "faq":
         return []
     entry = game.faq_entry(target)
@@ -107,13 +107,31 @@ def review_faq(game: Game, stored: Faq, updates: dict) -> tuple[list[GateProblem
     try:
         entry = updated_faq(stored, updates)
     except ValidationError as exc:
-        return [GateProblem("validation", f"faq.yaml {stored.id}: {_where(e['loc'])}: {e['msg']}") for e in exc.errors()], None
+        return [_schema_problem(stored.id, e) for e in exc.errors()], None
     if entry == stored:
         return [GateProblem("validation", UNCHANGED, code="unchanged")], entry
     changed = dataclasses.replace(game, faq=[entry if f.id == entry.id else f for f in game.faq])
     # The stored game is valid: whatever the cross-file checks find now, the change brought.
     problems = [GateProblem("validation", str(p)) for p in check_game(changed, {}, None, rulings=False)]
     return problems + claim_problems(changed, entry) + mistake_problems(game, entry) + engine_problems(changed, entry), entry
+
+
+def _loaded_problem(problem) -> GateProblem:
+    """A problem of the planned content; a value the schema refuses keeps what says it in words."""
+    if problem.schema:
+        return GateProblem("validation", str(problem), code="schema", params=problem.schema)
+    return GateProblem("validation", str(problem))
+
+
+def _schema_problem(faq_id: str, error: dict) -> GateProblem:
+    """A value the schema refuses, with what the editor's page needs to say it in its language."""
+    where = _where(error["loc"])
+    params = {"where": where, "type": error["type"], "message": error["msg"]}
+    expected = (error.get("ctx") or {}).get("expected")
+    if expected:
+        params["expected"] = str(expected)
+    return GateProblem("validation", f"faq.yaml {faq_id}: {where}: {error['msg']}", code="schema",
+                       params=tuple(params.items()))
 
 
 def _where(loc) -> str:

@@ -40,7 +40,7 @@ from rules_index.render import markdown_html
 from . import editor_lang as interface
 from .forms import MAX_BASE_ENTRY, ActionForm, EntryForm, LoginForm, RejectForm, SectionForm, control_character_error
 from .committed import publish_committed
-from .gate_words import gate_text
+from .gate_words import gate_text, yaml_syntax_error
 from .security import every_login, limiter, log_breach, login_account, login_account_and_address
 from .state import content_dir, library, verification
 
@@ -259,7 +259,7 @@ def _parse_yaml(text: str, field) -> object:
         elif exc.reason == "depth":
             field.errors = [_("The YAML is nested more than %(depth)d levels deep.", depth=MAX_DEPTH)]
         else:
-            field.errors = [f"YAML: {exc.detail}"]
+            field.errors = [yaml_syntax_error(exc)]
         return None
 
 

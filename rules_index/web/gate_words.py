@@ -46,9 +46,58 @@ def _say(code: str, lang: str, p: dict) -> str | None:
         return _("%(language)s: dropped or reworded: “%(text)s”", language=language, **p)
     if code == "structured":
         return _("The change touches %(fields)s: what the checks and facts mean is for a second editor to read.", **p)
+    if code == "schema":
+        return _schema(p)
     if code == "diverging":
         return _("%(language)s binds other facts than the other languages (%(facts)s).", language=language, **p)
     return None
+
+
+def _yaml_problem(problem: str) -> str:
+    """The YAML parser's most common complaints in plain words; any other as the parser says it."""
+    if problem.startswith("mapping values are not allowed"):
+        return _("a colon followed by a space starts a key here; put a text that holds one in quotes")
+    if problem in ("could not find expected ':'", "did not find expected key", "did not find expected '-' indicator"):
+        return _("a line does not fit the indentation or lacks its “key: value” colon")
+    if "tab character" in problem:
+        return _("a tab character; indent with spaces")
+    if problem.startswith("did not find expected ','"):
+        return _("a list or mapping in brackets is not closed, or its items lack a comma")
+    if problem == "found unexpected end of stream":
+        return _("the text ends inside quotes or brackets that are not closed")
+    return problem
+
+
+def yaml_syntax_error(exc) -> str:
+    """A refused YAML field (``content.submitted_yaml.SubmittedYamlError``, reason "syntax") in the
+    editor's language, with where the parser stopped."""
+    problem = _yaml_problem(exc.problem or exc.detail)
+    if exc.line is None:
+        return _("Not valid YAML: %(problem)s.", problem=problem)
+    return _("Not valid YAML in line %(line)d, column %(column)d: %(problem)s.", line=exc.line, column=exc.column,
+             problem=problem)
+
+
+def _schema(p: dict) -> str:
+    """A value of the entry the content's schema refuses, by the kind of refusal."""
+    kind, where = p.get("type"), p.get("where", "")
+    if kind == "missing":
+        return _("%(where)s is missing.", where=where)
+    if kind == "extra_forbidden":
+        return _("%(where)s is not a field here: remove it or check its spelling.", where=where)
+    if kind == "string_type":
+        return _("%(where)s: write a text.", where=where)
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return _("%(where)s: write a whole number.", where=where)
+    if kind in ("bool_type", "bool_parsing"):
+        return _("%(where)s: write true or false.", where=where)
+    if kind in ("list_type", "tuple_type"):
+        return _("%(where)s: write a list.", where=where)
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return _("%(where)s: write keys with values (key: value).", where=where)
+    if kind in ("literal_error", "enum") and p.get("expected"):
+        return _("%(where)s: write one of %(expected)s.", where=where, expected=p["expected"])
+    return _("%(where)s: %(message)s", where=where, message=p.get("message", ""))
 
 
 def gate_text(item) -> str:

@@ -101,6 +101,14 @@ def test_broken_content_is_reported(tiny_content, case, name, old, new, file, li
     assert matching, f"expected {expected_prefix}…{message}… in {rendered}"
 
 
+def test_an_entry_that_fails_its_schema_is_reported_once(tiny_content):
+    """coin-count names coin-value as related: when coin-value itself is broken, that is the one
+    problem, not also an 'unknown FAQ entry' where it is named."""
+    edit(tiny_content, "faq.yaml", "  section: scoring\n", "  section: scoring\n  basis: guess\n")
+    _, problems = load(tiny_content)
+    assert [p.message for p in problems] == ["1.basis: Input should be 'rule', 'assumption' or 'editorial'"]
+
+
 def test_a_players_question_belongs_to_one_entry(tiny_content):
     """A question under ``asked`` stands under the one entry that answers it (case and spacing
     aside): under two entries, or twice under one, search would have to guess."""

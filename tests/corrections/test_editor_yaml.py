@@ -62,3 +62,26 @@ def test_direct_edit_refuses_before_the_lock(site, field, text, said):
     assert len(html) < 200_000  # the refusal, not the expansion
     assert faq_file.read_bytes() == before
     assert not (Path(site.instance_path) / "content.lock").exists()  # refused before the lock
+
+
+@pytest.mark.parametrize("accept,field,text,said", [
+    ("de", "citation", "source: rulebook\npages: 2\nsection: Spielende: Sieger\n",
+     "Kein gültiges YAML in Zeile 3, Spalte 19: ein Doppelpunkt mit Leerzeichen beginnt hier einen Schlüssel"),
+    ("it", "citation", "source: rulebook\n\tpages: 2\n", "YAML non valido nella riga 2, colonna 1: un carattere di tabulazione"),
+    ("en", "check", "- probe: play\n  given: {players: [a, b}\n", "Not valid YAML in line 2, column 25: a list or mapping in brackets"),
+    ("de", "citation", "source: 7\npages: 2\nsection: {de: Spielende, en: End, it: Fine}\n", "citation.source: Schreib einen Text."),
+    ("it", "citation", "source: rulebook\npages: 2\nsection: {de: Spielende, en: End, it: Fine}\nseite: 2\n",
+     "citation.seite non è un campo previsto qui"),
+    ("en", "citation", "pages: 2\nsection: {de: Spielende, en: End, it: Fine}\n", "citation.source is missing."),
+])
+def test_a_refused_yaml_field_is_explained_in_the_editors_language(site, accept, field, text, said):
+    client = site.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = accept
+    login(client)
+    url = f"/editor/entries/{GAME}/faq/{FAQ}"
+    page = client.get(url).get_data(as_text=True)
+    response = client.post(url, data={"csrf_token": csrf_token(page), **form_values(page, FIELDS), field: text})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert said in html
+    assert "Input should be" not in html and "unknown FAQ entry" not in html
