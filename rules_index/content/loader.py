@@ -41,6 +41,13 @@ def _display(path: Path, root: Path) -> str:
         return str(path)
 
 
+def schema_words(item: dict, where: str) -> tuple:
+    """What says a schema refusal in words: its kind, where in the entry, pydantic's message and
+    the refusal's own values (``expected``, a custom error's context)."""
+    context = {key: str(value) for key, value in (item.get("ctx") or {}).items() if isinstance(value, (str, int))}
+    return (("type", item["type"]), ("where", where), ("message", item["msg"]), *sorted(context.items()))
+
+
 def _schema_problems(error: ValidationError, file: YamlFile, prefix: tuple[Any, ...]) -> list[Problem]:
     problems = []
     for item in error.errors():
@@ -53,9 +60,7 @@ def _schema_problems(error: ValidationError, file: YamlFile, prefix: tuple[Any, 
             message = "required field is missing"
         elif item["type"] == "extra_forbidden":
             message = "unknown field"
-        expected = (item.get("ctx") or {}).get("expected")
-        schema = (("type", item["type"]), ("where", ".".join(str(k) for k in keys) or "entry"), ("message", item["msg"]),
-                  *((("expected", str(expected)),) if expected else ()))
+        schema = schema_words(item, ".".join(str(k) for k in keys) or "entry")
         problems.append(Problem(file.display, file.line(*prefix, *keys), f"{where}: {message}", schema))
     return problems
 

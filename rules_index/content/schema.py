@@ -9,6 +9,7 @@ import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 LANGS: tuple[str, ...] = ("de", "en", "it")
 DEFAULT_LANG = "de"
@@ -67,7 +68,7 @@ class Citation(Strict):
         if value is None or isinstance(value, (tuple, list)):
             return value
         if isinstance(value, bool):
-            raise ValueError("a page is a number or a range like 5-6")
+            raise PydanticCustomError("page_form", "a page is a number or a range like 5-6")
         if isinstance(value, int):
             return (value, value)
         if isinstance(value, str):
@@ -76,16 +77,16 @@ class Citation(Strict):
             match = _RANGE.match(value)
             if match:
                 return (int(match.group(1)), int(match.group(2)))
-        raise ValueError("a page is a number or a range like 5-6")
+        raise PydanticCustomError("page_form", "a page is a number or a range like 5-6")
 
     @field_validator("pages")
     @classmethod
     def _ordered(cls, value: tuple[int, int] | None) -> tuple[int, int] | None:
         if value is not None:
             if value[0] < 1:
-                raise ValueError("pages start at 1")
+                raise PydanticCustomError("page_zero", "pages start at 1")
             if value[1] < value[0]:
-                raise ValueError("a page range must go upwards, like 5-6")
+                raise PydanticCustomError("page_order", "a page range must go upwards, like 5-6")
         return value
 
 
@@ -114,7 +115,7 @@ class Range(Strict):
     @model_validator(mode="after")
     def _ordered(self) -> "Range":
         if self.min is not None and self.max is not None and self.max < self.min:
-            raise ValueError("max is smaller than min")
+            raise PydanticCustomError("range_order", "max is smaller than min")
         return self
 
 
@@ -197,7 +198,7 @@ class Fact(Strict):
     @model_validator(mode="after")
     def _one_place(self) -> "Fact":
         if (self.output is None) == (self.given is None):
-            raise ValueError("a fact names exactly one of output or given")
+            raise PydanticCustomError("fact_place", "a fact names exactly one of output or given")
         return self
 
     @property
@@ -226,7 +227,7 @@ class Ruling(Strict):
     @classmethod
     def _no_booleans(cls, value: Any) -> Any:
         if isinstance(value, bool):
-            raise ValueError("write the verdict as yes, no, none, a number or a phrase per language")
+            raise PydanticCustomError("verdict_form", "write the verdict as yes, no, none, a number or a phrase per language")
         return value
 
     def numbers(self) -> set[int]:
@@ -237,7 +238,7 @@ class Ruling(Strict):
         names = [fact.name for fact in self.facts if fact.name]
         twice = sorted({name for name in names if names.count(name) > 1})
         if twice:
-            raise ValueError(f"fact names must be unique: {', '.join(twice)}")
+            raise PydanticCustomError("fact_names_twice", "fact names must be unique: {names}", {"names": ", ".join(twice)})
         return self
 
     def fact(self, name: str) -> Fact | None:
@@ -277,7 +278,7 @@ class Faq(Strict):
     def _editorial_unchecked(self) -> "Faq":
         # A check on an entry that claims no rule would present editorial text as engine-verified.
         if self.basis == "editorial" and self.check is not None:
-            raise ValueError("an editorial entry (basis: editorial) makes no rule claim and carries no check")
+            raise PydanticCustomError("editorial_check", "an editorial entry (basis: editorial) makes no rule claim and carries no check")
         return self
 
     def text(self, lang: str) -> FaqText:
@@ -307,7 +308,7 @@ class Mistake(Strict):
     @model_validator(mode="after")
     def _one_target(self) -> "Mistake":
         if (self.faq is None) == (self.section is None):
-            raise ValueError("a mistake links to exactly one of faq or section")
+            raise PydanticCustomError("mistake_target", "a mistake links to exactly one of faq or section")
         return self
 
     def text(self, lang: str) -> MistakeText:

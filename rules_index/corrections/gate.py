@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from rules_index.content import LANGS, Game
 from rules_index.content.checks import check_game
+from rules_index.content.loader import schema_words
 from rules_index.content.bindings import answer_problems
 from rules_index.content.claims import ruling_shape_problems
 from rules_index.content.loader import load_catalog, load_checked_game, load_game
@@ -126,12 +127,8 @@ def _loaded_problem(problem) -> GateProblem:
 def _schema_problem(faq_id: str, error: dict) -> GateProblem:
     """A value the schema refuses, with what the editor's page needs to say it in its language."""
     where = _where(error["loc"])
-    params = {"where": where, "type": error["type"], "message": error["msg"]}
-    expected = (error.get("ctx") or {}).get("expected")
-    if expected:
-        params["expected"] = str(expected)
     return GateProblem("validation", f"faq.yaml {faq_id}: {where}: {error['msg']}", code="schema",
-                       params=tuple(params.items()))
+                       params=schema_words(error, where))
 
 
 def _where(loc) -> str:

@@ -97,7 +97,18 @@ def _schema(p: dict) -> str:
         return _("%(where)s: write keys with values (key: value).", where=where)
     if kind in ("literal_error", "enum") and p.get("expected"):
         return _("%(where)s: write one of %(expected)s.", where=where, expected=p["expected"])
-    return _("%(where)s: %(message)s", where=where, message=p.get("message", ""))
+    custom = {
+        "page_form": _("a page is a number or a range like 5-6"),
+        "page_zero": _("pages start at 1"),
+        "page_order": _("a page range goes upwards, like 5-6"),
+        "range_order": _("max is smaller than min"),
+        "fact_place": _("a fact names exactly one of output or given"),
+        "verdict_form": _("write the verdict as yes, no, none, a number or a phrase per language"),
+        "fact_names_twice": _("each fact needs a name of its own; used more than once: %(names)s", names=p.get("names", "")),
+        "editorial_check": _("an editorial entry (basis: editorial) states no rule and carries no check"),
+        "mistake_target": _("a mistake links to exactly one of faq or section"),
+    }.get(kind)
+    return _("%(where)s: %(message)s", where=where, message=custom or p.get("message", ""))
 
 
 def gate_text(item) -> str:

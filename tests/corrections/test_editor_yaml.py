@@ -73,6 +73,10 @@ def test_direct_edit_refuses_before_the_lock(site, field, text, said):
     ("it", "citation", "source: rulebook\npages: 2\nsection: {de: Spielende, en: End, it: Fine}\nseite: 2\n",
      "citation.seite non è un campo previsto qui"),
     ("en", "citation", "pages: 2\nsection: {de: Spielende, en: End, it: Fine}\n", "citation.source is missing."),
+    ("de", "citation", "source: rulebook\npages: zwei\nsection: {de: Spielende, en: End, it: Fine}\n",
+     "citation.pages: eine Seite ist eine Zahl oder ein Bereich wie 5-6"),
+    ("it", "citation", "source: rulebook\npages: 2-1\nsection: {de: Spielende, en: End, it: Fine}\n",
+     "citation.pages: un intervallo di pagine va in avanti, come 5-6"),
 ])
 def test_a_refused_yaml_field_is_explained_in_the_editors_language(site, accept, field, text, said):
     client = site.test_client()
