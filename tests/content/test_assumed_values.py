@@ -67,8 +67,18 @@ _CHEQUE_RESULTS = {"paid", "cash_box", "thief_gains", "returned", "hands", "play
 _THIEF_ORDER = {"steal_order", "cells", "entered", "freed"}
 
 
+# A cheque's value ("$10"), a thief's number ("T3") or a card's age ("D13") shown in a result.
+_NUMBERED_CARD = re.compile(r"\$\d|\b[TD]\d+\b")
+
+
+def _tied(positions) -> bool:
+    """Pawns on one space (none given: all on the start), where the source names no order."""
+    return positions is None or len(set(positions)) < len(positions)
+
+
 def _av(check) -> bool:
     plays = " ".join(str(p) for p in check.given.get("plays", {}).values())
+    thieves = len(re.findall(r"thief", plays)) + len(re.findall(r"\bthief\b", " ".join(map(str, check.given.get("steps", [])))))
     exhibitions = "exhibition" in plays
     cheque_values = [check.expect[k] for k in _CHEQUE_RESULTS & set(check.expect)]
     return bool(
@@ -79,6 +89,9 @@ def _av(check) -> bool:
         or _THIEF_ORDER & set(check.expect)
         or len(check.expect.get("prison", [])) > 1
         or "locations_by_round" in check.expect
+        or bool(_NUMBERED_CARD.search(str(check.expect)))
+        or "detective_moves" in check.expect and _tied(check.given.get("positions"))
+        or "collections" in check.expect and thieves > 1
     )
 
 

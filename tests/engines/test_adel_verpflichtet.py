@@ -721,3 +721,18 @@ def test_comparison_does_not_decide_what_the_rules_cannot():
     # Equally old objects: the source is silent; the two share the place and the next is third.
     ranked, _ = X.compare_exhibitions({"ann": ("ABC", 50), "ben": ("BCD", 50), "cem": ("CDE", 10)})
     assert places(ranked) == [("ann", 1, X.DECIDED_FIRST), ("ben", 1, X.TIED_SAME_AGE), ("cem", 3, X.DECIDED_OLDER_OBJECT)]
+
+
+def test_location_cards_are_face_up_from_the_reveal_to_the_round_end():
+    # Rundenablauf: the location cards are revealed together and stay face up until the round ends.
+    probes = probes_for("adel-verpflichtet")
+    steps = ["auction", "castle", "castle", "cheque", "exhibition", "thief"]
+    laid = probes.run("steps", {"players": 3, "collections": {"1": "ABC"}, "steps": steps[:2]})
+    assert laid["places"] == {"0": "auction", "1": "castle", "2": None}
+    assert laid["face_up_places"] == {"0": None, "1": None, "2": None}  # laid face down, not yet seen
+    later = probes.run("steps", {"players": 3, "collections": {"1": "ABC"}, "steps": steps})
+    assert later["face_up_places"] == {"0": "auction", "1": "castle", "2": "castle"}
+    done = probes.run("steps", {"players": 4, "collections": {"1": "ABC"}, "stacks": ["D", "E"], "steps": [
+        "auction", "castle", "castle", "castle", "cheque 13", "exhibition", "thief", "detective", "take 0",
+        "exhibit A", "exhibit B", "exhibit C", "finish", "steal 1 A"]})
+    assert done["round"] == 2 and done["face_up_places"] == {str(p): None for p in range(4)}

@@ -781,3 +781,14 @@ def test_steps_new_game_deals_and_crowns_the_oldest():
     assert out["bank"] == 30 - 2 * 5 and out["draw_pile"] == 65 - 4 * 5
     assert out["crown"] == "C" and out["player"] == "C" and out["drafting"] is True and out["round"] == 1
     assert steps(new_game=True, players=2)["player"] == "A"
+
+
+def test_the_oldest_player_takes_the_crown_for_the_first_round():
+    # Regelheft S. 1: the oldest player is King in round 1 (the engine is told ages, not the King).
+    state = GameState(GameConfig(players=("A", "B", "C"), ages={"A": 30, "B": 67, "C": 12}))
+    assert state.crown == "B"
+    assert GameState(GameConfig(players=("A", "B", "C"), ages={"A": 30, "B": 67, "C": 12}, crown="C")).crown == "C"
+    with pytest.raises(ValueError, match="oldest"):
+        GameConfig(players=("A", "B"), ages={"A": 40, "B": 40})
+    with pytest.raises(ValueError, match="every player"):
+        GameConfig(players=("A", "B"), ages={"A": 40})

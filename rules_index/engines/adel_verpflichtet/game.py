@@ -393,7 +393,9 @@ class AdelState(State):
 
     def observe(self) -> dict[str, Any]:
         """By player: ``positions``, ``collections`` (letters), ``cheques_in_hand`` (values),
-        ``thieves_in_hand`` (numbers), ``places`` (laid this round, None before), ``on_display``
+        ``thieves_in_hand`` (numbers), ``places`` (laid this round, face down or up; None before),
+        ``face_up_places`` (the places as the table sees them: None until they are revealed, then
+        face up until the round ends), ``on_display``
         (exhibitions lying out). Then ``round``, ``phase``, ``player`` (to act), ``cash_box``,
         ``prison`` (cell 1 first), ``prison_cells``, ``auction_closed``, ``stacks`` (how many),
         ``stack_tops`` (top letters), ``events`` (the kinds of everything revealed so far, in order),
@@ -410,6 +412,8 @@ class AdelState(State):
             "cheques_in_hand": {p: [c.value for c in h] for p, h in zip(names, self.hands)},
             "thieves_in_hand": {p: [t.number for t in h] for p, h in zip(names, self.thieves)},
             "places": {p: None if loc is None else Location(loc).value for p, loc in zip(names, self.locations)},
+            "face_up_places": {p: Location(loc).value if self.places_face_up and loc is not None else None
+                               for p, loc in zip(names, self.locations)},
             "on_display": {str(p): letters_of(c) for p, c in self.exhibitions.items() if c},
             "cash_box": sorted(c.value for c in self.cash_box),
             "prison": [t.number for t in self.prison],
@@ -696,6 +700,7 @@ class AdelState(State):
     def _reset_round(self) -> None:
         n = self.num_players
         self.locations: list[Location | None] = [None] * n
+        self.places_face_up = False  # Ortskarten: revealed together, then face up until the round ends
         self.played: list[Played | None] = [None] * n
         self.exhibitions: dict[int, list[CollectionCard]] = {}
         self.selection: dict[int, list[CollectionCard]] = {}
@@ -721,6 +726,7 @@ class AdelState(State):
         if self.game.variant == CONFRONTATION:
             place = self.confrontation_place()
             self.locations = [place] * self.num_players
+            self.places_face_up = True  # announced aloud: nothing about the place is hidden
             self._event("announce", f"place announced: {place.value}", place=place.value)
             self.phase = ACTION
         else:
@@ -733,6 +739,7 @@ class AdelState(State):
             self.phase = ACTION
 
     def _reveal_locations(self) -> None:
+        self.places_face_up = True
         self._event("locations", "locations " + " ".join(f"P{q}:{l.value}" for q, l in enumerate(self.locations)),
                     locations=[l.value for l in self.locations])
 

@@ -219,12 +219,14 @@ Action = Union[
 class GameConfig:
     """Parameters of a game. Defaults follow the source; where it is silent, see the module docstring.
 
-    ``players``: names in seat order (2..7); ``crown``: the oldest player, who holds the crown in
-    round 1 (default: the first name).
+    ``players``: names in seat order (2..7); ``ages``: {player: age}, from which the oldest player
+    takes the crown for round 1 (Regelheft S. 1 · Spielvorbereitung); ``crown``: who holds it, where a
+    scenario sets it directly (default: the oldest by ``ages``, else the first name).
     """
 
     players: tuple[str, ...] = ("A", "B", "C", "D")
     crown: str | None = None
+    ages: tuple[tuple[str, int], ...] = ()
     district_table: tuple = DEFAULT_DISTRICT_TABLE
     bank_gold: int = GOLD_PIECES
     start_gold: int = START_GOLD
@@ -241,8 +243,23 @@ class GameConfig:
             raise ValueError("player names must be unique")
         if self.crown is not None and self.crown not in players:
             raise ValueError(f"crown holder {self.crown!r} is not a player")
+        ages = tuple((str(p), int(age)) for p, age in (self.ages.items() if isinstance(self.ages, Mapping) else self.ages))
+        object.__setattr__(self, "ages", ages)
+        if ages and sorted(p for p, _ in ages) != sorted(players):
+            raise ValueError("ages name every player once")
+        oldest = max((age for _, age in ages), default=None)
+        if self.crown is None and oldest is not None and [age for _, age in ages].count(oldest) > 1:
+            raise ValueError("two players are the oldest: the rules name no one to take the crown")
         if self.start_gold * len(players) > self.bank_gold:
             raise ValueError("not enough gold in the bank for the start")
+
+    def first_king(self) -> str:
+        """Who holds the crown in round 1: the oldest player (S. 1), unless a scenario sets it."""
+        if self.crown is not None:
+            return self.crown
+        if self.ages:
+            return max(self.ages, key=lambda item: item[1])[0]
+        return self.players[0]
 
 
 def player_names(n: int) -> tuple[str, ...]:
@@ -285,7 +302,7 @@ class GameState(State):
         self.cities: dict[str, list[District]] = {p: [] for p in self.players}
         self.deck: list[District] = build_deck(self.config.district_table)
         self.discard: list[District] = []
-        self.crown: str = self.config.crown or self.players[0]
+        self.crown: str = self.config.first_king()
         self.round = 0
         self.first_complete: str | None = None
         self.history: list[str] = []
