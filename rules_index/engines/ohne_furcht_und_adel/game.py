@@ -436,7 +436,7 @@ class GameState(State):
 
     def observe(self) -> dict[str, Any]:
         """The first seat's turn: ``gold``, ``built``, ``city_size``, ``hand_size``, ``income`` (paid
-        by the income ability), ``extra_cards`` (architect), ``extra_gold`` (merchant),
+        by the income ability), ``income_colour`` (the colour of districts it was paid for), ``extra_cards`` (architect), ``extra_gold`` (merchant),
         ``paid_to_destroy`` (warlord), ``other_hand_sizes`` ({player: n}).
 
         The table now: ``gold_by_player``, ``city_sizes``, ``bank``, ``draw_pile``, ``crown``,
@@ -458,6 +458,7 @@ class GameState(State):
             "city_size": len(self.cities[me]),
             "hand_size": len(self.hands[me]),
             "income": sum(e[4] for e in mine if e[0] == "income"),
+            "income_colour": next((e[5] for e in reversed(mine) if e[0] == "income"), None),
             "extra_cards": sum(e[2] for e in mine if e[0] == "architect_cards"),
             "extra_gold": sum(e[2] for e in mine if e[0] == "merchant_bonus"),
             "paid_to_destroy": sum(e[4] for e in mine if e[0] == "destroy"),
@@ -879,7 +880,7 @@ class GameState(State):
         due = sum(1 for d in self.cities[me] if d.color == color)
         paid = self._pay_from_bank(me, due)
         self.used.add("income")
-        self.events.append(("income", me, self.active, due, paid))
+        self.events.append(("income", me, self.active, due, paid, color.value))
 
     def _rule_assassin(self, a: Assassinate) -> RuleViolation | None:
         """Meuchler (S. 1–2): names another character; it skips this round."""
