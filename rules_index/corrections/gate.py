@@ -29,10 +29,9 @@ from pydantic import ValidationError
 
 from rules_index.content import LANGS, Game
 from rules_index.content.checks import check_game
-from rules_index.content.loader import schema_words
 from rules_index.content.bindings import answer_problems
 from rules_index.content.claims import ruling_shape_problems
-from rules_index.content.loader import load_catalog, load_checked_game, load_game
+from rules_index.content.loader import load_catalog, load_checked_game, load_game, schema_words
 from rules_index.content.schema import Faq
 from rules_index.content.writer import FAQ_TEXT_FIELDS, FilePlan, clean_text, planned_copy
 from rules_index.restatements import comparer

@@ -358,11 +358,12 @@ class _Generation:
             self.postings_cache.put(key, found)
         return found
 
-    def _document(self, docnum: int) -> tuple[str, str, str, str, str, str]:
-        """A document's (kind, game, entry, lang, title, text) as stored, kept once read."""
+    def _document(self, docnum: int) -> tuple[str, str, str, str, str, str, str]:
+        """A document's (kind, game, entry, lang, title, text, named) as stored, kept once read."""
         def read():
             stored = self.searcher().stored_fields(docnum)
-            return tuple(stored[name] for name in (f.KIND, f.GAME, f.ENTRY, f.LANG, f.TITLE_TEXT, f.BODY_TEXT))
+            return (*(stored[name] for name in (f.KIND, f.GAME, f.ENTRY, f.LANG, f.TITLE_TEXT, f.BODY_TEXT)),
+                    stored.get(f.NAMED, ""))
 
         return self.documents.remembered(docnum, read)
 
@@ -372,7 +373,7 @@ class _Generation:
 
     def stored(self, docnum: int) -> tuple[str, str]:
         """(title, text) of a document as stored."""
-        return self._document(docnum)[4:]
+        return self._document(docnum)[4:6]
 
     def docnum(self, key: str) -> int | None:
         """The document number of a live document's KEY, kept once looked up."""
@@ -449,8 +450,8 @@ class _Generation:
         if docnum is None:
             return frozenset()
         # Every edition's name of a character the question names counts as the question's own word.
-        named = self.searcher().stored_fields(docnum).get(f.NAMED, "")
-        return frozenset(self.analyze(f.title_field(lang), f"{self.stored(docnum)[0]} {named}"))
+        question, _text, named = self._document(docnum)[4:]
+        return frozenset(self.analyze(f.title_field(lang), f"{question} {named}"))
 
     def game_docs(self, game: str) -> frozenset[int]:
         return self.texts.remembered(("game", game), lambda: frozenset(self.searcher().docs_for_query(Term(f.GAME, game))))
@@ -652,7 +653,6 @@ class SearchIndex:
         term = term_asked([(key, matched[key]) for key, _score in chosen])
         if term is not None:
             term = next(item for item in chosen if item[0] == term[0])
-        if term is not None:
             chosen.remove(term)
             chosen.insert(0, term)
             best, close = None, frozenset()

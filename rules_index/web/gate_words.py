@@ -4,6 +4,7 @@ engine says and how to fix it; the rest keep their message (the engine's own, or
 from __future__ import annotations
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from rules_index.present import LANGUAGE_NAMES
@@ -78,6 +79,19 @@ def yaml_syntax_error(exc) -> str:
              problem=problem)
 
 
+# The content schema's own refusals (``content.schema``, pydantic's PydanticCustomError), by kind.
+SCHEMA_RULES = {
+    "page_form": _l("a page is a number or a range like 5-6"),
+    "page_zero": _l("pages start at 1"),
+    "page_order": _l("a page range goes upwards, like 5-6"),
+    "range_order": _l("max is smaller than min"),
+    "fact_place": _l("a fact names exactly one of output or given"),
+    "verdict_form": _l("write the verdict as yes, no, none, a number or a phrase per language"),
+    "editorial_check": _l("an editorial entry (basis: editorial) states no rule and carries no check"),
+    "mistake_target": _l("a mistake links to exactly one of faq or section"),
+}
+
+
 def _schema(p: dict) -> str:
     """A value of the entry the content's schema refuses, by the kind of refusal."""
     kind, where = p.get("type"), p.get("where", "")
@@ -97,17 +111,10 @@ def _schema(p: dict) -> str:
         return _("%(where)s: write keys with values (key: value).", where=where)
     if kind in ("literal_error", "enum") and p.get("expected"):
         return _("%(where)s: write one of %(expected)s.", where=where, expected=p["expected"])
-    custom = {
-        "page_form": _("a page is a number or a range like 5-6"),
-        "page_zero": _("pages start at 1"),
-        "page_order": _("a page range goes upwards, like 5-6"),
-        "range_order": _("max is smaller than min"),
-        "fact_place": _("a fact names exactly one of output or given"),
-        "verdict_form": _("write the verdict as yes, no, none, a number or a phrase per language"),
-        "fact_names_twice": _("each fact needs a name of its own; used more than once: %(names)s", names=p.get("names", "")),
-        "editorial_check": _("an editorial entry (basis: editorial) states no rule and carries no check"),
-        "mistake_target": _("a mistake links to exactly one of faq or section"),
-    }.get(kind)
+    if kind == "fact_names_twice":
+        return _("%(where)s: each fact needs a name of its own; used more than once: %(names)s", where=where,
+                 names=p.get("names", ""))
+    custom = SCHEMA_RULES.get(kind)
     return _("%(where)s: %(message)s", where=where, message=custom or p.get("message", ""))
 
 

@@ -77,6 +77,8 @@ def test_direct_edit_refuses_before_the_lock(site, field, text, said):
      "citation.pages: eine Seite ist eine Zahl oder ein Bereich wie 5-6"),
     ("it", "citation", "source: rulebook\npages: 2-1\nsection: {de: Spielende, en: End, it: Fine}\n",
      "citation.pages: un intervallo di pagine va in avanti, come 5-6"),
+    ("de", "ruling", "verdict: no\nfacts:\n  - {name: a, value: 1, check: 1, output: x}\n  - {name: a, value: 2, check: 1, output: y}\n",
+     "ruling: jeder Fakt braucht einen eigenen Namen; mehrfach vergeben: a"),
 ])
 def test_a_refused_yaml_field_is_explained_in_the_editors_language(site, accept, field, text, said):
     client = site.test_client()

@@ -5,6 +5,10 @@ from __future__ import annotations
 import pytest
 
 
+def plain(snippet: str) -> str:
+    return snippet.replace("<mark>", "").replace("</mark>", "")
+
+
 @pytest.mark.parametrize("lang,question,says", [
     ("de", "wer hat ohne furcht und adel erfunden", "Autor: Bruno Faidutti."),
     ("en", "who designed citadels", "Designed by Bruno Faidutti."),
@@ -14,7 +18,7 @@ import pytest
 def test_who_made_a_game_is_its_answer_card(index, lang, question, says):
     best = [h for h in index.search(question, lang).hits if h.best]
     assert [(h.kind, h.entry) for h in best] == [("fact", "credits")]
-    assert says in best[0].snippet.replace("<mark>", "").replace("</mark>", "")
+    assert says in plain(best[0].snippet)
 
 
 @pytest.mark.parametrize("lang,question,says", [
@@ -26,4 +30,4 @@ def test_who_made_a_game_is_its_answer_card(index, lang, question, says):
 def test_how_long_and_from_what_age_lead_to_the_facts(index, lang, question, says):
     hits = index.search(question, lang).hits
     assert (hits[0].kind, hits[0].entry) == ("fact", "facts")
-    assert says in hits[0].snippet.replace("<mark>", "").replace("</mark>", "")
+    assert says in plain(hits[0].snippet)
