@@ -252,10 +252,29 @@ CHECKS = (
 )
 
 
+def check_short_titles(games: list[tuple[Game, Where]]) -> Iterator[Problem]:
+    """A short title names one game only: a question that uses it picks that game (search), so a
+    name another game also goes by would send its players to the wrong rules."""
+    def names(game: Game) -> set[str]:
+        return {" ".join(name.casefold().split()) for name in (*game.all_titles(), *game.info.short_titles.all())}
+    for game, where in games:
+        others = {name: other for other, _ in games if other is not game for name in names(other)}
+        for lang in LANGS:
+            for index, short in enumerate(game.info.short_titles.get(lang)):
+                other = others.get(" ".join(short.casefold().split()))
+                if other is not None:
+                    yield _problem(where("game.yaml", None, "short_titles", lang, index),
+                                   f"short title '{short}' is also a name of '{other.slug}'")
+
+
+def game_where(game: Game, files: dict[str, YamlFile]) -> Where:
+    return Where(files, f"{game.folder.parent.name}/{game.folder.name}")
+
+
 def check_game(game: Game, files: dict[str, YamlFile], catalog_ids: Iterable[str] | None, rulings: bool = True) -> list[Problem]:
     """Every cross-file problem of a game; ``rulings=False`` leaves the text-against-ruling
     comparison to the caller (the change gate reports it per language)."""
-    where = Where(files, f"{game.folder.parent.name}/{game.folder.name}")
+    where = game_where(game, files)
     problems: list[Problem] = []
     for check in CHECKS:
         if rulings or check is not check_rulings:

@@ -254,6 +254,7 @@ def load(root: Path) -> tuple[Library, list[Problem]]:
     root = Path(root)
     catalog, problems = load_catalog(root)
     games: dict[str, Game] = {}
+    wheres = []
     for folder in game_folders(root):
         game, files, more = load_game(folder, root)
         problems += more
@@ -261,6 +262,8 @@ def load(root: Path) -> tuple[Library, list[Problem]]:
             continue
         problems += checks.check_game(game, files, catalog.get(folder.name))
         games[game.slug] = game
+        wheres.append((game, checks.game_where(game, files)))
+    problems += checks.check_short_titles(wheres)
     for slug in catalog:
         if slug not in games and not (root / slug).is_dir():
             problems.append(Problem(_display(root / CATALOG_FILE, root), 1, f"catalog game '{slug}' has no folder"))

@@ -147,6 +147,9 @@ class GameFile(Strict):
     stand: dt.date
     title: Localized
     alt_titles: LocalizedList = LocalizedList()
+    # How players shorten the title at the table ("Kardinal"): it names the game in a question, but
+    # is never shown as one of its titles.
+    short_titles: LocalizedList = LocalizedList()
     summary: Localized
     players: Range | None = None
     duration_minutes: Range | None = None

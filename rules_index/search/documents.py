@@ -123,7 +123,8 @@ class GlossaryMatcher:
 
 
 def game_names(game: Game) -> list[str]:
-    names = [game.info.title.get(lang) for lang in LANGS] + game.info.alt_titles.all()
+    """Every name that picks the game in a question: titles, other editions' titles, short titles."""
+    names = [game.info.title.get(lang) for lang in LANGS] + game.info.alt_titles.all() + game.info.short_titles.all()
     return list(dict.fromkeys(names))
 
 

@@ -1,6 +1,7 @@
 """The content validator: valid content passes; each kind of broken file is caught with file and line."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,19 @@ def test_cli_passes_on_valid_content(runner, tiny_content):
     result = runner.invoke(args=["content", "validate", "--root", str(tiny_content)])
     assert result.exit_code == 0, result.output
     assert "ok: 1 games, 2 FAQ entries" in result.output
+
+
+def test_a_short_title_names_one_game(tiny_content):
+    """A short title picks its game in a question: one that another game also goes by is refused,
+    at its line; a short title of its own passes."""
+    shutil.copytree(tiny_content / GAME, tiny_content / "other-game")
+    other = tiny_content / "other-game" / "game.yaml"
+    other.write_text(other.read_text(encoding="utf-8")
+                     .replace("slug: tiny-game", "slug: other-game")
+                     .replace("{de: Kleines Spiel, en: Tiny Game, it: Piccolo gioco}", "{de: Anderes Spiel, en: Other Game, it: Altro gioco}")
+                     .replace("  de: [Tiny Game]\n  en: [Kleines Spiel]\n", "  de: []\n  en: []\n"), encoding="utf-8")
+    edit(tiny_content, "game.yaml", "  it: []\n", "  it: []\nshort_titles: {de: [Kleines], en: [Tiny], it: []}\n")
+    assert [str(p) for p in load(tiny_content)[1]] == []
+    edit(tiny_content, "game.yaml", "en: [Tiny]", "en: [tiny game, Other  game]")
+    assert [str(p) for p in load(tiny_content)[1]] == [
+        f"content/{GAME}/game.yaml:8: short title 'Other  game' is also a name of 'other-game'"]

@@ -31,3 +31,15 @@ def test_how_long_and_from_what_age_lead_to_the_facts(index, lang, question, say
     hits = index.search(question, lang).hits
     assert (hits[0].kind, hits[0].entry) == ("fact", "facts")
     assert says in plain(hits[0].snippet)
+
+
+@pytest.mark.parametrize("lang,question,game", [
+    ("de", "Kardinal: wann endet das Spiel?", "kardinal-und-koenig"),
+    ("en", "keine ehre when does the game end", "keine-ehre-unter-dieben"),
+    ("de", "Ohne Furcht – wann ist das Spiel vorbei?", "ohne-furcht-und-adel"),
+])
+def test_a_short_title_picks_its_game(index, lang, question, game):
+    """Players shorten a title ("Kardinal"): the question is about that game, as with its full name."""
+    result = index.search(question, lang)
+    assert result.game == game
+    assert {h.game for h in result.hits} == {game}
