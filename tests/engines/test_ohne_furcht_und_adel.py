@@ -398,7 +398,6 @@ def test_empty_bank_pays_what_it_has():
 def test_assassin_victim_skips_and_once():
     s = scenario("ABCD", {A_: "A", ME: "B", WA: "C"})
     assert s.history == ["Scenario: assassin=A, merchant=B, warlord=C", "R1 call assassin: A"]
-    refused(s, Assassinate(A_), "Meuchler", "The assassin names another character.")
     s.apply(Assassinate(ME))
     refused(s, Assassinate(WA), "Fähigkeit einmal je Zug")
     advance_passively(s, lambda x: x.round > 1)
@@ -415,8 +414,21 @@ def test_thief_forbidden_targets():
     assert s.active == T_
     refused(s, Rob(A_), "Dieb")
     refused(s, Rob(K_), "Dieb", "The king was assassinated and may not be robbed.")
-    refused(s, Rob(T_), "Dieb")
     assert Rob(ME) in s.legal_actions()
+
+
+def test_naming_oneself_is_refused_as_a_reading():
+    # The source does not say whether the assassin or the thief may name himself: the refusal
+    # cites no rulebook page, it says the source is silent.
+    s = scenario("ABCD", {A_: "A", T_: "B"})
+    refused(s, Assassinate(A_), "Sich selbst nennen")
+    assert s.check(Assassinate(A_)).rule.citation.startswith("Quelle schweigt · ")
+    s.apply(Assassinate(K_))
+    s.apply(TakeGold())
+    s.apply(EndTurn())
+    assert s.active == T_
+    refused(s, Rob(T_), "Sich selbst nennen")
+    assert s.check(Rob(T_)).rule.citation.startswith("Quelle schweigt · ")
 
 
 def test_thief_takes_gold_at_call_including_later_gains():

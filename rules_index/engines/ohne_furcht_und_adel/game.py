@@ -35,6 +35,8 @@ Modelling decisions where the source is silent (all documented, most of them par
   False (allowed).
 - Naming a character that nobody holds (face up, set aside, discarded) is legal for the assassin
   and the thief and simply has no effect (S. 2 · Dieb says so for the thief).
+- The assassin naming the assassin, the thief naming the thief: the source does not address it.
+  Both are refused as a reading, under ``R_SELF``, whose citation says the source is silent.
 - Players still level after the tie-break share the victory (:mod:`.scoring`).
 - Seat order is the order of ``players``; "left" is the next name in that list.
 """
@@ -86,6 +88,7 @@ R_WARLORD = Rule("Söldner", "Regelheft S. 2 · Söldner")
 R_END = Rule("Spielende & Sieger", "Regelheft S. 2 · Spielende & Sieger")
 R_DECK = Rule("Nachziehstapel leer", "Quelle schweigt · Ablagestapel wird neu gemischt")
 R_UNIQUE = Rule("Gleiche Bauwerke", "Quelle schweigt · Parameter unique_districts")
+R_SELF = Rule("Sich selbst nennen", "Quelle schweigt · Meuchler und Dieb nennen nicht sich selbst")
 
 # --------------------------------------------------------------------------- actions
 
@@ -883,19 +886,23 @@ class GameState(State):
         self.events.append(("income", me, self.active, due, paid, color.value))
 
     def _rule_assassin(self, a: Assassinate) -> RuleViolation | None:
-        """Meuchler (S. 1–2): names another character; it skips this round."""
+        """Meuchler (S. 1–2): names a character; it skips this round. Naming himself is refused as a
+        reading (the source does not address it)."""
         if self.active != Character.ASSASSIN:
             return RuleViolation(R_ASSASSIN, "Only the assassin assassinates.")
         if a.target == Character.ASSASSIN:
-            return RuleViolation(R_ASSASSIN, "The assassin names another character.")
+            return RuleViolation(R_SELF, "The assassin may not name himself (a reading: the source does not say).")
         return self._rule_once("special")
 
     def _rule_thief(self, a: Rob) -> RuleViolation | None:
-        """Dieb (S. 2): not the assassin, not the assassin's victim (nor himself)."""
+        """Dieb (S. 2): not the assassin, not the assassin's victim. Naming himself is refused as a
+        reading (the source does not address it)."""
         if self.active != Character.THIEF:
             return RuleViolation(R_THIEF, "Only the thief robs.")
-        if a.target in (Character.ASSASSIN, Character.THIEF):
+        if a.target == Character.ASSASSIN:
             return RuleViolation(R_THIEF, f"The thief may not rob the {a.target}.")
+        if a.target == Character.THIEF:
+            return RuleViolation(R_SELF, "The thief may not name himself (a reading: the source does not say).")
         if a.target == self.murdered:
             return RuleViolation(R_THIEF, f"The {a.target} was assassinated and may not be robbed.")
         return self._rule_once("special")
