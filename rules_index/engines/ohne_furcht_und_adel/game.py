@@ -26,7 +26,8 @@ Modelling decisions where the source is silent (all documented, most of them par
   reshuffle he may draw them again.
 - The merchant's extra gold and the architect's 2 extra cards come with the resource step (the
   source gives no moment; the worked example of S. 2 has the extra gold in hand before building in
-  both of its variants). The merchant's 1 gold per green district is his ability, used once at a
+  both of its variants). A reading: the rules summaries list it as open, and the Italian text's
+  "when called" is a note of the content. The merchant's 1 gold per green district is his ability, used once at a
   moment of his choice (S. 1 · Ablauf eines Charakterzuges; S. 2 · Beispiel).
 - The warlord has two once-per-turn abilities: income (1 gold per red district) and destroying.
 - While the 2 drawn cards wait for the keep/discard choice, and while the magician discards cards
