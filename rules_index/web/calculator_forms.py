@@ -145,7 +145,8 @@ def citadels_score(args: MultiDict) -> FormResult:
                 value = _whole(token)
                 if value is None or not MIN_COST <= value <= MAX_COST:
                     result.errors[f"{colour}{row}"] = _(
-                        "Costs are whole numbers from %(low)d to %(high)d, separated by spaces.", low=MIN_COST, high=MAX_COST,
+                        "Costs are whole numbers from %(low)d to %(high)d, separated by spaces (a limit of this "
+                        "calculator, not a rule).", low=MIN_COST, high=MAX_COST,
                     )
                     break
                 districts.append({"color": colour, "cost": value})
@@ -349,7 +350,8 @@ def loot_sharing(args: MultiDict) -> FormResult:
             result.errors["takes"] = _("Enter a number from 0 to %(high)d: the cards on the board.", high=cards)
         if len(names) < MIN_THIEVES and not any(k.startswith("name") for k in result.errors):
             row = 1 if args.get("name0", "").strip() else 0
-            result.errors[f"name{row}"] = _("Enter at least %(num)d players.", num=MIN_THIEVES)
+            result.errors[f"name{row}"] = _("Enter at least %(num)d players (a limit of this calculator, not a rule).",
+                                            num=MIN_THIEVES)
     result.payload = {"players": list(names.values()), "leader": leader, "ending": ending, "cards": cards,
                       "leader_takes": takes}
     return result

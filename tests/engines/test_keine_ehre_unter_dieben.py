@@ -372,7 +372,7 @@ def test_game_parameters_are_validated():
 
 
 @pytest.mark.parametrize("params,problem", [
-    ({"num_players": 9}, "num_players must be 2..8"),
+    ({"num_players": 9}, "num_players must be 2..8 (a bound of the engine; the source gives no player count)"),
     ({"deck": cards(0, 0) + cards(0)}, "card ids must be unique"),
     ({"deck": cards(4, 0)}, "commissar movement is 0..3"),
     ({"reserve_size": 3}, "reserve_size must leave a loot deck"),

@@ -122,6 +122,30 @@ def test_score_pad_page_reports_bad_cost_in_readers_language(client):
     assert "Kosten sind ganze Zahlen von 1 bis 6" in response.get_data(as_text=True)
 
 
+# The range of costs and the number of thieves are bounds of the calculators: the sources give
+# neither, and the pages say so.
+@pytest.mark.parametrize("lang,hint,error", [
+    ("de", "Dieser Rechner erlaubt Kosten von 1 bis 6, eine Grenze des Rechners, keine Regel", "(eine Grenze dieses Rechners, keine Regel)"),
+    ("en", "this calculator takes costs from 1 to 6, a limit of the calculator, not a rule", "(a limit of this calculator, not a rule)"),
+    ("it", "questo calcolatore accetta costi da 1 a 6, un limite del calcolatore, non una regola", "(un limite di questo calcolatore, non una regola)"),
+])
+def test_score_pad_says_the_cost_range_is_its_own_limit(client, lang, hint, error):
+    assert hint in client.get(f"/{lang}/ohne-furcht-und-adel/calculators/score").get_data(as_text=True)
+    page = client.get(f"/{lang}/ohne-furcht-und-adel/calculators/score?name0=Anna&red0=7&submit=1").get_data(as_text=True)
+    assert error in page
+
+
+@pytest.mark.parametrize("lang,hint,error", [
+    ("de", "Dieser Rechner erlaubt 2 bis 8 Diebe, eine Grenze des Rechners, keine Regel", "(eine Grenze dieses Rechners, keine Regel)"),
+    ("en", "this calculator takes 2 to 8 thieves, a limit of the calculator, not a rule", "(a limit of this calculator, not a rule)"),
+    ("it", "questo calcolatore accetta da 2 a 8 ladri, un limite del calcolatore, non una regola", "(un limite di questo calcolatore, non una regola)"),
+])
+def test_loot_sharing_says_the_player_count_is_its_own_limit(client, lang, hint, error):
+    assert hint in client.get(f"/{lang}/keine-ehre-unter-dieben/calculators/loot-sharing").get_data(as_text=True)
+    page = client.get(f"/{lang}/keine-ehre-unter-dieben/calculators/loot-sharing?name0=Anna&leader=0&ending=caught&cards=1&submit=1")
+    assert error in page.get_data(as_text=True)
+
+
 def test_calculator_pages_linked_from_game_pages(client):
     from apptools import real_library
     from rules_index.engines import calculators_for

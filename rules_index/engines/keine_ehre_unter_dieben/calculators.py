@@ -34,7 +34,8 @@ CARDS_AFTER = {
 class ShareRequest(CalculatorModel):
     """The thieves by name in their seats, clockwise; who led the heist, how it ended and how many
     loot cards lie on the board (after a capture: those left of the commissar). ``leader_takes``:
-    after a master stroke, how many the leader chooses to take (null: not chosen yet)."""
+    after a master stroke, how many the leader chooses to take (null: not chosen yet). 2 to 8
+    thieves is a bound of this calculator, not a rule: the review gives no number of players."""
 
     players: list[PlayerName] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS,
                                       json_schema_extra={"uniqueItems": True})

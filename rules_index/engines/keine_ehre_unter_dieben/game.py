@@ -87,7 +87,7 @@ class KeineEhreGame:
     """Parameters of one game. Every parameter except ``reserve_size`` (15), ``num_fields`` (7),
     ``bell_limit`` (3) and ``take_counts[0:6]`` (1,1,1,2,2,4) covers a point where the source is silent.
 
-    * ``num_players`` (default 4, 2-8): source silent on the player count.
+    * ``num_players`` (default 4; 2-8 is a bound of the engine, not a rule): source silent on the player count.
     * ``deck``: source silent on the composition (colours, movement 1-3, bells, compartments,
       feathers, points); default ``cards.default_deck()`` (70 cards, 5 colours x 14).
     * ``commissar_start`` (default 8 = the notch next to field 7): source silent on the distance.
@@ -130,7 +130,9 @@ class KeineEhreGame:
         self.feather_tiles = tuple(self.feather_tiles)
         missing = sorted({c.colour for c in self.deck} - set(self.reward_tiles))
         for valid, problem in (
-            (MIN_PLAYERS <= self.num_players <= MAX_PLAYERS, f"num_players must be {MIN_PLAYERS}..{MAX_PLAYERS}"),
+            (MIN_PLAYERS <= self.num_players <= MAX_PLAYERS,
+             f"num_players must be {MIN_PLAYERS}..{MAX_PLAYERS} "
+             "(a bound of the engine; the source gives no player count)"),
             (len({c.id for c in self.deck}) == len(self.deck), "card ids must be unique"),
             (all(0 <= c.move <= MAX_MOVE for c in self.deck), "commissar movement is 0..3"),
             (0 <= self.reserve_size < len(self.deck), "reserve_size must leave a loot deck"),

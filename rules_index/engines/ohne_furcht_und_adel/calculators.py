@@ -15,6 +15,8 @@ from .cards import COMPLETE_CITY, Color
 from .scoring import ALL_COLOURS_BONUS, FIRST_COMPLETE_BONUS, LATER_COMPLETE_BONUS, score
 
 COLOURS = tuple(c.value for c in Color)
+# A bound of this calculator, not a rule: the source lists no district costs (they are printed on
+# the cards; it names only value 1 and the Kontor's 3), and the engine's default table has 1..6.
 MIN_COST, MAX_COST = 1, 6
 MAX_PLAYERS = 7
 MAX_DISTRICTS = 30
@@ -23,6 +25,9 @@ Cost = whole_number(MIN_COST, MAX_COST)
 
 
 class District(CalculatorModel):
+    """A district of a city. Its cost is printed on its card; the rules list no costs, and 1 to 6 is
+    a bound of this calculator, not a rule."""
+
     color: Colour
     cost: Cost
 

@@ -116,7 +116,8 @@ DEFAULT_DISTRICT_TABLE: tuple[tuple[Color, int, int], ...] = (
 
 
 def build_deck(table: tuple[tuple[Color, int, int], ...] = DEFAULT_DISTRICT_TABLE) -> list[District]:
-    """All district cards of a table, unshuffled, in table order."""
+    """All district cards of a table, unshuffled, in table order. A cost outside 1..6 is refused: a
+    bound of the engine, not a rule (the source lists no costs)."""
     deck: list[District] = []
     for color, cost, count in table:
         if not 1 <= cost <= 6 or count < 0:
