@@ -155,7 +155,9 @@ def test_joker_needs_same_colour_and_other_land():
     s = scenario([ES, BB, FA])
     refused(s, play(M("Frankreich", 1, ES, BB)), "Joker")
     s2 = scenario([FA, FA, ES])
-    refused(s2, play(M("Franken", 1, FA, FA)), "Joker")
+    # The source does not say outright whether a pair may pay in a land its cards show: a reading.
+    own_land = refused(s2, play(M("Franken", 1, FA, FA)), "Joker im eigenen Land")
+    assert own_land.rule.citation.startswith("Quelle schweigt · ")
     s3 = scenario([FA, FA, ES], config=Config(joker_for_shown_land=True))
     s3.apply(play(M("Franken", 1, FA, FA)))
 
@@ -699,7 +701,7 @@ def test_probe_play_config_and_stone_names():
              "cards": ["Franken/Aragon", "Franken/Aragon"]}]
     hand = ["Franken/Aragon", "Franken/Aragon"]
     out = probes.run("steps", {"hand": hand, "steps": [{"stones": pair}]})
-    assert out["legal"] == [False] and out["rules"] == ["Joker"] and out["stones_placed"] == 0
+    assert out["legal"] == [False] and out["rules"] == ["Joker im eigenen Land"] and out["stones_placed"] == 0
     out = probes.run("steps", {"hand": hand, "steps": [{"play": pair}], "joker_for_shown_land": True})
     assert out["legal"] == [True] and out["stones_placed"] == 1 and out["monasteries_in_land"] == {"Franken": {"A": 1}}
     out = probes.run("steps", {"hand": hand, "open": ["Frankreich", "Frankreich"],

@@ -17,7 +17,8 @@ Where the source is silent (parameters of :class:`Config`, or documented choices
 
 * ``joker_for_shown_land`` (default False): the source says a pair is a joker for "any OTHER
   land", so by default a pair may not pay for a stone in a land its cards show (a single card
-  would do there anyway).
+  would do there anyway). The source does not say so outright: the refusal is a reading, cited
+  as such (``R_JOKER_SHOWN_LAND``), and the rules summaries list the point as open.
 * ``refill_open_after_swap`` (default True): the source says the open cards are topped up to 2
   after refilling the hand; it does not say so for a swap. By default they are topped up at the
   end of every turn.
@@ -25,7 +26,8 @@ Where the source is silent (parameters of :class:`Config`, or documented choices
   raises the limit for a councillor placed with it — the player simply sets the monastery first).
 * "Niemand kann mehr einen Stein setzen" is read from the board, not from the hands: the game
   ends when no player has a monastery in supply with a free field left, nor a councillor in
-  supply with room in some land.
+  supply with room in some land. A reading: the source does not say whether the hands count (the
+  rules summaries list it as open).
 * :class:`Pass` exists only for the otherwise stuck position (empty hand, or no stone placeable
   and nothing to take after the deck ran out for good). Passing by choice is forbidden (S. 5).
 * If scores and stones left are both tied, the tied players share the win.
@@ -56,6 +58,8 @@ R_ONE_LAND = Rule("Ein Land pro Zug", _S4)
 R_CARDS_STONES = Rule("Höchstens 3 Karten und 2 Steine", _S4)
 R_CARD_SHOWS_LAND = Rule("Karte nennt das Land", _S4)
 R_JOKER = Rule("Joker", _S4)
+R_JOKER_SHOWN_LAND = Rule("Joker im eigenen Land",
+                          "Quelle schweigt · Lesart von „anderes Land“ (S. 4), Parameter joker_for_shown_land")
 R_CARDS_IN_HAND = Rule("Karten auf der Hand", _S4)
 R_EMPTY_LAND = Rule("Leeres Land: nur ein Kloster", _S4)
 R_MONASTERY_FIELD = Rule("Klosterfeld", _S4)
@@ -300,7 +304,8 @@ class KardinalState(State):
 
     def check_payment(self, pl: Placement) -> RuleViolation | None:
         """Regelheft S. 4: a single card must show the land; a pair of cards of the same colour is
-        a joker for any other land (``joker_for_shown_land`` allows its own lands too)."""
+        a joker for any other land. Whether a pair may pay in a land its cards show the source does
+        not say: refused as a reading (``R_JOKER_SHOWN_LAND``), ``joker_for_shown_land`` allows it."""
         if len(pl.cards) == 1:
             card = pl.cards[0]
             if not card.shows(pl.land):
@@ -310,7 +315,8 @@ class KardinalState(State):
         if a != b:
             return RuleViolation(R_JOKER, f"{a} and {b} are not a pair: a joker needs two cards of the same colour")
         if a.shows(pl.land) and not self.config.joker_for_shown_land:
-            return RuleViolation(R_JOKER, f"a {a} pair is a joker for another land, not for {pl.land}")
+            return RuleViolation(R_JOKER_SHOWN_LAND, f"a {a} pair is a joker for another land, not for {pl.land} "
+                                                     "(a reading: the source does not say)")
         return None
 
     def check_cards_in_hand(self, player: int, play: Play) -> RuleViolation | None:
@@ -584,7 +590,7 @@ class KardinalState(State):
 
     def someone_can_place(self) -> bool:
         """False when no player can place any stone on the board any more (S. 6 · Das Spielende;
-        read from the board and supplies, not from the hands — see the module docstring)."""
+        read from the board and supplies, not from the hands: a reading, see the module docstring)."""
         any_free = any(f not in self.monasteries for f in self.board.fields)
         room = any(self.has_monastery(land) and self.councillors_in(land) < self.council_limit(land)
                    for land in self.board.lands)

@@ -19,6 +19,10 @@ each monastery counts only once"; it gives no map and no graph definition):
   A closed loop of n monasteries is a line of n. An opponent's monastery or an empty field on the
   road breaks the line ("unbroken"). Among several longest paths any one is reported; the points
   are the same.
+
+  This is a reading, not a rule of the source: it does not say how the scored line of a branched
+  group is chosen (a branch of 4 or more off the longest path never scores here). The rules
+  summaries list the point as open.
 """
 from __future__ import annotations
 
@@ -67,7 +71,9 @@ def alliance_points(first: Mapping[P, int], second: Mapping[P, int]) -> dict[P, 
     ``first``/``second``: councillors per player in the two allied lands. Whoever has the most
     councillors in BOTH lands (a tie at the top counts as most for everyone tied) gets 1 point per
     councillor in both lands together, any colour; several such players each get the full points;
-    everyone else gets nothing. A player without councillors in a land never leads there.
+    everyone else gets nothing. A player without councillors in a land never leads there, so an
+    alliance with a land that holds no councillor scores nothing: a reading (the source does not
+    say what holds then; the rules summaries list it as open).
     """
     players = set(first) | set(second)
     top_a = max(first.values(), default=0)
@@ -129,7 +135,8 @@ def chains(own_fields: Iterable[str], board: Board, min_length: int = MIN_CHAIN)
     """A player's scoring chains. Regelheft S. 7 · Wertung der Klosterketten.
 
     For each network of the player's monasteries its longest simple path, if it has at least
-    ``min_length`` (4) monasteries; branches off that path do not count (see module docstring).
+    ``min_length`` (4) monasteries; branches off that path do not count (a reading, see the module
+    docstring).
     """
     for f in own_fields:
         board.land_of(f)  # validates the field id
