@@ -350,11 +350,17 @@ def test_auction_needs_a_card():
 
 # ------------------------------------------------------------------------------------ variants ---
 
-def test_variants_only_for_two_players():
-    with pytest.raises(ValueError):
-        AdelGame(num_players=3, variant="surprise")
-    with pytest.raises(ValueError):
-        AdelGame(num_players=6)
+def test_variants_allowed_for_any_player_count():
+    # Spiel zu zweit describes both variants and forbids them for no player count.
+    state = AdelState.new_game(1, num_players=3, variant="surprise")
+    state.apply(ChooseBoth("0", A, "cheque", 1))
+    state.apply(ChooseBoth("1", C, "detective"))
+    assert not events(state, "locations")
+    state.apply(ChooseBoth("2", C, "thief", 3))
+    assert events(state, "locations") and events(state, "cards")
+    state = AdelState.new_game(1, num_players=4, variant="confrontation")
+    assert state.locations == [A] * 4 and state.phase == ACTION
+    assert AdelState.play_random(2, num_players=3, variant="confrontation").is_terminal()
 
 
 def test_surprise_variant_lays_both_together():
@@ -400,7 +406,7 @@ def test_probes_registered_and_compute():
     assert b["ranking"] == [0, 1]
     with pytest.raises(ValueError, match="missing"):
         probes.run("castle", {"players": 3, "plays": {"0": "castle detective", "1": "castle thief"}})
-    assert probes.run("variant", {"variant": "surprise", "players": 3})["allowed"] is False
+    assert probes.run("variant", {"variant": "surprise", "players": 3}) == {"allowed": True, "error": None}
     assert probes.run("variant", {"variant": "confrontation"}) == {"allowed": True, "error": None}
 
 
@@ -505,7 +511,6 @@ def test_game_parameters_are_checked():
     assert AdelGame(num_players=2, cheque_values=((9,), (4, 8))).cheques_of(1) == (Cheque(4, 1), Cheque(8, 1))
     assert len(AdelGame(num_players=2, cards_per_letter=1).all_cards()) == 6
     for bad, why in [({"num_players": 1}, "num_players must be 2..5"), ({"variant": "solo"}, "variant must be"),
-                     ({"num_players": 3, "variant": "confrontation"}, "is for two players"),
                      ({"cheque_tie": "coin"}, "cheque_tie must be"), ({"cards_per_letter": 0}, "cards_per_letter"),
                      ({"cheque_values": ((1,),)}, "cheque_values needs one tuple per player"),
                      ({"thief_numbers": ((1,),)}, "thief_numbers needs one tuple per player"),
@@ -635,7 +640,7 @@ def test_check_invariants_reports_lost_material():
 
 game_params = st.one_of(
     st.builds(dict, num_players=st.integers(2, 5)),
-    st.builds(dict, num_players=st.just(2), variant=st.sampled_from(["surprise", "confrontation"])),
+    st.builds(dict, num_players=st.integers(2, 5), variant=st.sampled_from(["surprise", "confrontation"])),
 )
 
 

@@ -24,8 +24,9 @@ Modelled (exactly as the source states it):
   the last cell is free and returns to its owner.
 - Round end: location cards, remaining action cards and exhibited cards go back; when no collection
   card is left the auction house closes and only the castle is played.
-- Two players: the surprise variant (place and action card laid and revealed together) and the
-  confrontation variant (both always at the same announced place, alternating, only action cards).
+- Spiel zu zweit: the surprise variant (place and action card laid and revealed together) and the
+  confrontation variant (all always at the same announced place, alternating, only action cards).
+  The source describes them for two players and forbids them for none, so any count may use them.
 - ``exhibition_validity(cards)``: the calculator's pure check with reason codes
   ("empty", "unknown-letter", "too-few-cards", "gap").
 

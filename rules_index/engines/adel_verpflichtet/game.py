@@ -68,8 +68,8 @@ class AdelGame:
       and that there are as many prison cells as players, but not the maximum: ``max_players``
       (default 5) is *silent*. Two players may play the standard rules or a variant; the source calls
       the two-player rules "Varianten" and does not forbid the base game.
-    - ``variant``: ``"standard"``, ``"surprise"`` or ``"confrontation"`` (the last two for 2 players
-      only, "Spiel zu zweit").
+    - ``variant``: ``"standard"``, ``"surprise"`` or ``"confrontation"``. The source describes the
+      last two under "Spiel zu zweit" but forbids them for no player count, so any count may use them.
     - ``cards_per_letter``: collection cards per series A-F (*silent*, default 4). Cards are numbered
       1..N letter by letter; a lower number is an older object (*silent*: the source names "das
       älteste Objekt" as tie-break without defining it).
@@ -109,8 +109,6 @@ class AdelGame:
             raise ValueError(f"num_players must be 2..{self.max_players}, got {n}")
         if self.variant not in VARIANTS:
             raise ValueError(f"variant must be one of {VARIANTS}")
-        if self.variant != STANDARD and n != 2:
-            raise ValueError(f"the {self.variant} variant is for two players (Spiel zu zweit)")
         if self.cheque_tie not in (NO_SALE, FIRST_SEAT):
             raise ValueError("cheque_tie must be 'no-sale' or 'first-seat'")
         if self.cards_per_letter < 1:
