@@ -510,7 +510,8 @@ def test_game_parameters_are_checked():
     assert AdelGame(num_players=3, thieves_per_player=3).thieves_of(2) == tuple(Thief(v, 2) for v in (3, 6, 9))
     assert AdelGame(num_players=2, cheque_values=((9,), (4, 8))).cheques_of(1) == (Cheque(4, 1), Cheque(8, 1))
     assert len(AdelGame(num_players=2, cards_per_letter=1).all_cards()) == 6
-    for bad, why in [({"num_players": 1}, "num_players must be 2..5"), ({"variant": "solo"}, "variant must be"),
+    for bad, why in [({"num_players": 1}, "num_players must be at least 2"), ({"variant": "solo"}, "variant must be"),
+                     ({"num_players": 4, "max_players": 3}, "num_players must be 2..3"),
                      ({"cheque_tie": "coin"}, "cheque_tie must be"), ({"cards_per_letter": 0}, "cards_per_letter"),
                      ({"cheque_values": ((1,),)}, "cheque_values needs one tuple per player"),
                      ({"thief_numbers": ((1,),)}, "thief_numbers needs one tuple per player"),
@@ -522,6 +523,9 @@ def test_game_parameters_are_checked():
         with pytest.raises(ValueError, match=why):
             AdelGame(**{"num_players": 2, **bad})
     assert AdelGame(num_players=5).prison_cells == 5
+    # The source names no player count, so the engine sets no upper bound of its own.
+    assert AdelGame().max_players is None and AdelGame(num_players=9).prison_cells == 9
+    assert AdelState.play_random(3, num_players=7).is_terminal()
 
 
 def test_scenario_driver_defaults():
@@ -639,8 +643,8 @@ def test_check_invariants_reports_lost_material():
 
 
 game_params = st.one_of(
-    st.builds(dict, num_players=st.integers(2, 5)),
-    st.builds(dict, num_players=st.integers(2, 5), variant=st.sampled_from(["surprise", "confrontation"])),
+    st.builds(dict, num_players=st.integers(2, 8)),
+    st.builds(dict, num_players=st.integers(2, 8), variant=st.sampled_from(["surprise", "confrontation"])),
 )
 
 

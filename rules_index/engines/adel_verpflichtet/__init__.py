@@ -30,13 +30,15 @@ Modelled (exactly as the source states it):
 - ``exhibition_validity(cards)``: the calculator's pure check with reason codes
   ("empty", "unknown-letter", "too-few-cards", "gap").
 
-Parameters because the source is silent (``AdelGame``): maximum player count, collection cards per
-letter, what "oldest object" means (the engine: the lowest card number; cards are numbered letter by
-letter), cheque values and ties of the highest cheque, thief cards per player and their loot-sack
-numbers, the scoring fields, how pawns on the same space rank for the detective (shared place), the
-setup (no starting collection), how the game ends (a pawn at ``goal`` or ``max_rounds``) and who wins
-(the furthest pawn, ties share), the first place of the confrontation variant, and what a player
-with no card allowed at the announced place does in that variant (passes).
+Parameters because the source is silent (``AdelGame``): an optional upper bound on the player count
+(none by default: the material is made per player, so the bound is the engine's, not a rule),
+collection cards per letter, what "oldest object" means (the engine: the lowest card number; cards
+are numbered letter by letter), cheque values and ties of the highest cheque, thief cards per player
+and their loot-sack numbers, the scoring fields, how pawns on the same space rank for the detective
+(shared place), the setup (no starting collection), how the game ends (a pawn at ``goal`` or
+``max_rounds``) and who wins (the furthest pawn, ties share), the first place of the confrontation
+variant, and what a player with no card allowed at the announced place does in that variant
+(passes).
 
 Not modelled: hidden information as information sets (the state is omniscient; hidden choices are
 just not revealed in the log until everyone has chosen), and anything the source does not describe

@@ -64,10 +64,13 @@ class ExhibitionViolation(RuleViolation):
 class AdelGame:
     """The parameters of one game. Every default marked *silent* is NOT given by the source.
 
-    - ``num_players``: 2..``max_players``. The source mentions two-player play (with two variants)
-      and that there are as many prison cells as players, but not the maximum: ``max_players``
-      (default 5) is *silent*. Two players may play the standard rules or a variant; the source calls
-      the two-player rules "Varianten" and does not forbid the base game.
+    - ``num_players``: at least 2. The source mentions two-player play (with two variants) and that
+      there are as many prison cells as players, but gives no player count. Two players may play the
+      standard rules or a variant; the source calls the two-player rules "Varianten" and does not
+      forbid the base game.
+    - ``max_players``: an optional upper bound on ``num_players``. It is a bound of the engine's
+      material, not a rule: every material parameter (cheques, thieves, prison cells) is made per
+      player, so the material supports any count and the default is no bound (None).
     - ``variant``: ``"standard"``, ``"surprise"`` or ``"confrontation"``. The source describes the
       last two under "Spiel zu zweit" but forbids them for no player count, so any count may use them.
     - ``cards_per_letter``: collection cards per series A-F (*silent*, default 4). Cards are numbered
@@ -91,7 +94,7 @@ class AdelGame:
 
     num_players: int = 4
     variant: str = STANDARD
-    max_players: int = 5
+    max_players: int | None = None
     cards_per_letter: int = 4
     cheques_per_player: int = 4
     cheque_values: tuple[tuple[int, ...], ...] | None = None
@@ -105,7 +108,9 @@ class AdelGame:
 
     def __post_init__(self) -> None:
         n = self.num_players
-        if not 2 <= n <= self.max_players:
+        if n < 2:
+            raise ValueError(f"num_players must be at least 2, got {n}")
+        if self.max_players is not None and n > self.max_players:
             raise ValueError(f"num_players must be 2..{self.max_players}, got {n}")
         if self.variant not in VARIANTS:
             raise ValueError(f"variant must be one of {VARIANTS}")
