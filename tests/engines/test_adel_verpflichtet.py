@@ -344,8 +344,13 @@ def test_auction_house_closes():
 
 
 def test_auction_needs_a_card():
+    # The source is silent on a player with no card allowed in the auction house: the refusal is
+    # the engine's reading and cited as such.
     state = scenario(AdelGame(num_players=2), prison=[1, 3], cash_box=[1, 3, 5, 7])
-    refused(state, ChooseLocation("0", A), R.CHOOSE_ACTION)
+    refusal = state.attempt(ChooseLocation("0", A))
+    assert isinstance(refusal, RuleViolation) and "Quelle schweigt" in refusal.rule.citation, refusal
+    refused(state, ChooseLocation("0", A), R.NO_CARD_FOR_PLACE)
+    assert state.legal_actions() == [ChooseLocation("0", C)]
 
 
 # ------------------------------------------------------------------------------------ variants ---

@@ -556,9 +556,9 @@ class AdelState(State):
         """Phase 1 (Ort wählen): auction house or castle.
 
         Rundenende: once no collection cards remain in the auction house it is closed and only the
-        castle is played. Modelling decision (the source is silent): the auction house may only be
-        chosen by a player who holds a card allowed there (a cheque or a thief), since every player
-        at a place must lay an action card in Phase 2.
+        castle is played. A reading (the source is silent, so the refusal cites ``NO_CARD_FOR_PLACE``):
+        the auction house may only be chosen by a player who holds a card allowed there (a cheque or
+        a thief), since every player at a place lays an action card in Phase 2.
         """
         try:
             loc = Location(location)
@@ -568,7 +568,7 @@ class AdelState(State):
             return RuleViolation(R.AUCTION_CLOSED, "the auction house is closed (no collection cards "
                                 "left); only the castle is played")
         if loc == Location.AUCTION and not self.hands[p] and not self.thieves[p]:
-            return RuleViolation(R.CHOOSE_ACTION, f"P{p} holds no cheque and no thief, so no card "
+            return RuleViolation(R.NO_CARD_FOR_PLACE, f"P{p} holds no cheque and no thief, so no card "
                                  "allowed in the auction house")
         return None
 
