@@ -85,17 +85,50 @@ def test_detective_forbidden_in_auction_house():
     refused(state, PlayCard("0", "detective"), R.DETECTIVE_CASTLE_ONLY)
     refused(state, PlayCard("0", "exhibition"), R.CHOOSE_ACTION)
     refused(state, PlayCard("0", "cheque", 2), R.CHOOSE_ACTION)  # P1's cheque value, not in P0's hand
-    kinds = {a.kind for a in state.legal_actions() if isinstance(a, PlayCard)}
+    kinds = {a.kind for a in state.legal_actions() if isinstance(a, PlayCard) and a.player == "0"}
     assert kinds == {"cheque", "thief"}
 
 
-def test_cheque_forbidden_in_castle_and_wrong_player_refused():
+def test_cheque_forbidden_in_castle_and_out_of_phase_refused():
     state = scenario(AdelGame(num_players=2))
-    refused(state, ChooseLocation("1", C), R.SIMULTANEOUS_CHOICE)
     choose(state, C, C)
     refused(state, PlayCard("0", "cheque", 1), R.CHOOSE_ACTION)
     refused(state, PlayCard("0", "cheque", 2), R.CHOOSE_ACTION)
     refused(state, TakeCard("0", 0), R.ROUND_STRUCTURE)
+
+
+def test_hidden_choices_in_any_order():
+    # "alle handeln gleichzeitig": whoever has not chosen yet may lay their card; one card each.
+    state = scenario(AdelGame(num_players=3))
+    assert {a.player for a in state.legal_actions()} == {"0", "1", "2"}
+    state.apply(ChooseLocation("2", C))
+    refused(state, ChooseLocation("2", A), R.SIMULTANEOUS_CHOICE)
+    assert {a.player for a in state.legal_actions()} == {"0", "1"}
+    assert state.current_player() == "0"  # the default actor of a scenario step
+    state.apply(ChooseLocation("1", A))
+    assert not events(state, "locations")
+    state.apply(ChooseLocation("0", C))
+    assert events(state, "locations")[0]["locations"] == ["castle", "auction", "castle"]
+    state.apply(PlayCard("2", "detective"))
+    refused(state, PlayCard("2", "thief", 3), R.SIMULTANEOUS_CHOICE)
+    state.apply(PlayCard("0", "thief", 1))
+    assert not events(state, "cards") and state.current_player() == "1"
+    state.apply(PlayCard("1", "cheque", 5))
+    assert events(state, "cards")[0]["cards"] == ["thief T1", "cheque $5", "detective"]
+    refused(state, ChooseLocation("9", A), R.ROUND_STRUCTURE)
+
+
+def test_legal_actions_are_exactly_the_accepted_choices_of_everyone_still_to_choose():
+    state = scenario(AdelGame(num_players=3), collections={1: "ABC"})
+    choose(state, A, C, C)
+    candidates = [PlayCard(str(p), kind, value) for p in range(3)
+                  for kind, value in state._card_candidates(p)] + [Pass(str(p)) for p in range(3)]
+    accepted = [a for a in candidates if isinstance(state.copy().attempt(a), AdelState)]
+    assert state.legal_actions() == accepted
+    assert {a.player for a in accepted} == {"0", "1", "2"}
+    surprise = AdelState.new_game(0, num_players=2, variant="surprise")
+    surprise.apply(ChooseBoth("1", C, "detective"))
+    assert {a.player for a in surprise.legal_actions()} == {"0"}
 
 
 def test_unknown_location_refused():
@@ -340,7 +373,7 @@ def test_auction_house_closes():
     drive_round(state, {0: "auction cheque", 1: "castle detective"})
     assert state.auction_closed and events(state, "closed")
     refused(state, ChooseLocation("0", A), R.AUCTION_CLOSED)
-    assert state.legal_actions() == [ChooseLocation("0", C)]
+    assert state.legal_actions() == [ChooseLocation("0", C), ChooseLocation("1", C)]
 
 
 def test_auction_needs_a_card():
@@ -350,7 +383,7 @@ def test_auction_needs_a_card():
     refusal = state.attempt(ChooseLocation("0", A))
     assert isinstance(refusal, RuleViolation) and "Quelle schweigt" in refusal.rule.citation, refusal
     refused(state, ChooseLocation("0", A), R.NO_CARD_FOR_PLACE)
-    assert state.legal_actions() == [ChooseLocation("0", C)]
+    assert [a for a in state.legal_actions() if a.player == "0"] == [ChooseLocation("0", C)]
 
 
 # ------------------------------------------------------------------------------------ variants ---
@@ -391,7 +424,7 @@ def test_confrontation_alternates_same_place():
 def test_confrontation_pass_only_without_card():
     game = AdelGame(num_players=2, variant="confrontation")
     state = scenario(game, prison=[1, 3], cash_box=[1, 3, 5, 7])
-    assert state.legal_actions() == [Pass("0")]
+    assert [a for a in state.legal_actions() if a.player == "0"] == [Pass("0")]
     state.apply(Pass("0"))
     refused(state, Pass("1"), R.CHOOSE_ACTION)
 
@@ -590,30 +623,31 @@ def test_refusals_say_why():
 
 def test_the_end_of_the_game_is_revealed_with_its_winners():
     state = AdelState.play_random(7)
-    assert state.log[-1] == (state.round, "over", {"winners": [3]})
-    assert state.observe()["events"][-2:] == ["end", "over"] and state.history[-1].endswith("winners [3]")
+    assert state.log[-1] == (state.round, "over", {"winners": [1]})
+    assert state.observe()["events"][-2:] == ["end", "over"] and state.history[-1].endswith("winners [1]")
 
 
 # ------------------------------------------------------------------------------- golden game ---
 
-GOLDEN_FIRST_LINES = [
-    'R1 0 lays a place face down',
+GOLDEN_FIRST_LINES = [  # the hidden choices come in any order
     'R1 1 lays a place face down',
+    'R1 0 lays a place face down',
     'R1 2 lays a place face down',
     'R1 3 lays a place face down',
-    'R1 locations P0:auction P1:auction P2:auction P3:auction',
-    'R1 0 lays an action card face down',
+    'R1 locations P0:auction P1:auction P2:castle P3:auction',
     'R1 1 lays an action card face down',
-    'R1 2 lays an action card face down',
     'R1 3 lays an action card face down',
-    'R1 cards P0:cheque $9 P1:thief T6 P2:thief T3 P3:cheque $8',
-    'R1 0 takes from stack 1',
-    'R1 P0 pays $9 and takes C11 from stack 1',
+    'R1 0 lays an action card face down',
+    'R1 2 lays an action card face down',
+    'R1 cards P0:cheque $13 P1:cheque $14 P2:thief T7 P3:cheque $8',
+    'R1 1 takes from stack 0',
+    'R1 P1 pays $14 and takes E17 from stack 0',
+    'R1 P0 takes back $13',
     'R1 P3 takes back $8',
-    'R1 auction thieves block each other',
+    'R1 T7 finds no exhibition',
 ]
-GOLDEN_SCORES = (53, (28, 27, 27, 31), [3])
-GOLDEN_LENGTH = 914
+GOLDEN_SCORES = (45, (29, 31, 28, 24), [1])
+GOLDEN_LENGTH = 853
 
 
 def test_golden_playthrough():

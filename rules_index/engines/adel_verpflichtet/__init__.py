@@ -5,8 +5,8 @@
 Modelled (exactly as the source states it):
 
 - A round of 4 phases in fixed order: 1 choose location (auction house / castle, secret and
-  simultaneous: each player submits a choice in seat order while it stays hidden, revealed when all
-  have chosen), 2 choose action card (auction house: cheque or thief, the detective is forbidden;
+  simultaneous: every player still to choose may submit a choice, in any order, while it stays
+  hidden; revealed when all have chosen), 2 choose action card (auction house: cheque or thief, the detective is forbidden;
   castle: exhibition card, thief or detective; the exhibition card only if the player can really
   form a valid exhibition), 3 resolve the auction house, 4 resolve the castle, then the round end.
 - Auction house: the highest cheque takes the top card of one of the two stacks and goes to the cash

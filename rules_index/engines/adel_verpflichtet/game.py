@@ -4,9 +4,9 @@ One round has four phases in fixed order (Regelerklärung · Der Rundenaufbau):
 1. choose location (secret, simultaneous), 2. choose action card (secret, simultaneous),
 3. resolve the auction house, 4. resolve the castle; then the round end.
 
-Simultaneous secret choices are modelled as each player submitting a choice in seat order while the
-choices stay hidden; they are revealed (and logged) only when all have chosen. Decisions inside the
-resolution (which stack the buyer takes, which cards an exhibitor lays out, which card a thief takes)
+Simultaneous secret choices ("alle handeln gleichzeitig") are modelled as each player submitting a
+choice, in any order, while the choices stay hidden; they are revealed (and logged) only when all
+have chosen. Decisions inside the resolution (which stack the buyer takes, which cards an exhibitor lays out, which card a thief takes)
 are actions of the deciding player; everything else resolves automatically.
 
 ``legal_actions()`` is the single source of truth: it lists the candidate actions that pass the same
@@ -405,7 +405,7 @@ class AdelState(State):
         ``table`` (the history: what the table has seen, hidden choices as "lays ... face down"), and
         what the player to act may choose now: ``allowed_places``, ``allowed_cards``."""
         names = [str(p) for p in range(self.num_players)]
-        legal = self.legal_actions()
+        legal = [a for a in self.legal_actions() if a.player == self.current_player()]
         return {
             "round": self.round,
             "phase": self.phase,
@@ -435,7 +435,8 @@ class AdelState(State):
         return self.phase == OVER
 
     def current_player(self) -> str | None:
-        """Who must act now (None at the end). In the secret phases players submit in seat order."""
+        """Who must act now (None at the end). In the secret phases everyone still to choose may act
+        (see ``legal_actions``); this names the lowest such seat, the default actor of a step."""
         seat = self.seat_to_act()
         return None if seat is None else str(seat)
 
@@ -471,11 +472,17 @@ class AdelState(State):
     # ---------------------------------------------------------------------- legal actions ---
 
     def legal_actions(self) -> list[Action]:
-        """All actions the current player may take now (empty only at the end of the game)."""
+        """All actions that may be taken now: in the secret phases those of every player still to
+        choose, otherwise those of the current player (empty only at the end of the game)."""
         return [a for a in self._candidates() if self.check(a) is None]
 
     def _candidates(self) -> list[Action]:
-        p, seat = self.current_player(), self.seat_to_act()
+        if self.phase in (LOCATION, ACTION):
+            return [a for p in self._choosing() for a in self._candidates_of(p)]
+        return self._candidates_of(self.current_player())
+
+    def _candidates_of(self, p: str | None) -> list[Action]:
+        seat = None if p is None else int(p)
         if self.phase == LOCATION and self.game.variant == SURPRISE:
             return [ChooseBoth(p, loc, kind, value)
                     for loc in Location for kind, value in self._card_candidates(seat)]
@@ -506,11 +513,13 @@ class AdelState(State):
                                        "this round's exhibition; one exhibition per player and round", None)
         if violation := self._check_action_type(a):
             return violation
-        p = self.current_player()
-        if a.player != p:
-            rule = R.SIMULTANEOUS_CHOICE if self.phase in (LOCATION, ACTION) else R.ROUND_STRUCTURE
-            return RuleViolation(rule, f"it is P{p}'s turn to act, not P{a.player}'s")
-        seat = int(p)
+        if self.phase in (LOCATION, ACTION):
+            # Everyone chooses at the same time: any player who has not laid a card yet may do so.
+            if a.player not in self._choosing():
+                return self._not_choosing(a.player)
+        elif a.player != (p := self.current_player()):
+            return RuleViolation(R.ROUND_STRUCTURE, f"it is P{p}'s turn to act, not P{a.player}'s")
+        seat = int(a.player)
         if isinstance(a, ChooseLocation):
             return self.check_location(seat, a.location)
         if isinstance(a, ChooseBoth):
@@ -527,6 +536,17 @@ class AdelState(State):
         if isinstance(a, FinishExhibition):
             return self.check_finish_exhibition(seat)
         return self.check_steal(seat, a.victim, a.card)
+
+    def _choosing(self) -> list[str]:
+        """The players who still have to lay a card face down in this phase (seat order)."""
+        laid = self.locations if self.phase == LOCATION else self.played
+        return [str(p) for p in range(self.num_players) if laid[p] is None]
+
+    def _not_choosing(self, player: str) -> RuleViolation:
+        if player not in map(str, range(self.num_players)):
+            return RuleViolation(R.ROUND_STRUCTURE, f"there is no player {player!r}")
+        card = "a place" if self.phase == LOCATION else "an action card"
+        return RuleViolation(R.SIMULTANEOUS_CHOICE, f"P{player} has already laid {card} face down this round")
 
     def _check_action_type(self, a: Action) -> RuleViolation | None:
         """Regelerklärung · Der Rundenaufbau: the four phases in fixed order; variants (Spiel zu
