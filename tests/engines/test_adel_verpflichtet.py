@@ -163,6 +163,29 @@ def test_one_exhibition_per_round_separate_run_refused():
     refused(state, ExhibitCard("0", cards[4]), R.ONE_EXHIBITION)
 
 
+def test_exhibitions_put_together_in_any_order():
+    # Phase 4 · Ausstellungen: several exhibitors put theirs together at the same time, face down.
+    state = scenario(AdelGame(num_players=3), collections={0: "ABC", 1: "DEF"})
+    choose(state, C, C, C)
+    state.apply(PlayCard("0", "exhibition"))
+    state.apply(PlayCard("1", "exhibition"))
+    state.apply(PlayCard("2", "detective"))
+    assert state.phase == EXHIBIT and {a.player for a in state.legal_actions()} == {"0", "1"}
+    mine, yours = sorted(state.collections[0]), sorted(state.collections[1])
+    state.apply(ExhibitCard("1", yours[0]))
+    state.apply(ExhibitCard("0", mine[0]))
+    for card in yours[1:]:
+        state.apply(ExhibitCard("1", card))
+    state.apply(FinishExhibition("1"))
+    refused(state, FinishExhibition("1"), R.ONE_EXHIBITION)
+    refused(state, ExhibitCard("2", mine[1]), R.ROUND_STRUCTURE)  # P2 shows no exhibition card
+    assert not events(state, "exhibit") and {a.player for a in state.legal_actions()} == {"0"}
+    for card in mine[1:]:
+        state.apply(ExhibitCard("0", card))
+    state.apply(FinishExhibition("0"))
+    assert events(state, "exhibit")[0]["exhibitions"] == {0: "ABC", 1: "DEF"}
+
+
 def test_exhibition_must_be_valid_to_finish():
     state = scenario(AdelGame(num_players=2), collections={0: "AABC"})
     choose(state, C, C)
@@ -623,8 +646,8 @@ def test_refusals_say_why():
 
 def test_the_end_of_the_game_is_revealed_with_its_winners():
     state = AdelState.play_random(7)
-    assert state.log[-1] == (state.round, "over", {"winners": [1]})
-    assert state.observe()["events"][-2:] == ["end", "over"] and state.history[-1].endswith("winners [1]")
+    assert state.log[-1] == (state.round, "over", {"winners": [2]})
+    assert state.observe()["events"][-2:] == ["end", "over"] and state.history[-1].endswith("winners [2]")
 
 
 # ------------------------------------------------------------------------------- golden game ---
@@ -646,8 +669,8 @@ GOLDEN_FIRST_LINES = [  # the hidden choices come in any order
     'R1 P3 takes back $8',
     'R1 T7 finds no exhibition',
 ]
-GOLDEN_SCORES = (45, (29, 31, 28, 24), [1])
-GOLDEN_LENGTH = 853
+GOLDEN_SCORES = (42, (29, 26, 30, 29), [2])
+GOLDEN_LENGTH = 803
 
 
 def test_golden_playthrough():

@@ -472,12 +472,13 @@ class AdelState(State):
     # ---------------------------------------------------------------------- legal actions ---
 
     def legal_actions(self) -> list[Action]:
-        """All actions that may be taken now: in the secret phases those of every player still to
-        choose, otherwise those of the current player (empty only at the end of the game)."""
+        """All actions that may be taken now: in the secret phases (places, action cards, putting
+        exhibitions together) those of every player still to choose, otherwise those of the current
+        player (empty only at the end of the game)."""
         return [a for a in self._candidates() if self.check(a) is None]
 
     def _candidates(self) -> list[Action]:
-        if self.phase in (LOCATION, ACTION):
+        if self.phase in (LOCATION, ACTION, EXHIBIT):
             return [a for p in self._choosing() for a in self._candidates_of(p)]
         return self._candidates_of(self.current_player())
 
@@ -508,12 +509,12 @@ class AdelState(State):
     def check(self, a: Action) -> RuleViolation | None:
         if self.phase == OVER:
             return RuleViolation(R.GAME_OVER, "the game is over")
-        if isinstance(a, ExhibitCard) and a.player in map(str, self.finished_exhibitors):
+        if isinstance(a, (ExhibitCard, FinishExhibition)) and a.player in map(str, self.finished_exhibitors):
             return ExhibitionViolation(R.ONE_EXHIBITION, f"P{a.player} has already laid out "
                                        "this round's exhibition; one exhibition per player and round", None)
         if violation := self._check_action_type(a):
             return violation
-        if self.phase in (LOCATION, ACTION):
+        if self.phase in (LOCATION, ACTION, EXHIBIT):
             # Everyone chooses at the same time: any player who has not laid a card yet may do so.
             if a.player not in self._choosing():
                 return self._not_choosing(a.player)
@@ -538,13 +539,18 @@ class AdelState(State):
         return self.check_steal(seat, a.victim, a.card)
 
     def _choosing(self) -> list[str]:
-        """The players who still have to lay a card face down in this phase (seat order)."""
+        """The players who still have to lay a card (or their exhibition) face down in this phase,
+        in seat order."""
+        if self.phase == EXHIBIT:
+            return [str(p) for p in self.exhibit_queue]
         laid = self.locations if self.phase == LOCATION else self.played
         return [str(p) for p in range(self.num_players) if laid[p] is None]
 
     def _not_choosing(self, player: str) -> RuleViolation:
         if player not in map(str, range(self.num_players)):
             return RuleViolation(R.ROUND_STRUCTURE, f"there is no player {player!r}")
+        if self.phase == EXHIBIT:
+            return RuleViolation(R.ROUND_STRUCTURE, f"P{player} has not shown the exhibition card")
         card = "a place" if self.phase == LOCATION else "an action card"
         return RuleViolation(R.SIMULTANEOUS_CHOICE, f"P{player} has already laid {card} face down this round")
 
@@ -853,7 +859,7 @@ class AdelState(State):
     # ------------------------------------------------------------------- phase 4: castle ---
 
     def resolve_castle(self) -> None:
-        """Phase 4 · Ausstellungen: exhibitors put their exhibitions together (hidden, in seat order)."""
+        """Phase 4 · Ausstellungen: exhibitors put their exhibitions together (hidden, in any order)."""
         exhibitors = self._at(Location.CASTLE, EXHIBITION)
         if exhibitors:
             self.exhibit_queue = list(exhibitors)
@@ -863,7 +869,7 @@ class AdelState(State):
             self.score_exhibitions()
 
     def _do_finish_exhibition(self, p: int) -> None:
-        self.exhibit_queue.pop(0)
+        self.exhibit_queue.remove(p)
         self.finished_exhibitors.add(p)
         if self.exhibit_queue:
             return
