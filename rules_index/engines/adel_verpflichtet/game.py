@@ -6,8 +6,9 @@ One round has four phases in fixed order (Regelerklärung · Der Rundenaufbau):
 
 Simultaneous secret choices ("alle handeln gleichzeitig") are modelled as each player submitting a
 choice, in any order, while the choices stay hidden; they are revealed (and logged) only when all
-have chosen. Decisions inside the resolution (which stack the buyer takes, which cards an exhibitor lays out, which card a thief takes)
-are actions of the deciding player; everything else resolves automatically.
+have chosen. Decisions inside the resolution (which stack the buyer takes, which cards an exhibitor
+lays out, which card a thief takes) are actions of the deciding player; everything else resolves
+automatically.
 
 ``legal_actions()`` is the single source of truth: it lists the candidate actions that pass the same
 rule checks ``apply`` runs (``check`` returns the first broken rule, changing nothing). Players are
@@ -515,7 +516,8 @@ class AdelState(State):
         if violation := self._check_action_type(a):
             return violation
         if self.phase in (LOCATION, ACTION, EXHIBIT):
-            # Everyone chooses at the same time: any player who has not laid a card yet may do so.
+            # Everyone chooses at the same time: whoever has still to lay a card (or an exhibition)
+            # face down may do so, in any order.
             if a.player not in self._choosing():
                 return self._not_choosing(a.player)
         elif a.player != (p := self.current_player()):
