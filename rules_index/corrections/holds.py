@@ -287,8 +287,7 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
         # The same words in another place: a paragraph drawn into a list item, an item nested
         # under another, a step made a sub-step, a text made code. Where a statement stands is
         # part of what it says (which case it belongs to, what it is an exception of).
-        return [HoldReason(f"{field} ({lang}): moves statements within or between paragraphs or steps: \"{_short(after)}\"",
-                           lang, "new", (("field", field), ("text", _short(after))))]
+        return [_moved(field, lang, after)]
     if same and _emphasis_taken(before, after, lang):
         # Emphasis added goes live; taken off a word (or moved to another) may weaken the word
         # the rule turns on ("in **beiden** Ländern").
@@ -307,9 +306,21 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
             return []
         return [HoldReason(f"{field} ({lang}): the page would show other words than the text compared", lang,
                            "new", (("field", field), ("text", _short(after))))]
-    gone = [text for (text, sig) in old if sig not in [n for _, n in new]]
-    added = [text for (text, sig) in new if sig not in [o for _, o in old]]
-    return _statement_reasons(gone or [t for t, _ in old], added or [t for t, _ in new], lang, field)
+    old_sigs, new_sigs = [sig for _, sig in old], [sig for _, sig in new]
+    gone = [text for (text, sig) in old if sig not in new_sigs]
+    added = [text for (text, sig) in new if sig not in old_sigs]
+    if [sig for sig in old_sigs if sig in new_sigs] == [sig for sig in new_sigs if sig in old_sigs]:
+        # The blocks both texts have stand in the same order: only the statements of the blocks
+        # added or taken out are new or gone.
+        return _statement_reasons(gone, added, lang, field) or [_moved(field, lang, text) for text in added]
+    # The blocks stand in another order: what a statement says can hang on where it stands
+    # ("Danach …", step 1 before step 2), so the order is a change of its own.
+    return [*_statement_reasons([t for t, _ in old], [t for t, _ in new], lang, field), _moved(field, lang, after)]
+
+
+def _moved(field: str, lang: str, text: str) -> HoldReason:
+    return HoldReason(f"{field} ({lang}): moves statements within or between paragraphs or steps: \"{_short(text)}\"",
+                      lang, "new", (("field", field), ("text", _short(text))))
 
 
 def _emphasis_taken(before: str, after: str, lang: str) -> bool:
@@ -344,12 +355,6 @@ def _statement_reasons(gone: list[str], added: list[str], lang: str, field: str)
     for statement in old_left:
         reasons.append(HoldReason(f"{field} ({lang}): drops or rewords the statement \"{_short(statement.source)}\"", lang,
                                   "dropped", (("field", field), ("text", _short(statement.source)))))
-    if not reasons:
-        # The same statements, in other paragraphs, steps or another order within one: what a
-        # statement says can hang on where it stands ("Danach …", step 1 before step 2).
-        for text in added:
-            reasons.append(HoldReason(f"{field} ({lang}): moves statements within or between paragraphs or steps: \"{_short(text)}\"",
-                                      lang, "new", (("field", field), ("text", _short(text)))))
     return reasons
 
 

@@ -364,3 +364,23 @@ def test_a_typo_that_could_be_two_words_of_the_game_is_not_fixed_at_once(lang, t
 def test_zu_zweit_counts_only_as_players_together():
     before = entry({"de": ANSWER["de"].replace("Er bekommt", "Mit 2 bekommt er")})
     assert reasons(before, entry({"de": ANSWER["de"].replace("Er bekommt", "Mit zweit bekommt er")}))
+
+
+def test_a_paragraph_added_holds_its_own_statement_only():
+    """What a reviewer reads is what changed: a paragraph added or taken out names its statement,
+    not every statement of the paragraphs left as they were."""
+    def statement_reasons(answer):
+        return [reason for reason in reasons(STORED, entry({"de": answer})) if "statement \"" in reason]
+
+    added = "Der Dieb nimmt das Gold erst am Ende seines Zuges."
+    first, second = ANSWER["de"].split("\n\n")
+    for answer in (f"{first}\n\n{second}\n\n{added}", f"{first}\n\n{added}\n\n{second}", f"{added}\n\n{first}\n\n{second}"):
+        assert statement_reasons(answer) == [f'answer (de): new or reworded statement "{added}"'], answer
+    assert statement_reasons(first) == ['answer (de): drops or rewords the statement "Er bekommt 4 Gold vom Händler (S. 2)."']
+
+
+def test_paragraphs_put_in_another_order_beside_a_new_one_are_held_as_moved():
+    first, second = ANSWER["de"].split("\n\n")
+    found = reasons(STORED, entry({"de": f"{second}\n\n{first}\n\nDer Dieb nimmt das Gold erst am Ende seines Zuges."}))
+    assert 'answer (de): new or reworded statement "Der Dieb nimmt das Gold erst am Ende seines Zuges."' in found
+    assert any("moves statements" in reason for reason in found), found
