@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Iterable
 
@@ -432,6 +433,20 @@ def _page_places(text: str) -> dict[int, frozenset[int]]:
             for match in _PAGE_REF.finditer(plain)}
 
 
+def _places_kept(before: str, after: str) -> dict[int, int]:
+    """Which place of ``after`` each statement of ``before`` has now ({new place: old place}):
+    statements added or taken out shift the places after them, a statement reworded where it
+    stood keeps its place."""
+    def pieces(text: str) -> list[str]:
+        return [" ".join(piece.split()) for piece in _STATEMENT_END.split(unmarked(text))]
+
+    kept = {}
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, pieces(before), pieces(after), autojunk=False).get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            kept.update(zip(range(j1, j2), range(i1, i2)))
+    return kept
+
+
 def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
     """A change of page references goes live only as citations are written: in the citations'
     own form ("S. 2", "p. 2", "pp. 2–3"), the same pages in every language, no page in a question
@@ -441,10 +456,11 @@ def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
     cited = after.citation.pages
     for lang in LANGS:
         for field in ("question", "answer"):
-            old, new = _pages(getattr(before.text(lang), field)), _pages(getattr(after.text(lang), field))
-            was = _page_places(getattr(before.text(lang), field))
-            now = _page_places(getattr(after.text(lang), field))
-            if old == new and was == now:
+            before_text, after_text = getattr(before.text(lang), field), getattr(after.text(lang), field)
+            old, new = _pages(before_text), _pages(after_text)
+            places = _places_kept(before_text, after_text)
+            was, now = _page_places(before_text), _page_places(after_text)
+            if old == new and was == {places.get(place, -1): pages for place, pages in now.items()}:
                 continue
             changed = True
             for written, numbers in new:
@@ -457,7 +473,7 @@ def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
             # moved between statements), is read by a second editor. A page outside the
             # citation fixed, or the whole range, goes live.
             for statement, pages in now.items():
-                old_pages = was.get(statement)
+                old_pages = was.get(places.get(statement, -1))
                 if not cited or old_pages == pages or pages == set(range(cited[0], cited[1] + 1)):
                     continue
                 cited_before = bool(old_pages) and cited[0] <= min(old_pages) and max(old_pages) <= cited[1]
