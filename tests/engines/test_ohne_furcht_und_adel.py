@@ -624,7 +624,7 @@ def test_empty_draw_pile_reshuffles_discard_pile():
     assert s.discard == [] and ("reshuffle", 1) in s.events
     invariants(s)
     empty = scenario(["A", "B"], {K_: "A"}, hands={"A": build_deck()})
-    refused(empty, DrawCards(), "Nachziehstapel leer")
+    refused(empty, DrawCards(), "Leerer Stapel oder Vorrat")
     assert empty.legal_actions() == [CollectIncome(), TakeGold()]
 
 

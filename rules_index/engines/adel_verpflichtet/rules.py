@@ -31,7 +31,7 @@ ROUND_END = Rule("Rundenende", _cite("Rundenende"))
 AUCTION_CLOSED = Rule("Auktionshaus geschlossen", _cite("Rundenende"))
 SURPRISE = Rule("Überraschungsvariante", _cite("Spiel zu zweit"))
 CONFRONTATION = Rule("Konfrontationsvariante", _cite("Spiel zu zweit"))
-GAME_OVER = Rule("Spielende", "Regelerklärung · (Quelle schweigt zum Spielende)")
+GAME_OVER = Rule("Spielende und Sieg", "Quelle schweigt · Parameter goal und max_rounds")
 # The source only lists the cards allowed at each place; that a player with none of them may not
 # choose the place is the engine's reading, so it is cited as one.
-NO_CARD_FOR_PLACE = Rule("Ort ohne spielbare Karte", "Quelle schweigt · Lesart: Auktionshaus nur mit Scheck oder Dieb")
+NO_CARD_FOR_PLACE = Rule("Auktionshaus ohne passende Karte", "Quelle schweigt · Lesart: Auktionshaus nur mit Scheck oder Dieb")

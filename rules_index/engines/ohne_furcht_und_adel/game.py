@@ -87,7 +87,7 @@ R_BISHOP = Rule("Prediger", "Regelheft S. 2 · Prediger")
 R_ARCHITECT = Rule("Baumeister", "Regelheft S. 2 · Baumeister")
 R_WARLORD = Rule("Söldner", "Regelheft S. 2 · Söldner")
 R_END = Rule("Spielende & Sieger", "Regelheft S. 2 · Spielende & Sieger")
-R_DECK = Rule("Nachziehstapel leer", "Quelle schweigt · Ablagestapel wird neu gemischt")
+R_DECK = Rule("Leerer Stapel oder Vorrat", "Quelle schweigt · Ablagestapel wird neu gemischt")
 R_UNIQUE = Rule("Gleiche Bauwerke", "Quelle schweigt · Parameter unique_districts")
 R_SELF = Rule("Sich selbst nennen", "Quelle schweigt · Meuchler und Dieb nennen nicht sich selbst")
 
