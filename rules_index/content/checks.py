@@ -254,17 +254,25 @@ CHECKS = (
 
 def check_short_titles(games: list[tuple[Game, Where]]) -> Iterator[Problem]:
     """A short title names one game only: a question that uses it picks that game (search), so a
-    name another game also goes by would send its players to the wrong rules."""
-    def names(game: Game) -> set[str]:
-        return {" ".join(name.casefold().split()) for name in (*game.all_titles(), *game.info.short_titles.all())}
+    name another game also goes by, or words of one ("Adel" of "Ohne Furcht und Adel"), would send
+    that game's players to the wrong rules."""
+    def words(name: str) -> tuple[str, ...]:
+        return tuple(name.casefold().split())
+
+    def names(game: Game) -> set[tuple[str, ...]]:
+        return {words(name) for name in (*game.all_titles(), *game.info.short_titles.all())}
+
+    def within(short: tuple[str, ...], name: tuple[str, ...]) -> bool:
+        return any(name[i:i + len(short)] == short for i in range(len(name) - len(short) + 1))
+
     for game, where in games:
-        others = {name: other for other, _ in games if other is not game for name in names(other)}
+        others = [(name, other) for other, _ in games if other is not game for name in names(other)]
         for lang in LANGS:
             for index, short in enumerate(game.info.short_titles.get(lang)):
-                other = others.get(" ".join(short.casefold().split()))
+                other = next((other for name, other in others if within(words(short), name)), None)
                 if other is not None:
                     yield _problem(where("game.yaml", None, "short_titles", lang, index),
-                                   f"short title '{short}' is also a name of '{other.slug}'")
+                                   f"short title '{short}' is also a name of '{other.slug}', or part of one")
 
 
 def game_where(game: Game, files: dict[str, YamlFile]) -> Where:

@@ -164,4 +164,7 @@ def test_a_short_title_names_one_game(tiny_content):
     assert [str(p) for p in load(tiny_content)[1]] == []
     edit(tiny_content, "game.yaml", "en: [Tiny]", "en: [tiny game, Other  game]")
     assert [str(p) for p in load(tiny_content)[1]] == [
-        f"content/{GAME}/game.yaml:8: short title 'Other  game' is also a name of 'other-game'"]
+        f"content/{GAME}/game.yaml:8: short title 'Other  game' is also a name of 'other-game', or part of one"]
+    edit(tiny_content, "game.yaml", "en: [tiny game, Other  game]", "en: [altro]")
+    assert [str(p) for p in load(tiny_content)[1]] == [
+        f"content/{GAME}/game.yaml:8: short title 'altro' is also a name of 'other-game', or part of one"]
