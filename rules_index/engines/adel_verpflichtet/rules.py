@@ -13,7 +13,7 @@ def _cite(section: str) -> str:
 
 
 ROUND_STRUCTURE = Rule("Rundenaufbau", _cite("Der Rundenaufbau"))
-SIMULTANEOUS_CHOICE = Rule("Verdeckte Wahl", _cite("Phase 1"))
+SIMULTANEOUS_CHOICE = Rule("Verdeckte Wahl", _cite("Phase 1 und Phase 2"))
 CHOOSE_LOCATION = Rule("Ort wählen", _cite("Phase 1"))
 CHOOSE_ACTION = Rule("Handlung wählen", _cite("Phase 2"))
 DETECTIVE_CASTLE_ONLY = Rule("Detektiv nur im Schloss", _cite("Phase 2"))
