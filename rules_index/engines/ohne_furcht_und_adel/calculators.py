@@ -11,13 +11,10 @@ from pydantic import Field
 
 from ..base import InputError
 from ..calculator_models import Calculator, CalculatorModel, PlayerName, whole_number
-from .cards import COMPLETE_CITY, Color
+from .cards import COMPLETE_CITY, MAX_COST, MIN_COST, Color
 from .scoring import ALL_COLOURS_BONUS, FIRST_COMPLETE_BONUS, LATER_COMPLETE_BONUS, score
 
 COLOURS = tuple(c.value for c in Color)
-# A bound of this calculator, not a rule: the source lists no district costs (they are printed on
-# the cards; it names only value 1 and the Kontor's 3), and the engine's default table has 1..6.
-MIN_COST, MAX_COST = 1, 6
 MAX_PLAYERS = 7
 MAX_DISTRICTS = 30
 Colour = Literal[COLOURS]

@@ -115,12 +115,17 @@ DEFAULT_DISTRICT_TABLE: tuple[tuple[Color, int, int], ...] = (
 )
 
 
+# The district costs the engine and the score pad take: a bound of the engine, not a rule (the
+# source lists no costs; they are printed on the cards, and it names only value 1 and the Kontor's 3).
+MIN_COST, MAX_COST = 1, 6
+
+
 def build_deck(table: tuple[tuple[Color, int, int], ...] = DEFAULT_DISTRICT_TABLE) -> list[District]:
-    """All district cards of a table, unshuffled, in table order. A cost outside 1..6 is refused: a
-    bound of the engine, not a rule (the source lists no costs)."""
+    """All district cards of a table, unshuffled, in table order; a cost outside
+    ``MIN_COST``..``MAX_COST`` is refused."""
     deck: list[District] = []
     for color, cost, count in table:
-        if not 1 <= cost <= 6 or count < 0:
+        if not MIN_COST <= cost <= MAX_COST or count < 0:
             raise ValueError(f"bad table row {(color, cost, count)}")
         deck.extend([District(parse_color(color), cost)] * count)
     return deck
