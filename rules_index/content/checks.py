@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from rules_index.caches import MiB, ByteCache, text_key
 from rules_index.characters import describe, hidden_character
+from rules_index.folding import name_words
 from rules_index.render import markup_problem
 
 from .model import Game
@@ -255,12 +256,10 @@ CHECKS = (
 def check_short_titles(games: list[tuple[Game, Where]]) -> Iterator[Problem]:
     """A short title names one game only: a question that uses it picks that game (search), so a
     name another game also goes by, or words of one ("Adel" of "Ohne Furcht und Adel"), would send
-    that game's players to the wrong rules."""
-    def words(name: str) -> tuple[str, ...]:
-        return tuple(name.casefold().split())
-
+    that game's players to the wrong rules. Names are compared as search compares them
+    (``folding.name_words``: case, umlauts, accents and joining words aside)."""
     def names(game: Game) -> set[tuple[str, ...]]:
-        return {words(name) for name in (*game.all_titles(), *game.info.short_titles.all())}
+        return {name_words(name) for name in (*game.all_titles(), *game.info.short_titles.all())}
 
     def within(short: tuple[str, ...], name: tuple[str, ...]) -> bool:
         return any(name[i:i + len(short)] == short for i in range(len(name) - len(short) + 1))
@@ -269,7 +268,7 @@ def check_short_titles(games: list[tuple[Game, Where]]) -> Iterator[Problem]:
         others = [(name, other) for other, _ in games if other is not game for name in names(other)]
         for lang in LANGS:
             for index, short in enumerate(game.info.short_titles.get(lang)):
-                other = next((other for name, other in others if within(words(short), name)), None)
+                other = next((other for name, other in others if within(name_words(short), name)), None)
                 if other is not None:
                     yield _problem(where("game.yaml", None, "short_titles", lang, index),
                                    f"short title '{short}' is also a name of '{other.slug}', or part of one")

@@ -11,18 +11,16 @@
 """
 from __future__ import annotations
 
-import re
 import threading
-import unicodedata
 from typing import Callable, Iterable
 
 import Stemmer
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StopFilter
 from whoosh.lang import stopwords_for_language
 
+from rules_index.folding import TOKEN_PATTERN, fold_accents, fold_german
+
 LANGS = ("de", "en", "it")
-# Words, with apostrophes (straight or typographic) as separators: "l'assassino" -> "l", "assassino".
-TOKEN_PATTERN = re.compile(r"[^\W_]+", re.UNICODE)
 
 # Words that carry no meaning in a rules question, beyond each language's stop list.
 EXTRA_STOPS = {
@@ -35,24 +33,6 @@ EXTRA_STOPS = {
            "cosa", "che", "quando", "chi", "si", "mio", "mia", "succede"},
 }
 ITALIAN_ELISIONS = {"l", "d", "un", "dell", "all", "nell", "sull", "dall", "quest", "quell", "c", "n", "s", "v", "m", "t"}
-
-
-def fold_accents(text: str) -> str:
-    if text.isascii():  # most words: nothing to fold
-        return text
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
-_UMLAUTS = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
-_TRANSLIT = re.compile(r"(?<=[a-z])(ae|oe|ue)|^(ae|oe|ue)")
-
-
-def fold_german(word: str) -> str:
-    """``Söldner``, ``Soeldner`` and ``Soldner`` all become ``soldner``."""
-    word = word.translate(_UMLAUTS)
-    word = _TRANSLIT.sub(lambda m: (m.group(1) or m.group(2))[0], word) if "q" not in word else word
-    return fold_accents(word)
 
 
 class LanguageTokenFilter(Filter):

@@ -32,10 +32,9 @@ from pathlib import Path
 
 from rules_index.content.snapshot import read_content
 from rules_index.content.yaml12 import load_text
+from rules_index.folding import TOKEN_PATTERN, fold
 
-from .analysis import TOKEN_PATTERN
 from .build import build
-from .query import fold
 from .searcher import SearchIndex
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"

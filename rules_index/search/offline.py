@@ -16,7 +16,7 @@ a question as the server does without a copy of any list in JavaScript:
   correction weights, the order in which result kinds are shown, and how far a glossary term
   must outscore every answer to be shown first (``searcher.term_asked``).
 
-Only the folding itself (``analysis.fold_german``, a few lines) is written again in JavaScript;
+Only the folding itself (``folding.fold_german``, a few lines) is written again in JavaScript;
 a browser test holds it against Python's on every word of the content.
 """
 from __future__ import annotations

@@ -23,8 +23,9 @@ from typing import Iterable, Mapping
 
 from rules_index import characters as chars
 from rules_index.characters import without_invisible
+from rules_index.folding import CONNECTORS, TOKEN_PATTERN, fold, name_words
 
-from .analysis import LANGS, TOKEN_PATTERN, fold_german, stopwords
+from .analysis import LANGS, stopwords
 
 # A question told as a situation ("Tom has 8 districts, the Merchant is still to come – does the
 # game end now?") runs to 25 words or more, and what is asked comes last: the caps keep it whole.
@@ -32,9 +33,6 @@ MAX_QUERY_CHARS = 300
 MAX_QUERY_WORDS = 40
 # The one definition of control characters (tab and line ends are white space, folded below).
 _CONTROL = re.compile(f"[{chars.regex_class(chars.CONTROLS)}]")
-# Words that join the parts of a title ("Kardinal & König", "Web of Power"): a player may type
-# them or not, so names are compared without them.
-CONNECTORS = frozenset({"und", "and", "e", "ed", "of", "the", "di", "del", "der", "die", "das"})
 
 
 def clean_query(text: str) -> str:
@@ -46,11 +44,6 @@ def clean_query(text: str) -> str:
     text = " ".join(text.split())[:MAX_QUERY_CHARS]
     words = text.split(" ")
     return " ".join(words[:MAX_QUERY_WORDS])
-
-
-def fold(word: str) -> str:
-    """A word as names are compared: lower case, umlauts and accents folded."""
-    return fold_german(word.lower())
 
 
 @lru_cache(maxsize=1)
@@ -122,7 +115,7 @@ class GameNames:
         self.names: list[tuple[tuple[str, ...], str]] = []
         for slug, titles in names.items():
             for title in titles:
-                words = tuple(fold(w) for w in TOKEN_PATTERN.findall(title) if fold(w) not in CONNECTORS)
+                words = name_words(title)
                 if words:
                     self.names.append((words, slug))
         # Longest names first: "Ohne Furcht und Adel" before any shorter title inside it.

@@ -18,8 +18,7 @@ from whoosh import highlight
 from whoosh.analysis import Token
 
 from rules_index.caches import Cache
-
-from .analysis import TOKEN_PATTERN
+from rules_index.folding import TOKEN_PATTERN
 
 HIGHLIGHT_WORDS = 32768  # per language: the highlighter's word analyses
 LEAD_CHARS = 240       # the longest verdict sentence shown whole

@@ -14,10 +14,9 @@ from urllib.parse import urlencode
 from playwright.sync_api import expect
 
 from app import ROOT
-from rules_index.search.analysis import TOKEN_PATTERN
+from rules_index.folding import TOKEN_PATTERN, fold
 from rules_index.search.documents import library_documents
 from rules_index.search.evaluate import load_cases
-from rules_index.search.query import fold
 
 CASES = load_cases(ROOT / "eval" / "search-queries.yaml")
 OTHER_CASES = [case for name in ("player-questions", "table-talk", "situations")
