@@ -24,12 +24,13 @@ from __future__ import annotations
 import json
 
 from rules_index.content import LANGS, Library
+from rules_index.folding import CONNECTORS, TOKEN_PATTERN, fold, fold_german
 from rules_index.present import entry_url
 
-from .analysis import ITALIAN_ELISIONS, TOKEN_PATTERN, DecompoundFilter, fold_german, german_vocabulary, stopwords
+from .analysis import ITALIAN_ELISIONS, DecompoundFilter, german_vocabulary, stopwords
 from .build import german_texts
 from .documents import Document, game_names, library_documents
-from .query import CONNECTORS, GameNames, all_stopwords, fold
+from .query import GameNames, all_stopwords
 from .searcher import CORRECTED_WEIGHT, PREFIX_WEIGHT, READER_LANG_BONUS, SHOWN_ORDER, TERM_LEAD, WEIGHTS
 
 

@@ -6,7 +6,9 @@ from typing import Iterable
 from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.analysis import LowercaseFilter, RegexTokenizer
 
-from .analysis import LANGS, TOKEN_PATTERN, language_analyzer, prefix_analyzer
+from rules_index.folding import TOKEN_PATTERN
+
+from .analysis import LANGS, language_analyzer, prefix_analyzer
 
 SCHEMA_VERSION = 7  # bump when fields or analysis change: a built index is then stale
 

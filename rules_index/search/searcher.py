@@ -53,12 +53,13 @@ from whoosh.query import And, Term
 from cachetools import LFUCache, LRUCache
 
 from rules_index.caches import MiB, Cache
+from rules_index.folding import TOKEN_PATTERN, fold
 
 from . import schema as f
-from .analysis import LANGS, TOKEN_PATTERN
+from .analysis import LANGS
 from .build import MARKER
 from .link import IndexLink
-from .query import GameNames, PlayersWords, all_stopwords, clean_query, content_words, fold, scoring_words
+from .query import GameNames, PlayersWords, all_stopwords, clean_query, content_words, scoring_words
 from .scoring import field_lengths, one_word, postings_bytes as postings_bytes_of, read_postings, top
 from .snippets import CachedTokens, answer_snippet, text_snippet
 from .spelling import Spelling, language_knows, transpositions

@@ -9,8 +9,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import MapAdapter, RoutingException
 
 from rules_index.content import LANGS
+from rules_index.folding import fold
 from rules_index.present import entry_url
-from rules_index.search.query import fold
 
 from .state import library, search_results
 
