@@ -59,10 +59,6 @@ class Lexicon:
     def as_json(self) -> dict:
         return {lang: {w: [plain, game] for w, (plain, game) in words.items()} for lang, words in self.words.items()}
 
-    @classmethod
-    def from_json(cls, data: dict | None) -> "Lexicon":
-        return cls({lang: {w: (plain, game) for w, (plain, game) in words.items()} for lang, words in (data or {}).items()})
-
 
 def load_lexicon(root: Path, games: Iterable[str], lines: bool = True) -> tuple[Lexicon, list[Problem]]:
     """The players' words of ``root/lexicon.yaml`` and every problem in it: schema, a word given

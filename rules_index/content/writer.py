@@ -76,19 +76,6 @@ def _clean_data(value: Any) -> Any:
 
 # --- reading -----------------------------------------------------------------------------------
 
-def _index(items: list, entry_id: str) -> int:
-    for index, item in enumerate(items or []):
-        if isinstance(item, dict) and item.get("id") == entry_id:
-            return index
-    raise EntryNotFound(entry_id)
-
-
-def read_faq(root: Path, slug: str, faq_id: str) -> dict:
-    """The FAQ entry's fields as plain data."""
-    data = load_text((Path(root) / slug / "faq.yaml").read_text(encoding="utf-8"))
-    return data[_index(data, faq_id)]
-
-
 def read_section(root: Path, slug: str, section_id: str) -> dict:
     """A rules section's text per language as plain data."""
     texts = {lang: (Path(root) / slug / f"rules.{lang}.md").read_text(encoding="utf-8") for lang in LANGS}
