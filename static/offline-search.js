@@ -217,7 +217,15 @@
     var link = document.createElement("a");
     // The export's addresses are relative to its root; the live site's begin with "/".
     link.href = doc.url.charAt(0) === "/" ? doc.url : "../../" + doc.url;
-    link.textContent = doc.title;
+    if (doc.kind === "mistake") {  // a common mistake never reads as a statement: struck, marked wrong
+      var wrong = document.createElement("s");
+      wrong.textContent = doc.title;
+      link.className = "wrong";
+      link.appendChild(document.createTextNode("✗ "));
+      link.appendChild(wrong);
+    } else {
+      link.textContent = doc.title;
+    }
     item.appendChild(kind);
     item.appendChild(document.createTextNode(" "));
     item.appendChild(link);
