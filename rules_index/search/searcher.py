@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import time
 from array import array
@@ -566,18 +567,18 @@ class SearchIndex:
         A word is left alone when a language knows it (``needs_correction``); a misspelled one
         becomes the content's nearest word (Whoosh's rule, ``spelling``), else a word of the
         content that it is with two neighbouring letters swapped."""
-        changed = False
-        out = []
-        for word in TOKEN_PATTERN.findall(text):
+        def corrected(match: re.Match) -> str:
+            word = match.group()
             lower = word.lower()
             if self.needs_correction(gen, lower):
                 found = gen.suggest(lower, lang, 2 if len(lower) >= 8 else 1) or gen.swapped(lower, lang)
                 if found:
-                    out.append(found.capitalize() if word[:1].isupper() else found)
-                    changed = True
-                    continue
-            out.append(word)
-        return " ".join(out) if changed else None
+                    return found.capitalize() if word[:1].isupper() else found
+            return word
+
+        # Only the words change: what stands between them ("l'", "c'è", a question mark) stays.
+        fixed = TOKEN_PATTERN.sub(corrected, text)
+        return fixed if fixed != text else None
 
     @staticmethod
     def needs_correction(gen: _Generation, word: str) -> bool:
