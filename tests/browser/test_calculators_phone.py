@@ -1,6 +1,6 @@
 """The calculators at the table, in a real browser: filled in and read on a 360 px phone and at
 1280 px, with no sideways scrolling and the totals on screen after submitting; live totals with
-JavaScript, the same page without it; the result's link reproduces it; no serious axe finding."""
+JavaScript, the same page without it; the result's link reproduces it; no serious axe finding. The rule coverage table on a phone, every cell on screen."""
 from __future__ import annotations
 
 import pytest
@@ -119,6 +119,41 @@ def test_all_lands_at_the_table(screen, live_server):
         assert in_viewport(totals.nth(i).locator("strong"))
     expect(page.locator(".land-result").filter(has_text="Franconia")).to_contain_text("Green has the most (4 monasteries) → 7 points")
     assert fits(page)
+
+
+def not_cut_off(locator) -> bool:
+    """The element is wholly within the screen's width: no part of it hides past the right edge
+    (a table that scrolls inside its box does not make the page scroll, so ``fits`` misses it)."""
+    return locator.evaluate("el => { const r = el.getBoundingClientRect(); return r.left >= 0 && r.right <= window.innerWidth && r.width > 0; }")
+
+
+@pytest.mark.parametrize("lang,points", [("de", "7 Punkte"), ("en", "7 points"), ("it", "7 punti")])
+def test_one_lands_monasteries_at_the_table(browser, live_server, lang, points):
+    context = browser.new_context(viewport=MOBILE)
+    page = context.new_page()
+    page.goto(f"{live_server}/{lang}/kardinal-und-koenig/calculators/monastery-score")
+    for row, (name, count) in enumerate([("Anna", 3), ("Ben", 2), ("Cleo", 2)]):
+        page.locator(f"#name{row}").fill(name)
+        page.locator(f"#count{row}").fill(str(count))
+    total = page.locator('output[data-out="0"]')
+    expect(total).to_have_text(points)
+    for cell in (total, page.locator("#count0"), page.locator("#name0"), page.locator("table.players thead th").last):
+        assert not_cut_off(cell)
+    assert fits(page)
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_rule_coverage_on_a_phone(browser, live_server, lang):
+    context = browser.new_context(viewport=MOBILE)
+    page = context.new_page()
+    page.goto(f"{live_server}/{lang}/ohne-furcht-und-adel/coverage")
+    cells = page.locator("table.coverage tbody td")
+    assert cells.count() > 8
+    for i in range(cells.count()):
+        assert not_cut_off(cells.nth(i)), cells.nth(i).inner_text()
+    assert fits(page)
+    context.close()
 
 
 def test_exhibitions_ranking_at_the_table(screen, live_server):
