@@ -126,6 +126,19 @@ def test_search_results_are_not_indexed_but_the_search_page_is(client):
     assert 'name="robots"' not in start
 
 
+def test_a_shared_search_previews_as_its_results(client):
+    """A link to results keeps its question in its address (a chat that follows og:url shows the
+    same results, not an empty search) and previews the best answer; its tracking is left out."""
+    page = client.get("/it/search?q=il+re+assassinato+prende+la+corona%3F&utm_source=x").get_data(as_text=True)
+    canonical = re.search(r'<link rel="canonical" href="([^"]+)"', page).group(1)
+    assert canonical == "http://localhost/it/search?q=il+re+assassinato+prende+la+corona?"
+    description = re.search(r'<meta property="og:description" content="([^"]+)"', page).group(1)
+    card = re.search(r'<h2 id="best-q"><a href="[^"]+">([^<]+)</a>', page).group(1)
+    assert description.startswith(f"Risposta migliore: {card} ")
+    nothing = client.get("/it/search?q=zzzzqqq").get_data(as_text=True)
+    assert "Risposta migliore" not in re.search(r'<meta name="description" content="([^"]+)"', nothing).group(1)
+
+
 def test_a_shared_links_tracking_leaves_the_other_languages_clean(client):
     # hreflang and the language switch point to the page, not to a chat's utm_* parameters; a
     # missing page names no canonical address and no other languages of itself.
