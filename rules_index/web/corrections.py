@@ -4,8 +4,9 @@ All of it needs the corrections database: while that cannot be used, every route
 503 (the form too, so that nobody writes a report that cannot be received).
 
 A sent form is answered with a redirect (303) to its thanks page, so a reload repeats nothing;
-the form carries a single-use token, so a second post of the same form (a double click, the back
-button) leads to the report the first one stored. The API takes an ``Idempotency-Key`` header.
+the form carries a token, so a second post of the same form with the same text (a double click, a
+reload) leads to the report the first one stored, while the form sent back with more said is a
+report of its own. The API takes an ``Idempotency-Key`` header.
 """
 from __future__ import annotations
 
@@ -68,12 +69,11 @@ UNDER_WAY_WAIT_S = 5.0
 
 
 def _earlier_report(key: str) -> str | None:
-    """The token of the report a post with this form token stored already, else None (and the
-    key is this post's now). A second post while the first is still being stored waits for it."""
+    """The token of the report a post with this key stored already, else None (and the key is
+    this post's now). A second post while the first is still being stored waits for it."""
     deadline = time.monotonic() + UNDER_WAY_WAIT_S
     while True:
         try:
-            # One report per form, whatever the second post says: the token is single-use.
             kept = idempotency.claim(session(), FORM_SCOPE, key, "form")
         except idempotency.UnderWay:
             if time.monotonic() > deadline:
@@ -87,24 +87,28 @@ FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
 def _form_page(lang: str, slug: str, kind: str, target_id: str):
-    if request.method == "POST" and request.mimetype not in FORM_TYPES:
-        abort(400)  # a browser's form, never JSON (which FlaskForm would read, however deep)
     game, entry = _target(lang, slug, kind, target_id)
     current = _current_text(kind, entry, lang)
     form = CorrectionForm()
+    filled_honeypot = False
     if request.method == "GET":
         form.proposed_answer.data = current  # the reader edits the text instead of retyping it
         form.form_token.data = secrets.token_urlsafe(18)
+    elif form.website.data:
+        # The field people never see was filled in: a script, or a browser's autofill. Nothing is
+        # stored; a person gets the text back to send again (the field comes back empty).
+        filled_honeypot = True
     else:
-        if form.website.data:
-            abort(400)  # the honeypot was filled in: not a person
         if form.validate():
             proposal = form.proposed_answer.data
             if proposal and _same_text(proposal, current):
                 proposal = None  # the prefilled text, left as it was: no proposal
             data = {"game": slug, kind: target_id, "lang": lang, "message": form.message.data,
                     "proposed_answer": proposal, "page": form.page.data, "email": form.email.data}
-            key = form.form_token.data if idempotency.valid_key(form.form_token.data) else None
+            # One report per form and text: the same post again (a double click, a reload) leads
+            # to the report it stored; the form sent back with more said is a report of its own.
+            key = (f"{form.form_token.data}\n{idempotency.request_hash(data)}"
+                   if idempotency.valid_key(form.form_token.data) else None)
             earlier = _earlier_report(key) if key else None
             if earlier is not None:
                 return redirect(url_for("corrections.thanks", lang=lang, token=earlier), 303)
@@ -122,7 +126,9 @@ def _form_page(lang: str, slug: str, kind: str, target_id: str):
                 if key:
                     idempotency.record(session(), FORM_SCOPE, key, 303, {"token": report.token})
                 return redirect(url_for("corrections.thanks", lang=lang, token=report.token), 303)
-    return render_template("corrections/form.html", lang=lang, game=game, kind=kind, entry=entry, form=form), (400 if form.errors else 200)
+    return (render_template("corrections/form.html", lang=lang, game=game, kind=kind, entry=entry, form=form,
+                            filled_honeypot=filled_honeypot),
+            400 if form.errors or filled_honeypot else 200)
 
 
 # The form checks its own CSRF token (FlaskForm), so that a token gone stale (a phone's browser

@@ -655,7 +655,8 @@ def _binding(slug: str, target: str, form) -> dict:
     fact = {"name": name, "value": value, "check": number, "output": path}
     subject = request.args.get("subject", "").strip()
     if subject:
-        fact["subject"] = int(subject) if subject.isdigit() else subject
+        # ASCII digits only: str.isdigit() also holds for "³" and "①", which int() refuses.
+        fact["subject"] = int(subject) if re.fullmatch(r"[0-9]{1,9}", subject) else subject
     ruling = parse_submitted_yaml(form.ruling.data or "") or {}
     if isinstance(ruling, dict):
         ruling.setdefault("facts", []).append(fact)

@@ -1,6 +1,7 @@
 """Forms (Flask-WTF: every form carries a CSRF token)."""
 from __future__ import annotations
 
+from flask import request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -65,7 +66,20 @@ class Checked:
         return str(self.messages.get(error["type"], error["msg"]))
 
 
-class CorrectionForm(FlaskForm):
+class HtmlForm(FlaskForm):
+    """A form a browser sends: its fields are form-encoded text. Flask-WTF would also read a JSON
+    body or a file part as fields; a nested value, a file or a body nested past Python's recursion
+    limit is no text of any field, so they count as not sent (the field's own error, in the
+    reader's language)."""
+
+    class Meta:
+        def wrap_formdata(self, form, formdata):
+            if form.is_submitted() and (request.is_json or request.files):
+                formdata = request.form
+            return super().wrap_formdata(form, formdata)
+
+
+class CorrectionForm(HtmlForm):
     message = TextAreaField(_l("What is wrong?"), validators=[
         Checked(reports.Message, reports.MAX_MESSAGE, {"message_missing": _l("Please say what is wrong.")}, required=True)])
     proposed_answer = TextAreaField(
@@ -87,17 +101,17 @@ class CorrectionForm(FlaskForm):
     form_token = HiddenField()  # single-use: a second post of the same form stores nothing more
 
 
-class LoginForm(FlaskForm):
+class LoginForm(HtmlForm):
     name = StringField(_l("Name"), validators=[PlainText(), DataRequired(), Length(max=80)])
     password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=200)])
     next = HiddenField()
 
 
-class RejectForm(FlaskForm):
+class RejectForm(HtmlForm):
     reason = TextAreaField(_l("Reason"), validators=[PlainText(), DataRequired(), Length(max=2000)])
 
 
-class ActionForm(FlaskForm):
+class ActionForm(HtmlForm):
     """A form with nothing but its CSRF token (logout, confirm)."""
 
 
@@ -106,7 +120,7 @@ class ActionForm(FlaskForm):
 MAX_BASE_ENTRY = 200_000
 
 
-class VersionedForm(FlaskForm):
+class VersionedForm(HtmlForm):
     """A form made against one version of an entry: the version, and the entry as it was then."""
 
     base_version = HiddenField(validators=[Optional(), Length(max=64), Regexp(r"^[0-9a-f]+$")])

@@ -58,3 +58,17 @@ def test_the_engines_yes_and_no_read_as_the_ruling_writes_them(site):
     values = re.findall(r'<code>[^<]+</code> = <strong>([^<]*)</strong>', page)
     assert values and "True" not in values and "False" not in values
     assert "true" in values or "false" in values
+
+
+def test_a_subject_in_other_digits_is_a_name_not_a_crash(site):
+    """Only ASCII digits make a subject a number: "³", "①" or a number past int()'s digit limit
+    stay as typed (the check then names what is wrong), never a server error."""
+    client = site.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    assert login(client).status_code == 302
+    for subject, kept in (("\u00b3", "subject: ³"), ("\u2460", "subject: ①"), ("9" * 4301, None), ("2", "subject: 2")):
+        response = client.get(URL, query_string={"bind": "1", "pick": "1|city_sizes.B", "name": "city-eight",
+                                                 "words_en": "In a city", "subject": subject})
+        assert response.status_code == 200, subject[:5]
+        if kept:
+            assert kept in html_lib.unescape(response.get_data(as_text=True)), subject[:5]

@@ -115,3 +115,32 @@ def test_a_bad_key_is_refused(site):
     response = site.test_client().post("/api/v1/corrections", json=REPORT, headers={"Idempotency-Key": "x" * 300})
     assert response.status_code == 400 and response.get_json()["error"].startswith("Idempotency-Key:")
     assert count(site, Report) == 0
+
+
+def test_a_form_sent_back_with_more_said_is_stored_too(site):
+    """The reader goes back after sending (the page, token and all, comes from the browser's
+    cache), adds what they forgot and sends again: the thanks page must not claim a text it never
+    stored. The same form and text again is still the one report."""
+    client = site.test_client()
+    data = filled_form(client)
+    first = client.post(FORM, data=data)
+    more = client.post(FORM, data={**data, "message": "The page is wrong. I forgot: it is page 5."})
+    assert first.status_code == more.status_code == 303
+    assert more.headers["Location"] != first.headers["Location"]
+    again = client.post(FORM, data={**data, "message": "The page is wrong. I forgot: it is page 5."})
+    assert again.headers["Location"] == more.headers["Location"]
+    elsewhere = client.post(f"/en/{GAME}/faq/warlord-destroy-cost/correction", data=data)  # the same form, another entry
+    assert elsewhere.status_code == 303 and elsewhere.headers["Location"] not in (first.headers["Location"], more.headers["Location"])
+    with site.app_context():
+        stored = sorted((r.target_id, r.message) for r in session().scalars(select(Report)))
+    assert stored == [(FAQ, "The page is wrong."), (FAQ, "The page is wrong. I forgot: it is page 5."),
+                      ("warlord-destroy-cost", "The page is wrong.")]
+
+
+def test_a_surrogate_in_a_keyed_api_report_is_refused_not_a_crash(site):
+    client = site.test_client()
+    body = '{"game": "%s", "faq": "%s", "lang": "en", "message": "a\\ud800b"}' % (GAME, FAQ)
+    response = client.post("/api/v1/corrections", data=body, content_type="application/json",
+                           headers={"Idempotency-Key": "k-surrogate"})
+    assert response.status_code == 400 and "message" in response.get_json()["error"]
+    assert count(site, Report) == 0

@@ -142,3 +142,36 @@ def test_a_form_posted_without_its_token_says_what_to_do_in_the_readers_language
                                     headers={"Accept-Language": lang})
         page = response.get_data(as_text=True)
         assert response.status_code == 400 and words in page and "CSRF" not in page, path
+
+
+@pytest.mark.parametrize("lang,words", [("de", "Dein Browser hat ein Feld ausgefüllt"), ("it", "Il browser ha compilato un campo")])
+def test_a_filled_honeypot_gives_the_text_back_to_send_again(site_client, lang, words):
+    # A browser's autofill may fill the field people never see: nothing is stored, the reader
+    # keeps the text, in their language, and the next send (the field empty again) is stored.
+    url = f"/{lang}/{GAME}/faq/{FAQ}/correction"
+    page = site_client.get(url).get_data(as_text=True)
+    text = "Seite 3 sagt etwas anderes."
+    response = site_client.post(url, data={"csrf_token": csrf_token(page), "message": text, "website": "https://example.org",
+                                           **form_values(page, ["form_token"])})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400 and words in page and "The browser (or proxy)" not in page
+    assert form_values(page, ["message", "website"]) == {"message": text, "website": ""}
+    again = site_client.post(url, data={"csrf_token": csrf_token(page), **form_values(page, ["message", "form_token"])})
+    assert again.status_code == 303
+    thanks = site_client.get(again.headers["Location"]).get_data(as_text=True)
+    assert report(site_client.application, tracking_token(thanks, lang)).message == text
+
+
+@pytest.mark.parametrize("lang,words", [("de", "Bitte beschreibe, was falsch ist."), ("it", "Descrivi che cosa è sbagliato.")])
+def test_a_body_no_browser_form_sends_is_told_in_the_readers_language(site_client, lang, words):
+    """JSON, plain text or a field sent as a file: no field of the form was sent as text."""
+    url = f"/{lang}/{GAME}/faq/{FAQ}/correction"
+    token = csrf_token(site_client.get(url).get_data(as_text=True))
+    import io
+    for kwargs in ({"json": {"csrf_token": token, "message": {"a": 1}}},
+                   {"data": "message=x", "content_type": "text/plain"},
+                   {"data": {"csrf_token": token, "message": (io.BytesIO(b"x"), "m.txt")}, "content_type": "multipart/form-data"}):
+        response = site_client.post(url, **kwargs)
+        page = response.get_data(as_text=True)
+        assert response.status_code == 400 and words in page, kwargs
+        assert "The browser (or proxy)" not in page and "Input should be" not in page
