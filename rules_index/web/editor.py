@@ -41,7 +41,7 @@ from . import editor_lang as interface
 from .forms import MAX_BASE_ENTRY, ActionForm, EntryForm, LoginForm, RejectForm, SectionForm, control_character_error
 from .committed import publish_committed
 from .gate_words import gate_text, yaml_syntax_error
-from .security import every_login, limiter, log_breach, login_account, login_account_and_address
+from .security import csrf, every_login, limiter, log_breach, login_account, login_account_and_address
 from .state import content_dir, library, verification
 
 bp = Blueprint("editor", __name__, url_prefix="/editor")
@@ -510,7 +510,11 @@ def _history(slug: str, kind: str, target: str) -> tuple[list[Change], set[int]]
     return items, revertable_ids(content_dir(), items)
 
 
+# The form checks its own CSRF token (FlaskForm, in ``form.validate()`` before anything is checked
+# or saved): a token gone stale (a logout or a new login in another tab) shows the form again with
+# the editor's text and a fresh token, instead of an error page that loses the writing.
 @bp.route("/entries/<slug>/<kind>/<target>", methods=["GET", "POST"])
+@csrf.exempt
 @login_required
 def edit(editor: Editor, slug: str, kind: str, target: str):
     game = library().game(slug)

@@ -436,3 +436,32 @@ def test_a_form_sent_after_the_session_ended_keeps_what_was_written(site, two_ed
     assert "Quetzalwort." in page and "Antwort (de)" in page
     assert f'value="{EDIT_URL}"' in page  # after the login, back to the entry
     assert stored(site) == before and change_count(site) == 0
+
+
+@pytest.mark.parametrize("lang,expired", [("de", "Das Formular war abgelaufen"), ("it", "Il modulo era scaduto")])
+def test_a_stale_token_gives_the_editor_the_writing_back(site, lang, expired):
+    """A new login in another tab (or a logout and a login) leaves this tab's form with a stale
+    CSRF token: nothing is saved, and the edit page comes back with the editor's text and a fresh
+    token, in the interface's language, instead of an error page that loses it."""
+    client = site.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    assert login(client).status_code == 302
+    token, values = open_form(client, EDIT_URL)
+    assert login(client).status_code == 302  # another tab: a new session, a new CSRF secret
+    mine = {**values, "answer_de": NEW_DE}
+    response = post(client, EDIT_URL, token, mine)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400 and expired in page
+    assert form_values(page, ["answer_de"])["answer_de"] == NEW_DE
+    assert change_count(site) == 0 and stored(site) == stored_faq_data(site.content_dir, GAME, FAQ)
+    again = post(client, EDIT_URL, csrf_token(page), form_values(page, FAQ_FIELDS), action="check")
+    assert again.status_code in (200, 400) and expired not in again.get_data(as_text=True)
+
+
+def test_a_damaged_version_field_says_so(site):
+    client = site.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    assert login(client).status_code == 302
+    token, values = open_form(client, EDIT_URL)
+    page = post(client, EDIT_URL, token, {**values, "base_version": "not-hex!"}, action="check").get_data(as_text=True)
+    assert "The form&#39;s hidden fields were changed" in page or "The form's hidden fields were changed" in page
