@@ -112,7 +112,8 @@
     queries.push(spec);
   }
   // A game's name in the question picks the game, and its words leave the question, as on the
-  // server (query.GameNames): no entry holds its game's name. Unless the name is all there is.
+  // server (query.GameNames): no entry holds its game's name. The name alone asks what the game
+  // is: its facts answer (searcher.TITLE_FACTS).
   var connectors = new Set(words.connectors);
   function understand(text) {
     var found = Array.from(text.matchAll(TOKEN)).filter(function (m) { return !connectors.has(fold(m[0])); });
@@ -123,7 +124,7 @@
         var last = part[part.length - 1];
         var rest = text.slice(0, part[0].index) + " " + text.slice(last.index + last[0].length);
         var scores = tokens(rest).some(function (word) { return terms(word).length; });
-        return scores ? {text: rest, game: slug} : {text: text, game: null};
+        return scores ? {text: rest, game: slug} : {text: "", game: slug, titleOnly: true};
       }
     }
     return {text: text, game: null};
@@ -141,6 +142,12 @@
   });
 
   var best = new Map();
+  if (understood.titleOnly) {
+    words.title_facts.forEach(function (fact, rank) {
+      var key = "fact:" + understood.game + ":" + fact;
+      best.set(key, {key: key, kind: "fact", score: words.title_facts.length - rank});
+    });
+  }
   var matched = new Set(asked);
   var results = queries.length ? index.search({combineWith: "OR", queries: queries}) : [];
   results.forEach(function (result) {

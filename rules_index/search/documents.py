@@ -147,20 +147,22 @@ def facts_documents(game: Game, lang: str) -> Iterator[Document]:
         lines.append(words["silent_duration"])
     lines.append(words["age"].format(age=info.age_min) if info.age_min else words["silent_age"])
     lines.append(info.summary.get(lang) or "")
-    names = game_names(game)
+    # No game's names among the words: a name picks its game (``query.GameNames``), and the name
+    # alone is answered by these facts; a word of a name ("König" of "Kardinal & König") in
+    # another game's question must not rank this game's facts.
     yield Document("fact", game.slug, FACTS_ID, lang, words["title"].format(game=game.title(lang)),
-                   " ".join(line for line in lines if line), [*words["keywords"], *names])
+                   " ".join(line for line in lines if line), words["keywords"])
     credits = [words[key].format(names=", ".join(names)) for key, names in
                (("designers", info.designers), ("publishers", info.publishers)) if names]
     if info.year:
         credits.append(words["year"].format(year=info.year))
     if credits:
         yield Document("fact", game.slug, CREDITS_ID, lang, words["credits"].format(game=game.title(lang)),
-                       " ".join(credits), [*words["credits_keywords"], *names])
+                       " ".join(credits), words["credits_keywords"])
     material = " ".join(plain_text(s.body(lang)) for s in game.sections if s.meta.kind == "material")
     if material:
         yield Document("fact", game.slug, COMPONENTS_ID, lang, words["components"].format(game=game.title(lang)),
-                       material, [*words["components_keywords"], *names])
+                       material, words["components_keywords"])
 
 
 def faq_document(game: Game, faq, lang: str, glossary: GlossaryMatcher) -> Document:

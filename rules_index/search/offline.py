@@ -31,7 +31,7 @@ from .analysis import ITALIAN_ELISIONS, DecompoundFilter, german_vocabulary, sto
 from .build import german_texts
 from .documents import Document, game_names, library_documents
 from .query import GameNames, all_stopwords
-from .searcher import CORRECTED_WEIGHT, PREFIX_WEIGHT, READER_LANG_BONUS, SHOWN_ORDER, TERM_LEAD, WEIGHTS
+from .searcher import CORRECTED_WEIGHT, PREFIX_WEIGHT, READER_LANG_BONUS, SHOWN_ORDER, TERM_LEAD, TITLE_FACTS, WEIGHTS
 
 
 def players_words(library: Library) -> dict[str, list[str]]:
@@ -72,6 +72,7 @@ def offline_words(library: Library, docs: list[Document]) -> dict:
         "weights": {**WEIGHTS, "prefix": PREFIX_WEIGHT, "corrected": CORRECTED_WEIGHT, "reader": READER_LANG_BONUS},
         "order": SHOWN_ORDER,
         "term_lead": TERM_LEAD,
+        "title_facts": list(TITLE_FACTS),
     }
 
 

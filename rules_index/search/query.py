@@ -106,6 +106,7 @@ class Understood:
     text: str
     game: str | None = None
     game_words: tuple[str, ...] = ()
+    title_only: bool = False  # the game's name is all there is: what is the game?
 
 
 class GameNames:
@@ -122,8 +123,8 @@ class GameNames:
         self.names.sort(key=lambda item: -len(item[0]))
 
     def understand(self, text: str) -> Understood:
-        """The query less the first game title found in it, and that game; unchanged if none,
-        or if the title is all there is (then it is the question)."""
+        """The query less the first game title found in it, and that game; unchanged if none.
+        If the title is all there is, the text stays (it is the question) and ``title_only`` says so."""
         matches = list(TOKEN_PATTERN.finditer(text))
         words = [(fold(m.group()), m) for m in matches]
         content = [(w, m) for w, m in words if w not in CONNECTORS]
@@ -136,6 +137,6 @@ class GameNames:
                 rest = f"{text[:first.start()]} {text[last.end():]}"
                 rest = " ".join(rest.split())
                 if not content_words(rest):
-                    return Understood(text)
+                    return Understood(text, slug, tuple(m.group() for _, m in content[start:start + size]), title_only=True)
                 return Understood(rest, slug, tuple(m.group() for _, m in content[start:start + size]))
         return Understood(text)

@@ -59,6 +59,7 @@ from rules_index.folding import TOKEN_PATTERN, fold
 from . import schema as f
 from .analysis import LANGS
 from .build import MARKER
+from .documents import COMPONENTS_ID, CREDITS_ID, FACTS_ID
 from .link import IndexLink
 from .query import GameNames, PlayersWords, all_stopwords, clean_query, content_words, scoring_words
 from .scoring import field_lengths, one_word, postings_bytes as postings_bytes_of, read_postings, top
@@ -87,6 +88,7 @@ READER_LANG_BONUS = 1.15  # per term, on the fields of the reader's language
 # (``scoring.one_word``). Calibrated on the tuning sets and eval/situations.yaml.
 WORD_OVERLAP = 0.2
 ANSWER_KINDS = ("faq", "fact")
+TITLE_FACTS = (FACTS_ID, CREDITS_ID, COMPONENTS_ID)  # a game's name alone: these, in this order
 SHOWN_ORDER = {"faq": 0, "fact": 0, "section": 1, "glossary": 2, "mistake": 3}
 # A glossary term that scores this many times the best answer is what was asked ("mercenary",
 # another edition's name of a character): it is shown first, and no answer is put forward.
@@ -634,8 +636,15 @@ class SearchIndex:
         result = SearchResult(query=query_text, lang=lang, game=understood.game)
         words = understood.text
         seen: dict[tuple, int] = {}  # ranked documents: most hits need no lookup of their key
-        scores = self._rank(gen, words, lang, game_filter, limit, seen)
-        corrected = self._suggest(gen, query_text, lang) if words else None
+        if understood.title_only:
+            # A game's name alone asks what the game is: its facts at a glance answer, its credits
+            # and components follow. A word of a title elsewhere names nothing ("König").
+            scores = {("fact", understood.game, fact): float(len(TITLE_FACTS) - rank)
+                      for rank, fact in enumerate(TITLE_FACTS)}
+            corrected = None
+        else:
+            scores = self._rank(gen, words, lang, game_filter, limit, seen)
+            corrected = self._suggest(gen, query_text, lang) if words else None
         if corrected and correct:
             result.suggestion = corrected
             # The corrected question is searched when it reaches more than the words as typed:

@@ -104,3 +104,12 @@ def test_offline_search_leads_with_a_term_asked_alone(page, exported):
     first = page.locator("#results li.hit").first
     expect(first).to_be_visible()
     assert first.locator("a").get_attribute("href").endswith("/ohne-furcht-und-adel/index.html#term-warlord")
+
+
+def test_offline_search_answers_a_games_name_alone_with_its_facts(page, exported):
+    # As on the server (searcher.TITLE_FACTS): players, time and age first, nothing of another game.
+    for lang, query, game, title in (("en", "citadels", "ohne-furcht-und-adel", "Number of players"),
+                                     ("de", "Kardinal & König", "kardinal-und-koenig", "Spielerzahl")):
+        links = first_three(page, exported, lang, query)
+        assert links and all(f"/{game}/" in link for link in links), links
+        expect(page.locator("#results li.hit").first.locator("a")).to_contain_text(title)

@@ -43,3 +43,29 @@ def test_a_short_title_picks_its_game(index, lang, question, game):
     result = index.search(question, lang)
     assert result.game == game
     assert {h.game for h in result.hits} == {game}
+
+
+@pytest.mark.parametrize("lang,question,game", [
+    ("en", "citadels", "ohne-furcht-und-adel"), ("it", "Cittadelle", "ohne-furcht-und-adel"),
+    ("de", "Kardinal & König", "kardinal-und-koenig"), ("en", "hoity toity", "adel-verpflichtet"),
+    ("de", "Keine Ehre", "keine-ehre-unter-dieben"),
+])
+def test_a_games_name_alone_is_answered_by_its_facts(index, lang, question, game):
+    """A newcomer types only the game's name: what the game is (players, time, age) is the card,
+    its credits and components follow; nothing of another game."""
+    result = index.search(question, lang)
+    assert result.game == game
+    assert [(h.kind, h.entry, h.best) for h in result.hits][0] == ("fact", "facts", True)
+    assert {h.game for h in result.hits} == {game}
+
+
+@pytest.mark.parametrize("lang,question", [
+    ("de", "was passiert wenn der könig ermodet wird"), ("en", "what does the king do"),
+    ("it", "il re assassinato prende la corona"),
+])
+def test_a_word_of_a_title_names_no_game(index, lang, question):
+    """"König" is a word of "Kardinal & König", not that game: a question about the King of
+    Ohne Furcht und Adel is not answered with Kardinal & König's facts."""
+    hits = index.search(question, lang).hits
+    put_forward = [h for h in hits if h.best or h.close] or [h for h in hits if h.kind in ("faq", "fact")][:1]
+    assert put_forward and all(h.game == "ohne-furcht-und-adel" for h in put_forward), [(h.game, h.entry) for h in put_forward]
