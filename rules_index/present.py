@@ -6,7 +6,14 @@ from .content.bindings import statements, tally
 from .content.citations import pages_value
 from .content.schema import Citation, Faq
 from .content.versions import faq_version, rule_section_version
+from .folding import fold
 from .render import markdown_html, plain_text
+
+
+def games_by_title(games, lang: str) -> list[Game]:
+    """The games as a reader of ``lang`` looks for them: by their title in that language
+    (Citadels under C, Ohne Furcht und Adel under O), case, umlauts and accents aside."""
+    return sorted(games, key=lambda game: (fold(game.title(lang)), game.slug))
 
 
 def permalink(lang: str, slug: str, faq_id: str) -> str:

@@ -10,7 +10,7 @@ from werkzeug.routing import MapAdapter, RoutingException
 
 from rules_index.content import LANGS
 from rules_index.folding import fold
-from rules_index.present import entry_url
+from rules_index.present import entry_url, games_by_title
 
 from .state import library, search_results
 
@@ -63,7 +63,7 @@ def closest_matches(path: str, lang: str) -> tuple[str, list[Match]]:
 def games_to_pick(lang: str) -> list[tuple[str, str]]:
     """(title in ``lang``, address) of every game, for the reader to pick one. Never raises."""
     try:
-        return [(game.title(lang), url_for("pages.game", lang=lang, slug=game.slug)) for game in library()]
+        return [(game.title(lang), url_for("pages.game", lang=lang, slug=game.slug)) for game in games_by_title(library(), lang)]
     except Exception:
         current_app.logger.exception("no games to offer on a missing page")
         return []

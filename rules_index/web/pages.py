@@ -113,7 +113,7 @@ def _game_or_404(slug: str) -> Game:
 @site_version.conditional
 def home(lang: str):
     _check_lang(lang)
-    return render_template("home.html", lang=lang, games=list(library()),
+    return render_template("home.html", lang=lang, games=present.games_by_title(library(), lang),
                            image_url=web_previews.site_image_url(lang) if public_base() else None)
 
 
@@ -188,7 +188,7 @@ def search(lang: str):
     return render_template(
         "search.html", lang=lang, query=query, result=result, hits=[h for h in hits if not h["close"]],
         close=[h for h in hits if h["close"]], picked_game=picked, examples=present.example_questions(library(), lang),
-        game_filter=game_filter or (picked.slug if picked else None), unknown_game=unknown_game, games=list(library()),
+        game_filter=game_filter or (picked.slug if picked else None), unknown_game=unknown_game, games=present.games_by_title(library(), lang),
         image_url=web_previews.site_image_url(lang) if public_base() else None,
     )
 
@@ -291,7 +291,7 @@ def offline_search(lang: str):
     _check_lang(lang)
     export = current_app.config.get("STATIC_EXPORT")
     data = url_for("static", filename="search-index.js") if export else search_data_url()
-    response = make_response(render_template("offline_search.html", lang=lang, games=list(library()), search_data=data))
+    response = make_response(render_template("offline_search.html", lang=lang, games=present.games_by_title(library(), lang), search_data=data))
     if not export:
         response.headers["X-Robots-Tag"] = "noindex"  # the server's search page is the one to find
     return response

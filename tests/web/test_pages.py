@@ -226,3 +226,19 @@ def test_a_missing_answers_suggestions_are_of_the_game_in_its_address(client):
     page = client.get(f"/it/{GAME}/faq/ladro").get_data(as_text=True)
     suggested = re.findall(r'href="/it/([a-z-]+)/(?:faq/|#)', page.split("<main", 1)[1])
     assert suggested and set(suggested) == {GAME}
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_games_are_listed_by_their_title_in_the_readers_language(client, lang):
+    """An English reader looks for Citadels under C, not under O for its German title."""
+    from html import unescape
+
+    from rules_index.folding import fold
+
+    for url in (f"/{lang}/", f"/{lang}/search?q=qqqxzzv", f"/{lang}/no-such-page/"):
+        page = client.get(url).get_data(as_text=True)
+        main = page[page.index("<main"):]
+        titles = re.findall(r'<a href="/%s/([a-z-]+)/">([^<]+)</a>' % lang, main)
+        titles = [unescape(t) for _slug, t in titles]
+        assert len(titles) >= 4, url
+        assert titles == sorted(titles, key=fold), (url, titles)
