@@ -153,3 +153,13 @@ def test_a_shared_links_tracking_leaves_the_other_languages_clean(client):
 def test_the_offline_page_is_not_for_search_engines(client, lang):
     page = client.get(f"/{lang}/offline").get_data(as_text=True)
     assert '<meta name="robots" content="noindex">' in page
+
+
+@pytest.mark.parametrize("lang,start", [("de", "Regelfragen: Adel Verpflichtet, Kardinal"), ("en", "Rules questions: Citadels, Hoity Toity"),
+                                         ("it", "Domande sulle regole: Adel Verpflichtet, Cittadelle")])
+def test_the_home_pages_preview_names_the_games(client, lang, start):
+    """A link to the site in a chat says what it is about: the games, each by its name there."""
+    page = client.get(f"/{lang}/").get_data(as_text=True)
+    og_title = re.search(r'<meta property="og:title" content="([^"]+)"', page).group(1)
+    assert og_title.replace("&amp;", "&").startswith(start)
+    assert re.search(r"<title>([^<]+)</title>", page).group(1).startswith(start.replace("&", "&amp;"))
