@@ -12,13 +12,12 @@ from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from rules_index import characters as chars
 from rules_index.content.repo import GitError
 from rules_index.corrections import availability
 from rules_index.corrections.db import UnstorableText, discard_session
 
 from .i18n import page_lang
-from .not_found import closest_matches, first_real_page, games_to_pick, meant_addresses
+from .not_found import closest_matches, first_real_page, games_to_pick, holds_control_character, meant_addresses
 
 API_MESSAGES = {
     429: "rate limit: too many requests, try again in a minute",
@@ -94,8 +93,9 @@ def _database_unavailable():
 def init_app(app: Flask) -> None:
     @app.before_request
     def no_control_characters_in_the_address():
-        # No address of the site holds one: such a path is missing, and never becomes a lookup.
-        if chars.refused_character(request.path):
+        # No address of the site holds one (nor a line break or tab): such a path is missing,
+        # and never becomes a lookup or a redirect.
+        if holds_control_character(request.path):
             abort(404)
 
     @app.errorhandler(ApiError)

@@ -8,7 +8,11 @@ from flask import current_app, url_for
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import MapAdapter, RoutingException
 
+from rules_index import characters as chars
 from rules_index.content import LANGS
+from rules_index.corrections import reports
+from rules_index.corrections.db import session
+from rules_index.engines import calculators_for
 from rules_index.folding import fold
 from rules_index.present import entry_url, games_by_title
 
@@ -19,6 +23,8 @@ MAX_WORDS = 200  # the search fields' maxlength
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")
 _SEPARATORS = re.compile(r"[-_.+~\s]+")
 _NOT_WORD = re.compile(r"[\W_]+")
+# Every control character, tab and line breaks among them: no address of the site holds one.
+_CONTROL = re.compile(f"[{chars.regex_class(chars.CONTROLS, chars.LINE_BREAKS)}]")
 
 
 @dataclass(frozen=True)
@@ -27,6 +33,12 @@ class Match:
     title: str
     game_title: str
     url: str
+
+
+def holds_control_character(path: str) -> bool:
+    """Whether an address holds a control character (a line break or tab too): it is no page of
+    the site, and no other address is made from it."""
+    return _CONTROL.search(path) is not None
 
 
 def words_in_path(path: str) -> str:
@@ -101,7 +113,9 @@ def meant_addresses(path: str, lang: str) -> list[str]:
     at its end, in lower case (ids are), in the reader's language ``lang`` where it names none
     ("/citadels"), the language in lower case ("/EN/"), without or with a trailing slash, and
     with the game's slug where another name of the game stands. The caller keeps the first that
-    is one of the site's."""
+    is one of the site's. An address holding a control character means none."""
+    if holds_control_character(path):
+        return []
     trimmed = path.rstrip(_TRAILING_SIGNS) or "/"
     found = []
     for form in dict.fromkeys((trimmed, trimmed.lower())):
@@ -118,9 +132,13 @@ def meant_addresses(path: str, lang: str) -> list[str]:
 
 
 def is_real_page(args: dict) -> bool:
-    """Whether a route's arguments name what the content has: a language of the site, a game, its
-    FAQ entry or rules section (a route matches "/en/nope/" too; the page would be missing)."""
+    """Whether a route's arguments name what the site has: a language of the site, a game, its
+    FAQ entry, rules section or calculator, a report's token (a route matches "/en/nope/" too;
+    the page would be missing). Capitals are only lowered where this holds for the lowered
+    address: a token is mixed-case, so "/de/corrections/ABC" never leads to ".../abc"."""
     if "lang" in args and args["lang"] not in LANGS:
+        return False
+    if "token" in args and not _is_report(args["token"]):
         return False
     if "slug" not in args:
         return True
@@ -133,7 +151,17 @@ def is_real_page(args: dict) -> bool:
         return False
     if "faq_id" in args and game.faq_entry(args["faq_id"]) is None:
         return False
+    if "name" in args and args["name"] not in calculators_for(game.slug):
+        return False
     return "section_id" not in args or game.section(args["section_id"]) is not None
+
+
+def _is_report(token: str) -> bool:
+    try:
+        return reports.by_token(session(), token) is not None
+    except Exception:  # the database unusable: no address is offered, the page stays a 404
+        current_app.logger.exception("no reports to check a missing page's address against")
+        return False
 
 
 def first_real_page(adapter: MapAdapter, addresses, endpoint: str | None = None) -> tuple[str, dict] | None:

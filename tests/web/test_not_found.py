@@ -64,3 +64,47 @@ def test_a_failing_search_still_gives_the_404_page(client, monkeypatch):
 def test_api_404_stays_json(client):
     response = client.get("/api/v1/games/no-such-game")
     assert response.status_code == 404 and "error" in response.get_json()
+
+
+@pytest.mark.parametrize("path,lang", [
+    ("/de/corrections/Ab%0a", "de"),
+    ("/it/corrections/X%0d%0aSet-Cookie:%20a=b/thanks", "it"),
+    (f"/de/{GAME}/calculators/warlord-destroy-cost%0d%0aSet-Cookie:x=1", "de"),
+    (f"/DE/{GAME}/calculators/score%0a", "de"),
+    (f"/{GAME}/calculators/x%0a", "it"),  # no language in the address: the browser's
+    (f"/en/{GAME.upper()}/faq/TIE-BREAK%09", "en"),
+    (f"/en/{GAME}/faq/tie-break%0d", "en"),
+])
+def test_an_address_with_a_line_break_or_tab_is_a_missing_page_never_a_redirect(client, path, lang):
+    # Lower case, a language added, a sign trimmed: none is offered for an address holding a
+    # control character (line breaks included), which no page of the site has.
+    response = client.get(path, headers={"Accept-Language": "it"})
+    assert response.status_code == 404 and "Location" not in response.headers
+    assert f'<html lang="{lang}">' in response.get_data(as_text=True)
+
+
+def test_no_address_is_meant_by_one_with_a_control_character(app):
+    with app.test_request_context():
+        assert not_found.meant_addresses(f"/EN/{GAME}/faq/Tie-Break\n", "de") == []
+        assert not_found.meant_addresses(f"/en/{GAME}/faq/tie-break\t.", "de") == []
+
+
+def test_capitals_are_lowered_only_where_the_lowered_address_is_a_page(site_client):
+    # A report's token is mixed-case: /de/corrections/ABC is not /de/corrections/abc.
+    token = site_client.post("/api/v1/corrections", json={
+        "game": GAME, "faq": "tie-break", "lang": "de", "message": "Bitte prüfen"}).get_json()["token"]
+    assert token != token.lower()
+    for missing in (f"/de/corrections/{token.upper()}", f"/de/corrections/{token.swapcase()}/thanks",
+                    "/de/corrections/ABC", f"/de/{GAME}/calculators/NOPE"):
+        response = site_client.get(missing)
+        assert response.status_code == 404 and "Location" not in response.headers, missing
+    # What does lead somewhere still does: a sign copied with the link, capitals of a calculator.
+    leads = {
+        f"/de/corrections/{token}.": f"/de/corrections/{token}",
+        f"/EN/corrections/{token}/thanks": f"/en/corrections/{token}/thanks",
+        f"/de/{GAME}/calculators/SCORE": f"/de/{GAME}/calculators/score",
+    }
+    for typed, page in leads.items():
+        response = site_client.get(typed)
+        assert response.status_code == 308 and response.headers["Location"] == page, typed
+        assert site_client.get(page).status_code == 200, page
