@@ -124,8 +124,12 @@ def site_image(lang: str):
 
 
 def _answer_from_url(url: str):
-    """The (lang, slug, faq_id) of an answer URL of this site, or None."""
-    parts = urlsplit(url)
+    """The (lang, slug, faq_id) of an answer URL of this site, or None (also for a URL that
+    cannot be read, such as "http://[::1/x": no answer is there)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
     if parts.scheme not in ("http", "https", "") or (parts.netloc and parts.netloc != request.host):
         return None
     adapter = current_app.url_map.bind(request.host, script_name=request.script_root or None)

@@ -156,6 +156,15 @@ def test_oembed_bounds_and_errors(client):
         assert response.status_code == 404 and response.get_json()["error"], other
 
 
+@pytest.mark.parametrize("url", ["http://[::1/de/x", "//[/x", "https://[v1.x", "http://localhost:port/de/x"])
+def test_oembed_of_an_address_that_cannot_be_read_is_not_an_answer(client, url):
+    # The oEmbed consumer reads JSON: an address urlsplit refuses (an unbalanced "[", a port that
+    # is no number) is an address of no answer, as any other.
+    response = client.get("/oembed", query_string={"url": url}, headers={"Accept-Language": "it"})
+    assert response.status_code == 404
+    assert response.get_json() == {"error": "not an answer of this site"}
+
+
 def test_quote_holds_question_short_answer_page_and_link(client):
     page = client.get("/de/ohne-furcht-und-adel/faq/thief-forbidden-targets").get_data(as_text=True)
     text = html_lib.unescape(re.search(r'data-quote-text="([^"]*)"', page).group(1))
