@@ -130,14 +130,22 @@ def same_origin_post() -> None:
     ours = ("https", request.host)
     origin = request.headers.get("Origin")
     if origin is not None:
-        parts = urlsplit(origin)
-        if (parts.scheme, parts.netloc) != ours:
+        if _scheme_and_host(origin) != ours:
             raise CSRFError("The origin does not match the host.")
         return
     if request.referrer:
-        parts = urlsplit(request.referrer)
-        if (parts.scheme, parts.netloc) != ours:
+        if _scheme_and_host(request.referrer) != ours:
             raise CSRFError("The referrer does not match the host.")
+
+
+def _scheme_and_host(address: str) -> tuple[str, str] | None:
+    """(scheme, host) of an address; None for one that cannot be read ("https://[::1"), which
+    matches no host."""
+    try:
+        parts = urlsplit(address)
+    except ValueError:
+        return None
+    return parts.scheme, parts.netloc
 
 
 def init_app(app: Flask) -> None:

@@ -70,6 +70,8 @@ def test_login_over_forwarded_https_works_without_a_referer(proxied):
 @pytest.mark.parametrize("header,value", [
     ("Origin", "https://evil.example"), ("Origin", "null"), ("Origin", "http://localhost"),
     ("Referer", "https://evil.example/login"),
+    # Addresses urlsplit cannot read (an unbalanced "["): refused as any other origin, never a 500.
+    ("Origin", "https://[::1"), ("Referer", "https://[localhost/editor/login"),
 ])
 def test_posts_from_elsewhere_are_still_refused_over_https(proxied, header, value):
     response = login(proxied, {**HTTPS, header: value})
