@@ -1,4 +1,4 @@
-"""One error policy: JSON with ``error`` under /api/, a page in the reader's language elsewhere.
+"""One error policy: JSON with ``error`` under /api/ and on /oembed, a page in the reader's language elsewhere.
 
 The page says what happened in the reader's language (``templates/error.html`` picks the text
 by status); the API names it in its ``field: what is wrong`` form. While the corrections
@@ -36,7 +36,9 @@ class ApiError(Exception):
 
 
 def _is_api() -> bool:
-    return request.path.startswith("/api/")
+    """Whether the request is one a program reads the answer of: the API, and oEmbed (its
+    consumer reads JSON, whatever went wrong)."""
+    return request.path.startswith("/api/") or request.path == "/oembed"
 
 
 def _answer(status: int, message: str, headers: dict | None = None, **extra):

@@ -165,6 +165,13 @@ def test_oembed_of_an_address_that_cannot_be_read_is_not_an_answer(client, url):
     assert response.get_json() == {"error": "not an answer of this site"}
 
 
+def test_oembed_errors_made_outside_its_view_are_json_too(client):
+    # The consumer reads JSON whatever went wrong: a method the endpoint does not take is no page.
+    response = client.post("/oembed", query_string={"url": "http://localhost/en/ohne-furcht-und-adel/faq/tie-break"},
+                           headers={"Accept-Language": "it"})
+    assert response.status_code == 405 and response.is_json and response.get_json()["error"]
+
+
 def test_quote_holds_question_short_answer_page_and_link(client):
     page = client.get("/de/ohne-furcht-und-adel/faq/thief-forbidden-targets").get_data(as_text=True)
     text = html_lib.unescape(re.search(r'data-quote-text="([^"]*)"', page).group(1))
