@@ -7,6 +7,7 @@ instead of stopping at a 404.
 """
 from __future__ import annotations
 
+import html
 import itertools
 import json
 import re
@@ -297,3 +298,43 @@ def test_a_held_changes_note_is_made_plain_on_the_api(hostile_app):
         response = client.post("/api/v1/changes/1/reject", json=body, headers=headers)
         assert response.status_code in (400, 413) and "error" in response.get_json(), body
     assert client.post("/api/v1/changes/1/reject", json={"note": "fine\u202e"}, headers=headers).status_code == 404
+
+
+RAW_QUERY_PAGES = ["/de/", "/de/search", f"/it/{GAME}/faq/{FAQ}", f"/de/{GAME}/calculators/score", "/opensearch.xml",
+                   "/static/site.css", "/sitemap.xml", "/editor/login"]
+RAW_QUERY_API = ["/api/v1/games", "/api/v1/search", f"/api/v1/games/{GAME}/faq/{FAQ}", "/oembed"]
+
+
+def get_with_raw_query(app, path: str, query: str, **headers):
+    """GET ``path`` with a QUERY_STRING of raw bytes (not percent-encoded), as PEP 3333 passes
+    them to the app: each byte one latin-1 character ("\\xff" is the byte 0xff)."""
+    response = app.test_client().get(path, headers=headers, environ_overrides={"QUERY_STRING": query})
+    assert response.request.environ["QUERY_STRING"] == query  # what reached the app, unchanged
+    return response
+
+
+@pytest.mark.parametrize("query", ["q=\xff", "q=dieb&lang=\xe4", "\xed\xa0\x80"])
+def test_a_query_string_of_raw_bytes_that_are_not_utf8_is_a_400_page_in_the_readers_language(hostile_app, query):
+    for path in RAW_QUERY_PAGES:
+        response = get_with_raw_query(hostile_app, path, query, **{"Accept-Language": "it"})
+        assert response.status_code == 400, path
+        page = html.unescape(response.get_data(as_text=True))
+        lang = "de" if path.startswith("/de/") else "it"
+        assert f'<html lang="{lang}">' in page and "<h1>" in page, path
+        text = {"de": "Die Adresse enthält Zeichen, die kein Text sind.",
+                "it": "L'indirizzo contiene caratteri che non sono testo."}[lang]
+        assert text in page, path
+
+
+@pytest.mark.parametrize("query", ["q=\xff", "url=http://localhost/de/\xc3(", "\xed\xa0\x80"])
+def test_a_query_string_of_raw_bytes_that_are_not_utf8_is_a_400_with_error_on_the_api(hostile_app, query):
+    for path in RAW_QUERY_API:
+        response = get_with_raw_query(hostile_app, path, query)
+        assert response.status_code == 400, path
+        assert response.get_json() == {"error": "query: the query string is not UTF-8 text; percent-encode it"}, path
+
+
+def test_raw_utf8_bytes_in_the_query_string_are_read_as_text(hostile_app):
+    # What a server passes through unencoded but valid ("dieb" with an umlaut, as UTF-8 bytes): read as it is.
+    response = get_with_raw_query(hostile_app, "/api/v1/search", "q=k\xc3\xb6nig")
+    assert response.status_code == 200 and response.get_json()["query"] == "könig"

@@ -16,6 +16,7 @@ from rules_index.content.repo import GitError
 from rules_index.corrections import availability
 from rules_index.corrections.db import UnstorableText, discard_session
 
+from .front import UNREADABLE_QUERY
 from .i18n import page_lang
 from .not_found import closest_matches, first_real_page, games_to_pick, holds_control_character, meant_addresses
 
@@ -23,6 +24,7 @@ API_MESSAGES = {
     429: "rate limit: too many requests, try again in a minute",
     503: "corrections: the corrections database cannot be used right now, try again later",
 }
+UNREADABLE_QUERY_MESSAGE = "query: the query string is not UTF-8 text; percent-encode it"
 REPOSITORY_MESSAGE = "content: the content repository could not take the change, and nothing was changed; try again in a moment"
 
 
@@ -93,6 +95,16 @@ def _database_unavailable():
 
 
 def init_app(app: Flask) -> None:
+    @app.before_request
+    def readable_query():
+        # Raw bytes that are no UTF-8 text in the query string (``front.UnreadableQuery`` took them
+        # off): nothing can be read from it, and guessing its meaning is not this app's to do.
+        if request.environ.get(UNREADABLE_QUERY):
+            if _is_api():
+                return _answer(400, UNREADABLE_QUERY_MESSAGE)
+            return _answer(400, gettext("The address holds characters that are not text. "
+                                        "Please check the link, or type the address again."))
+
     @app.before_request
     def no_control_characters_in_the_address():
         # No address of the site holds one (nor a line break or tab): such a path is missing,

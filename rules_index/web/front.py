@@ -4,6 +4,9 @@
 ProxyFix then takes the client address, scheme, host and port from their ``X-Forwarded-*``
 headers, so rate limits count real clients and HSTS is sent when the original request was https.
 A Host header that cannot be a host name is answered 400 before any URL is built from it.
+A query string whose raw bytes are not UTF-8 (a server that passes them on unencoded, as PEP 3333
+allows) is taken off the request, which is marked ``UNREADABLE_QUERY``: the app answers it 400, and
+nothing that reads the query (the page's language links, the error page itself) fails on it.
 A chunked body is read here, at most one byte past MAX_CONTENT_LENGTH, and handed on with its
 length: werkzeug then answers an oversized one 413 as it does for a body with Content-Length
 (otherwise it would cut the body off at the limit and the parser would see broken data).
@@ -45,6 +48,24 @@ class HostCheck:
         return self.wsgi_app(environ, start_response)
 
 
+UNREADABLE_QUERY = "rules_index.unreadable_query"
+
+
+class UnreadableQuery:
+    """WSGI middleware: a query string that is not UTF-8 text is removed, the request marked."""
+
+    def __init__(self, wsgi_app):
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ, start_response):
+        try:
+            # PEP 3333: the query's bytes, each as one latin-1 character.
+            environ.get("QUERY_STRING", "").encode("latin-1").decode("utf-8")
+        except UnicodeError:
+            environ = {**environ, "QUERY_STRING": "", UNREADABLE_QUERY: True}
+        return self.wsgi_app(environ, start_response)
+
+
 class ChunkedBodyLength:
     """WSGI middleware: a chunked request body becomes a sized one, read up to ``limit + 1`` bytes."""
 
@@ -64,6 +85,7 @@ class ChunkedBodyLength:
 
 
 def init_app(app: Flask) -> None:
+    app.wsgi_app = UnreadableQuery(app.wsgi_app)
     app.wsgi_app = HostCheck(app.wsgi_app)
     if app.config.get("MAX_CONTENT_LENGTH"):
         app.wsgi_app = ChunkedBodyLength(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]))
