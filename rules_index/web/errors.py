@@ -24,6 +24,7 @@ API_MESSAGES = {
     429: "rate limit: too many requests, try again in a minute",
     503: "corrections: the corrections database cannot be used right now, try again later",
 }
+PRECONDITION_MESSAGE = "If-Match: the current version of this resource has none of the entity tags given"
 UNREADABLE_QUERY_MESSAGE = "query: the query string is not UTF-8 text; percent-encode it"
 REPOSITORY_MESSAGE = "content: the content repository could not take the change, and nothing was changed; try again in a moment"
 
@@ -88,6 +89,12 @@ def rate_limited(exc: RateLimitExceeded):
     wait = retry_after(exc)
     back = request.path if request.method == "POST" and not _is_api() else None
     return _answer(429, _message(exc), {"Retry-After": str(wait)}, wait=wait, back=back)
+
+
+def precondition_failed():
+    """412 for a GET or HEAD whose If-Match names no current version of what it asks for
+    (``headers``): the page says the browser asked for another version."""
+    return _answer(412, PRECONDITION_MESSAGE)
 
 
 def _database_unavailable():

@@ -3,7 +3,8 @@
 Static files are linked with a content hash (``?v=<hash>``), so they can be cached for a year;
 pages carry an ETag, so a reload costs a 304. Pages with one visitor's own data (the editors' area,
 a report's tracking page, anything setting a cookie) are ``private, no-store``: no shared cache
-keeps them, and no browser keeps them on disk.
+keeps them, and no browser keeps them on disk. A GET whose If-Match names no current version is
+answered 412 as an error (``errors.precondition_failed``), without the document.
 """
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Flask, g, request, url_for
+from flask import Flask, current_app, g, request, url_for
 
+from .errors import precondition_failed
 from .state import answered_version
 
 CSP = "; ".join([
@@ -38,8 +40,6 @@ def _file_hash(path: str, mtime: float) -> str:
 
 def static_url(filename: str) -> str:
     """``url_for('static')`` with the file's content hash, for caching forever."""
-    from flask import current_app
-
     path = Path(current_app.static_folder) / filename
     version = _file_hash(str(path), path.stat().st_mtime) if path.exists() else "0"
     return url_for("static", filename=filename, v=version)
@@ -56,11 +56,53 @@ def private(view):
     return wrapped
 
 
+def _caching(response):
+    """Cache headers, and the ETag of a page that may be kept (a 304 when the client has it)."""
+    headers = response.headers
+    if request.endpoint == "static":
+        if request.args.get("v"):
+            response.cache_control.public = True
+            response.cache_control.max_age = YEAR
+            response.cache_control.immutable = True
+        return response
+    if g.get("private_page"):
+        response.cache_control.private = True
+        response.cache_control.no_store = True
+        return response
+    if response.cache_control.immutable:  # a versioned address the view chose to keep for good
+        return response
+    if request.method in ("GET", "HEAD") and response.status_code == 200 and not response.direct_passthrough:
+        if request.path.startswith("/editor") or "Set-Cookie" in headers:
+            response.cache_control.private = True
+            response.cache_control.no_store = True
+            return response
+        response.add_etag()
+        response.cache_control.public = True
+        response.cache_control.no_cache = True  # revalidate: a 304 is cheap, content changes by review
+        response.make_conditional(request)
+    return response
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.globals["static_url"] = static_url
 
     @app.after_request
     def _headers(response):
+        response = _caching(response)
+        if response.status_code == 412 and request.method in ("GET", "HEAD"):
+            # An If-Match that names no current ETag (make_conditional, send_file). RFC 9110
+            # 13.1.1 lets only caches and intermediaries ignore If-Match; an origin server
+            # evaluates it for any request that selects a representation, GET included, and must
+            # not then answer as if it held. So the 412 stays, as the error it is: JSON with
+            # ``error`` on the API, a page in the reader's language on the site, never the
+            # document it kept (nor that document's ETag and cache headers).
+            if request.if_match.star_tag:
+                # "*" holds whenever there is a current representation (13.1.1), and this
+                # response is one: werkzeug compares "*" as if it were a tag.
+                response.status_code = 200
+            else:
+                response.close()  # a file send_file opened
+                response = current_app.make_response(precondition_failed())
         headers = response.headers
         headers.setdefault("Content-Security-Policy", CSP)
         headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -71,25 +113,4 @@ def init_app(app: Flask) -> None:
             headers.setdefault("X-Content-Version", answered)
         if request.is_secure:
             headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
-        if request.endpoint == "static":
-            if request.args.get("v"):
-                response.cache_control.public = True
-                response.cache_control.max_age = YEAR
-                response.cache_control.immutable = True
-            return response
-        if g.get("private_page"):
-            response.cache_control.private = True
-            response.cache_control.no_store = True
-            return response
-        if response.cache_control.immutable:  # a versioned address the view chose to keep for good
-            return response
-        if request.method in ("GET", "HEAD") and response.status_code == 200 and not response.direct_passthrough:
-            if request.path.startswith("/editor") or "Set-Cookie" in headers:
-                response.cache_control.private = True
-                response.cache_control.no_store = True
-                return response
-            response.add_etag()
-            response.cache_control.public = True
-            response.cache_control.no_cache = True  # revalidate: a 304 is cheap, content changes by review
-            response.make_conditional(request)
         return response

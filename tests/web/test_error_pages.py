@@ -75,3 +75,41 @@ def test_the_api_says_too_many_requests(tmp_path):
     response = client.post("/api/v1/corrections", json=REPORT)
     assert response.status_code == 429
     assert response.get_json()["error"] == "rate limit: too many requests, try again in a minute"
+
+
+GAME, FAQ = "ohne-furcht-und-adel", "warlord-destroy-cost"
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games", f"/api/v1/games/{GAME}/faq/{FAQ}", "/api/v1/search?q=dieb"])
+def test_an_if_match_no_current_version_fits_is_a_412_with_error_on_the_api(client, path):
+    # RFC 9110 13.1.1: the server evaluates If-Match on a GET too, and must not answer as if it
+    # held; the 412 says so, without the document.
+    response = client.get(path, headers={"If-Match": '"nope"'})
+    assert response.status_code == 412
+    assert response.get_json() == {"error": "If-Match: the current version of this resource has none of the entity tags given"}
+    for fitting in (client.get(path).headers["ETag"], "*"):
+        assert client.get(path, headers={"If-Match": fitting}).status_code == 200, fitting
+
+
+@pytest.mark.parametrize("path,lang", [
+    ("/de/", "de"), (f"/it/{GAME}/faq/{FAQ}", "it"), (f"/en/{GAME}/", "en"), ("/de/preview.png", "de"),
+    ("/robots.txt", "it"), ("/sitemap.xml", "it"), ("/sw.js", "it"), ("/static/site.css", "it"), ("/favicon.ico", "it"),
+])
+def test_an_if_match_no_current_version_fits_is_a_412_page_in_the_readers_language(client, path, lang):
+    heading, text = {
+        "de": ("Version nicht verfügbar", "Dein Browser hat eine Version dieser Seite angefordert, die nicht die aktuelle ist."),
+        "en": ("Version not available", "Your browser asked for a version of this page that is not the current one."),
+        "it": ("Versione non disponibile", "Il tuo browser ha chiesto una versione di questa pagina che non è quella attuale."),
+    }[lang]
+    for method in ("GET", "HEAD"):
+        response = client.open(path, method=method, headers={"If-Match": '"nope"', "Accept-Language": "it"})
+        response.close()
+        assert response.status_code == 412 and response.mimetype == "text/html", (path, method)
+        assert "public" not in response.headers.get("Cache-Control", "") and "ETag" not in response.headers
+        assert response.headers["Content-Security-Policy"]
+    page = client.get(path, headers={"If-Match": '"nope"', "Accept-Language": "it"}).get_data(as_text=True)
+    assert f'<html lang="{lang}">' in page and f"<h1>{heading}</h1>" in page and text in page
+    # "*" holds for any page there is (RFC 9110 13.1.1).
+    response = client.get(path, headers={"If-Match": "*"})
+    response.close()
+    assert response.status_code == 200
