@@ -70,7 +70,9 @@ def _site_address() -> str | None:
     return found[0] + (f"?{query}" if query else "")
 
 
-def _message(exc: HTTPException) -> str:
+def _message(exc: HTTPException, headers: dict) -> str:
+    if exc.code == 405:
+        return f"method: {request.method} is not allowed here (allowed: {headers.get('Allow', 'none')})"
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if exc.code == 413 and limit:
         return f"body: the text you sent is too long (at most {limit} bytes)"
@@ -88,7 +90,7 @@ def rate_limited(exc: RateLimitExceeded):
     """429 with when to try again; a form sent too often offers its page back (its GET shows it)."""
     wait = retry_after(exc)
     back = request.path if request.method == "POST" and not _is_api() else None
-    return _answer(429, _message(exc), {"Retry-After": str(wait)}, wait=wait, back=back)
+    return _answer(429, _message(exc, {}), {"Retry-After": str(wait)}, wait=wait, back=back)
 
 
 def precondition_failed():
@@ -165,7 +167,10 @@ def init_app(app: Flask) -> None:
                 return redirect(known, 308)
         if isinstance(exc, RateLimitExceeded):
             return rate_limited(exc)
-        return _answer(exc.code or 500, _message(exc))
+        # What the exception says in its headers stays (a 405's Allow, RFC 9110 15.5.6); its
+        # Content-Type was for werkzeug's own page, which this answer replaces.
+        headers = {name: value for name, value in exc.get_headers() if name.lower() != "content-type"}
+        return _answer(exc.code or 500, _message(exc, headers), headers)
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

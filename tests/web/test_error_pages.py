@@ -2,6 +2,8 @@
 requests (429); the API names the same in its ``field: what`` form."""
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from app import ROOT
@@ -113,3 +115,38 @@ def test_an_if_match_no_current_version_fits_is_a_412_page_in_the_readers_langua
     response = client.get(path, headers={"If-Match": "*"})
     response.close()
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize("method,path,lang,allowed", [
+    ("PUT", "/de/", "de", {"GET", "HEAD", "OPTIONS"}),
+    ("POST", "/robots.txt", "it", {"GET", "HEAD", "OPTIONS"}),
+    ("DELETE", f"/en/{GAME}/faq/{FAQ}", "en", {"GET", "HEAD", "OPTIONS"}),
+    ("PATCH", f"/it/{GAME}/faq/{FAQ}/correction", "it", {"GET", "HEAD", "OPTIONS", "POST"}),
+])
+def test_a_method_an_address_does_not_take_is_a_405_page_that_lists_the_allowed_ones(client, method, path, lang, allowed):
+    heading, text = {
+        "de": ("Methode nicht erlaubt", f"Diese Adresse nimmt diese Art von Anfrage ({method}) nicht an"),
+        "en": ("Method not allowed", f"This address does not accept this kind of request ({method})"),
+        "it": ("Metodo non consentito", f"Questo indirizzo non accetta questo tipo di richiesta ({method})"),
+    }[lang]
+    response = client.open(path, method=method, headers={"Accept-Language": "it"})
+    assert response.status_code == 405
+    assert set(response.headers["Allow"].split(", ")) == allowed  # RFC 9110 15.5.6: a 405 lists them
+    page = html.unescape(response.get_data(as_text=True))
+    assert f'<html lang="{lang}">' in page and f"<h1>{heading}</h1>" in page and text in page
+    # A request that can never succeed is not told to try again in a moment.
+    assert not any(later in page for later in ("gleich noch einmal", "in a moment", "Riprova tra un momento"))
+
+
+@pytest.mark.parametrize("method,path,allowed", [
+    ("DELETE", "/api/v1/games", "GET, HEAD, OPTIONS"),
+    ("GET", "/api/v1/corrections", "OPTIONS, POST"),
+    ("PUT", f"/api/v1/games/{GAME}/score", "OPTIONS, POST"),
+    ("POST", "/oembed", "GET, HEAD, OPTIONS"),
+])
+def test_a_method_an_address_does_not_take_is_a_405_with_error_and_allow_on_the_api(client, method, path, allowed):
+    response = client.open(path, method=method)
+    assert response.status_code == 405
+    assert sorted(response.headers["Allow"].split(", ")) == allowed.split(", ")
+    assert response.get_json() == {"error": f"method: {method} is not allowed here (allowed: {response.headers['Allow']})"}
+
