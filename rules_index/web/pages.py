@@ -117,7 +117,9 @@ def home(lang: str):
                            image_url=web_previews.site_image_url(lang) if public_base() else None)
 
 
-@bp.get("/<lang>/<slug>/")
+# Only a language of the site starts a game's address: another two-segment address ("/editor/logout",
+# which takes POST only) is then a 405 with its Allow, not a 308 to a slash and a page of no game.
+@bp.get(f"/<any({', '.join(LANGS)}):lang>/<slug>/")
 @site_version.conditional
 def game(lang: str, slug: str):
     _check_lang(lang)

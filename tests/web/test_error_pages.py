@@ -150,3 +150,11 @@ def test_a_method_an_address_does_not_take_is_a_405_with_error_and_allow_on_the_
     assert sorted(response.headers["Allow"].split(", ")) == allowed.split(", ")
     assert response.get_json() == {"error": f"method: {method} is not allowed here (allowed: {response.headers['Allow']})"}
 
+
+@pytest.mark.parametrize("path", ["/editor/logout", "/editor/language"])
+def test_a_get_of_an_editor_address_that_only_takes_posts_is_a_405_not_a_redirect_to_nowhere(client, path):
+    # Before, "/editor/logout" matched a game page's address but for its trailing slash: a 308 to
+    # "/editor/logout/", a page of no game (404).
+    response = client.get(path)
+    assert response.status_code == 405 and "Location" not in response.headers
+    assert set(response.headers["Allow"].split(", ")) == {"OPTIONS", "POST"}
