@@ -189,3 +189,22 @@ def test_report_starts_from_the_answer_and_returns_to_it(browser, live_server, v
         assert no_horizontal_scroll(page)
     finally:
         context.close()
+
+
+def test_small_links_are_a_thumbs_size_on_a_touch_screen(browser, live_server):
+    """Back to top, link to this answer, report a mistake, the language switch, the calculators:
+    at least 44 px high on a touch phone, and no two of them overlap."""
+    context = browser.new_context(viewport=MOBILE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_server}/de/{GAME}/")
+    page.locator("details.entry.faq").first.locator("summary").click()
+    boxes = page.evaluate("""() => [...document.querySelectorAll(
+        '.to-top a, .entry-links a, .langs a, .calculators a, .crumbs a, .report-link a')]
+        .filter(a => a.offsetParent !== null).map(a => { const r = a.getBoundingClientRect();
+          return {text: a.textContent.trim(), top: r.top + scrollY, left: r.left, right: r.right, height: r.height}; })""")
+    context.close()
+    assert len(boxes) >= 8
+    assert [b["text"] for b in boxes if b["height"] < 44] == []
+    for a, b in zip(boxes, boxes[1:]):
+        if abs(a["top"] - b["top"]) < 1:  # side by side on one line
+            assert a["right"] <= b["left"] or b["right"] <= a["left"], (a, b)
