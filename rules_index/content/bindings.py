@@ -229,8 +229,7 @@ class Vocabulary:
         entry = self.entries.get(key)
         if entry is None:
             return []
-        term = getattr(entry, lang)
-        return [term.term, *term.aliases]
+        return getattr(entry, lang).names()
 
     def named(self, text: str, key: str, lang: str) -> bool:
         return any(names(text, word) for word in self.words(key, lang) if word.strip())

@@ -324,8 +324,13 @@ class Mistake(Strict):
 
 class Term(Strict):
     term: Text
-    aliases: list[Text] = []
+    aliases: list[Text] = []  # its other names (other editions, plain words for it): shown with the term
+    said: list[Text] = []     # what players say for it ("klauen", "nick"): searched and read, never shown as a name
     definition: Text
+
+    def names(self) -> list[str]:
+        """Every way a text may name it: the term, its other names, the players' words for it."""
+        return [self.term, *self.aliases, *self.said]
 
 
 class GlossaryEntry(Strict):

@@ -148,7 +148,7 @@ class Words:
     def __init__(self, glossary: list[GlossaryEntry], vocabulary: Iterable[str] = ()):
         self.glossary = {
             lang: {word.casefold() for entry in glossary for term in [getattr(entry, lang)]
-                   for phrase in [term.term, *term.aliases] for word in _TOKEN.findall(phrase)}
+                   for phrase in term.names() for word in _TOKEN.findall(phrase)}
             for lang in LANGS
         }
         self.vocabulary = {word.casefold() for word in vocabulary}

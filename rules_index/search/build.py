@@ -129,8 +129,7 @@ def german_texts(library: Library):
             yield section.title("de")
             yield section.body("de")
         for term in game.glossary:
-            yield term.de.term
-            yield " ".join(term.de.aliases)
+            yield " ".join(term.de.names())
 
 
 def write_marker(target: Path, library: Library, snapshot: Snapshot, documents: int, **extra) -> None:

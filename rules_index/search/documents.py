@@ -97,10 +97,10 @@ def _tokens(text: str, lang: str) -> set[str]:
 
 
 def concept_words(term) -> list[str]:
-    """Every name of a glossary term: its word and aliases in every language (other editions'
-    names among them). One concept: a German card name in an English question finds the English
-    answer."""
-    return list(dict.fromkeys(w for lang in LANGS for w in (term.text(lang).term, *term.text(lang).aliases)))
+    """Every name of a glossary term: its word, aliases and players' words in every language
+    (other editions' names among them). One concept: a German card name in an English question
+    finds the English answer."""
+    return list(dict.fromkeys(w for lang in LANGS for w in term.text(lang).names()))
 
 
 class GlossaryMatcher:

@@ -69,3 +69,25 @@ def test_faq_page_keeps_the_field_and_loads_the_copy_button(client, lang, copy, 
     page = html(client, f"/{lang}/{GAME}/faq/tie-break")
     assert re.search(r'<input id="link" type="text" readonly value="http://localhost/', page)
     assert re.search(rf'<script src="/static/copy-link\.js\?v=[0-9a-f]+" data-copy="{copy}" data-copied="{copied}"[^>]* defer></script>', page)
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_the_glossary_shows_a_terms_names_not_what_players_say(client, app, lang):
+    """"Dieb (Räuber, Langfinger)", not "Dieb (Räuber, Langfinger, klauen, geklaut)": the players'
+    words for a term are searched, not shown as its other names."""
+    with app.app_context():
+        from rules_index.web.state import library
+
+        games = list(library())
+    shown_said = 0
+    for game in games:
+        page = client.get(f"/{lang}/{game.slug}/").get_data(as_text=True)
+        for term in game.glossary:
+            text = term.text(lang)
+            entry = re.search(rf'<details class="entry [a-z]+" id="term-{term.id}">\s*<summary>(.*?)</summary>', page, re.S)
+            assert entry, term.id
+            shown = re.search(r'<span class="aliases">\((.*?)\)</span>', entry.group(1))
+            names = shown.group(1).split(", ") if shown else []
+            assert [n.replace("&#39;", "'") for n in names] == text.aliases, (game.slug, term.id)
+            shown_said += bool(set(text.said) & set(names))
+    assert shown_said == 0 and any(t.text(lang).said for g in games for t in g.glossary)
