@@ -10,11 +10,14 @@ and marks); order carries meaning, so a move waits too. Allowed:
 - a number written another way ("3" / "drei"), but never a place for a count ("zweite"/"zwei");
 - a page reference changed (the validator holds it to the citation);
 - a typo fixed: a word that is no word of the language, nor a form of one (simplemma), nor of
-  the game's glossary or other texts, turned into a common word or one the game uses, one slip
-  apart inside it (first and last letters kept), and never a negation, quantifier, order or
-  function word;
+  the game's glossary or other texts, turned into a common word (in the form written) or one the
+  game uses, one slip apart inside it (first and last letters kept), when it is the one reading:
+  no other common word, word of the game, negation, quantifier, order or function word or number
+  is one slip from the typo too ("caled": "called" or "cared" is held either way);
 
-and when the page would show the same words (Markdown cannot hide one the comparison saw).
+and when the page would show the same words, no emphasis taken off and none put on an article,
+number or other claim word (Markdown cannot hide one the comparison saw; stress can change what
+a sentence says).
 Anything else is held, with its reasons: added or dropped statements, reworded or moved ones,
 changed marks, a changed question, ruling, checks or citation. Pure functions; no database, no
 files.
@@ -170,16 +173,20 @@ class Words:
             return False
         if old[:1] != new[:1] or old[-1:] != new[-1:] or self.known(old, lang):
             return False
-        if not (self.known(new, lang, COMMON_ZIPF) or new.casefold() in self.glossary[lang] | self.vocabulary):
+        # The word written is a common word itself, not only a form of one ("Punktt" is no
+        # form of "punkten" however common that is), or one the game's texts use.
+        if not (zipf_frequency(new.casefold(), lang) >= COMMON_ZIPF or new.casefold() in self.glossary[lang] | self.vocabulary):
             return False
         # One slip apart, and from no word that would say something else: "ocne" could be "once".
         return _distance(old, new) <= 1 and not self._other_readings(old, new, lang)
 
     def _other_readings(self, old: str, new: str, lang: str) -> bool:
         """Whether ``old`` is one slip from another word it could have meant, besides ``new``: a
-        word that would change the claim, or another word the game's texts use ("pernde": "perde"
-        or the game's "prende"). Words of the language at large are not asked: nearly every
-        misspelling is one slip from some rare word ("casetllo": "casello")."""
+        word that would change the claim, another word the game's texts use ("pernde": "perde"
+        or the game's "prende"), or another common word of the language ("cloose": "close" or
+        "choose"; "geangenen": "gegangenen" or "gefangenen"). Only then is the fix the one
+        reading. Rare words are not asked: nearly every misspelling is one slip from some rare
+        word ("casetllo": "casello")."""
         word = old.casefold()
         letters = set(word) | set(new.casefold()) | set(ALPHABETS[lang])
         candidates = {word[:i] + word[i + 1:] for i in range(len(word))}
@@ -188,11 +195,12 @@ class Words:
         candidates |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in letters}
         candidates -= {word, new.casefold()}
         # A reading that changes the claim (a negation, quantifier, order or function word, or a
-        # number: "saome", "ocne", "laest"), or another word of the game.
+        # number: "saome", "ocne", "laest"), another word of the game, or a common word.
         claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
         return any(c[:1] == word[:1] and c[-1:] == word[-1:] and (
                        c in claim_words or number_value(c, lang) is not None
-                       or c in self.glossary[lang] or c in self.vocabulary)
+                       or c in self.glossary[lang] or c in self.vocabulary
+                       or zipf_frequency(c, lang) >= COMMON_ZIPF)
                    for c in candidates)
 
 
@@ -289,10 +297,11 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
         # under another, a step made a sub-step, a text made code. Where a statement stands is
         # part of what it says (which case it belongs to, what it is an exception of).
         return [_moved(field, lang, after)]
-    if same and _emphasis_taken(before, after, lang):
-        # Emphasis added goes live; taken off a word (or moved to another) may weaken the word
-        # the rule turns on ("in **beiden** Ländern").
-        return [HoldReason(f"{field} ({lang}): takes the emphasis off words: \"{_short(after)}\"",
+    if same and _emphasis_changed(before, after, lang):
+        # Stress is part of what a sentence says: taken off a word it may weaken the word the
+        # rule turns on ("in **beiden** Ländern"); put on an article or a number it may make it
+        # say more ("Liegt **ein** Detektiv im Schloss" reads as "one detective").
+        return [HoldReason(f"{field} ({lang}): changes which words are emphasised: \"{_short(after)}\"",
                            lang, "new", (("field", field), ("text", _short(after))))]
     if same and (not _same_words(_tokens(before, lang), _tokens(after, lang), lang, words)
                  or _LIST_NUMBERS.findall(before) != _LIST_NUMBERS.findall(after)):
@@ -324,17 +333,31 @@ def _moved(field: str, lang: str, text: str) -> HoldReason:
                       lang, "new", (("field", field), ("text", _short(text))))
 
 
-def _emphasis_taken(before: str, after: str, lang: str) -> bool:
-    """Whether a word shown in bold or italics before is not any more, in its place: emphasis
-    moved to the same word elsewhere is taken off one and put on another."""
+def _emphasis_changed(before: str, after: str, lang: str) -> bool:
+    """Whether a word shown in bold or italics is not any more, in its place, or a claim word is
+    stressed on its own that was not: an article, number, negation, quantifier, order or function
+    word set apart says more ("**ein** Detektiv" reads as one detective; "**kein**", "**vor**").
+    Stress on a name, a rule's own word or a whole phrase only points at it. Emphasis moved to the
+    same word elsewhere is taken off one and put on another."""
+    claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
+
+    def says_more(token: str) -> bool:
+        return token.startswith("#") or token.casefold() in claim_words or number_value(token, lang) is not None
+
     def flagged(text: str) -> list[tuple[str, bool]]:
         return [(token, flag) for run, flag in emphasis_runs(text) for token in _tokens(run, lang) if token != GLUE]
 
+    def stressed_alone(text: str) -> Counter:
+        """The claim words stressed in a run of their own (every word of the run says more)."""
+        runs = [[t for t in _tokens(run, lang) if t != GLUE] for run, flag in emphasis_runs(text) if flag]
+        return Counter(t for run in runs if run and all(says_more(t) for t in run) for t in run)
+
     old, new = flagged(before), flagged(after)
     if [t for t, _ in old] == [t for t, _ in new]:
-        return any(was and not now for (_, was), (_, now) in zip(old, new))
-    # Words changed too (a typo fixed): every emphasised word must still be emphasised somewhere.
-    return bool(Counter(t for t, flag in old if flag) - Counter(t for t, flag in new if flag))
+        taken = any(was and not now for (_, was), (_, now) in zip(old, new))
+    else:  # words changed too (a typo fixed): every emphasised word must still be emphasised
+        taken = bool(Counter(t for t, flag in old if flag) - Counter(t for t, flag in new if flag))
+    return taken or bool(stressed_alone(after) - stressed_alone(before))
 
 
 def _layout(text: str, lang: str) -> tuple:

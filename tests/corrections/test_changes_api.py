@@ -247,19 +247,24 @@ def test_wrong_edits_are_refused_naming_the_cause(dry_app, capsys):
 def test_right_edits_are_never_refused(dry_app, capsys):
     with dry_app.app_context():
         edits = right_edits(library())
-    refused, outcomes = [], Counter()
+    refused, outcomes, bold_held = [], Counter(), []
     for edit in edits:
         response = post(dry_app, change(edit.faq, edit.text, game=edit.game))
         if response.status_code != 200:
             refused.append((edit.kind, edit.game, edit.faq, response.get_json()))
             continue
         outcomes[(edit.kind, response.get_json()["outcome"])] += 1
+        if edit.kind == "markup (bold)" and response.get_json()["outcome"] == "held":
+            bold_held.append(edit)
     with capsys.disabled():
         print(f"\nright edits not refused: {len(edits) - len(refused)}/{len(edits)} {sorted(outcomes.items())}")
     assert len(edits) == 3 * sum(len(g.faq) for g in library_games(dry_app))
     assert refused == []
-    # Bold type changes no word: it goes live at once. New words wait for a second editor.
-    assert outcomes[("markup (bold)", "held")] == 0 and outcomes[("neutral sentence", "accepted")] == 0
+    # Bold type changes no word: it goes live at once, unless the line held bold already (the
+    # stars then toggle: "**The **current King**…" shows "The" bold alone and the King no longer
+    # bold). New words wait for a second editor.
+    assert all(any("**" in text["answer"][2:].partition("\n")[0] for text in edit.text.values()) for edit in bold_held)
+    assert outcomes[("markup (bold)", "accepted")] > 0.9 * len(edits) / 3 and outcomes[("neutral sentence", "accepted")] == 0
 
 
 def library_games(app):
