@@ -12,8 +12,9 @@ and marks); order carries meaning, so a move waits too. Allowed:
 - a typo fixed: a word that is no word of the language, nor a form of one (simplemma), nor of
   the game's glossary or other texts, turned into a common word (in the form written) or one the
   game uses, one slip apart inside it (first and last letters kept), when it is the one reading:
-  no other common word, word of the game, negation, quantifier, order or function word or number
-  is one slip from the typo too ("caled": "called" or "cared" is held either way);
+  no other word of the language or the game (in any of its forms), negation, quantifier, order
+  or function word or number is one slip from the typo too ("caled": "called" or "cared" is held
+  either way);
 
 and when the page would show the same words, no emphasis taken off and none put on an article,
 number or other claim word (Markdown cannot hide one the comparison saw; stress can change what
@@ -183,10 +184,10 @@ class Words:
     def _other_readings(self, old: str, new: str, lang: str) -> bool:
         """Whether ``old`` is one slip from another word it could have meant, besides ``new``: a
         word that would change the claim, another word the game's texts use ("pernde": "perde"
-        or the game's "prende"), or another common word of the language ("cloose": "close" or
-        "choose"; "geangenen": "gegangenen" or "gefangenen"). Only then is the fix the one
-        reading. Rare words are not asked: nearly every misspelling is one slip from some rare
-        word ("casetllo": "casello")."""
+        or the game's "prende"), or another word of the language, in any of its forms ("cloose":
+        "close" or "choose"; "audeckt": "abdeckt" or "aufdeckt"). Only then is the fix the one
+        reading. Very rare words are not asked (under ``KNOWN_ZIPF``, as a typo's own word is
+        not): nearly every misspelling is one slip from one of those ("casetllo": "casello")."""
         word = old.casefold()
         letters = set(word) | set(new.casefold()) | set(ALPHABETS[lang])
         candidates = {word[:i] + word[i + 1:] for i in range(len(word))}
@@ -195,12 +196,12 @@ class Words:
         candidates |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in letters}
         candidates -= {word, new.casefold()}
         # A reading that changes the claim (a negation, quantifier, order or function word, or a
-        # number: "saome", "ocne", "laest"), another word of the game, or a common word.
+        # number: "saome", "ocne", "laest"), another word of the game or of the language.
         claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
         return any(c[:1] == word[:1] and c[-1:] == word[-1:] and (
                        c in claim_words or number_value(c, lang) is not None
                        or c in self.glossary[lang] or c in self.vocabulary
-                       or zipf_frequency(c, lang) >= COMMON_ZIPF)
+                       or self.known(c, lang))
                    for c in candidates)
 
 
