@@ -12,8 +12,8 @@ and marks); order carries meaning, so a move waits too. Allowed:
 - a typo fixed: a word that is no word of the language, nor a form of one (simplemma), nor of
   the game's glossary or other texts, turned into a common word (in the form written) or one the
   game uses, one slip apart inside it (first and last letters kept), when it is the one reading:
-  no other word of the language or the game (in any of its forms), negation, quantifier, order
-  or function word or number is one slip from the typo too ("caled": "called" or "cared" is held
+  no other word of the language or the game, negation, quantifier, order or function word or
+  number is one slip from the typo too ("caled": "called" or "cared" is held
   either way);
 
 and when the page would show the same words, no emphasis taken off and none put on an article,
@@ -184,10 +184,10 @@ class Words:
     def _other_readings(self, old: str, new: str, lang: str) -> bool:
         """Whether ``old`` is one slip from another word it could have meant, besides ``new``: a
         word that would change the claim, another word the game's texts use ("pernde": "perde"
-        or the game's "prende"), or another word of the language, in any of its forms ("cloose":
-        "close" or "choose"; "audeckt": "abdeckt" or "aufdeckt"). Only then is the fix the one
-        reading. Very rare words are not asked (under ``KNOWN_ZIPF``, as a typo's own word is
-        not): nearly every misspelling is one slip from one of those ("casetllo": "casello")."""
+        or the game's "prende"), or another word of the language as written ("cloose": "close"
+        or "choose"; "audeckt": "abdeckt" or "aufdeckt"). Only then is the fix the one reading.
+        Very rare words are not asked (under ``KNOWN_ZIPF``, as a typo's own word is not): nearly
+        every misspelling is one slip from one of those ("casetllo": "casello")."""
         word = old.casefold()
         letters = set(word) | set(new.casefold()) | set(ALPHABETS[lang])
         candidates = {word[:i] + word[i + 1:] for i in range(len(word))}
@@ -201,7 +201,7 @@ class Words:
         return any(c[:1] == word[:1] and c[-1:] == word[-1:] and (
                        c in claim_words or number_value(c, lang) is not None
                        or c in self.glossary[lang] or c in self.vocabulary
-                       or self.known(c, lang))
+                       or zipf_frequency(c, lang) >= KNOWN_ZIPF)
                    for c in candidates)
 
 

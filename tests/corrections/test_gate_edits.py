@@ -57,7 +57,7 @@ def test_no_right_edit_is_refused_and_plain_ones_go_live():
     # A typo fix waits when another common word is one slip from the typo too ("caled": "called"
     # or "cared"), and a move waits: most plain edits still go live at once.
     live = sum(o == "accepted" for o in outcomes.values())
-    assert live >= 0.85 * len(outcomes), f"seed {SEED}: {live} of {len(outcomes)} went live at once"
+    assert live >= 0.8 * len(outcomes), f"seed {SEED}: {live} of {len(outcomes)} went live at once"
 
 
 @pytest.mark.parametrize("kind", sorted(WRONG))
