@@ -54,7 +54,7 @@ def test_no_right_edit_is_refused_and_plain_ones_go_live():
     print(sorted(Counter((e.kind, o) for e, o in outcomes.items()).items()))
     refused = [(e.kind, e.game, e.faq, e.lang) for e, o in outcomes.items() if o == "refused"]
     assert refused == [], f"seed {SEED}"
-    # A typo fix waits when another common word is one slip from the typo too ("caled": "called"
+    # A typo fix waits when another word of the language is one slip from the typo too ("caled": "called"
     # or "cared"), and a move waits: most plain edits still go live at once.
     live = sum(o == "accepted" for o in outcomes.values())
     assert live >= 0.8 * len(outcomes), f"seed {SEED}: {live} of {len(outcomes)} went live at once"
