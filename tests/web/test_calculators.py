@@ -566,3 +566,16 @@ def test_odd_values_in_any_field_are_a_page_never_a_server_error(client, path, r
             for value in ODD_VALUES:
                 response = client.get(path.format(lang=lang), query_string={**rest, name: value})
                 assert response.status_code == 200, (lang, name, value[:10])
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_the_error_summary_links_every_field_to_fix(client, lang):
+    """On a phone the fields may be a screen or two below: the summary says each problem and
+    links to it, as the report form's does."""
+    page = client.get(f"/{lang}/ohne-furcht-und-adel/calculators/score",
+                      query_string={"name0": "Anna", "yellow0": "9", "name1": "Anna", "submit": "1"}).get_data(as_text=True)
+    summary = re.search(r'<div class="form-errors error-summary" id="error-summary"[^>]*>(.*?)</div>', page, re.S).group(1)
+    links = re.findall(r'<a href="#(err-[\w-]+)">', summary)
+    assert len(links) >= 2
+    for target in links:
+        assert f'id="{target}"' in page, target
