@@ -169,7 +169,7 @@ class Words:
         one or one of the game's; they are one slip apart (a letter swapped, missing, added or
         wrong) inside the word, first and last letters kept. Another form of a real word is not a
         typo ("Karte"/"Karten" changes a count, "der"/"den" who does what)."""
-        claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
+        claim_words = _claim_words(lang)
         if old.casefold() in claim_words or new.casefold() in claim_words or not old.isalpha() or not new.isalpha():
             return False
         if old[:1] != new[:1] or old[-1:] != new[-1:] or self.known(old, lang):
@@ -197,10 +197,8 @@ class Words:
         candidates -= {word, new.casefold()}
         # A reading that changes the claim (a negation, quantifier, order or function word, or a
         # number: "saome", "ocne", "laest"), another word of the game or of the language.
-        claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
         return any(c[:1] == word[:1] and c[-1:] == word[-1:] and (
-                       c in claim_words or number_value(c, lang) is not None
-                       or c in self.glossary[lang] or c in self.vocabulary
+                       _says_more(c, lang) or c in self.glossary[lang] or c in self.vocabulary
                        or zipf_frequency(c, lang) >= KNOWN_ZIPF)
                    for c in candidates)
 
@@ -208,6 +206,19 @@ class Words:
 @lru_cache(maxsize=3)
 def _stops(lang: str) -> frozenset[str]:
     return frozenset(stopwords(lang))
+
+
+@lru_cache(maxsize=3)
+def _claim_words(lang: str) -> frozenset[str]:
+    """Words that change what a claim says by themselves: negations, quantifiers, order and
+    function words."""
+    return frozenset(NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang))
+
+
+def _says_more(token: str, lang: str) -> bool:
+    """A claim word or a number (a compared token "#3" included): stressed alone, or read for a
+    typo, it changes the claim."""
+    return token.startswith("#") or token.casefold() in _claim_words(lang) or number_value(token, lang) is not None
 
 
 @lru_cache(maxsize=4096)
@@ -340,18 +351,13 @@ def _emphasis_changed(before: str, after: str, lang: str) -> bool:
     word set apart says more ("**ein** Detektiv" reads as one detective; "**kein**", "**vor**").
     Stress on a name, a rule's own word or a whole phrase only points at it. Emphasis moved to the
     same word elsewhere is taken off one and put on another."""
-    claim_words = NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang)
-
-    def says_more(token: str) -> bool:
-        return token.startswith("#") or token.casefold() in claim_words or number_value(token, lang) is not None
-
     def flagged(text: str) -> list[tuple[str, bool]]:
         return [(token, flag) for run, flag in emphasis_runs(text) for token in _tokens(run, lang) if token != GLUE]
 
     def stressed_alone(text: str) -> Counter:
         """The claim words stressed in a run of their own (every word of the run says more)."""
         runs = [[t for t in _tokens(run, lang) if t != GLUE] for run, flag in emphasis_runs(text) if flag]
-        return Counter(t for run in runs if run and all(says_more(t) for t in run) for t in run)
+        return Counter(t for run in runs if run and all(_says_more(t, lang) for t in run) for t in run)
 
     old, new = flagged(before), flagged(after)
     if [t for t, _ in old] == [t for t, _ in new]:
