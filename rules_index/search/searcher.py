@@ -199,11 +199,12 @@ class _Generation:
     """One built index, opened, with its caches."""
 
     def __init__(self, path: str, postings_bytes: int = POSTINGS_BYTES, readers: int = 0,
-                 analyses: Analyses | None = None, hot: tuple = ()):
+                 analyses: Analyses | None = None, hot: tuple = (), spellings: dict | None = None):
         """``readers``: how many searchers ``warm`` opens ahead (as many as the previous
         generation lent at once); ``analyses``: the previous generation's, kept when this one
         analyses text alike (a published change keeps the analysers, and the words analysed and
-        the snippets made before are the same)."""
+        the snippets made before are the same); ``spellings``: the previous generation's spelling
+        words by language, whose segments this one shares (``Spelling.read``)."""
         if not os.path.exists(os.path.join(path, MARKER)):
             raise IndexUnavailable(f"{path} is not an index built by this service")
         self.path = path
@@ -227,6 +228,7 @@ class _Generation:
         self.highlight_tokens = self.analyses.highlight_tokens
         self.snippet = self.analyses.snippet
         self._spellings: dict[str, Spelling] = {}
+        self._earlier_spellings = dict(spellings or {})  # let go of once read
         self._lengths: dict[str, array] = {}
         self.hot = hot  # (field, term) read ahead by ``warm``
 
@@ -401,8 +403,13 @@ class _Generation:
         """The spelling words of a language, read once per generation."""
         found = self._spellings.get(lang)
         if found is None:
-            found = self._spellings[lang] = Spelling.read(self.searcher().reader(), f.words_field(lang))
+            found = self._spellings[lang] = Spelling.read(self.searcher().reader(), f.words_field(lang),
+                                                          self._earlier_spellings.pop(lang, None))
         return found
+
+    def spellings_read(self) -> dict[str, Spelling]:
+        """The languages' spelling words read so far."""
+        return dict(self._spellings)
 
     def suggest(self, word: str, lang: str, maxdist: int) -> str | None:
         """The correction of ``word`` (``_suggest_word``), kept once worked out."""
@@ -504,7 +511,7 @@ class SearchIndex:
         if previous is None:
             return _Generation(real, self.postings_bytes)
         return _Generation(real, self.postings_bytes, readers=previous.peak, analyses=previous.analyses,
-                           hot=previous.hot_terms())
+                           hot=previous.hot_terms(), spellings=previous.spellings_read())
 
     def install(self, gen: _Generation) -> None:
         """Make ``gen`` the installed generation and let go of what the previous one cached."""

@@ -42,11 +42,12 @@ def within(a: str, b: str, limit: int) -> bool:
 
 class SegmentWords:
     """The spelling words of one field in one index segment (a leaf reader of
-    ``reader.leaf_readers()``), by first letter and length."""
+    ``reader.leaf_readers()``), by first letter and length, and the segment they were read from."""
 
-    __slots__ = ("by_start",)
+    __slots__ = ("by_start", "segment")
 
     def __init__(self, leaf, field_name: str):
+        self.segment = leaf.segment()
         spelling = leaf.schema[field_name].spelling_fieldname(field_name)
         self.by_start: dict[tuple[str, int], list[tuple[str, int]]] = {}
         for raw in leaf.lexicon(spelling):
@@ -62,9 +63,19 @@ class Spelling:
         self.segments = segments
 
     @classmethod
-    def read(cls, reader, field_name: str) -> "Spelling":
-        """The field's words from every segment of ``reader``, read now."""
-        return cls(field_name, [SegmentWords(leaf, field_name) for leaf, _offset in reader.leaf_readers()])
+    def read(cls, reader, field_name: str, known: "Spelling | None" = None) -> "Spelling":
+        """The field's words from every segment of ``reader``. Whoosh writes a segment once (a
+        deletion leaves its words in place), so the words of a segment that ``known`` (the same
+        field's words of another generation of the index) read already are taken as they are:
+        a published change reads only the segment it wrote."""
+        kept = {} if known is None or known.field_name != field_name else \
+            {words.segment: words for words in known.segments if words.segment is not None}
+        segments = []
+        for leaf, _offset in reader.leaf_readers():
+            segment = leaf.segment()
+            found = kept.get(segment) if segment is not None else None
+            segments.append(found if found is not None else SegmentWords(leaf, field_name))
+        return cls(field_name, segments)
 
     def suggestions(self, reader, word: str, maxdist: int, limit: int = 8) -> list[str]:
         """What ``searcher.suggest(field, word, limit, maxdist, prefix=1)`` returns."""

@@ -127,6 +127,28 @@ def test_spelling_corrects_to_words_of_the_new_text(published):
     assert result.suggestion == "zorblax"
 
 
+def test_a_switch_reads_only_the_new_segments_words(published):
+    """A process following the update takes the words of the segments it read already from the
+    generation it served, reads the new segment's, and corrects as a fresh read of all does."""
+    index = SearchIndex(published["link"])
+    old = index.open(str(published["first"]))
+    index.install(old)
+    old.warm()
+    new = index.open(str(published["second"]))
+    new.warm()
+    fresh = SearchIndex(published["link"]).open(str(published["second"]))
+    for lang in ("de", "en", "it"):
+        earlier = {id(words) for words in old.spelling(lang).segments}
+        segments = new.spelling(lang).segments
+        assert len(segments) >= 2
+        shared = [words for words in segments if id(words) in earlier]
+        assert len(shared) == len(segments) - 1, lang  # all but the segment the update wrote
+        reader = new.searcher().reader()
+        for word in ("zorblx", "Quetzalregl".casefold(), "lador", "assasin", "meucler", "gleichstan"):
+            assert new.spelling(lang).suggestions(reader, word, 2) == fresh.spelling(lang).suggestions(reader, word, 2), (lang, word)
+    assert new.suggest("zorblx", "en", 2) == "zorblax"
+
+
 def test_old_generation_files_are_untouched(published):
     # Only the marker of the moment the link left it is added.
     after = file_hashes(published["first"])
