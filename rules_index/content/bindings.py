@@ -48,6 +48,22 @@ NEGATIONS = {
            "proibito", "proibita", "proibiti", "proibite", "impossibile", "impossibili",
            "vieta", "vietano", "proibisce", "proibiscono"},
 }
+# Words that make a statement an obligation ("muss", "has to", "è obbligato"). A yes/no fact
+# without words of its own (``says``) shows what the engine allows or refuses, what is or is not
+# so; that something must be done is another claim, which its span states only through the fact's
+# own words (``says``: the editor names what the check shows, e.g. beside a refused alternative).
+OBLIGATIONS = {
+    "de": {"muss", "musst", "müssen", "müsst", "musste", "musstest", "mussten", "müsste", "müssten", "verpflichtet",
+           "gezwungen", "zwingend", "pflicht", "verpflichtend", "obligatorisch"},
+    "en": {"must", "mustn", "need", "needs", "needn", "required", "requires", "require", "obliged", "obligated",
+           "forced", "compulsory", "mandatory", "obligatory"},
+    "it": {"deve", "devi", "devono", "dovete", "dobbiamo", "devo", "dovrà", "dovrai", "dovranno", "obbligato",
+           "obbligata", "obbligati", "obbligate", "obbligatorio", "obbligatoria", "obbligatori", "obbligatorie",
+           "costretto", "costretta", "costretti", "costrette", "tenuto", "tenuta", "tenuti", "bisogna", "occorre"},
+}
+_OBLIGATION_PHRASES = {"de": re.compile(r"\bhat\s+zu\b|\bhast\s+zu\b", re.I),
+                       "en": re.compile(r"\b(?:has|have|had|having)\s+to\b|\bgot\s+to\b", re.I),
+                       "it": re.compile(r"\bè\s+necessario\b", re.I)}
 # A negation word that denies nothing: "nicht nur … sondern auch" affirms both, "non appena" is
 # "as soon as", "no doubt" is "surely".
 NOT_DENIALS = {
@@ -194,6 +210,13 @@ def negative(text: str, lang: str) -> bool:
     return any(word.casefold() in NEGATIONS[lang] for word in _WORD.findall(NOT_DENIALS[lang].sub(" ", text)))
 
 
+def obliges(text: str, lang: str) -> bool:
+    """Whether ``text`` says something must (or need not) be done."""
+    if _OBLIGATION_PHRASES[lang].search(text):
+        return True
+    return any(word.casefold() in OBLIGATIONS[lang] for word in _WORD.findall(text))
+
+
 def main_clause(clause: str, lang: str) -> str:
     """``clause`` up to its first subordinate clause (``SUBORDINATORS``) in each of its parts;
     the whole clause when every part is subordinate."""
@@ -277,6 +300,9 @@ def rendering_problem(fact: Fact, words: str, clause: str, lang: str, vocabulary
         # What it holds false must be denied somewhere in the clause (a reworded denial is read
         # by a second editor anyway).
         read = main_clause(own or clause, lang) if value else clause
+        if obliges(main_clause(own or clause, lang), lang):
+            return ("obligation", "says that something must be done, but the fact shows only whether it may: "
+                                  "write what the check shows, or give the fact the words it checks (says)", "")
         said = answer if answer is not None and opening else not negative(read, lang)
         if said != value:
             return ("opposite", "says the opposite", "")

@@ -18,6 +18,9 @@ def _say(code: str, lang: str, p: dict) -> str | None:
     if code == "opposite":
         return _("%(language)s: “%(words)s” says the opposite of what the engine gives in situation %(check)s for the fact %(fact)s. Turn the statement round, or bind it to the fact it states.",
                  language=language, **p)
+    if code == "obligation":
+        return _("%(language)s: “%(words)s” says that something must be done, but situation %(check)s shows only whether the engine allows it (fact %(fact)s). Say what the check shows, or give the fact the words it checks (says).",
+                 language=language, **p)
     if code == "no-words":
         return _("%(language)s: the fact %(fact)s has no words of its own in this language (its value is %(expected)s). Give the fact its words (says) in the ruling.",
                  language=language, **p)

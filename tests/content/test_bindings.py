@@ -155,6 +155,42 @@ def test_a_rule_that_forbids_denies(lang, said):
     assert any("says the opposite" in p for p in problems({lang: answers[lang].replace(*allows)}))
 
 
+@pytest.mark.parametrize("lang,said,obliged", [
+    ("de", "Der Dieb [darf ihn bestehlen]{fact=may-rob}.", ("darf ihn", "muss ihn")),
+    ("de", "Der Dieb [darf ihn bestehlen]{fact=may-rob}.", ("darf ihn bestehlen", "ist verpflichtet, ihn zu bestehlen")),
+    ("en", "The Thief [may rob him]{fact=may-rob}.", ("may rob", "must rob")),
+    ("en", "The Thief [may rob him]{fact=may-rob}.", ("may rob", "has to rob")),
+    ("en", "The Thief [can rob him]{fact=may-rob}.", ("can rob", "is required to rob")),
+    ("it", "Il Ladro [può derubarlo]{fact=may-rob}.", ("può", "deve")),
+    ("it", "Il Ladro [può derubarlo]{fact=may-rob}.", ("può derubarlo", "è obbligato a derubarlo")),
+])
+def test_a_yes_no_fact_never_says_that_something_must_be_done(lang, said, obliged):
+    """The engine shows what it allows; "may" turned into "must" claims more than the check shows."""
+    answers, facts = with_true_statement(lang, said)
+    assert problems(answers, verdict="yes", facts=facts) == []
+    wrong = {**answers, lang: answers[lang].replace(*obliged)}
+    assert wrong[lang] != answers[lang]
+    assert any("must be done" in p for p in problems(wrong, verdict="yes", facts=facts))
+    # Denied, it is no better: "muss ihn nicht bestehlen" (need not) says he may.
+    if lang == "de":
+        denied = {**answers, "de": answers["de"].replace("darf ihn", "muss ihn nicht")}
+        assert any("must be done" in p for p in problems(denied, verdict="yes", facts=facts))
+
+
+def test_an_obligation_binds_through_the_facts_own_words():
+    """An editor who names what a check shows ("muss bestehlen" beside a refused alternative)
+    binds the obligation; the words then bind it both ways."""
+    said = "Der Dieb [muss ihn bestehlen]{fact=must-rob}."
+    answers, facts = with_true_statement("de", said)
+    plain = [*facts, {"name": "must-rob", "value": True, "check": 1, "output": "legal.3"}]
+    assert any("must be done" in p for p in problems(answers, verdict="yes", facts=plain))
+    worded = [*facts, {"name": "must-rob", "value": True, "check": 1, "output": "legal.3",
+                       "says": {"de": "muss bestehlen", "en": "must rob", "it": "deve derubare"}}]
+    assert problems(answers, verdict="yes", facts=worded) == []
+    back = {**answers, "de": answers["de"].replace("muss ihn", "darf ihn")}
+    assert any('does not say "muss bestehlen"' in p for p in problems(back, verdict="yes", facts=worded))
+
+
 def test_an_unbound_statement_and_a_loose_number_are_problems():
     added = RIGHT["en"] + " The King also takes 3 gold."
     found = problems({"en": added})

@@ -147,6 +147,23 @@ def test_a_contradicting_english_only_fix_is_refused(dry_app):
     assert any(m.startswith('answer (en): "**7 or more** districts" does not state 8 (fact \'complete-size\'') for m in messages), messages
 
 
+@pytest.mark.parametrize("lang,allowed,obliged", [
+    ("en", "the Warlord may destroy the districts", "the Warlord must destroy the districts"),
+    ("de", "darf der Söldner dagegen", "muss der Söldner dagegen"),
+    ("it", "il Condottiero può distruggere", "il Condottiero deve distruggere"),
+])
+def test_may_turned_into_must_is_refused(dry_app, lang, allowed, obliged):
+    """The engine checked that the Warlord may destroy them; that he must is a claim it never
+    checked, so a second editor cannot approve it into a statement shown as checked."""
+    entry = library_entry(dry_app, "warlord-complete-city")
+    text = entry.text(lang).answer
+    assert allowed in text
+    response = post(dry_app, change("warlord-complete-city", {lang: {"answer": text.replace(allowed, obliged)}}))
+    body = response.get_json()
+    assert response.status_code == 422 and body["outcome"] == "refused", body
+    assert any("must be done" in p["message"] and "destroy-assassinated" in p["message"] for p in body["problems"]), body["problems"]
+
+
 def test_a_stale_base_version_is_a_conflict(dry_app):
     current = version_of(dry_app, "tie-break")
     body = change("tie-break", ASIDE, base_version="0" * 20)
