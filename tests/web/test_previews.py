@@ -245,6 +245,10 @@ def test_edition_of_the_page_numbers_stands_next_to_the_citation(client, lang):
         page = client.get(f"/{lang}/{slug}/faq/{faq_id}").get_data(as_text=True)
         cited = re.search(r'<div class="cited">(.*?)</div>', page, re.S)
         assert cited and 'class="citation"' in cited.group(1) and 'class="editions"' in cited.group(1), (slug, faq_id)
+        # The edition whose rules the answer states, not one it holds "only for" ("Vale per:
+        # Edizione tedesca" read to a holder of Cittadelle as "not for you").
+        editions = html_lib.unescape(re.search(r'<p class="editions">(.*?):', cited.group(1), re.S).group(1))
+        assert editions == {"en": "Rules edition", "it": "Regole dell'edizione"}[lang], editions
         note = re.search(r'<span class="page-edition">([^<]+)</span>', cited.group(1))
         # The link preview, outside the page, names the edition too: a reader of another
         # edition's rulebook would look on the wrong page.
