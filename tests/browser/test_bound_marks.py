@@ -36,8 +36,12 @@ def test_badge_and_marks_on_a_phone(phone, live_server, lang, scheme):
     first.click()
     expect(situation).to_have_count(1)
     expect(situation).to_be_visible()
-    assert first.get_attribute("title").strip() == situation.inner_text().strip()
+    assert first.get_attribute("title").strip() == situation.locator(".scenario").inner_text().strip()
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # The situation stands a screen or more below the answer on a phone: it leads back.
+    situation.locator("a.to-answer").click()
+    expect(phone.locator("#answer")).to_be_in_viewport()
+    assert phone.evaluate("location.hash") == "#answer"
 
 
 def test_the_best_answer_card_carries_the_badge(page, live_server):

@@ -135,3 +135,15 @@ def test_the_engine_page(client, lang, title):
     html = response.get_data(as_text=True)
     assert f"<h1>{title}</h1>" in html.replace("&#39;", "'")
     assert client.get("/xx/engine").status_code == 404
+
+
+@pytest.mark.parametrize("lang,back", [("de", "Zurück zur Antwort"), ("en", "Back to the answer"), ("it", "Torna alla risposta")])
+def test_each_situation_a_statement_leads_to_leads_back_to_the_answer(client, lang, back):
+    page = client.get(f"/{lang}/ohne-furcht-und-adel/faq/thief-forbidden-targets").get_data(as_text=True)
+    assert '<div class="answer" id="answer">' in page
+    targets = set(re.findall(r'<a class="bound" href="#([^"]+)"', page))
+    assert targets
+    for anchor in targets:
+        item = re.search(rf'<li id="{re.escape(anchor)}">(.*?)</li>', page, re.S)
+        assert item, anchor
+        assert re.search(rf'<a class="to-answer" href="#answer">.*{back}</a>', item.group(1)), item.group(1)
