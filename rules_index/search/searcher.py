@@ -64,7 +64,7 @@ from .link import IndexLink
 from .query import GameNames, PlayersWords, all_stopwords, clean_query, content_words, scoring_words
 from .scoring import field_lengths, one_word, postings_bytes as postings_bytes_of, read_postings, top
 from .snippets import CachedTokens, answer_snippet, text_snippet
-from .spelling import Spelling, language_knows, transpositions
+from .spelling import Spelling, language_knows, plainly_of_another_language, transpositions
 
 MAX_LIMIT = 50
 POSTINGS_BYTES = 64 * MiB  # the default of SEARCH_POSTINGS_CACHE_BYTES
@@ -385,6 +385,16 @@ class _Generation:
         """The document number of a live document's KEY, kept once looked up."""
         return self.documents.remembered(key, lambda: self.searcher().document_number(**{f.KEY: key}))
 
+    def words_of(self, text: str, lang: str) -> str:
+        """The words of ``text`` that may be searched in the fields of ``lang``: not those plainly
+        of another language (``plainly_of_another_language``) that no text of ``lang`` has."""
+        return " ".join(word for word in TOKEN_PATTERN.findall(text) if self.words.remembered(
+            ("of", word, lang), partial(self._word_of, word, lang)))
+
+    def _word_of(self, word: str, lang: str) -> bool:
+        lowered = word.casefold()
+        return not plainly_of_another_language(lowered, lang) or self.live_word(f.words_field(lang), lowered)
+
     def known_word(self, word: str) -> bool:
         """Whether the content has ``word`` in any language (kept once worked out)."""
         return self.words.remembered(("known", word), partial(self._known_word, word))
@@ -530,9 +540,13 @@ class SearchIndex:
         parts = []
         for field_lang in LANGS:
             bonus = READER_LANG_BONUS if field_lang == lang else 1.0
+            # Another language's stemmer makes words of its own out of a word it does not know
+            # ("page" → Italian "pag", as in "paga"; "lands" → German "land"): a word plainly of
+            # another language is searched there only as that language's content has it.
+            said = words if field_lang == lang else gen.words_of(words, field_lang)
             for kind, weight in WEIGHTS.items():
                 name = f"{kind}_{field_lang}"
-                parts.extend((name, token, weight * bonus) for token in gen.analyze(name, words, memo))
+                parts.extend((name, token, weight * bonus) for token in gen.analyze(name, said, memo if said == words else None))
         parts.extend((f.PREFIXES, p, PREFIX_WEIGHT) for p in gen.analyze(f.PREFIXES, words, memo))
         return parts
 

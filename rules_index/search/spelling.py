@@ -14,7 +14,9 @@ from __future__ import annotations
 import heapq
 from functools import lru_cache
 
-from wordfreq import get_frequency_dict
+from wordfreq import get_frequency_dict, zipf_frequency
+
+from .analysis import LANGS
 
 
 def letter_bits(word: str) -> int:
@@ -108,6 +110,17 @@ def _language_words(lang: str) -> frozenset[str]:
 def language_knows(word: str, langs) -> bool:
     """Whether ``word`` (lower case) is a word of any of the languages ``langs`` at large."""
     return any(word in _language_words(lang) for lang in langs)
+
+
+# Ten times as frequent in another language (wordfreq's Zipf scale is a log10): the word is that
+# language's, though loans put most words of one into the others' lists ("page" in Italian).
+FOREIGN_ZIPF = 1.0
+
+
+def plainly_of_another_language(word: str, lang: str) -> bool:
+    """Whether ``word`` (lower case) is plainly a word of one of the other languages, not ``lang``'s."""
+    here = zipf_frequency(word, lang)
+    return any(zipf_frequency(word, other) > here + FOREIGN_ZIPF for other in LANGS if other != lang)
 
 
 def transpositions(word: str) -> list[str]:

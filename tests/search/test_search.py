@@ -71,6 +71,29 @@ def test_question_in_another_language_is_answered_in_the_readers(index):
     assert "Warlord" in hit.title  # the English question, not the German one
 
 
+@pytest.mark.parametrize("query,lang,stem", [
+    ("page", "en", "paga"),      # Italian stemming "page" to "pag": the Warlord who pays
+    ("page", "de", "paga"),      # a page's address read as German: still no Italian "paga"
+])
+def test_a_word_plainly_of_one_language_is_not_another_languages_word(index, query, lang, stem):
+    """An English word is no Italian word because the Italian stemmer cuts it to a stem of its
+    own; mixed questions ("Kommissar" in English) still find their language's answer."""
+    result = index.search(query, lang, limit=5)
+    assert not any(h.best for h in result.hits), [(h.entry, h.best) for h in result.hits]
+    assert all(h.entry != "warlord-destroy-cost" for h in result.hits), [h.entry for h in result.hits]
+    mixed = index.search("what happens when the Kommissar lands on a loot card", "en", limit=3)
+    assert mixed.hits and mixed.hits[0].game == "keine-ehre-unter-dieben"
+
+
+def test_plainly_of_another_language():
+    from rules_index.search.spelling import plainly_of_another_language
+
+    assert plainly_of_another_language("page", "it") and plainly_of_another_language("such", "de")
+    assert not plainly_of_another_language("kommissar", "de") and not plainly_of_another_language("gold", "de")
+    assert not plainly_of_another_language("castle", "it")  # a loan as common there as its own words
+    assert not plainly_of_another_language("xqzv", "de")  # no language's word: every language may have it
+
+
 def test_snippets_highlight_query_words(index):
     result = index.search("Baumeister", "de", limit=5)
     assert any("<mark" in h.snippet for h in result.hits)
