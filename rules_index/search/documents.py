@@ -69,6 +69,9 @@ FACT_WORDS = {
         "components_keywords": ["materiale", "componenti", "contenuto", "pezzi"],
     },
 }
+# A list item of a stored text ends in this unless it ends in a sign of its own: snippets read
+# "4 players: 2 face up; 5 players: 1 face up", not items run together.
+ITEM_END = ";"
 
 
 @dataclass
@@ -159,7 +162,7 @@ def facts_documents(game: Game, lang: str) -> Iterator[Document]:
     if credits:
         yield Document("fact", game.slug, CREDITS_ID, lang, words["credits"].format(game=game.title(lang)),
                        " ".join(credits), words["credits_keywords"])
-    material = " ".join(plain_text(s.body(lang)) for s in game.sections if s.meta.kind == "material")
+    material = " ".join(plain_text(s.body(lang), ITEM_END) for s in game.sections if s.meta.kind == "material")
     if material:
         yield Document("fact", game.slug, COMPONENTS_ID, lang, words["components"].format(game=game.title(lang)),
                        material, words["components_keywords"])
@@ -167,7 +170,7 @@ def facts_documents(game: Game, lang: str) -> Iterator[Document]:
 
 def faq_document(game: Game, faq, lang: str, glossary: GlossaryMatcher) -> Document:
     text = faq.text(lang)
-    body = plain_text(text.answer)
+    body = plain_text(text.answer, ITEM_END)
     # The situations its checks play ("The Thief tries to rob the Assassin: the rules refuse
     # it") are how players ask: they tell what happened at the table rather than name the rule.
     situations = [check.scenario.get(lang) for check in faq.checks if check.scenario]
@@ -176,7 +179,7 @@ def faq_document(game: Game, faq, lang: str, glossary: GlossaryMatcher) -> Docum
 
 
 def section_document(game: Game, section, lang: str, glossary: GlossaryMatcher) -> Document:
-    title, body = section.title(lang), plain_text(section.body(lang))
+    title, body = section.title(lang), plain_text(section.body(lang), ITEM_END)
     words = [*glossary.words_for(title, lang)]
     return Document("section", game.slug, section.id, lang, title, body, words)
 
@@ -190,7 +193,7 @@ def mistake_document(game: Game, mistake, lang: str, glossary: GlossaryMatcher, 
 
 def glossary_document(game: Game, term, lang: str) -> Document:
     text = term.text(lang)
-    return Document("glossary", game.slug, term.id, lang, text.term, plain_text(text.definition),
+    return Document("glossary", game.slug, term.id, lang, text.term, plain_text(text.definition, ITEM_END),
                     [w for w in concept_words(term) if w != text.term])
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,14 @@ def test_plainly_of_another_language():
     assert not plainly_of_another_language("kommissar", "de") and not plainly_of_another_language("gold", "de")
     assert not plainly_of_another_language("castle", "it")  # a loan as common there as its own words
     assert not plainly_of_another_language("xqzv", "de")  # no language's word: every language may have it
+
+
+def test_list_items_stay_apart_in_snippets(index):
+    """A list read as one run of words ("13 Karten Franken/Aragon 12 Karten Bayern/Burgund")
+    mixes up what each count is of: each item ends in a sign."""
+    result = index.search("Kardinal & König Spielmaterial", "de", limit=5)
+    hit = next(h for h in result.hits if h.entry == "components")
+    assert "Franken/Aragon; 12 Karten Bayern/Burgund;" in re.sub(r"<[^>]+>", "", hit.snippet)
 
 
 def test_snippets_highlight_query_words(index):
