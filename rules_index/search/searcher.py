@@ -93,6 +93,11 @@ SHOWN_ORDER = {"faq": 0, "fact": 0, "section": 1, "glossary": 2, "mistake": 3}
 # A glossary term that scores this many times the best answer is what was asked ("mercenary",
 # another edition's name of a character): it is shown first, and no answer is put forward.
 TERM_LEAD = 1.5
+# A rules section that scores this many times the best answer: the question is about the rules at
+# large ("Regeln", "wie gewinnt man"), which the rules summary answers better than any one
+# answer, so none is put forward. On the tuning sets a right card's answer scored at least 0.57 of
+# the best section.
+SECTION_LEAD = 2.0
 # The answer card (``answer_confidence``): the first answer clearly leads when the next one scores
 # under ``CARD_MARGIN`` of it. Else the answers within ``CARD_MARGIN`` of the first (at most
 # ``MAX_CLOSE``) are shown side by side. Calibrated on all tuning sets together
@@ -125,6 +130,14 @@ def answer_confidence(answers: list[tuple[tuple, float]]) -> tuple[tuple | None,
     if second < first * CARD_MARGIN:
         return first_key, frozenset()
     return None, frozenset(key for key, score in answers[:MAX_CLOSE] if score >= first * CARD_MARGIN)
+
+
+def section_leads(chosen: list[tuple[tuple, float]]) -> bool:
+    """Whether a rules section outscores every answer ``SECTION_LEAD`` times (``chosen``: (key,
+    score) of the hits shown)."""
+    answer = max((score for key, score in chosen if key[0] in ANSWER_KINDS), default=0.0)
+    section = max((score for key, score in chosen if key[0] == "section"), default=0.0)
+    return answer > 0 and section >= SECTION_LEAD * answer
 
 
 def term_asked(chosen: list[tuple[tuple, float]]) -> tuple[tuple, float] | None:
@@ -687,6 +700,8 @@ class SearchIndex:
             term = next(item for item in chosen if item[0] == term[0])
             chosen.remove(term)
             chosen.insert(0, term)
+            best, close = None, frozenset()
+        elif section_leads(chosen):
             best, close = None, frozenset()
         else:
             best, close = answer_confidence([(key, score) for key, score in chosen if key[0] in ANSWER_KINDS])

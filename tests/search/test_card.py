@@ -1,7 +1,7 @@
 """The answer card: shown only when the first answer clearly leads, else the close answers side by side."""
 import pytest
 
-from rules_index.search.searcher import CARD_MARGIN, TERM_LEAD, answer_confidence, term_asked
+from rules_index.search.searcher import CARD_MARGIN, SECTION_LEAD, TERM_LEAD, answer_confidence, section_leads, term_asked
 
 A, B, C = ("faq", "g", "a"), ("faq", "g", "b"), ("faq", "g", "c")
 
@@ -54,3 +54,19 @@ def test_a_term_asked_alone_leads_with_its_glossary_entry_and_puts_no_answer_for
     hits = index.search(query, lang, limit=10).hits
     assert (hits[0].kind, hits[0].entry) == ("glossary", term)
     assert not any(h.best or h.close for h in hits)
+
+
+def test_a_rules_section_far_ahead_of_every_answer_puts_no_answer_forward():
+    section = (("section", "g", "goal"), 30.0)
+    assert section_leads([(A, 30.0 / SECTION_LEAD), (B, 5.0), section])
+    assert not section_leads([(A, 30.0 / SECTION_LEAD + 0.1), section])
+    assert not section_leads([(A, 10.0), (("glossary", "g", "t"), 90.0)])  # a term is term_asked's
+    assert not section_leads([section])  # no answer to hold back
+
+
+@pytest.mark.parametrize("lang,query", [("de", "Regeln")])
+def test_a_question_about_the_rules_at_large_gets_no_card(index, lang, query):
+    """"Regeln" matched one answer's "verbietet die Regel" a little better than the others: a
+    card for the Thief, while the rules summary's sections matched three times as well."""
+    hits = index.search(query, lang, limit=10).hits
+    assert hits and not any(h.best or h.close for h in hits), [(h.kind, h.entry, h.score, h.best) for h in hits]
