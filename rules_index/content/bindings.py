@@ -54,7 +54,7 @@ NEGATIONS = {
 # own words (``says``: the editor names what the check shows, e.g. beside a refused alternative).
 OBLIGATIONS = {
     "de": {"muss", "musst", "müssen", "müsst", "musste", "musstest", "mussten", "müsste", "müssten", "verpflichtet",
-           "gezwungen", "zwingend", "pflicht", "verpflichtend", "obligatorisch"},
+           "gezwungen", "zwingend", "pflicht", "verpflichtend", "obligatorisch", "braucht", "brauchst", "brauchen"},
     "en": {"must", "mustn", "need", "needs", "needn", "required", "requires", "require", "obliged", "obligated",
            "forced", "compulsory", "mandatory", "obligatory"},
     "it": {"deve", "devi", "devono", "dovete", "dobbiamo", "devo", "dovrà", "dovrai", "dovranno", "obbligato",

@@ -160,6 +160,8 @@ def test_a_rule_that_forbids_denies(lang, said):
     ("de", "Der Dieb [darf ihn bestehlen]{fact=may-rob}.", ("darf ihn bestehlen", "ist verpflichtet, ihn zu bestehlen")),
     ("en", "The Thief [may rob him]{fact=may-rob}.", ("may rob", "must rob")),
     ("en", "The Thief [may rob him]{fact=may-rob}.", ("may rob", "has to rob")),
+    ("en", "The Thief [may rob him]{fact=may-rob}.", ("may rob", "need not rob")),
+    ("de", "Der Dieb [darf ihn bestehlen]{fact=may-rob}.", ("darf ihn bestehlen", "braucht ihn nicht zu bestehlen")),
     ("en", "The Thief [can rob him]{fact=may-rob}.", ("can rob", "is required to rob")),
     ("it", "Il Ladro [può derubarlo]{fact=may-rob}.", ("può", "deve")),
     ("it", "Il Ladro [può derubarlo]{fact=may-rob}.", ("può derubarlo", "è obbligato a derubarlo")),
