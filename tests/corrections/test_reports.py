@@ -84,7 +84,10 @@ def test_form_submission_gives_tracking_link(site, lang, thanks, pending):
     assert thanks in html
     import re
     link = re.search(rf'href="(/{lang}/corrections/[\w-]+)"', html).group(1)
-    assert pending in client.get(link).get_data(as_text=True)
+    status = client.get(link).get_data(as_text=True)
+    assert pending in status
+    # When it was received, with the time zone: the reader may live in another.
+    assert re.search(r'class="meta">[^<]*\d:\d{2}:\d{2}[^<]* UTC</p>', status), status
     assert count(site) == 1
 
 
