@@ -103,3 +103,19 @@ def test_the_header_search_box_keeps_a_usable_width_on_a_phone(phone, live_serve
     box = phone.locator("#q").bounding_box()
     assert box["width"] >= 200, box  # about 12 characters was too narrow to read a question back
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+@pytest.mark.parametrize("path", ["/{lang}/", "/{lang}/ohne-furcht-und-adel/faq/thief-forbidden-targets"])
+def test_the_header_search_hint_is_read_whole_on_a_phone(phone, live_server, lang, path):
+    """An example question cut mid-word ("z. B. Darf der Dieb den I") says nothing: the hint in
+    the header fits its box; the search page's own box carries the example."""
+    phone.goto(live_server + path.format(lang=lang))
+    fits = phone.locator("#q").evaluate("""box => {
+        const style = getComputedStyle(box);
+        const context = document.createElement("canvas").getContext("2d");
+        context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return [context.measureText(box.placeholder).width, room, box.placeholder];
+    }""")
+    assert fits[0] <= fits[1], fits
