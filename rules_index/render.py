@@ -166,6 +166,42 @@ def layout(text: str, says=lambda words: True) -> tuple:
     return tuple(found)
 
 
+def typed_text(text: str) -> str:
+    """``text`` as a reader would type it into a plain text box: its words without Markdown's
+    signs (emphasis, code marks, link targets, marks' braces), paragraphs apart, each list item
+    on a line of its own ("- …", "1. …"), nested items indented. A text the site cannot show as
+    Markdown stays as it is."""
+    if markup_problem(text):
+        return text
+    lines: list[str] = []
+    lists: list[int | None] = []  # each open list's next number (None: bullets)
+    prefix = ""
+    for token in _block.parse(text):
+        if token.type == "bullet_list_open":
+            lists.append(None)
+        elif token.type == "ordered_list_open":
+            lists.append(int(token.attrs.get("start", 1)))
+        elif token.type in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+            prefix = "  " * len(lists)
+            if not lists:
+                lines.append("")
+        elif token.type == "list_item_open":
+            number = lists[-1]
+            prefix = "  " * (len(lists) - 1) + ("- " if number is None else f"{number}. ")
+            if number is not None:
+                lists[-1] = number + 1
+        elif token.type == "inline":
+            words = "".join(child.content if child.type in ("text", "code_inline") else
+                            " " if child.type == "softbreak" else "\n" if child.type == "hardbreak" else ""
+                            for child in token.children or ())
+            lines.append(prefix + words)
+            prefix = "  " * len(lists)
+        elif token.type == "paragraph_close" and not lists:
+            lines.append("")
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
 def shown_text(text: str) -> str:
     """What a reader sees of ``text``: its rendered words and every sign shown as typed (a stray
     "*", a mark's "[…]{fact=…}" inside code), each code span between backticks, a link's title

@@ -19,6 +19,7 @@ from flask_limiter import RateLimitExceeded
 from rules_index.corrections import availability, idempotency, reports
 from rules_index.corrections.db import session
 from rules_index.content.marks import unmarked
+from rules_index.render import typed_text
 
 from .bodies import json_object
 from .errors import ApiError, rate_limited, retry_after
@@ -55,8 +56,9 @@ def _target(lang: str, slug: str, kind: str, target_id: str):
 
 
 def _current_text(kind: str, entry, lang: str) -> str:
-    """The text a report is about, as the reader reads it: the answer, or the section's text."""
-    return unmarked(entry.text(lang).answer) if kind == "faq" else entry.body(lang)
+    """The text a report is about, as the reader reads it (no Markdown signs: "**" means nothing
+    to a reader who edits it): the answer, or the section's text."""
+    return typed_text(unmarked(entry.text(lang).answer) if kind == "faq" else entry.body(lang))
 
 
 def _same_text(a: str, b: str) -> bool:

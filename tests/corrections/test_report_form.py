@@ -7,6 +7,7 @@ import re
 import pytest
 
 from rules_index.content.marks import unmarked
+from rules_index.render import typed_text
 from sqlalchemy import select
 
 from rules_index.corrections.db import session
@@ -54,9 +55,12 @@ def tracking_token(thanks: str, lang: str) -> str:
 def test_proposal_starts_with_the_current_answer_in_the_readers_language(site_client, lang):
     html = site_client.get(f"/{lang}/{GAME}/faq/{FAQ}/correction").get_data(as_text=True)
     answer, _ = entry(site_client.application, lang)
-    # As readers read it: the words, without the marks that bind them to the engine.
-    assert form_values(html, ["proposed_answer"])["proposed_answer"] == unmarked(answer.answer)
-    assert "]{fact=" not in html
+    # As readers read it: the words, without the marks that bind them to the engine and without
+    # Markdown's signs ("Non l'**Assassino**" means nothing to a reader who edits it).
+    prefilled = form_values(html, ["proposed_answer"])["proposed_answer"]
+    assert prefilled == typed_text(unmarked(answer.answer))
+    assert "]{fact=" not in html and "**" not in prefilled
+    assert all(word in prefilled for word in re.findall(r"\*\*([^*]+)\*\*", unmarked(answer.answer)))
     assert PRIVACY[lang] in html
     # The privacy line and the hint are tied to their fields for screen readers.
     assert re.search(r'<input[^>]*aria-describedby="email-hint"[^>]*name="email"', html)
@@ -66,7 +70,7 @@ def test_proposal_starts_with_the_current_answer_in_the_readers_language(site_cl
 def test_section_report_starts_with_the_sections_text(site_client):
     html = site_client.get(f"/en/{GAME}/rules/{SECTION}/correction").get_data(as_text=True)
     _, body = entry(site_client.application, "en")
-    assert form_values(html, ["proposed_answer"])["proposed_answer"] == body
+    assert form_values(html, ["proposed_answer"])["proposed_answer"] == typed_text(body)
 
 
 def test_thanks_page_leads_back_to_the_answer(site_client):
