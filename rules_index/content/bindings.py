@@ -55,14 +55,15 @@ NEGATIONS = {
 OBLIGATIONS = {
     "de": {"muss", "musst", "müssen", "müsst", "musste", "musstest", "mussten", "müsste", "müssten", "verpflichtet",
            "gezwungen", "zwingend", "pflicht", "verpflichtend", "obligatorisch", "braucht", "brauchst", "brauchen"},
-    "en": {"must", "mustn", "need", "needs", "needn", "required", "requires", "require", "obliged", "obligated",
+    "en": {"must", "mustn", "needn", "required", "requires", "require", "obliged", "obligated",
            "forced", "compulsory", "mandatory", "obligatory"},
     "it": {"deve", "devi", "devono", "dovete", "dobbiamo", "devo", "dovrà", "dovrai", "dovranno", "obbligato",
            "obbligata", "obbligati", "obbligate", "obbligatorio", "obbligatoria", "obbligatori", "obbligatorie",
-           "costretto", "costretta", "costretti", "costrette", "tenuto", "tenuta", "tenuti", "bisogna", "occorre"},
+           "costretto", "costretta", "costretti", "costrette", "bisogna", "occorre"},
 }
 _OBLIGATION_PHRASES = {"de": re.compile(r"\bhat\s+zu\b|\bhast\s+zu\b", re.I),
-                       "en": re.compile(r"\b(?:has|have|had|having)\s+to\b|\bgot\s+to\b", re.I),
+                       # "need" only before "to" or "not": "the cards you need" asks nothing of anyone
+                       "en": re.compile(r"\b(?:has|have|had|having)\s+to\b|\bgot\s+to\b|\bneeds?\s+(?:to|not)\b", re.I),
                        "it": re.compile(r"\bè\s+necessario\b", re.I)}
 # A negation word that denies nothing: "nicht nur … sondern auch" affirms both, "non appena" is
 # "as soon as", "no doubt" is "surely".

@@ -179,6 +179,15 @@ def test_a_yes_no_fact_never_says_that_something_must_be_done(lang, said, oblige
         assert any("must be done" in p for p in problems(denied, verdict="yes", facts=facts))
 
 
+@pytest.mark.parametrize("lang,said", [
+    ("en", "The Thief [may rob the player with the cards he needs]{fact=may-rob}."),
+    ("it", "Il Ladro [può derubare chi ha la carta tenuta in mano]{fact=may-rob}."),
+])
+def test_a_word_that_only_looks_like_an_obligation_is_none(lang, said):
+    answers, facts = with_true_statement(lang, said)
+    assert problems(answers, verdict="yes", facts=facts) == []
+
+
 def test_an_obligation_binds_through_the_facts_own_words():
     """An editor who names what a check shows ("muss bestehlen" beside a refused alternative)
     binds the obligation; the words then bind it both ways."""
