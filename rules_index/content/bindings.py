@@ -48,16 +48,17 @@ NEGATIONS = {
            "proibito", "proibita", "proibiti", "proibite", "impossibile", "impossibili",
            "vieta", "vietano", "proibisce", "proibiscono"},
 }
-# Words that make a statement an obligation ("muss", "has to", "è obbligato"). A yes/no fact
+# Words that make a statement an obligation or a duty ("muss", "has to", "should", "è obbligato"). A yes/no fact
 # without words of its own (``says``) shows what the engine allows or refuses, what is or is not
 # so; that something must be done is another claim, which its span states only through the fact's
 # own words (``says``: the editor names what the check shows, e.g. beside a refused alternative).
 OBLIGATIONS = {
     "de": {"muss", "musst", "müssen", "müsst", "musste", "musstest", "mussten", "müsste", "müssten", "verpflichtet",
-           "gezwungen", "zwingend", "pflicht", "verpflichtend", "obligatorisch", "braucht", "brauchst", "brauchen"},
-    "en": {"must", "mustn", "needn", "required", "requires", "require", "obliged", "obligated",
+           "gezwungen", "zwingend", "pflicht", "verpflichtend", "obligatorisch", "braucht", "brauchst", "brauchen",
+           "soll", "sollst", "sollen", "sollte", "solltest", "sollten"},
+    "en": {"must", "mustn", "needn", "should", "shouldn", "ought", "required", "requires", "require", "obliged", "obligated",
            "forced", "compulsory", "mandatory", "obligatory"},
-    "it": {"deve", "devi", "devono", "dovete", "dobbiamo", "devo", "dovrà", "dovrai", "dovranno", "obbligato",
+    "it": {"deve", "devi", "devono", "dovete", "dobbiamo", "devo", "dovrà", "dovrai", "dovranno", "dovrebbe", "dovrebbero", "dovresti", "obbligato",
            "obbligata", "obbligati", "obbligate", "obbligatorio", "obbligatoria", "obbligatori", "obbligatorie",
            "costretto", "costretta", "costretti", "costrette", "bisogna", "occorre"},
 }

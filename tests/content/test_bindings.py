@@ -161,6 +161,7 @@ def test_a_rule_that_forbids_denies(lang, said):
     ("en", "The Thief [may rob him]{fact=may-rob}.", ("may rob", "must rob")),
     ("en", "The Thief [may rob him]{fact=may-rob}.", ("may rob", "has to rob")),
     ("en", "The Thief [may rob him]{fact=may-rob}.", ("may rob", "need not rob")),
+    ("en", "The Thief [may rob him]{fact=may-rob}.", ("may rob", "should rob")),
     ("de", "Der Dieb [darf ihn bestehlen]{fact=may-rob}.", ("darf ihn bestehlen", "braucht ihn nicht zu bestehlen")),
     ("en", "The Thief [can rob him]{fact=may-rob}.", ("can rob", "is required to rob")),
     ("it", "Il Ladro [può derubarlo]{fact=may-rob}.", ("può", "deve")),
