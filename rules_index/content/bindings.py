@@ -48,10 +48,11 @@ NEGATIONS = {
            "proibito", "proibita", "proibiti", "proibite", "impossibile", "impossibili",
            "vieta", "vietano", "proibisce", "proibiscono"},
 }
-# Words that make a statement an obligation or a duty ("muss", "has to", "should", "è obbligato"). A yes/no fact
-# without words of its own (``says``) shows what the engine allows or refuses, what is or is not
-# so; that something must be done is another claim, which its span states only through the fact's
-# own words (``says``: the editor names what the check shows, e.g. beside a refused alternative).
+# Words that make a statement an obligation or a duty ("muss", "has to", "should", "è obbligato").
+# A yes/no fact without words of its own (``says``) shows what the engine allows or refuses, what
+# is or is not so; that something must be done is another claim, which its span states only
+# through the fact's own words (``says``: the editor names what the check shows, e.g. beside a
+# refused alternative).
 OBLIGATIONS = {
     "de": {"muss", "musst", "müssen", "müsst", "musste", "musstest", "mussten", "müsste", "müssten", "verpflichtet",
            "gezwungen", "zwingend", "pflicht", "verpflichtend", "obligatorisch", "braucht", "brauchst", "brauchen",
