@@ -84,6 +84,7 @@ class Document:
     body: str
     keywords: list[str] = field(default_factory=list)
     named: list[str] = field(default_factory=list)  # every name of what the question names
+    asked: list[str] = field(default_factory=list)  # players' ways of asking an answer's question
 
     @property
     def key(self) -> str:
@@ -175,7 +176,8 @@ def faq_document(game: Game, faq, lang: str, glossary: GlossaryMatcher) -> Docum
     # it") are how players ask: they tell what happened at the table rather than name the rule.
     situations = [check.scenario.get(lang) for check in faq.checks if check.scenario]
     words = [*faq.keywords.get(lang), *glossary.words_for(f"{text.question} {body}", lang), *faq.asked.get(lang), *situations]
-    return Document("faq", game.slug, faq.id, lang, text.question, body, words, glossary.words_for(text.question, lang))
+    return Document("faq", game.slug, faq.id, lang, text.question, body, words, glossary.words_for(text.question, lang),
+                    [phrasing for phrasing in faq.asked.get(lang) if "\n" not in phrasing])
 
 
 def section_document(game: Game, section, lang: str, glossary: GlossaryMatcher) -> Document:
@@ -241,7 +243,7 @@ def document_fields(doc: Document) -> dict:
     keywords = " ".join(doc.keywords)
     return {
         f.KEY: doc.key, f.KIND: doc.kind, f.GAME: doc.game, f.ENTRY: doc.entry, f.LANG: doc.lang,
-        f.TITLE_TEXT: doc.title, f.BODY_TEXT: doc.body, f.NAMED: " ".join(doc.named),
+        f.TITLE_TEXT: doc.title, f.BODY_TEXT: doc.body, f.NAMED: " ".join(doc.named), f.ASKED: "\n".join(doc.asked),
         f.title_field(doc.lang): doc.title,
         f.keywords_field(doc.lang): keywords,
         f.body_field(doc.lang): doc.body,

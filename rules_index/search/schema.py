@@ -10,7 +10,7 @@ from rules_index.folding import TOKEN_PATTERN
 
 from .analysis import LANGS, language_analyzer, prefix_analyzer
 
-SCHEMA_VERSION = 9  # bump when fields or analysis change: a built index is then stale
+SCHEMA_VERSION = 10  # bump when fields or analysis change: a built index is then stale
 
 KEY = "key"            # kind:game:entry:lang, unique
 KIND = "kind"          # faq | fact | section | mistake | glossary
@@ -20,6 +20,7 @@ LANG = "lang"          # the language of this document's text
 TITLE_TEXT = "title_text"  # stored reader-facing title (question, heading, term, mistake)
 BODY_TEXT = "body_text"    # stored plain text for snippets
 NAMED = "named"            # stored: every name of the cards and characters the question names (glossary)
+ASKED = "asked"            # stored: players' ways of asking an answer's question, one a line
 PREFIXES = "prefixes"  # 5-letter word prefixes of all text: low weight, for forms the stemmers miss
 
 
@@ -50,6 +51,7 @@ def build_schema(german_vocabulary: Iterable[str]) -> Schema:
         TITLE_TEXT: STORED(),
         BODY_TEXT: STORED(),
         NAMED: STORED(),
+        ASKED: STORED(),
         PREFIXES: TEXT(analyzer=prefix_analyzer(), phrase=False),
     }
     for lang in LANGS:

@@ -70,3 +70,25 @@ def test_a_question_about_the_rules_at_large_gets_no_card(index, lang, query):
     card for the Thief, while the rules summary's sections matched three times as well."""
     hits = index.search(query, lang, limit=10).hits
     assert hits and not any(h.best or h.close for h in hits), [(h.kind, h.entry, h.score, h.best) for h in hits]
+
+
+def test_players_ways_of_asking_an_answer_weigh_like_its_question(index, monkeypatch):
+    """Of sibling answers whose texts share the asked words, the one players ask that way leads:
+    each answer's nearest `asked` phrasing raises it as its own question does."""
+    from apptools import real_library
+    from rules_index.search import searcher
+
+    game = real_library().game("keine-ehre-unter-dieben")
+    entry = game.faq_entry("when-leader-can-stop")
+    key = ("faq", game.slug, entry.id)
+    gen = index.generation()
+    raised = []
+    for phrasing in entry.asked.get("en")[:4]:
+        raw = index._rank(gen, phrasing, "en", None, 10, {})
+        assert key in raw, phrasing
+        with_asked = index._weigh_questions(gen, raw, phrasing, "en", None)[key]
+        monkeypatch.setattr(searcher, "ASKED_WEIGHT", 0.0)
+        without = index._weigh_questions(gen, raw, phrasing, "en", None)[key]
+        monkeypatch.undo()
+        raised.append(with_asked / without)
+    assert min(raised) >= 1 + searcher.ASKED_WEIGHT * 0.4, raised
