@@ -63,10 +63,12 @@ OBLIGATIONS = {
            "obbligata", "obbligati", "obbligate", "obbligatorio", "obbligatoria", "obbligatori", "obbligatorie",
            "costretto", "costretta", "costretti", "costrette", "bisogna", "occorre"},
 }
-_OBLIGATION_PHRASES = {"de": re.compile(r"\bhat\s+zu\b|\bhast\s+zu\b", re.I),
-                       # "need" only before "to" or "not": "the cards you need" asks nothing of anyone
-                       "en": re.compile(r"\b(?:has|have|had|having)\s+to\b|\bgot\s+to\b|\bneeds?\s+(?:to|not)\b", re.I),
-                       "it": re.compile(r"\bè\s+necessario\b", re.I)}
+# Obligations of more than one word. "need" only before "to" or "not": "the cards you need" asks
+# nothing of anyone. None in German: "das Auktionshaus hat zu" says it is closed.
+_OBLIGATION_PHRASES = {
+    "en": re.compile(r"\b(?:has|have|had|having)\s+to\b|\bgot\s+to\b|\bneeds?\s+(?:to|not)\b", re.I),
+    "it": re.compile(r"\bè\s+necessario\b", re.I),
+}
 # A negation word that denies nothing: "nicht nur … sondern auch" affirms both, "non appena" is
 # "as soon as", "no doubt" is "surely".
 NOT_DENIALS = {
@@ -215,7 +217,8 @@ def negative(text: str, lang: str) -> bool:
 
 def obliges(text: str, lang: str) -> bool:
     """Whether ``text`` says something must (or need not) be done."""
-    if _OBLIGATION_PHRASES[lang].search(text):
+    phrases = _OBLIGATION_PHRASES.get(lang)
+    if phrases is not None and phrases.search(text):
         return True
     return any(word.casefold() in OBLIGATIONS[lang] for word in _WORD.findall(text))
 

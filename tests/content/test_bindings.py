@@ -183,6 +183,8 @@ def test_a_yes_no_fact_never_says_that_something_must_be_done(lang, said, oblige
 @pytest.mark.parametrize("lang,said", [
     ("en", "The Thief [may rob the player with the cards he needs]{fact=may-rob}."),
     ("it", "Il Ladro [può derubare chi ha la carta tenuta in mano]{fact=may-rob}."),
+    ("de", "Der Dieb [darf ihn bestehlen, auch wenn das Auktionshaus schon zu hat]{fact=may-rob}."),
+    ("de", "Der Dieb [darf ihn bestehlen und das Auktionshaus hat zu]{fact=may-rob}."),
 ])
 def test_a_word_that_only_looks_like_an_obligation_is_none(lang, said):
     answers, facts = with_true_statement(lang, said)
