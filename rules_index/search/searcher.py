@@ -94,9 +94,8 @@ SHOWN_ORDER = {"faq": 0, "fact": 0, "section": 1, "glossary": 2, "mistake": 3}
 # another edition's name of a character): it is shown first, and no answer is put forward.
 TERM_LEAD = 1.5
 # A rules section that scores this many times the best answer: the question is about the rules at
-# large ("Regeln", "wie gewinnt man"), which the rules summary answers better than any one
-# answer, so none is put forward. On the tuning sets a right card's answer scored at least 0.57 of
-# the best section.
+# large ("Regeln"), which the rules summary answers better than any one answer, so none is put
+# forward. On the tuning sets a right card's answer scored at least 0.57 of the best section.
 SECTION_LEAD = 2.0
 # The answer card (``answer_confidence``): the first answer clearly leads when the next one scores
 # under ``CARD_MARGIN`` of it. Else the answers within ``CARD_MARGIN`` of the first (at most
