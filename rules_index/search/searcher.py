@@ -74,7 +74,7 @@ POSTINGS_BYTES = 64 * MiB  # the default of SEARCH_POSTINGS_CACHE_BYTES
 # a change still reaches readers in time at 30,000 entries.
 WARM_TERMS = 4096
 WARM_SECONDS = 0.25
-MAX_ENTRIES = {"missed": 4096, "analyses": 32768, "words": 8192, "spans": 8192, "snippets": 8192,
+MAX_ENTRIES = {"missed": 4096, "analyses": 32768, "lines": 16384, "words": 8192, "spans": 8192, "snippets": 8192,
                "documents": 16384, "texts": 4096, "results": 1024}
 # Searchers a new generation opens ahead: as many as the previous one lent at once, at most this.
 MAX_READY_SEARCHERS = 16
@@ -191,6 +191,10 @@ class Analyses:
             lang: CachedTokens(self.fields[f.body_field(lang)], lang, self.spans) for lang in LANGS
         }
         self.word_terms = self.cache.memoize()(self._analyze_word)
+        # Players' ways of asking, a line each: analysed once for every generation that analyses
+        # alike (a switch starts with its caches empty, and readers must not pay for them again).
+        self.lines = Cache(LRUCache(MAX_ENTRIES["lines"]))
+        self.line_terms = self.lines.memoize()(self._analyze_line)
         # The matched terms in a sorted tuple, not the frozenset given: a key of strings and tuples
         # of strings is left out of the garbage collector's passes, a frozenset never is.
         self.snippet = self.snippets.memoize(
@@ -202,6 +206,9 @@ class Analyses:
 
     def _analyze_word(self, analyzer: int, word: str) -> tuple[str, ...]:
         return tuple(t.text for t in self.by_id[analyzer](word))
+
+    def _analyze_line(self, analyzer: int, line: str) -> frozenset[str]:
+        return frozenset(term for word in TOKEN_PATTERN.findall(line) for term in self.word_terms(analyzer, word))
 
     def _snippet(self, kind: str, text: str, lang: str, matched: frozenset[str]) -> str:
         tokens = self.highlight_tokens[lang]
@@ -497,9 +504,9 @@ class _Generation:
         docnum = self.docnum(f"{key[0]}:{key[1]}:{key[2]}:{lang}")
         if docnum is None:
             return ()
-        asked = self._document(docnum)[7]
-        return tuple(terms for terms in (frozenset(self.analyze(f.title_field(lang), line)) for line in asked.split("\n"))
-                     if terms)
+        analyzer = id(self.analyses.fields[f.title_field(lang)])
+        lines = self._document(docnum)[7].split("\n")
+        return tuple(terms for terms in (self.analyses.line_terms(analyzer, line) for line in lines) if terms)
 
     def game_docs(self, game: str) -> frozenset[int]:
         return self.texts.remembered(("game", game), lambda: frozenset(self.searcher().docs_for_query(Term(f.GAME, game))))
