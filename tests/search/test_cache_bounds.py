@@ -90,7 +90,7 @@ def test_memoize_hits_and_shared_caches_keep_keys_apart():
 
 # -- the searcher's caches ----------------------------------------------------------------------
 
-SMALL = {"missed": 64, "analyses": 256, "words": 64, "spans": 32, "snippets": 32, "documents": 64, "texts": 32, "results": 32}
+SMALL = {"missed": 64, "analyses": 256, "lines": 16, "words": 64, "spans": 32, "snippets": 32, "documents": 64, "texts": 32, "results": 32}
 SMALL_POSTINGS = 256 * KiB
 
 
@@ -114,6 +114,7 @@ def test_searcher_caches_stay_within_their_bounds(small):
             small.related(hit.kind, hit.game, hit.entry, lang)
     assert 0 < gen.postings_cache.cache.currsize <= SMALL_POSTINGS
     for cache, bound in ((gen.missed_terms, SMALL["missed"]), (gen.analyses.cache, SMALL["analyses"]),
+                         (gen.analyses.lines, SMALL["lines"]),
                          (gen.words, SMALL["words"]), (gen.analyses.spans, SMALL["spans"]),
                          (gen.analyses.snippets, SMALL["snippets"]), (gen.documents, SMALL["documents"]),
                          (gen.texts, SMALL["texts"]), (small.results, SMALL["results"])):
