@@ -204,15 +204,10 @@ class Words:
 
 
 @lru_cache(maxsize=3)
-def _stops(lang: str) -> frozenset[str]:
-    return frozenset(stopwords(lang))
-
-
-@lru_cache(maxsize=3)
 def _claim_words(lang: str) -> frozenset[str]:
     """Words that change what a claim says by themselves: negations, quantifiers, order and
     function words."""
-    return frozenset(NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | _stops(lang))
+    return frozenset(NEGATIONS[lang] | QUANTIFIERS[lang] | ORDER[lang] | stopwords(lang))
 
 
 def _says_more(token: str, lang: str) -> bool:

@@ -94,8 +94,8 @@ def rate_limited(exc: RateLimitExceeded):
 
 
 def precondition_failed():
-    """412 for a GET or HEAD whose If-Match names no current version of what it asks for
-    (``headers``): the page says the browser asked for another version."""
+    """412 for a GET or HEAD whose If-Match names no current version of what it asks for (the
+    headers module's after-request check): the page says the browser asked for another version."""
     return _answer(412, PRECONDITION_MESSAGE)
 
 

@@ -98,7 +98,7 @@ class CorrectionForm(HtmlForm):
         description=_l("Only for a reply about this report: it is stored with the report and never shown on this site or passed on."),
     )
     website = StringField("Website")  # honeypot: people leave it empty, scripts fill it
-    form_token = HiddenField()  # single-use: a second post of the same form stores nothing more
+    form_token = HiddenField()  # with the text sent: the same post again stores nothing more
 
 
 class LoginForm(HtmlForm):
