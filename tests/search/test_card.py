@@ -92,3 +92,21 @@ def test_players_ways_of_asking_an_answer_weigh_like_its_question(index, monkeyp
         monkeypatch.undo()
         raised.append(with_asked / without)
     assert min(raised) >= 1 + searcher.ASKED_WEIGHT * 0.4, raised
+
+
+@pytest.mark.parametrize("lang,query", [("en", "terms of service"), ("en", "privacy policy")])
+def test_an_answer_that_only_mentions_the_words_is_no_card(index, lang, query):
+    """"terms of service" matched one answer alone, through "served" in its text: it was the
+    card, though nothing in its question or players' words is what was asked."""
+    hits = index.search(query, lang, limit=10).hits
+    assert hits and not any(h.best for h in hits), [(h.kind, h.entry, h.score, h.best) for h in hits]
+
+
+def test_the_card_answer_holds_an_asked_word_in_its_question_or_players_words(index):
+    gen = index.generation()
+    thief = ("faq", "ohne-furcht-und-adel", "thief-forbidden-targets")
+    assert index.names_what_was_asked(gen, thief, "can the thief rob the assassin", "en", None)
+    assert index.search("can the thief rob the assassin", "en").hits[0].best
+    # Italian words of its question count for an English reader too (one concept, every language).
+    assert index.names_what_was_asked(gen, thief, "ladro", "en", None)
+    assert not index.names_what_was_asked(gen, thief, "terms of service", "en", None)
