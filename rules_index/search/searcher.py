@@ -102,10 +102,10 @@ SECTION_LEAD = 2.0
 # under ``CARD_MARGIN`` of it. Else the answers within ``CARD_MARGIN`` of the first (at most
 # ``MAX_CLOSE``) are shown side by side. Calibrated on all tuning sets together
 # (eval/search-queries.yaml, player-questions.yaml, table-talk.yaml, situations.yaml, table-4.yaml,
-# table-5.yaml) for a card that is right at least 97 % of the times it is shown (0.85 to 0.89
-# reach it: 79.7 to 86.1 % shown, 98.5 to 97.4 % right; the most cards are taken);
+# table-5.yaml) for a card that is right at least 97 % of the times it is shown (0.85 to 0.88
+# reach it: 81.3 to 86.8 % shown, 98.2 to 97.4 % right; the most cards are taken);
 # eval/held-out-*.yaml measure it unseen.
-CARD_MARGIN = 0.89
+CARD_MARGIN = 0.88
 # An answer to the same question in another game within this share of the first: no card.
 SCOPE_MARGIN = 0.7
 MAX_CLOSE = 3
@@ -114,15 +114,16 @@ MAX_CLOSE = 3
 QUESTION_WEIGHT = 0.3
 # ... and up to this share for how near players' nearest way of asking it comes to the asked words.
 ASKED_WEIGHT = 0.3
+# ... and up to this share for the share of the asked words it holds in any of its fields and
+# languages: the words one answer holds and another lacks ("AAB", "hand", "lay out") weigh beside
+# one word that both hold and a rare one scores high ("castle" in most answers of one game).
+WORDS_WEIGHT = 0.3
 REWEIGHED = 6
 # The fields of what an answer is asked about: its question, its keywords and players' words. The
 # card's answer holds an asked word in one of them (every right card of the tuning sets does).
 ASKED_FIELDS = (f.title_field(""), f.keywords_field(""))
 
 
-def _holds(ids: array, docnum: int) -> bool:
-    at = bisect_left(ids, docnum)
-    return at < len(ids) and ids[at] == docnum
 
 
 def answer_confidence(answers: list[tuple[tuple, float]]) -> tuple[tuple | None, frozenset]:
@@ -416,6 +417,23 @@ class _Generation:
         """The document number of a live document's KEY, kept once looked up."""
         return self.documents.remembered(key, lambda: self.searcher().document_number(**{f.KEY: key}))
 
+    def entry_docs(self, key: tuple) -> frozenset[int]:
+        """The live document numbers of one entry (kind, game, entry), a document per language."""
+        kind, game, entry = key
+        return frozenset(d for d in (self.docnum(f"{kind}:{game}:{entry}:{lang}") for lang in LANGS) if d is not None)
+
+    @staticmethod
+    def any_holds(postings, docs: frozenset[int]) -> bool:
+        """Whether any of ``docs`` is among the postings (None: no document has the term)."""
+        if postings is None:
+            return False
+        ids = postings.ids
+        for doc in docs:
+            at = bisect_left(ids, doc)
+            if at < len(ids) and ids[at] == doc:
+                return True
+        return False
+
     def words_of(self, text: str, lang: str) -> str:
         """The words of ``text`` that may be searched in the fields of ``lang``: not those plainly
         of another language (``plainly_of_another_language``) that no text of ``lang`` has."""
@@ -605,12 +623,12 @@ class SearchIndex:
         return words
 
     def _rank(self, gen: _Generation, text: str, lang: str, game: str | None, limit: int,
-              seen: dict | None = None) -> dict[tuple, float]:
+              seen: dict | None = None, asked: list[tuple] | None = None) -> dict[tuple, float]:
         """Each entry's best score over its languages: {(kind, game, entry): score}; ``seen``
         gets the number of each document ranked, by (kind, game, entry, language). A document's
         score is the sum over the asked words of each word's best match in it, plus a share of
         its other matches (``WORD_OVERLAP``), with the coordination bonus per word."""
-        words = self.words(gen, text, lang, game)
+        words = self.words(gen, text, lang, game) if asked is None else asked
         best: dict[tuple, float] = {}
         if not words:
             return best
@@ -654,30 +672,28 @@ class SearchIndex:
         return (len(word) >= 3 and not word.isdigit() and word not in all_stopwords() and word not in gen.players
                 and not gen.known_word(word) and not language_knows(word, LANGS) and not gen.found_word(word))
 
-    def names_what_was_asked(self, gen: _Generation, key: tuple, words: str, lang: str, game: str | None) -> bool:
+    def names_what_was_asked(self, gen: _Generation, key: tuple, words: str, lang: str, game: str | None,
+                             asked: list[tuple] | None = None) -> bool:
         """Whether the answer ``key`` holds an asked word in its question or players' words
         (``ASKED_FIELDS``), in any language: an answer whose text only mentions the words ("terms
         of service" → "served" in an answer about sharing the loot) does not answer what was asked."""
-        kind, game_slug, entry = key
-        docs = {gen.docnum(f"{kind}:{game_slug}:{entry}:{doc_lang}") for doc_lang in LANGS} - {None}
-        for word in self.words(gen, words, lang, game):
-            for name, token, boost in word:
-                if name.startswith(ASKED_FIELDS):
-                    postings = gen.postings(name, token, boost)
-                    if postings is not None and any(_holds(postings.ids, doc) for doc in docs):
-                        return True
-        return False
+        docs = gen.entry_docs(key)
+        return any(gen.any_holds(gen.postings(*term), docs)
+                   for word in (self.words(gen, words, lang, game) if asked is None else asked)
+                   for term in word if term[0].startswith(ASKED_FIELDS))
 
     def _weigh_questions(self, gen: _Generation, scores: dict[tuple, float], words: str, lang: str,
-                         game: str | None) -> dict[tuple, float]:
+                         game: str | None, asked_words: list[tuple] | None = None) -> dict[tuple, float]:
         """The leading answers' scores, each raised by the share of the asked words that its own
         question (in any language) holds, and by how near players' nearest way of asking it comes
-        to the words asked (``ASKED_WEIGHT``): of two sibling answers whose texts share the words,
-        the one that is asked about them fits best."""
+        to the words asked (``ASKED_WEIGHT``), and by the share of the asked words it holds at all
+        (``WORDS_WEIGHT``): of two sibling answers whose texts share the words, the one that is
+        asked about them fits best, and of two that each hold some, the one holding more."""
         answers = sorted(((key, score) for key, score in scores.items() if key[0] in ANSWER_KINDS), key=lambda kv: (-kv[1], kv[0]))
         if not answers:
             return scores
         asked = scoring_words(words, gen.players, game)
+        asked_words = self.words(gen, words, lang, game) if asked_words is None else asked_words
         wanted = {field_lang: set(gen.analyze(f.title_field(field_lang), asked)) for field_lang in LANGS}
         scores = dict(scores)
         for key, score in answers[:REWEIGHED]:
@@ -692,7 +708,9 @@ class SearchIndex:
                 # longer of the two: a long phrasing holding every asked word is no exact fit.
                 for phrasing in gen.asked_terms(key, field_lang):
                     nearest = max(nearest, len(terms & phrasing) / max(len(terms), len(phrasing)))
-            scores[key] = score * (1.0 + QUESTION_WEIGHT * share + ASKED_WEIGHT * nearest)
+            docs = gen.entry_docs(key)
+            held_words = sum(gen.any_holds(gen.word_postings(word), docs) for word in asked_words) / max(1, len(asked_words))
+            scores[key] = score * (1.0 + QUESTION_WEIGHT * share + ASKED_WEIGHT * nearest + WORDS_WEIGHT * held_words)
         return scores
 
     def search(self, text: str, lang: str, game: str | None = None, limit: int = 10, correct: bool = True,
@@ -724,22 +742,25 @@ class SearchIndex:
             # and components follow. A word of a title elsewhere names nothing ("König").
             scores = {("fact", understood.game, fact): float(len(TITLE_FACTS) - rank)
                       for rank, fact in enumerate(TITLE_FACTS)}
-            corrected = None
+            corrected, asked = None, None
         else:
-            scores = self._rank(gen, words, lang, game_filter, limit, seen)
+            asked = self.words(gen, words, lang, game_filter)  # (``words``: each asked word's terms)
+            scores = self._rank(gen, words, lang, game_filter, limit, seen, asked)
             corrected = self._suggest(gen, query_text, lang) if words else None
         if corrected and correct:
             result.suggestion = corrected
             # The corrected question is searched when it reaches more than the words as typed:
             # its results are shown ("Showing results for …"), with a link to the words as typed.
             fixed_words = gen.game_names.understand(corrected).text
-            fixed = self._rank(gen, fixed_words, lang, game_filter, limit, seen)
+            fixed_asked = self.words(gen, fixed_words, lang, game_filter)
+            fixed = self._rank(gen, fixed_words, lang, game_filter, limit, seen, fixed_asked)
             if max(fixed.values(), default=0.0) > max(scores.values(), default=0.0):
-                scores, words, result.corrected = fixed, fixed_words, True
+                scores, words, asked, result.corrected = fixed, fixed_words, fixed_asked, True
         elif corrected:
             result.suggestion = corrected
         matched = scores
-        scores = self._weigh_questions(gen, scores, words, lang, game_filter)
+        if asked is not None:  # a game's name alone: its facts, credits and components, in that order
+            scores = self._weigh_questions(gen, scores, words, lang, game_filter, asked)
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
         # Whether a term was asked alone is a matter of the words matched: an answer's question
@@ -754,7 +775,7 @@ class SearchIndex:
             best, close = None, frozenset()
         else:
             best, close = answer_confidence([(key, score) for key, score in chosen if key[0] in ANSWER_KINDS])
-            if best is not None and not self.names_what_was_asked(gen, best, words, lang, game_filter):
+            if best is not None and asked is not None and not self.names_what_was_asked(gen, best, words, lang, game_filter, asked):
                 best = None
         if close:
             # The answers shown side by side come first, in a fixed order (game, entry): their

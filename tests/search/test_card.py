@@ -110,3 +110,21 @@ def test_the_card_answer_holds_an_asked_word_in_its_question_or_players_words(in
     # Italian words of its question count for an English reader too (one concept, every language).
     assert index.names_what_was_asked(gen, thief, "ladro", "en", None)
     assert not index.names_what_was_asked(gen, thief, "terms of service", "en", None)
+
+
+def test_an_answer_gains_for_the_share_of_the_asked_words_it_holds(index, monkeypatch):
+    """Of two sibling answers, the one holding more of the asked words fits better: a rare word
+    both hold ("castle" in most answers of one game) outscored the words only one of them held."""
+    from rules_index.search import searcher
+
+    assert searcher.WORDS_WEIGHT > 0
+    monkeypatch.setattr(searcher, "QUESTION_WEIGHT", 0.0)
+    monkeypatch.setattr(searcher, "ASKED_WEIGHT", 0.0)
+    monkeypatch.setattr(searcher, "WORDS_WEIGHT", 0.5)
+    gen = index.generation()
+    key = ("faq", "ohne-furcht-und-adel", "thief-forbidden-targets")
+    for asked, held in (("thief assassin rob", 1.0), ("thief assassin rob qqzzxv", 3 / 4)):
+        raw = index._rank(gen, asked, "en", None, 10, {})
+        assert key in raw
+        weighed = index._weigh_questions(gen, raw, asked, "en", None)[key]
+        assert weighed / raw[key] == pytest.approx(1 + 0.5 * held), asked
