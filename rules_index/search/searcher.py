@@ -775,7 +775,11 @@ class SearchIndex:
             best, close = None, frozenset()
         else:
             best, close = answer_confidence([(key, score) for key, score in chosen if key[0] in ANSWER_KINDS])
-            if best is not None and asked is not None and not self.names_what_was_asked(gen, best, words, lang, game_filter, asked):
+            # A word alone that names no game names a subject ("rules", "setup", "Dieb"), not a
+            # question: which game, and which of its answers, is open.
+            if best is not None and asked is not None and (
+                    (game_filter is None and len(asked) <= 1)
+                    or not self.names_what_was_asked(gen, best, words, lang, game_filter, asked)):
                 best = None
         if close:
             # The answers shown side by side come first, in a fixed order (game, entry): their

@@ -128,3 +128,19 @@ def test_an_answer_gains_for_the_share_of_the_asked_words_it_holds(index, monkey
         assert key in raw
         weighed = index._weigh_questions(gen, raw, asked, "en", None)[key]
         assert weighed / raw[key] == pytest.approx(1 + 0.5 * held), asked
+
+
+@pytest.mark.parametrize("lang,query", [("en", "rules"), ("en", "setup"), ("en", "thanks"), ("de", "Startseite"),
+                                        ("it", "regole"), ("it", "grazie")])
+def test_a_word_alone_that_names_no_game_gets_no_card(index, lang, query):
+    """One word and no game is a subject, not a question: "rules" made one game's answer about its
+    editions the card, "thanks" an answer whose players say "no thanks"."""
+    hits = index.search(query, lang, limit=10).hits
+    assert hits and not any(h.best for h in hits), [(h.kind, h.entry, h.score, h.best) for h in hits]
+
+
+@pytest.mark.parametrize("lang,query,entry", [("en", "citadels tie", "tie-break"),
+                                              ("de", "Kardinal und König Spielende", "game-end")])
+def test_a_word_with_the_games_name_is_a_question_of_that_game(index, lang, query, entry):
+    card = [h for h in index.search(query, lang, limit=10).hits if h.best]
+    assert [h.entry for h in card] == [entry]
