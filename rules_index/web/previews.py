@@ -64,7 +64,7 @@ def _site_preview(lang: str) -> Preview:
         abort(404)
     games = list(library())
     with force_locale(lang):
-        return site_preview(games, lang, gettext("Rules questions, answered with the page"),
+        return site_preview(games, lang, gettext("Rules questions, answered with the rulebook page"),
                             _questions(sum(len(game.faq) for game in games)))
 
 

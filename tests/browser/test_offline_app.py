@@ -106,7 +106,7 @@ def test_installable_and_opened_pages_work_offline(profile_context, own_server):
 
         page.goto(base + ANSWER)
         assert page.locator("h1").inner_text() == "Who can't the Thief steal from?"
-        assert "Rulebook: p. 2 · Thief" in page.locator(".citation").inner_text()
+        assert "German rulebook: p. 2 · Thief" in page.locator(".citation").inner_text()
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") != "rgba(0, 0, 0, 0)"  # the stylesheet came too
         page.goto(base + OTHER)
         assert "Ausstellung" in page.locator("h1").inner_text()

@@ -39,7 +39,7 @@ def test_permalink_language_switch_stays_on_entry(any_page, live_server):
     page.locator('nav.langs a[hreflang="it"]').click()
     page.wait_for_url(f"**/it/{GAME}/faq/thief-forbidden-targets")
     expect(page.locator("html")).to_have_attribute("lang", "it")
-    expect(page.locator(".citation").first).to_have_text(re.compile("Regolamento: p. 2 · Ladro"))
+    expect(page.locator(".citation").first).to_have_text(re.compile("Regolamento tedesco: p. 2 · Ladro"))
     page.locator('nav.langs a[hreflang="en"]').click()
     page.wait_for_url(f"**/en/{GAME}/faq/thief-forbidden-targets")
     expect(page.locator("#link")).to_have_value(f"{live_server}/en/{GAME}/faq/thief-forbidden-targets")

@@ -8,7 +8,7 @@ from rules_index.content.yaml12 import load_text
 
 CATALOG = load_text((ROOT / "content" / "faq-catalog.yaml").read_text(encoding="utf-8"))
 CATALOG_ENTRIES = [(slug, faq_id) for slug, game in CATALOG.items() for faq_id in game["faq"]]
-LABEL_PREFIX = {"de": "Regelheft: S. ", "en": "Rulebook: p", "it": "Regolamento: p"}
+LABEL_PREFIX = {"de": "Regelheft: S. ", "en": "German rulebook: p", "it": "Regolamento tedesco: p"}
 
 
 def test_games(client):
@@ -51,8 +51,8 @@ def test_citation_label_renders_like_the_rulebook(client):
     en = client.get("/api/v1/games/ohne-furcht-und-adel/faq/thief-forbidden-targets?lang=en").get_json()
     it = client.get("/api/v1/games/ohne-furcht-und-adel/faq/thief-forbidden-targets?lang=it").get_json()
     assert de["citation"]["label"] == "Regelheft: S. 2 · Dieb"
-    assert en["citation"]["label"] == "Rulebook: p. 2 · Thief"
-    assert it["citation"]["label"] == "Regolamento: p. 2 · Ladro"
+    assert en["citation"]["label"] == "German rulebook: p. 2 · Thief"
+    assert it["citation"]["label"] == "Regolamento tedesco: p. 2 · Ladro"
 
 
 def test_page_range_label(client):

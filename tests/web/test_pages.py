@@ -43,7 +43,7 @@ def test_game_page(client, lang, title, stand):
     assert 'id="note-' in page  # the Italian source's deviations
 
 
-@pytest.mark.parametrize("lang,label", [("de", "Regelheft: S. 2 · Dieb"), ("en", "Rulebook: p. 2 · Thief"), ("it", "Regolamento: p. 2 · Ladro")])
+@pytest.mark.parametrize("lang,label", [("de", "Regelheft: S. 2 · Dieb"), ("en", "German rulebook: p. 2 · Thief"), ("it", "Regolamento tedesco: p. 2 · Ladro")])
 def test_faq_permalink(client, lang, label):
     page = html(client.get(f"/{lang}/{GAME}/faq/thief-forbidden-targets"))
     assert label in page

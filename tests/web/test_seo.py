@@ -31,7 +31,7 @@ def test_permalink_has_qapage(client):
     assert data["@type"] == "QAPage"
     question = data["mainEntity"]
     assert question["@type"] == "Question" and question["answerCount"] == 1
-    assert question["acceptedAnswer"]["citation"] == "Rulebook: p. 2 · Thief · German edition (Hans im Glück, 2000)"
+    assert question["acceptedAnswer"]["citation"] == "German rulebook: p. 2 · Thief · German edition (Hans im Glück, 2000)"
     first_sentence = question["acceptedAnswer"]["text"].split(". ")[0]
     description = re.search(r'<meta property="og:description" content="([^"]+)"', html).group(1)
     assert description.startswith("Who can&#39;t the Thief steal from? " + first_sentence[:30])
