@@ -39,6 +39,10 @@ def test_players_questions_find_the_answer(index, query, lang, expected):
     ("thief nicked my cheque can I still use it", "en", ("adel-verpflichtet", "stolen-cheque-usable"), 1),
     ("il ladro mi ha fregato l'assegno posso usarlo", "it", ("adel-verpflichtet", "stolen-cheque-usable"), 1),
     ("kohle vom dieb wann", "de", (GAME, "thief-gold-timing"), 3),
+    # Naming the game left nothing: no answer of the game had "fängt an" or "comincia".
+    ("wer fängt an bei Ohne Furcht und Adel", "de", (GAME, "starting-cards-and-gold"), 1),
+    ("chi comincia a Cittadelle?", "it", (GAME, "starting-cards-and-gold"), 1),
+    ("welche Auslage ist besser", "de", ("adel-verpflichtet", "exhibition-ranking"), 3),
 ], ids=lambda v: v if isinstance(v, str) else None)
 def test_players_colloquial_words_find_the_rulebooks_words(index, query, lang, expected, within):
     assert expected in top_faq(index, query, lang, n=within)
