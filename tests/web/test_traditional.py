@@ -49,3 +49,18 @@ def test_a_published_game_keeps_its_facts_and_the_publishers_rulebook(tiny_conte
     assert "the publisher's rulebook is authoritative" in page
     home = page_of(app, "/en/")  # no game of its own: the line for every game
     assert "where a game has a publisher's rulebook, that rulebook is authoritative" in home
+
+
+@pytest.mark.parametrize("lang,label,missing", [
+    ("en", "Not stated by the source", "Published, Design, Publisher"),
+    ("de", "In der Quelle nicht angegeben", "Erschienen, Autor, Verlag"),
+    ("it", "Non indicato dalla fonte", "Pubblicato, Autore, Editore"),
+])
+def test_the_facts_a_source_leaves_open_share_one_row(tiny_content, tmp_path, lang, label, missing):
+    """A game whose source names no year, designer or publisher opened with a column of "not
+    stated by the source": one row names what it leaves open, the stated facts keep theirs."""
+    edit(tiny_content, "year: 2020\ndesigners: [Ada Beispiel]\npublishers: [Testverlag]", "year: null")
+    page = page_of(make_app(tmp_path / "instance", tiny_content), f"/{lang}/{GAME}/")
+    facts = page.split('<dl class="facts"')[1].split("</dl>")[0]
+    assert f"<dt>{label}</dt><dd>{missing}</dd>" in facts
+    assert facts.count("<dt>") == 5 and "<dd>2–4</dd>" in facts  # players, duration, age, the open ones, last checked
