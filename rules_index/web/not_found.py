@@ -104,15 +104,20 @@ def with_game_slug(path: str) -> str | None:
     return None
 
 
-# Signs a link copied out of a sentence carries at its end ("…/warlord-complete-city.").
-_TRAILING_SIGNS = ".,;:!?)]}>»\"'"
+# Signs a link copied out of a sentence carries at its end ("…/warlord-complete-city."), and the
+# space a chat app leaves in it ("…/warlord-complete-city%20").
+_TRAILING_SIGNS = ".,;:!?)]}>»\"' "
+# A game's list of answers, rules sections or calculators has no page of its own: its place is the
+# game's page ("/en/ohne-furcht-und-adel/faq", an answer's address cut short).
+_LISTING = re.compile(r"^(/[^/]+/[^/]+/)(?:faq|rules|calculators)/?$")
 
 
 def meant_addresses(path: str, lang: str) -> list[str]:
     """The site's addresses a missing one may mean, nearest first: without the sign of a sentence
-    at its end, in lower case (ids are), in the reader's language ``lang`` where it names none
-    ("/citadels"), the language in lower case ("/EN/"), without or with a trailing slash, and
-    with the game's slug where another name of the game stands. The caller keeps the first that
+    or space at its end, in lower case (ids are), in the reader's language ``lang`` where it names
+    none ("/citadels"), the language in lower case ("/EN/"), without or with a trailing slash,
+    with the game's slug where another name of the game stands, and the game's page for its list
+    of answers, sections or calculators. The caller keeps the first that
     is one of the site's. An address holding a control character means none."""
     if holds_control_character(path):
         return []
@@ -128,6 +133,7 @@ def meant_addresses(path: str, lang: str) -> list[str]:
         for base in (bare, bare + "/"):
             named = with_game_slug(base)
             found += [base, *((named.rstrip("/"), named.rstrip("/") + "/") if named else ())]
+        found += [listing.group(1) for listing in map(_LISTING.match, found[:]) if listing]
     return [address for address in dict.fromkeys(found) if address != path and address != "//"]
 
 

@@ -108,3 +108,20 @@ def test_capitals_are_lowered_only_where_the_lowered_address_is_a_page(site_clie
         response = site_client.get(typed)
         assert response.status_code == 308 and response.headers["Location"] == page, typed
         assert site_client.get(page).status_code == 200, page
+
+
+@pytest.mark.parametrize("path,to", [
+    ("/en/ohne-furcht-und-adel/faq", "/en/ohne-furcht-und-adel/"),  # an answer's address cut short
+    ("/de/ohne-furcht-und-adel/rules/", "/de/ohne-furcht-und-adel/"),
+    ("/it/citadels/calculators", "/it/ohne-furcht-und-adel/"),
+    ("/en/ohne-furcht-und-adel/faq/thief-forbidden-targets%20", "/en/ohne-furcht-und-adel/faq/thief-forbidden-targets"),
+    ("/en/ohne-furcht-und-adel/faq/thief-forbidden-targets.%20", "/en/ohne-furcht-und-adel/faq/thief-forbidden-targets"),
+])
+def test_a_list_without_a_page_or_a_trailing_space_leads_to_the_page_meant(client, path, to):
+    response = client.get(path)
+    assert response.status_code == 308 and response.headers["Location"] == to
+
+
+@pytest.mark.parametrize("path", ["/en/ohne-furcht-und-adel/faq/no-such-answer", "/en/no-such-game/faq"])
+def test_a_missing_answer_or_game_stays_missing(client, path):
+    assert client.get(path).status_code == 404
