@@ -7,6 +7,7 @@ where Whoosh's context fragmenter picks the passage.
 """
 from __future__ import annotations
 
+import html
 import re
 from array import array
 from bisect import bisect_left, bisect_right
@@ -28,6 +29,7 @@ NEAR_START = 150
 # takes the next one with it.
 _SENTENCE_END = re.compile(r"[.!?:](?=\s)")
 MIN_LEAD = 40
+_TAG = re.compile(r"<[^>]+>")
 
 
 class CachedTokens:
@@ -147,8 +149,14 @@ def _marked_whole(text: str, part: _Part, matched: frozenset[str]) -> str:
 
 
 def _around(text: str, part: _Part, matched: frozenset[str], top: int) -> str:
-    return highlight.highlight(
+    """The passages of ``text`` around the matched words (escaped HTML, marked), with "…" after
+    the last unless it reaches the end of the text: a passage cut mid-sentence says so."""
+    fragment = highlight.highlight(
         text, matched, part, highlight.ContextFragmenter(maxchars=START_CHARS, surround=60), _formatter(), top=top)
+    if not fragment:
+        return fragment
+    tail = html.unescape(_TAG.sub("", fragment)).rstrip()[-40:]
+    return fragment if text.rstrip().endswith(tail) else f"{fragment} …"
 
 
 def answer_snippet(text: str, matched: frozenset[str], tokens: CachedTokens) -> str:
@@ -175,4 +183,7 @@ def text_snippet(text: str, matched: frozenset[str], tokens: CachedTokens) -> st
         end = _clip(text, START_CHARS)
         return _marked_whole(text[:end], spans.part(0, end), matched) + (" …" if end < len(text) else "")
     fragment = _around(text, spans.part(0, len(text)), matched, top=2)
-    return fragment or str(escape(text[:_clip(text, START_CHARS)]))
+    if fragment:
+        return f"… {fragment}"  # further on: the text has begun before it
+    end = _clip(text, START_CHARS)
+    return str(escape(text[:end])) + (" …" if end < len(text) else "")

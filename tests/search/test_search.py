@@ -1,6 +1,7 @@
 """Search over the real content: players' words, languages, typos, filters, hostile input."""
 from __future__ import annotations
 
+import html
 import importlib
 import os
 import re
@@ -105,6 +106,21 @@ def test_list_items_stay_apart_in_snippets(index):
     result = index.search("Kardinal & König Spielmaterial", "de", limit=5)
     hit = next(h for h in result.hits if h.entry == "components")
     assert "Franken/Aragon; 12 Karten Bayern/Burgund;" in re.sub(r"<[^>]+>", "", hit.snippet)
+
+
+@pytest.mark.parametrize("query,lang", [("what if the leading players are tied", "en"), ("Dieb Gold wann", "de"),
+                                        ("commissario ultima carta", "it"), ("castle thief exhibition on display", "en")])
+def test_a_snippet_cut_short_says_so(index, query, lang):
+    """A passage from the middle of an answer ended mid-sentence ("whoever comes next gets") as
+    if that were all: a snippet ends where its text does, or in "…"."""
+    gen = index.generation()
+    hits = index.search(query, lang, limit=10).hits
+    assert hits
+    for hit in hits:
+        _title, body = gen.stored(gen.docnum(f"{hit.kind}:{hit.game}:{hit.entry}:{lang}"))
+        plain = html.unescape(re.sub(r"<[^>]+>", "", hit.snippet)).strip()
+        assert plain.endswith("…") or body.rstrip().endswith(plain[-30:]), (hit.entry, plain[-60:])
+        assert plain.startswith("…") or body.startswith(plain.split(" … ")[0][:30]), (hit.entry, plain[:60])
 
 
 def test_snippets_highlight_query_words(index):
