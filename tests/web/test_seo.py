@@ -163,3 +163,17 @@ def test_the_home_pages_preview_names_the_games(client, lang, start):
     og_title = re.search(r'<meta property="og:title" content="([^"]+)"', page).group(1)
     assert og_title.replace("&amp;", "&").startswith(start)
     assert re.search(r"<title>([^<]+)</title>", page).group(1).startswith(start.replace("&", "&amp;"))
+
+
+@pytest.mark.parametrize("path,says", [
+    ("/en/ohne-furcht-und-adel/calculators/score", "Final score pad for Citadels: enter the numbers of your game"),
+    ("/it/kardinal-und-koenig/calculators/monastery-score", "per Kardinal &amp; König: inserisci i numeri della tua partita"),
+    ("/de/ohne-furcht-und-adel/coverage", "Ohne Furcht und Adel: Jeder Abschnitt der Regelübersicht"),
+])
+def test_a_calculator_or_coverage_link_says_what_it_is(client, path, says):
+    """Shared, a score pad's link previewed as the whole site's line ("Short answers to board game
+    rules questions…"): it says what the page is, for which game."""
+    page = client.get(path).get_data(as_text=True)
+    for name in ("description", "og:description"):
+        attribute = "name" if name == "description" else "property"
+        assert says in re.search(rf'<meta {attribute}="{name}" content="([^"]+)"', page).group(1)
