@@ -119,3 +119,18 @@ def test_the_header_search_hint_is_read_whole_on_a_phone(phone, live_server, lan
         return [context.measureText(box.placeholder).width, room, box.placeholder];
     }""")
     assert fits[0] <= fits[1], fits
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_the_chosen_game_is_read_whole_in_the_filter_on_a_phone(phone, live_server, lang):
+    """With a game chosen, the filter showed "Ohne Furcht" of "Ohne Furcht und Adel"."""
+    phone.goto(f"{live_server}/{lang}/search?q=Dieb&game=ohne-furcht-und-adel")
+    fits = phone.locator("#game").evaluate("""select => {
+        const style = getComputedStyle(select);
+        const context = document.createElement("canvas").getContext("2d");
+        context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return [context.measureText(select.options[select.selectedIndex].text).width, room];
+    }""")
+    assert fits[0] <= fits[1] - 16, fits  # room for the arrow too
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
