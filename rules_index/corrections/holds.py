@@ -9,12 +9,12 @@ and marks); order carries meaning, so a move waits too. Allowed:
 
 - a number written another way ("3" / "drei"), but never a place for a count ("zweite"/"zwei");
 - a page reference changed (the validator holds it to the citation);
-- a typo fixed: a word that is no word of the language, nor a form of one (simplemma), nor of
-  the game's glossary or other texts, turned into a common word (in the form written) or one the
-  game uses, one slip apart inside it (first and last letters kept), when it is the one reading:
+- a typo fixed outside a bound span: a word that is no word of the language, nor a form of one
+  (simplemma), nor of the game's glossary or other texts, turned into a common word (in the form
+  written) or one the game uses, one slip apart inside it (first and last letters kept), when it is the one reading:
   no other word of the language or the game, negation, quantifier, order or function word or
-  number is one slip from the typo too ("caled": "called" or "cared" is held
-  either way);
+  number is one slip from the typo too, at any letter ("caled": "called" or "cared"; "Hächste":
+  "Höchste" or "Nächste" is held either way);
 
 and when the page would show the same words, no emphasis taken off and none put on an article,
 number or other claim word (Markdown cannot hide one the comparison saw; stress can change what
@@ -182,10 +182,11 @@ class Words:
         return _distance(old, new) <= 1 and not self._other_readings(old, new, lang)
 
     def _other_readings(self, old: str, new: str, lang: str) -> bool:
-        """Whether ``old`` is one slip from another word it could have meant, besides ``new``: a
-        word that would change the claim, another word the game's texts use ("pernde": "perde"
-        or the game's "prende"), or another word of the language as written ("cloose": "close"
-        or "choose"; "audeckt": "abdeckt" or "aufdeckt"). Only then is the fix the one reading.
+        """Whether ``old`` is one slip from another word it could have meant, besides ``new``, the
+        slip at any letter: a word that would change the claim, another word the game's texts use
+        ("pernde": "perde" or the game's "prende"), or another word of the language as written
+        ("cloose": "close" or "choose"; "audeckt": "abdeckt" or "aufdeckt"; "Hächste": "Höchste"
+        or "Nächste"). Only when there is none is the fix the one reading.
         Very rare words are not asked (under ``KNOWN_ZIPF``, as a typo's own word is not): nearly
         every misspelling is one slip from one of those ("casetllo": "casello")."""
         word = old.casefold()
@@ -197,9 +198,10 @@ class Words:
         candidates -= {word, new.casefold()}
         # A reading that changes the claim (a negation, quantifier, order or function word, or a
         # number: "saome", "ocne", "laest"), another word of the game or of the language.
-        return any(c[:1] == word[:1] and c[-1:] == word[-1:] and (
-                       _says_more(c, lang) or c in self.glossary[lang] or c in self.vocabulary
-                       or zipf_frequency(c, lang) >= KNOWN_ZIPF)
+        # The slip may have hit any letter, the first and last too: "Hächste" is one slip from
+        # "Höchste" and from "Nächste", so neither is the one reading.
+        return any(_says_more(c, lang) or c in self.glossary[lang] or c in self.vocabulary
+                   or zipf_frequency(c, lang) >= KNOWN_ZIPF
                    for c in candidates)
 
 
@@ -240,8 +242,11 @@ def _same_but_typos(old: tuple, new: tuple, lang: str, words: Words) -> bool:
     if len(old_tokens) != len(new_tokens) or len(old_marks) != len(new_marks):
         return False
     for a, b in zip(old_marks, new_marks):
-        # A mark that binds another fact, became or stopped being an aside, or holds other words.
-        if a[:2] != b[:2] or not _same_words(a[2], b[2], lang, words):
+        # A mark that binds another fact, became or stopped being an aside, or holds other words;
+        # a bound one holds the very words it held (numbers as their values): the page shows them
+        # as checked, and a word "fixed" there ("Wertungsfeldesn" → "Wertungsfeldern", meant
+        # "Wertungsfeldes") changes what is shown as checked.
+        if a[:2] != b[:2] or not (a[2] == b[2] if a[0] else _same_words(a[2], b[2], lang, words)):
             return False
     return _same_words(old_tokens, new_tokens, lang, words)
 

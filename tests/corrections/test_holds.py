@@ -415,3 +415,22 @@ def test_a_fix_into_no_word_is_held():
     before = entry({"de": ANSWER["de"] + " Jeder Puntt zählt."})
     after = entry({"de": ANSWER["de"] + " Jeder Punktt zählt."})
     assert reasons(before, after)
+
+
+@pytest.mark.parametrize("fix", ["Höchste", "Nächste"])
+def test_a_typo_at_a_words_edge_with_two_readings_is_held(fix):
+    """"Der Hächste rückt auf": the slip hit the first letter of "Nächste", and "Höchste" is one
+    slip from it inside the word. Only readings with the same first and last letters were asked,
+    so "Höchste" went live as the one reading, and the rule turned from the next to the highest."""
+    text = ANSWER["de"] + "\n\nDer Hächste rückt auf den folgenden Platz."
+    before, after = entry({"de": text}), entry({"de": text.replace("Hächste", fix)})
+    assert reasons(before, after)
+
+
+def test_a_typo_fixed_inside_a_bound_span_is_held():
+    """The words of a bound span are shown as checked by the engine: a word "fixed" there is read
+    by a second editor, whichever word it was meant to be ("Wertungsfeldesn" went live as
+    "Wertungsfeldern", a plural for the genitive the span held). Outside the spans the same fix
+    goes live (test_a_typo_fixed_into_its_one_reading_goes_live)."""
+    assert reasons(edited("it", "[4 monete]", "[4 mpnete]"), STORED)
+    assert reasons(edited("it", "dal Mercante", "dal Mercsnte"), STORED) == []
