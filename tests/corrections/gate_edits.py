@@ -12,7 +12,10 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
+
+from wordfreq import iter_wordlist, zipf_frequency
 
 from rules_index.content.bindings import is_checked, statements
 from rules_index.content.marks import marks
@@ -223,6 +226,46 @@ def swap_adjacent_words(game, faq, lang, rng):
     return text, text[:a.start()] + b.group() + " " + a.group() + text[b.end():]
 
 
+@lru_cache(maxsize=3)
+def _common_by_pattern(lang: str) -> dict[str, frozenset[str]]:
+    """wordfreq's common words (Zipf 3 and more) by each inner letter as a gap ("la?te")."""
+    found: dict[str, set[str]] = {}
+    for word in iter_wordlist(lang):
+        if zipf_frequency(word, lang) < 3.0:
+            break
+        if word.isalpha():
+            for i in range(1, len(word) - 1):
+                found.setdefault(word[:i] + "?" + word[i + 1:], set()).add(word)
+    return {pattern: frozenset(words) for pattern, words in found.items()}
+
+
+@lru_cache(maxsize=3)
+def common_words(lang: str) -> frozenset[str]:
+    return frozenset(word for words in _common_by_pattern(lang).values() for word in words)
+
+
+def typo_fixed_into_another_word(game, faq, lang, rng):
+    """A slip at a word's edge in the stored text ("Nächste" typed "Hächste"), then "fixed" into
+    another common word one slip inside it ("Höchste"): the rule now says something else."""
+    text = faq.text(lang).answer
+    common = _common_by_pattern(lang)
+    options = []
+    for w in re.finditer(r"[^\W\d_]{5,}", text):
+        word = w.group()
+        low = word.casefold()
+        for typo in {c + low[1:] for c in "abcdefghilmnoprstuvz"} | {low[:-1] + c for c in "aeinrst"}:
+            # The other word is the typo's one reading by a slip inside it: the slip at the edge,
+            # which made the typo, is what the gate must see too.
+            fixes = {fix for i in range(1, len(typo) - 1) for fix in common.get(typo[:i] + "?" + typo[i + 1:], ())}
+            if len(fixes - {typo}) == 1 and low not in fixes and typo not in common_words(lang):
+                shape = str.capitalize if word[:1].isupper() else str
+                options.append((w.start(), w.end(), shape(typo), shape(next(iter(fixes - {typo})))))
+    if not options:
+        return None
+    start, end, typo, fix = rng.choice(options)
+    return text[:start] + typo + text[end:], text[:start] + fix + text[end:]
+
+
 WRONG: dict[str, Callable] = {
     "character swapped": swap_character,
     "before and after swapped": swap_order_words,
@@ -240,6 +283,7 @@ WRONG: dict[str, Callable] = {
     "a negation dropped": drop_a_negation,
     "a span bound to another fact": rebind_to_another_fact,
     "two words swapped": swap_adjacent_words,
+    "a typo fixed into another word": typo_fixed_into_another_word,
 }
 
 
