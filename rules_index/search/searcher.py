@@ -124,8 +124,6 @@ REWEIGHED = 6
 ASKED_FIELDS = (f.title_field(""), f.keywords_field(""))
 
 
-
-
 def answer_confidence(answers: list[tuple[tuple, float]]) -> tuple[tuple | None, frozenset]:
     """(the answer that clearly leads, or None; if none does, the answers that fit about as well
     as the first). ``answers``: (key, score), best first."""
@@ -744,7 +742,8 @@ class SearchIndex:
                       for rank, fact in enumerate(TITLE_FACTS)}
             corrected, asked = None, None
         else:
-            asked = self.words(gen, words, lang, game_filter)  # (``words``: each asked word's terms)
+            # Each asked word's terms, once: the ranking, the weighing and the card use them.
+            asked = self.words(gen, words, lang, game_filter)
             scores = self._rank(gen, words, lang, game_filter, limit, seen, asked)
             corrected = self._suggest(gen, query_text, lang) if words else None
         if corrected and correct:
