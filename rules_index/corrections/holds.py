@@ -11,9 +11,9 @@ and marks); order carries meaning, so a move waits too. Allowed:
 - a page reference changed (the validator holds it to the citation);
 - a typo fixed outside a bound span: a word that is no word of the language, nor a form of one
   (simplemma), nor of the game's glossary or other texts, turned into a common word (in the form
-  written) or one the game uses, one slip apart inside it (first and last letters kept), when it is the one reading:
-  no other word of the language or the game, negation, quantifier, order or function word or
-  number is one slip from the typo too, at any letter ("caled": "called" or "cared"; "Hächste":
+  written) or one the game uses, one slip apart inside it (first and last letters kept), when it
+  is the one reading: no other word of the language or the game, negation, quantifier, order or
+  function word or number is one slip from the typo too, at any letter ("caled": "called" or "cared"; "Hächste":
   "Höchste" or "Nächste" is held either way);
 
 and when the page would show the same words, no emphasis taken off and none put on an article,

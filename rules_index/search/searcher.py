@@ -670,28 +670,27 @@ class SearchIndex:
         return (len(word) >= 3 and not word.isdigit() and word not in all_stopwords() and word not in gen.players
                 and not gen.known_word(word) and not language_knows(word, LANGS) and not gen.found_word(word))
 
-    def names_what_was_asked(self, gen: _Generation, key: tuple, words: str, lang: str, game: str | None,
-                             asked: list[tuple] | None = None) -> bool:
-        """Whether the answer ``key`` holds an asked word in its question or players' words
-        (``ASKED_FIELDS``), in any language: an answer whose text only mentions the words ("terms
-        of service" → "served" in an answer about sharing the loot) does not answer what was asked."""
+    @staticmethod
+    def names_what_was_asked(gen: _Generation, key: tuple, asked: list[tuple]) -> bool:
+        """Whether the answer ``key`` holds an asked word (``asked``: each word's terms, ``words``)
+        in its question or players' words (``ASKED_FIELDS``), in any language: an answer whose
+        text only mentions the words ("terms of service" → "served" in an answer about sharing
+        the loot) does not answer what was asked."""
         docs = gen.entry_docs(key)
         return any(gen.any_holds(gen.postings(*term), docs)
-                   for word in (self.words(gen, words, lang, game) if asked is None else asked)
-                   for term in word if term[0].startswith(ASKED_FIELDS))
+                   for word in asked for term in word if term[0].startswith(ASKED_FIELDS))
 
-    def _weigh_questions(self, gen: _Generation, scores: dict[tuple, float], words: str, lang: str,
-                         game: str | None, asked_words: list[tuple] | None = None) -> dict[tuple, float]:
+    def _weigh_questions(self, gen: _Generation, scores: dict[tuple, float], words: str, asked_words: list[tuple],
+                         game: str | None) -> dict[tuple, float]:
         """The leading answers' scores, each raised by the share of the asked words that its own
         question (in any language) holds, and by how near players' nearest way of asking it comes
-        to the words asked (``ASKED_WEIGHT``), and by the share of the asked words it holds at all
-        (``WORDS_WEIGHT``): of two sibling answers whose texts share the words, the one that is
+        to the words asked (``ASKED_WEIGHT``), and by the share of the asked words (``asked_words``:
+        each word's terms, ``words``) it holds at all (``WORDS_WEIGHT``): of two sibling answers whose texts share the words, the one that is
         asked about them fits best, and of two that each hold some, the one holding more."""
         answers = sorted(((key, score) for key, score in scores.items() if key[0] in ANSWER_KINDS), key=lambda kv: (-kv[1], kv[0]))
         if not answers:
             return scores
         asked = scoring_words(words, gen.players, game)
-        asked_words = self.words(gen, words, lang, game) if asked_words is None else asked_words
         wanted = {field_lang: set(gen.analyze(f.title_field(field_lang), asked)) for field_lang in LANGS}
         scores = dict(scores)
         for key, score in answers[:REWEIGHED]:
@@ -759,7 +758,7 @@ class SearchIndex:
             result.suggestion = corrected
         matched = scores
         if asked is not None:  # a game's name alone: its facts, credits and components, in that order
-            scores = self._weigh_questions(gen, scores, words, lang, game_filter, asked)
+            scores = self._weigh_questions(gen, scores, words, asked, game_filter)
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
         # Whether a term was asked alone is a matter of the words matched: an answer's question
@@ -778,7 +777,7 @@ class SearchIndex:
             # question: which game, and which of its answers, is open.
             if best is not None and asked is not None and (
                     (game_filter is None and len(asked) <= 1)
-                    or not self.names_what_was_asked(gen, best, words, lang, game_filter, asked)):
+                    or not self.names_what_was_asked(gen, best, asked)):
                 best = None
         if close:
             # The answers shown side by side come first, in a fixed order (game, entry): their

@@ -7,14 +7,13 @@ where Whoosh's context fragmenter picks the passage.
 """
 from __future__ import annotations
 
-import html
 import re
 from array import array
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from typing import NamedTuple
 
-from markupsafe import escape
+from markupsafe import Markup, escape
 from whoosh import highlight
 from whoosh.analysis import Token
 
@@ -29,7 +28,6 @@ NEAR_START = 150
 # takes the next one with it.
 _SENTENCE_END = re.compile(r"[.!?:](?=\s)")
 MIN_LEAD = 40
-_TAG = re.compile(r"<[^>]+>")
 
 
 class CachedTokens:
@@ -155,8 +153,9 @@ def _around(text: str, part: _Part, matched: frozenset[str], top: int) -> str:
         text, matched, part, highlight.ContextFragmenter(maxchars=START_CHARS, surround=60), _formatter(), top=top)
     if not fragment:
         return fragment
-    tail = html.unescape(_TAG.sub("", fragment)).rstrip()[-40:]
-    return fragment if text.rstrip().endswith(tail) else f"{fragment} …"
+    # Compared as words: the passage's text shown (tags out, entities read) and the text's end.
+    tail = Markup(fragment).striptags()[-40:]
+    return fragment if " ".join(text.split()).endswith(tail) else f"{fragment} …"
 
 
 def answer_snippet(text: str, matched: frozenset[str], tokens: CachedTokens) -> str:

@@ -133,7 +133,7 @@ def meant_addresses(path: str, lang: str) -> list[str]:
         for base in (bare, bare + "/"):
             named = with_game_slug(base)
             found += [base, *((named.rstrip("/"), named.rstrip("/") + "/") if named else ())]
-        found += [listing.group(1) for listing in map(_LISTING.match, found[:]) if listing]
+        found += [listing.group(1) for listing in map(_LISTING.match, found) if listing]
     return [address for address in dict.fromkeys(found) if address != path and address != "//"]
 
 

@@ -86,9 +86,9 @@ def test_players_ways_of_asking_an_answer_weigh_like_its_question(index, monkeyp
     for phrasing in entry.asked.get("en")[:4]:
         raw = index._rank(gen, phrasing, "en", None, 10, {})
         assert key in raw, phrasing
-        with_asked = index._weigh_questions(gen, raw, phrasing, "en", None)[key]
+        with_asked = index._weigh_questions(gen, raw, phrasing, index.words(gen, phrasing, "en"), None)[key]
         monkeypatch.setattr(searcher, "ASKED_WEIGHT", 0.0)
-        without = index._weigh_questions(gen, raw, phrasing, "en", None)[key]
+        without = index._weigh_questions(gen, raw, phrasing, index.words(gen, phrasing, "en"), None)[key]
         monkeypatch.undo()
         raised.append(with_asked / without)
     assert min(raised) >= 1 + searcher.ASKED_WEIGHT * 0.4, raised
@@ -105,11 +105,11 @@ def test_an_answer_that_only_mentions_the_words_is_no_card(index, lang, query):
 def test_the_card_answer_holds_an_asked_word_in_its_question_or_players_words(index):
     gen = index.generation()
     thief = ("faq", "ohne-furcht-und-adel", "thief-forbidden-targets")
-    assert index.names_what_was_asked(gen, thief, "can the thief rob the assassin", "en", None)
+    assert index.names_what_was_asked(gen, thief, index.words(gen, "can the thief rob the assassin", "en"))
     assert index.search("can the thief rob the assassin", "en").hits[0].best
     # Italian words of its question count for an English reader too (one concept, every language).
-    assert index.names_what_was_asked(gen, thief, "ladro", "en", None)
-    assert not index.names_what_was_asked(gen, thief, "terms of service", "en", None)
+    assert index.names_what_was_asked(gen, thief, index.words(gen, "ladro", "en"))
+    assert not index.names_what_was_asked(gen, thief, index.words(gen, "terms of service", "en"))
 
 
 def test_an_answer_gains_for_the_share_of_the_asked_words_it_holds(index, monkeypatch):
@@ -126,7 +126,7 @@ def test_an_answer_gains_for_the_share_of_the_asked_words_it_holds(index, monkey
     for asked, held in (("thief assassin rob", 1.0), ("thief assassin rob qqzzxv", 3 / 4)):
         raw = index._rank(gen, asked, "en", None, 10, {})
         assert key in raw
-        weighed = index._weigh_questions(gen, raw, asked, "en", None)[key]
+        weighed = index._weigh_questions(gen, raw, asked, index.words(gen, asked, "en"), None)[key]
         assert weighed / raw[key] == pytest.approx(1 + 0.5 * held), asked
 
 
