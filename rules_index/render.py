@@ -130,6 +130,7 @@ def inline_html(text: str) -> Markup:
 
 _ITEM_END = "\u2063"  # INVISIBLE SEPARATOR: where a list item ended, until it is written out
 _ITEM_ENDED = re.compile(f"(?<=[.;:!?,])\\s*{_ITEM_END}")
+_ITEMS_ENDED = re.compile(f"{_ITEM_END}(?:\\s*{_ITEM_END})+")  # a nested list's last item ends its item too
 
 
 def plain_text(text: str, item_end: str = "") -> str:
@@ -141,7 +142,7 @@ def plain_text(text: str, item_end: str = "") -> str:
         rendered = rendered.replace("</li>", f"{_ITEM_END}</li>")
     words = " ".join(html.unescape(nh3.clean(rendered, tags=set())).split())
     if item_end:
-        words = _ITEM_ENDED.sub("", words).replace(f" {_ITEM_END}", item_end).replace(_ITEM_END, item_end)
+        words = _ITEM_ENDED.sub("", _ITEMS_ENDED.sub(_ITEM_END, words)).replace(f" {_ITEM_END}", item_end).replace(_ITEM_END, item_end)
     return words
 
 

@@ -10,7 +10,7 @@ from rules_index.folding import TOKEN_PATTERN
 
 from .analysis import LANGS, language_analyzer, prefix_analyzer
 
-SCHEMA_VERSION = 10  # bump when fields or analysis change: a built index is then stale
+SCHEMA_VERSION = 11  # bump when fields, analysis or the stored texts change: a built index is then stale
 
 KEY = "key"            # kind:game:entry:lang, unique
 KIND = "kind"          # faq | fact | section | mistake | glossary

@@ -22,7 +22,9 @@ A query goes through these steps:
    (``_weigh_questions``); the hits are the best ``limit`` entries, shown answers first (FAQ
    entries and the game's facts), then rules sections, glossary terms and common mistakes. The
    first answer is flagged ``best`` only when it clearly leads (``answer_confidence``); else the
-   two or three that fit about as well are flagged ``close`` and come first. Snippets keep a FAQ
+   two or three that fit about as well are flagged ``close`` and come first, each asked about an
+   asked word (in its question, keywords or players' words); for a word alone that names no game
+   only answers of different games ("Spielende"), never one game's ("ladro"). Snippets keep a FAQ
    answer's verdict (``snippets``).
 
 Memory: every cache is per generation (a switch starts with empty ones) and bounded, so a flood
@@ -773,12 +775,18 @@ class SearchIndex:
             best, close = None, frozenset()
         else:
             best, close = answer_confidence([(key, score) for key, score in chosen if key[0] in ANSWER_KINDS])
-            # A word alone that names no game names a subject ("rules", "setup", "Dieb"), not a
-            # question: which game, and which of its answers, is open.
-            if best is not None and asked is not None and (
-                    (game_filter is None and len(asked) <= 1)
-                    or not self.names_what_was_asked(gen, best, asked)):
-                best = None
+            if asked is not None:
+                # A word alone that names no game names a subject ("rules", "setup", "Dieb"), not a
+                # question: which game, and which of its answers, is open. Answers put forward side by
+                # side claim to fit as well as the card: each must be asked about an asked word.
+                alone = game_filter is None and len(asked) <= 1
+                if best is not None and (alone or not self.names_what_was_asked(gen, best, asked)):
+                    best = None
+                close = frozenset(key for key in close if self.names_what_was_asked(gen, key, asked))
+                # A word alone puts forward only the answers of different games ("Spielende": which
+                # game's end?), never one game's answers as if the word had named it ("ladro").
+                if len(close) < 2 or alone and len({key[1] for key in close}) < 2:
+                    close = frozenset()
         if close:
             # The answers shown side by side come first, in a fixed order (game, entry): their
             # scores are too close to rank them, and a near tie must not flip between generations.

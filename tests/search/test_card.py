@@ -144,3 +144,33 @@ def test_a_word_alone_that_names_no_game_gets_no_card(index, lang, query):
 def test_a_word_with_the_games_name_is_a_question_of_that_game(index, lang, query, entry):
     card = [h for h in index.search(query, lang, limit=10).hits if h.best]
     assert [h.entry for h in card] == [entry]
+
+
+@pytest.mark.parametrize("lang,query", [("en", "contact"), ("it", "contatti"), ("it", "ladro"), ("de", "ladro")])
+def test_a_word_alone_puts_no_answers_of_one_game_nor_unasked_ones_side_by_side(index, lang, query):
+    """"Three answers fit" claims as much as a card: "contact" put three scoring answers side by
+    side, "ladro" three of one game's thieves while another game's Ladro came eighth."""
+    hits = index.search(query, lang, limit=10).hits
+    assert hits and not any(h.best or h.close for h in hits), [(h.entry, h.score, h.close) for h in hits]
+
+
+def test_a_word_alone_puts_the_answers_of_different_games_side_by_side(index):
+    close = [h for h in index.search("Spielende", "de", limit=10).hits if h.close]
+    assert len(close) >= 2 and len({h.game for h in close}) == len(close) and not any(h.best for h in close)
+
+
+def test_answers_side_by_side_are_each_asked_about_an_asked_word(index, monkeypatch):
+    from rules_index.search import searcher
+
+    thief = ("faq", "ohne-furcht-und-adel", "thief-forbidden-targets")
+    tie = ("faq", "ohne-furcht-und-adel", "tie-break")
+    monkeypatch.setattr(searcher, "answer_confidence", lambda answers: (None, frozenset({thief, tie})))
+    hits = index.search("citadels thief tie", "en", limit=10).hits
+    assert {h.entry for h in hits if h.close} == {"thief-forbidden-targets", "tie-break"}
+    # One of the two not asked about any asked word: it is not put forward, and one alone is no pair.
+    index.results.clear()
+    asked_about = searcher.SearchIndex.names_what_was_asked
+    monkeypatch.setattr(searcher.SearchIndex, "names_what_was_asked",
+                        staticmethod(lambda gen, key, asked: key != tie and asked_about(gen, key, asked)))
+    hits = index.search("citadels thief tie", "en", limit=10).hits
+    assert not any(h.close for h in hits), [(h.entry, h.close) for h in hits]

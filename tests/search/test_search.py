@@ -242,3 +242,11 @@ def test_an_asked_word_scores_its_best_field_and_a_share_of_its_other_matches(in
     best = max(matches)
     assert score < sum(matches) - 1.0  # not their sum
     assert score == pytest.approx(best + WORD_OVERLAP * (sum(matches) - best), rel=1e-9)
+
+
+def test_a_nested_lists_last_item_ends_once():
+    """The last item of a list inside an item ended both: "Rot: Söldner;; Violett:"."""
+    from rules_index.render import plain_text
+
+    text = "- **Farben:** je Farbe:\n  - Gelb: König\n  - Rot: Söldner\n- **Violett:** teurer"
+    assert plain_text(text, ";") == "Farben: je Farbe: Gelb: König; Rot: Söldner; Violett: teurer;"

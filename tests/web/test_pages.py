@@ -85,6 +85,15 @@ def test_an_empty_search_shows_the_search_page_with_examples(client, lang, words
         assert words in page and 'class="examples"' in page and 'id="q-page"' in page
 
 
+@pytest.mark.parametrize("lang,query,words", [("en", "Citadels", "All its questions and the rules summary"),
+                                              ("de", "wie spielt man ohne furcht und adel", "Alle Fragen und die Regelübersicht"),
+                                              ("it", "cittadelle ladro", "Tutte le domande e il riassunto delle regole")])
+def test_a_question_naming_a_game_leads_to_the_games_page(client, lang, query, words):
+    """A game's name typed alone gave its facts and nothing more: no way on to its questions."""
+    page = html(client.get(f"/{lang}/search", query_string={"q": query}))
+    assert re.search(rf'<p class="picked">.*<a href="/{lang}/{GAME}/">{words}</a>', page, re.S), page
+
+
 def test_search_page_without_match_helps(client):
     page = html(client.get("/en/search?q=xylophon+quokka"))
     assert "No answer matches" in page

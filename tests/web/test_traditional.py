@@ -42,6 +42,20 @@ def test_a_traditional_game_says_so(traditional, lang, published, design, publis
     assert footer in page and footer in page_of(traditional, f"/{lang}/{GAME}/faq/coin-count")
 
 
+@pytest.mark.parametrize("lang,footer", [
+    ("en", "not the publisher's rulebook; where the two differ, the rulebook of your edition is authoritative"),
+    ("de", "nicht dem Regelheft des Verlags; wo beide voneinander abweichen, gilt das Regelheft eurer Ausgabe"),
+    ("it", "non il regolamento dell'editore; dove le due cose non coincidono, vale il regolamento della vostra edizione"),
+])
+def test_a_published_game_known_from_other_sources_keeps_its_publishers_rulebook(tiny_content, tmp_path, lang, footer):
+    """A published game whose content follows a review said it "has no publisher's rulebook":
+    it has one, the site follows other sources, and the rulebook of the reader's edition wins."""
+    edit(tiny_content, "kind: official-rulebook", "kind: encyclopedia")
+    app = make_app(tmp_path / "instance", tiny_content)
+    page = page_of(app, f"/{lang}/{GAME}/")
+    assert footer in page.replace("&#39;", "'") and "no publisher's rulebook" not in page
+
+
 def test_a_published_game_keeps_its_facts_and_the_publishers_rulebook(tiny_content, tmp_path):
     app = make_app(tmp_path / "instance", tiny_content)
     page = page_of(app, f"/en/{GAME}/")
