@@ -27,7 +27,7 @@ from typing import Iterable
 
 from rules_index.caches import MiB, ByteCache, text_key
 from .claims import PAGE, names as _names_long_words, verdict_problems
-from .marks import Mark, marks, unmarked
+from .marks import Mark, broken_spans, marks, unmarked
 from .numbers import ambiguous_numbers, numbers_in, prose
 from .schema import LANGS, Fact, Faq, GlossaryEntry, Localized
 
@@ -364,6 +364,10 @@ def binding_problems(faq: Faq, vocabulary: Vocabulary, source_pages: int | None 
         text = getattr(faq.text(lang), field)
         where = f"{field} ({lang})"
         said = statements(text)
+        for broken in broken_spans(text):
+            shown = " ⏎ ".join(" ".join(line.split()) for line in broken.split("\n"))
+            problems.append(BindingProblem(lang, f"{where}: \"{shown}\" runs over a line break: a marked span stands on one line",
+                                           "span-lines", (("mark", shown),)))
         for index, statement in enumerate(said):
             subjects = [facts[name].subject for name in statement.bound_facts if name in facts and facts[name].subject is not None]
             for mark in statement.marks:

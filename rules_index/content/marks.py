@@ -19,6 +19,8 @@ from dataclasses import dataclass
 # A span holds no brackets, braces or line breaks; its attributes are one fact=…, .editorial or
 # .unchecked (anything else is reported, never shown).
 SPAN = re.compile(r"\[(?P<words>[^\[\]\n]+)\]\{(?P<attrs>[^{}\n]*)\}")
+# Marked words run over a line break: Markdown reads them as one span, the marks above do not.
+_BROKEN_SPAN = re.compile(r"\[[^\[\]\n]*\n[^\[\]]*\]\{[^{}\n]*\}")
 _FACT = re.compile(r'^fact=(?:"(?P<quoted>[^"]*)"|(?P<bare>[^\s"]+))$')
 ASIDES = ("editorial", "unchecked")
 
@@ -55,6 +57,11 @@ def _mark(match: re.Match) -> Mark:
 def marks(text: str) -> list[Mark]:
     """Every marked span of ``text``, in order."""
     return [_mark(match) for match in SPAN.finditer(text)]
+
+
+def broken_spans(text: str) -> list[str]:
+    """Marked spans whose words run over a line break, as written (with their marks)."""
+    return [match.group() for match in _BROKEN_SPAN.finditer(text)]
 
 
 def unmarked(text: str) -> str:

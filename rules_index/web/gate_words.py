@@ -41,6 +41,9 @@ def _say(code: str, lang: str, p: dict) -> str | None:
     if code == "mark":
         return _("%(language)s: %(mark)s carries a mark this site does not know. Write {fact=name}, {.editorial} or {.unchecked}.",
                  language=language, **p)
+    if code == "span-lines":
+        return _("%(language)s: the marked words %(mark)s run over a line break. Put a marked span on one line.",
+                 language=language, **p)
     if code == "question":
         return _("%(language)s: the question asks about %(subject)s, which none of the entry's situations plays. Ask about what the checks play, or add a check.",
                  language=language, **p)

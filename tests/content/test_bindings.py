@@ -241,6 +241,17 @@ def test_an_unreadable_mark_is_a_problem():
     assert any("write {fact=name}" in p for p in problems({"en": RIGHT["en"].replace("{fact=blue}", "{colour=blue}")}))
 
 
+@pytest.mark.parametrize("lang,span", [("de", "[2 Gold]{fact=gold}"), ("en", "[two gold]{fact=gold}"), ("it", "[2 monete]{fact=gold}")])
+def test_a_span_broken_over_a_line_says_so(lang, span):
+    """An editor whose text wraps put a line break inside a span: Markdown still reads one span,
+    the marks none, and the gate said only that a statement was unbound."""
+    broken = RIGHT[lang].replace(span, span.replace(" ", "\n", 1))
+    found = binding_problems(entry({lang: broken}), VOCABULARY, source_pages=4)
+    said = [p for p in found if p.code == "span-lines"]
+    assert [p.lang for p in said] == [lang] and "⏎" in dict(said[0].params)["mark"], [p.message for p in found]
+    assert not any(p.code == "span-lines" for p in binding_problems(entry(), VOCABULARY, source_pages=4))
+
+
 def test_statements_split_sentences_items_and_rows_but_not_abbreviations():
     text = "Siehe S. 2 und z.B. den König. Zweiter Satz.\n\n- eins\n- zwei\n\n| a | b |\n|---|---|\n| c | d |"
     assert [s.text for s in statements(text)] == ["Siehe S. 2 und z.B. den König.", "Zweiter Satz.", "- eins", "- zwei", "| c | d |"]

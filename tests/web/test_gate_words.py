@@ -11,7 +11,7 @@ from rules_index.web.gate_words import gate_text
 PARAMS = {"words": "Wörterx", "fact": "factx", "expected": "Wertx", "check": 3, "subject": "Subjektx", "text": "Satzx",
           "numbers": "7, 9", "page": "S. 9", "cited": "S. 2", "mark": "[Markex]", "field": "answer", "fields": "ruling",
           "facts": "a, b"}
-CODES = ["value", "opposite", "obligation", "no-words", "unknown-fact", "subject", "unbound", "loose-number", "page", "mark", "question",
+CODES = ["value", "opposite", "obligation", "no-words", "unknown-fact", "subject", "unbound", "loose-number", "page", "mark", "span-lines", "question",
          "new", "dropped", "structured", "diverging"]
 
 
