@@ -184,6 +184,7 @@ class SearchResult:
     suggestion: str | None = None
     game: str | None = None  # the game a name in the query picked
     corrected: bool = False  # the hits are the suggestion's ("Showing results for"), not the words as typed
+    subject: bool = False  # a word alone that names no game ("Dieb", "rules"): which game is meant is open
 
 
 
@@ -765,6 +766,7 @@ class SearchIndex:
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
         # Whether a term was asked alone is a matter of the words matched: an answer's question
         # naming the term (in any edition) ranks it among the answers, not above the term itself.
+        result.subject = asked is not None and game_filter is None and len(asked) <= 1
         term = term_asked([(key, matched[key]) for key, _score in chosen])
         if term is not None:
             term = next(item for item in chosen if item[0] == term[0])
@@ -779,13 +781,12 @@ class SearchIndex:
                 # A word alone that names no game names a subject ("rules", "setup", "Dieb"), not a
                 # question: which game, and which of its answers, is open. Answers put forward side by
                 # side claim to fit as well as the card: each must be asked about an asked word.
-                alone = game_filter is None and len(asked) <= 1
-                if best is not None and (alone or not self.names_what_was_asked(gen, best, asked)):
+                if best is not None and (result.subject or not self.names_what_was_asked(gen, best, asked)):
                     best = None
                 close = frozenset(key for key in close if self.names_what_was_asked(gen, key, asked))
                 # A word alone puts forward only the answers of different games ("Spielende": which
                 # game's end?), never one game's answers as if the word had named it ("ladro").
-                if len(close) < 2 or alone and len({key[1] for key in close}) < 2:
+                if len(close) < 2 or result.subject and len({key[1] for key in close}) < 2:
                     close = frozenset()
         if close:
             # The answers shown side by side come first, in a fixed order (game, entry): their

@@ -94,6 +94,22 @@ def test_a_question_naming_a_game_leads_to_the_games_page(client, lang, query, w
     assert re.search(rf'<p class="picked">.*<a href="/{lang}/{GAME}/">{words}</a>', page, re.S), page
 
 
+@pytest.mark.parametrize("lang,query,words", [("de", "Regeln", "Welches Spiel meinst du?"), ("en", "rules", "Which game do you mean?"),
+                                              ("it", "ladro", "Quale gioco intendi?")])
+def test_a_word_alone_asks_which_game_is_meant(client, lang, query, words):
+    """A word alone that names no game ("Regeln", "ladro") is no question of one game: the page
+    offers the word asked of each game."""
+    page = html(client.get(f"/{lang}/search", query_string={"q": query}))
+    line = re.search(r'<p class="which-game">(.*?)</p>', page, re.S)
+    assert line and words in line.group(1), page
+    assert f'href="/{lang}/search?q={query}&amp;game={GAME}"' in line.group(1)
+    assert len(re.findall(r"<a ", line.group(1))) == 4  # every game
+    picked = html(client.get(f"/{lang}/search", query_string={"q": query, "game": GAME}))
+    assert 'class="which-game"' not in picked
+    asked = html(client.get(f"/{lang}/search", query_string={"q": "darf der Dieb den Meuchler bestehlen"}))
+    assert 'class="which-game"' not in asked
+
+
 def test_search_page_without_match_helps(client):
     page = html(client.get("/en/search?q=xylophon+quokka"))
     assert "No answer matches" in page
