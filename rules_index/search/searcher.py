@@ -111,6 +111,9 @@ CARD_MARGIN = 0.88
 # An answer to the same question in another game within this share of the first: no card.
 SCOPE_MARGIN = 0.7
 MAX_CLOSE = 3
+# ... and an answer to the same question in another game within this share, when no asked word
+# belongs to the first answer's game alone (``tells_games_apart``): no card either.
+NAMESAKE_MARGIN = 0.5
 # The leading answers (``REWEIGHED``) gain up to this share of their score for the asked words
 # that their own question holds (``_weigh_questions``).
 QUESTION_WEIGHT = 0.3
@@ -674,6 +677,18 @@ class SearchIndex:
                 and not gen.known_word(word) and not language_knows(word, LANGS) and not gen.found_word(word))
 
     @staticmethod
+    def tells_games_apart(gen: _Generation, game: str, others: set[str], asked: list[tuple]) -> bool:
+        """Whether an asked word (``asked``: each word's terms) is held by ``game``'s documents and
+        by none of the ``others``' ("Bauwerke" tells Ohne Furcht und Adel from Kardinal & König)."""
+        docs = gen.game_docs(game)
+        other_docs = frozenset().union(*(gen.game_docs(other) for other in others))
+        for word in asked:
+            postings = gen.word_postings(word)
+            if gen.any_holds(postings, docs) and not gen.any_holds(postings, other_docs):
+                return True
+        return False
+
+    @staticmethod
     def names_what_was_asked(gen: _Generation, key: tuple, asked: list[tuple]) -> bool:
         """Whether the answer ``key`` holds an asked word (``asked``: each word's terms, ``words``)
         in its question or players' words (``ASKED_FIELDS``), in any language: an answer whose
@@ -776,7 +791,15 @@ class SearchIndex:
         elif section_leads(chosen):
             best, close = None, frozenset()
         else:
-            best, close = answer_confidence([(key, score) for key, score in chosen if key[0] in ANSWER_KINDS])
+            answers = [(key, score) for key, score in chosen if key[0] in ANSWER_KINDS]
+            best, close = answer_confidence(answers)
+            if best is not None and asked is not None and game_filter is None:
+                # The same question answered for another game, further behind: which game's verdict
+                # applies is open unless an asked word belongs to the first answer's game alone.
+                namesakes = [key for key, score in answers if key[2] == best[2] and key[1] != best[1]
+                             and score >= answers[0][1] * NAMESAKE_MARGIN]
+                if namesakes and not self.tells_games_apart(gen, best[1], {key[1] for key in namesakes}, asked):
+                    best, close = None, frozenset([best, *namesakes[:MAX_CLOSE - 1]])
             if asked is not None:
                 # A word alone that names no game names a subject ("rules", "setup", "Dieb"), not a
                 # question: which game, and which of its answers, is open. Answers put forward side by

@@ -174,3 +174,23 @@ def test_answers_side_by_side_are_each_asked_about_an_asked_word(index, monkeypa
                         staticmethod(lambda gen, key, asked: key != tie and asked_about(gen, key, asked)))
     hits = index.search("citadels thief tie", "en", limit=10).hits
     assert not any(h.close for h in hits), [(h.entry, h.close) for h in hits]
+
+
+def test_the_same_question_of_another_game_further_behind_leaves_the_game_open(index):
+    """"wer gewinnt bei gleichstand" made the tie-break of Ohne Furcht und Adel the card, though
+    Kardinal & König answers the same question otherwise (at 0.63 of its score): the asker named
+    no game and no word of theirs belongs to one."""
+    hits = index.search("wer gewinnt bei gleichstand", "de", limit=10).hits
+    assert not any(h.best for h in hits)
+    assert {(h.game, h.entry) for h in hits if h.close} == {("ohne-furcht-und-adel", "tie-break"), ("kardinal-und-koenig", "tie-break")}
+    # A word of one game's alone ("Bauwerke") names it.
+    card = [h for h in index.search("Bauwerke gleichstand wer gewinnt", "de", limit=10).hits if h.best]
+    assert [(h.game, h.entry) for h in card] == [("ohne-furcht-und-adel", "tie-break")]
+
+
+def test_a_word_held_by_one_games_documents_alone_tells_the_games_apart(index):
+    gen = index.generation()
+    ofua, kk = "ohne-furcht-und-adel", "kardinal-und-koenig"
+    assert index.tells_games_apart(gen, ofua, {kk}, index.words(gen, "Bauwerke", "de"))
+    assert not index.tells_games_apart(gen, ofua, {kk}, index.words(gen, "gleichstand gewinnt", "de"))
+    assert index.tells_games_apart(gen, kk, {ofua}, index.words(gen, "Kloster", "de"))
