@@ -84,6 +84,10 @@ MAX_READY_SEARCHERS = 16
 # Field weights: the question outranks players' words, which outrank the answer.
 WEIGHTS = {"title": 4.0, "keywords": 2.5, "body": 1.0}
 PREFIX_WEIGHT = 0.6
+# A part of a compound asked ("Spieler" of "Startspieler") weighs this share of the compound's
+# weight; only German's analysis splits compounds.
+PART_WEIGHT = 0.5
+COMPOUNDING = ("de",)
 CORRECTED_WEIGHT = 0.8
 READER_LANG_BONUS = 1.15  # per term, on the fields of the reader's language
 # One asked word's matches in a document: the best one counts whole, the others (the same word in
@@ -353,6 +357,17 @@ class _Generation:
             memo[analyzer] = found
         return found
 
+    def compound_parts(self, field_name: str, text: str) -> frozenset[str]:
+        """The terms of ``text`` that are only parts of a compound of it ("spiel" of "Startspieler";
+        the compound splitter yields a word's whole first, then its parts)."""
+        analyzer = id(self.analyses.fields[field_name])
+        wholes, parts = set(), set()
+        for word in TOKEN_PATTERN.findall(text):
+            found = self.analyses.word_terms(analyzer, word)
+            wholes.update(found[:1])
+            parts.update(found[1:])
+        return frozenset(parts - wholes)
+
     def postings(self, field_name: str, token: str, boost: float):
         """(document numbers, boosted BM25F scores) of one term, or None if no document has it. A
         term is read once (``_read_postings``, not boosted) and kept with each boost asked for
@@ -611,7 +626,11 @@ class SearchIndex:
             said = words if field_lang == lang else gen.words_of(words, field_lang)
             for kind, weight in WEIGHTS.items():
                 name = f"{kind}_{field_lang}"
-                parts.extend((name, token, weight * bonus) for token in gen.analyze(name, said, memo if said == words else None))
+                # A compound's parts stand in for it where a text lacks the compound itself: a part
+                # in one text's question ("spielen") must not outweigh the compound in another's.
+                compound = gen.compound_parts(name, said) if field_lang in COMPOUNDING else frozenset()
+                parts.extend((name, token, weight * bonus * (PART_WEIGHT if token in compound else 1.0))
+                             for token in gen.analyze(name, said, memo if said == words else None))
         parts.extend((f.PREFIXES, p, PREFIX_WEIGHT) for p in gen.analyze(f.PREFIXES, words, memo))
         return parts
 
@@ -774,8 +793,13 @@ class SearchIndex:
                 scores, words, asked, result.corrected = fixed, fixed_words, fixed_asked, True
         elif corrected:
             result.suggestion = corrected
+        unmatched = understood.game is not None and not scores
+        if unmatched:
+            # A game named, and nothing of it holds the other words ("Chi ha inventato Adel
+            # Verpflichtet?"): the game at a glance, as for its name alone, but put forward as no answer.
+            scores = {("fact", understood.game, fact): float(len(TITLE_FACTS) - rank) for rank, fact in enumerate(TITLE_FACTS)}
         matched = scores
-        if asked is not None:  # a game's name alone: its facts, credits and components, in that order
+        if asked is not None and not unmatched:  # a game's name alone: its facts, credits and components, in that order
             scores = self._weigh_questions(gen, scores, words, asked, game_filter)
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
@@ -789,6 +813,8 @@ class SearchIndex:
             chosen.insert(0, term)
             best, close = None, frozenset()
         elif section_leads(chosen):
+            best, close = None, frozenset()
+        elif unmatched:
             best, close = None, frozenset()
         else:
             answers = [(key, score) for key, score in chosen if key[0] in ANSWER_KINDS]

@@ -194,3 +194,12 @@ def test_a_word_held_by_one_games_documents_alone_tells_the_games_apart(index):
     assert index.tells_games_apart(gen, ofua, {kk}, index.words(gen, "Bauwerke", "de"))
     assert not index.tells_games_apart(gen, ofua, {kk}, index.words(gen, "gleichstand gewinnt", "de"))
     assert index.tells_games_apart(gen, kk, {ofua}, index.words(gen, "Kloster", "de"))
+
+
+@pytest.mark.parametrize("lang,query,game", [("it", "Chi ha inventato Adel Verpflichtet?", "adel-verpflichtet"),
+                                             ("en", "xylophon quokka citadels", "ohne-furcht-und-adel")])
+def test_a_game_named_with_words_it_does_not_hold_shows_the_game_at_a_glance(index, lang, query, game):
+    """A question naming a game whose other words nothing of it holds found nothing at all."""
+    hits = index.search(query, lang, limit=10).hits
+    assert [(h.kind, h.game, h.entry) for h in hits][:1] == [("fact", game, "facts")]
+    assert not any(h.best or h.close for h in hits)

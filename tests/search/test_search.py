@@ -250,3 +250,14 @@ def test_a_nested_lists_last_item_ends_once():
 
     text = "- **Farben:** je Farbe:\n  - Gelb: König\n  - Rot: Söldner\n- **Violett:** teurer"
     assert plain_text(text, ";") == "Farben: je Farbe: Gelb: König; Rot: Söldner; Violett: teurer;"
+
+
+def test_a_compounds_parts_do_not_outweigh_the_compound(index):
+    """"Startspieler" asked of Adel Verpflichtet: its part "Spieler" in other questions ("kann man
+    spielen", "Spielerzahl") outscored the answer whose keywords hold the compound (sixth)."""
+    gen = index.generation()
+    assert gen.compound_parts("title_de", "Startspieler Dieb") == {"start", "spiel"}
+    assert not gen.compound_parts("title_en", "start player")
+    answers = [h for h in index.search("Wer ist bei Adel Verpflichtet Startspieler?", "de", limit=10).hits
+               if h.kind in ("faq", "fact")]
+    assert "no-start-player" in [h.entry for h in answers[:3]], [(h.entry, h.score) for h in answers]
