@@ -38,7 +38,7 @@ FACT_WORDS = {
         "designers": "Autor: {names}.", "publishers": "Verlag: {names}.", "year": "Erschienen: {year}.",
         "credits_keywords": ["Autor", "Spieleautor", "Erfinder", "erfunden", "ausgedacht", "entworfen", "Verlag",
                              "erschienen", "herausgebracht", "Jahr"],
-        "components_keywords": ["Material", "Spielmaterial", "Anzahl", "Schachtelinhalt", "Teile"],
+        "components_keywords": ["Material", "Spielmaterial", "Anzahl", "Schachtel", "Schachtelinhalt", "Teile"],
     },
     "en": {
         "title": "Number of players, playing time, age",
@@ -66,7 +66,7 @@ FACT_WORDS = {
         "credits": "{game}: autore, editore, anno",
         "designers": "Autore: {names}.", "publishers": "Editore: {names}.", "year": "Pubblicato nel {year}.",
         "credits_keywords": ["autore", "inventato", "inventore", "ideato", "creato", "editore", "pubblicato", "anno"],
-        "components_keywords": ["materiale", "componenti", "contenuto", "pezzi"],
+        "components_keywords": ["materiale", "componenti", "contenuto", "scatola", "confezione", "pezzi"],
     },
 }
 # A list item of a stored text ends in this unless it ends in a sign of its own: snippets read

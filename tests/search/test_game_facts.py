@@ -69,3 +69,13 @@ def test_a_word_of_a_title_names_no_game(index, lang, question):
     hits = index.search(question, lang).hits
     put_forward = [h for h in hits if h.best or h.close] or [h for h in hits if h.kind in ("faq", "fact")][:1]
     assert put_forward and all(h.game == "ohne-furcht-und-adel" for h in put_forward), [(h.game, h.entry) for h in put_forward]
+
+
+@pytest.mark.parametrize("lang,question,game", [
+    ("it", "Cittadelle: cosa c'è nella scatola?", "ohne-furcht-und-adel"),
+    ("de", "was ist bei Kardinal und König in der Schachtel", "kardinal-und-koenig"),
+])
+def test_the_box_is_its_components(index, lang, question, game):
+    """"Scatola" and "Schachtel" are how players ask for the components: the Italian found none."""
+    answers = [(h.game, h.entry) for h in index.search(question, lang, limit=10).hits if h.kind in ("faq", "fact")]
+    assert (game, "components") in answers[:3], answers
