@@ -624,11 +624,12 @@ class SearchIndex:
             # ("page" → Italian "pag", as in "paga"; "lands" → German "land"): a word plainly of
             # another language is searched there only as that language's content has it.
             said = words if field_lang == lang else gen.words_of(words, field_lang)
+            # A compound's parts stand in for it where a text lacks the compound itself: a part in
+            # one text's question ("spielen") must not outweigh the compound in another's. (A
+            # language's fields share one analysis.)
+            compound = gen.compound_parts(f.title_field(field_lang), said) if field_lang in COMPOUNDING else frozenset()
             for kind, weight in WEIGHTS.items():
                 name = f"{kind}_{field_lang}"
-                # A compound's parts stand in for it where a text lacks the compound itself: a part
-                # in one text's question ("spielen") must not outweigh the compound in another's.
-                compound = gen.compound_parts(name, said) if field_lang in COMPOUNDING else frozenset()
                 parts.extend((name, token, weight * bonus * (PART_WEIGHT if token in compound else 1.0))
                              for token in gen.analyze(name, said, memo if said == words else None))
         parts.extend((f.PREFIXES, p, PREFIX_WEIGHT) for p in gen.analyze(f.PREFIXES, words, memo))
