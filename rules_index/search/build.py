@@ -288,7 +288,10 @@ def _recently_retired(generation: Path) -> bool:
 def new_generation_dir(link: Path) -> Path:
     gens = generations_dir(link)
     gens.mkdir(exist_ok=True)
-    return gens / f"{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}-{os.getpid()}"
+    # One reading of the clock: the second and its nanoseconds read apart could name a build made
+    # at a second's turn before one made earlier in that second (names sort as builds were made).
+    now = time.time_ns()
+    return gens / f"{time.strftime('%Y%m%d-%H%M%S', time.localtime(now // 10**9))}-{now % 10**9:09d}-{os.getpid()}"
 
 
 def build(library: Library, link: Path, content_dir: Path, changed: Iterable[Changed] | None = None,

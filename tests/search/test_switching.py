@@ -373,3 +373,34 @@ def test_a_new_generation_reads_ahead_what_readers_asked_the_previous_one(site):
     new = served.current().search
     assert new is not old
     assert asked <= set(new.postings_cache.keys())  # before any reader of the new one
+
+
+def test_generation_names_sort_as_the_builds_were_made_across_a_seconds_turn(tmp_path, monkeypatch):
+    """The second and its nanoseconds were read from the clock apart: a build at a second's turn
+    got the next second's nanoseconds under the last second's name and sorted before a build made
+    earlier in that second, and pruning kept the wrong generations."""
+    import importlib
+    import time as real_time
+
+    build_module = importlib.import_module("rules_index.search.build")
+    # A clock that moves 0.3 s between readings, from 0.1 s into a second: read twice a build, the
+    # second build's readings fall either side of the second's turn.
+    readings = iter(range(1_800_000_000 * 10**9 + 100_000_000, 1_900_000_000 * 10**9, 300_000_000))
+
+    class Clock:
+        @staticmethod
+        def time_ns():
+            return next(readings)
+
+        @staticmethod
+        def localtime(seconds=None):
+            return real_time.localtime(next(readings) // 10**9 if seconds is None else seconds)
+
+        @staticmethod
+        def strftime(fmt, moment=None):
+            return real_time.strftime(fmt, Clock.localtime() if moment is None else moment)
+
+    monkeypatch.setattr(build_module, "time", Clock)
+    first = build_module.new_generation_dir(tmp_path / "index")
+    second = build_module.new_generation_dir(tmp_path / "index")
+    assert first.name < second.name, (first.name, second.name)
