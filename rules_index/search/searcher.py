@@ -804,9 +804,9 @@ class SearchIndex:
             scores = self._weigh_questions(gen, scores, words, asked, game_filter)
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
+        result.subject = asked is not None and game_filter is None and len(asked) <= 1
         # Whether a term was asked alone is a matter of the words matched: an answer's question
         # naming the term (in any edition) ranks it among the answers, not above the term itself.
-        result.subject = asked is not None and game_filter is None and len(asked) <= 1
         term = term_asked([(key, matched[key]) for key, _score in chosen])
         if term is not None:
             term = next(item for item in chosen if item[0] == term[0])
