@@ -151,6 +151,11 @@ def answer_confidence(answers: list[tuple[tuple, float]]) -> tuple[tuple | None,
     return None, frozenset(key for key, score in answers[:MAX_CLOSE] if score >= first * CARD_MARGIN)
 
 
+def at_a_glance(game: str) -> dict[tuple, float]:
+    """A game's facts, credits and components as hits, in that order (``TITLE_FACTS``)."""
+    return {("fact", game, fact): float(len(TITLE_FACTS) - rank) for rank, fact in enumerate(TITLE_FACTS)}
+
+
 def section_leads(chosen: list[tuple[tuple, float]]) -> bool:
     """Whether a rules section outscores every answer ``SECTION_LEAD`` times (``chosen``: (key,
     score) of the hits shown)."""
@@ -775,8 +780,7 @@ class SearchIndex:
         if understood.title_only:
             # A game's name alone asks what the game is: its facts at a glance answer, its credits
             # and components follow. A word of a title elsewhere names nothing ("König").
-            scores = {("fact", understood.game, fact): float(len(TITLE_FACTS) - rank)
-                      for rank, fact in enumerate(TITLE_FACTS)}
+            scores = at_a_glance(understood.game)
             corrected, asked = None, None
         else:
             # Each asked word's terms, once: the ranking, the weighing and the card use them.
@@ -798,7 +802,7 @@ class SearchIndex:
         if unmatched:
             # A game named, and nothing of it holds the other words ("Chi ha inventato Adel
             # Verpflichtet?"): the game at a glance, as for its name alone, but put forward as no answer.
-            scores = {("fact", understood.game, fact): float(len(TITLE_FACTS) - rank) for rank, fact in enumerate(TITLE_FACTS)}
+            scores = at_a_glance(understood.game)
         matched = scores
         if asked is not None and not unmatched:  # a game's name alone: its facts, credits and components, in that order
             scores = self._weigh_questions(gen, scores, words, asked, game_filter)
