@@ -140,3 +140,25 @@ class GameNames:
                     return Understood(text, slug, tuple(m.group() for _, m in content[start:start + size]), title_only=True)
                 return Understood(rest, slug, tuple(m.group() for _, m in content[start:start + size]))
         return Understood(text)
+
+
+# What kind of answer a question asks for, told by its question words in any language: of two
+# answers that hold the same words, the one asked the same kind of question fits better ("in
+# quanti si gioca?" is how many play, not how two play). Yes/no questions have no word of their own.
+QUESTION_KINDS = {
+    "count": ("wie viele", "wieviele", "wie viel", "wieviel", "how many", "how much", "quanti", "quante", "quanto"),
+    "who": ("wer", "wem", "wen", "wessen", "who", "whom", "whose", "chi"),
+    "when": ("wann", "when", "quando"),
+}
+_KIND_PHRASES = tuple((tuple(phrase.split()), kind) for kind, phrases in QUESTION_KINDS.items() for phrase in phrases)
+
+
+def question_kinds(text: str) -> frozenset[str]:
+    """The kinds of answer ``text`` asks for (``QUESTION_KINDS``), by its words in any language."""
+    words = [fold(word) for word in TOKEN_PATTERN.findall(text)]
+    found = set()
+    for phrase, kind in _KIND_PHRASES:
+        size = len(phrase)
+        if any(tuple(words[at:at + size]) == phrase for at in range(len(words) - size + 1)):
+            found.add(kind)
+    return frozenset(found)

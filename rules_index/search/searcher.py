@@ -18,8 +18,8 @@ A query goes through these steps:
    corrected from the index's words (the reader's language first, never a stop word) as Whoosh's
    suggester corrects them (``spelling``), or to a word it is with two letters swapped; the
    corrected question is searched when it scores better than the words as typed (``corrected``).
-4. The answer first: the leading answers gain for the asked words their own question holds
-   (``_weigh_questions``); the hits are the best ``limit`` entries, shown answers first (FAQ
+4. The answer first: the leading answers gain for the asked words their own question holds,
+   and for asking the same kind of question ("how many", "who", "when": ``_weigh_questions``); the hits are the best ``limit`` entries, shown answers first (FAQ
    entries and the game's facts), then rules sections, glossary terms and common mistakes. The
    first answer is flagged ``best`` only when it clearly leads (``answer_confidence``); else the
    two or three that fit about as well are flagged ``close`` and come first, each asked about an
@@ -64,7 +64,7 @@ from .analysis import LANGS
 from .build import MARKER
 from .documents import COMPONENTS_ID, CREDITS_ID, FACTS_ID
 from .link import IndexLink
-from .query import GameNames, PlayersWords, all_stopwords, clean_query, content_words, scoring_words
+from .query import GameNames, PlayersWords, all_stopwords, clean_query, content_words, question_kinds, scoring_words
 from .scoring import field_lengths, one_word, postings_bytes as postings_bytes_of, read_postings, top
 from .snippets import CachedTokens, answer_snippet, text_snippet
 from .spelling import Spelling, language_knows, plainly_of_another_language, transpositions
@@ -128,6 +128,9 @@ ASKED_WEIGHT = 0.3
 # one word that both hold and a rare one scores high ("castle" in most answers of one game).
 WORDS_WEIGHT = 0.3
 REWEIGHED = 6
+# ... and this share when its question asks for the kind of answer the asked words do ("how many",
+# "who", "when": ``query.question_kinds``).
+KIND_WEIGHT = 0.3
 # The fields of what an answer is asked about: its question, its keywords and players' words. The
 # card's answer holds an asked word in one of them (every right card of the tuning sets does).
 ASKED_FIELDS = (f.title_field(""), f.keywords_field(""))
@@ -547,6 +550,14 @@ class _Generation:
         question, _text, named = self._document(docnum)[4:7]
         return frozenset(self.analyze(f.title_field(lang), f"{question} {named}"))
 
+    def question_kinds(self, key: tuple) -> frozenset[str]:
+        """The kinds of answer an entry's question asks for (``query.question_kinds``), in any
+        language; kept per generation."""
+        def kinds():
+            docs = (self.docnum(f"{key[0]}:{key[1]}:{key[2]}:{lang}") for lang in LANGS)
+            return frozenset().union(*(question_kinds(self._document(d)[4]) for d in docs if d is not None))
+        return self.texts.remembered(("kinds", key), kinds)
+
     def asked_terms(self, key: tuple, lang: str) -> tuple[frozenset[str], ...]:
         """The terms of each of players' ways of asking an entry's question in ``lang``."""
         return self.texts.remembered(("asked", key, lang), partial(self._asked_terms, key, lang))
@@ -735,6 +746,7 @@ class SearchIndex:
             return scores
         asked = scoring_words(words, gen.players, game)
         wanted = {field_lang: set(gen.analyze(f.title_field(field_lang), asked)) for field_lang in LANGS}
+        kinds = question_kinds(words)
         scores = dict(scores)
         for key, score in answers[:REWEIGHED]:
             share = nearest = 0.0
@@ -750,7 +762,9 @@ class SearchIndex:
                     nearest = max(nearest, len(terms & phrasing) / max(len(terms), len(phrasing)))
             docs = gen.entry_docs(key)
             held_words = sum(gen.any_holds(gen.word_postings(word), docs) for word in asked_words) / max(1, len(asked_words))
-            scores[key] = score * (1.0 + QUESTION_WEIGHT * share + ASKED_WEIGHT * nearest + WORDS_WEIGHT * held_words)
+            same_kind = bool(kinds & gen.question_kinds(key))
+            scores[key] = score * (1.0 + QUESTION_WEIGHT * share + ASKED_WEIGHT * nearest + WORDS_WEIGHT * held_words
+                                   + KIND_WEIGHT * same_kind)
         return scores
 
     def search(self, text: str, lang: str, game: str | None = None, limit: int = 10, correct: bool = True,

@@ -1,6 +1,7 @@
 """The answer card: shown only when the first answer clearly leads, else the close answers side by side."""
 import pytest
 
+from rules_index.search.query import question_kinds
 from rules_index.search.searcher import CARD_MARGIN, SECTION_LEAD, TERM_LEAD, answer_confidence, section_leads, term_asked
 
 A, B, C = ("faq", "g", "a"), ("faq", "g", "b"), ("faq", "g", "c")
@@ -203,3 +204,46 @@ def test_a_game_named_with_words_it_does_not_hold_shows_the_game_at_a_glance(ind
     hits = index.search(query, lang, limit=10).hits
     assert [(h.kind, h.game, h.entry) for h in hits][:1] == [("fact", game, "facts")]
     assert not any(h.best or h.close for h in hits)
+
+
+@pytest.mark.parametrize("text,kinds", [
+    ("Wie viele Räte passen in ein Land?", {"count"}), ("wieviel Gold bekommt der Händler", {"count"}),
+    ("How much does the Warlord pay?", {"count"}), ("in quanti si gioca", {"count"}),
+    ("Wer bekommt die Krone?", {"who"}), ("whose exhibition wins", {"who"}), ("chi prende la corona", {"who"}),
+    ("wann kommt der Dieb frei", {"when"}), ("When do I get the gold?", {"when"}), ("quando esce il ladro", {"when"}),
+    ("Darf der Dieb den Mörder bestehlen?", set()), ("can the thief rob the assassin", set()), ("dieb meuchler", set()),
+    ("Who gets how many points?", {"who", "count"}),
+])
+def test_question_words_tell_the_kind_of_answer_asked_for(text, kinds):
+    assert question_kinds(text) == kinds
+
+
+def test_an_answer_asked_the_same_kind_of_question_gains(index, monkeypatch):
+    """Of sibling answers holding the same words, the one whose question asks what the asked words
+    ask (how many, who, when) fits better: "in quanti si gioca" is how many play, not how two play."""
+    from rules_index.search import searcher
+
+    assert searcher.KIND_WEIGHT > 0
+    for weight in ("QUESTION_WEIGHT", "ASKED_WEIGHT", "WORDS_WEIGHT"):
+        monkeypatch.setattr(searcher, weight, 0.0)
+    monkeypatch.setattr(searcher, "KIND_WEIGHT", 0.5)
+    gen = index.generation()
+    key = ("faq", "kardinal-und-koenig", "council-limit")  # "How many councillors may stand in one land at most?"
+    for asked, gain in (("how many councillors in a land", 1.5), ("councillors in a land", 1.0), ("when councillors land", 1.0)):
+        raw = index._rank(gen, asked, "en", None, 10, {})
+        assert key in raw
+        weighed = index._weigh_questions(gen, raw, asked, index.words(gen, asked, "en"), None)[key]
+        assert weighed / raw[key] == pytest.approx(gain), asked
+
+
+@pytest.mark.parametrize("lang,query,card,not_card", [
+    ("de", "wie viele räte in einem land", "council-limit", None),
+    ("it", "adel verpflichtet in quanti si gioca", None, "two-player-variants"),
+])
+def test_the_kind_of_question_asked_picks_among_sibling_answers(index, lang, query, card, not_card):
+    hits = index.search(query, lang, limit=10).hits
+    best = [h.entry for h in hits if h.best]
+    if card:
+        assert best == [card], [(h.entry, h.score, h.best) for h in hits]
+    if not_card:
+        assert not_card not in best, [(h.entry, h.score, h.best) for h in hits]
