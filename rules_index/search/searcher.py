@@ -112,11 +112,10 @@ SECTION_LEAD = 2.0
 # reach it: 81.3 to 86.8 % shown, 98.2 to 97.4 % right; the most cards are taken);
 # eval/held-out-*.yaml measure it unseen.
 CARD_MARGIN = 0.88
-# An answer to the same question in another game within this share of the first: no card.
-SCOPE_MARGIN = 0.7
 MAX_CLOSE = 3
-# ... and an answer to the same question in another game within this share, when no asked word
-# belongs to the first answer's game alone (``tells_games_apart``): no card either.
+# An answer to the same question in another game within this share of the first, when the asker
+# named no game and no asked word belongs to the first answer's game alone (``tells_games_apart``):
+# which game's verdict applies is open, so no card.
 NAMESAKE_MARGIN = 0.5
 # The leading answers (``REWEIGHED``) gain up to this share of their score for the asked words
 # that their own question holds (``_weigh_questions``).
@@ -142,12 +141,6 @@ def answer_confidence(answers: list[tuple[tuple, float]]) -> tuple[tuple | None,
     if not answers:
         return None, frozenset()
     (first_key, first), rest = answers[0], answers[1:]
-    # The same question answered for another game (each game's "game-end"): the asker named no
-    # game, so which game's verdict applies is open.
-    other_games = [key for key, score in rest if score >= first * SCOPE_MARGIN
-                   and key[2] == first_key[2] and key[1] != first_key[1]]
-    if other_games:
-        return None, frozenset([first_key, *other_games[:MAX_CLOSE - 1]])
     second = rest[0][1] if rest else 0.0
     if second < first * CARD_MARGIN:
         return first_key, frozenset()

@@ -24,12 +24,6 @@ def test_a_lead_under_the_margin_is_no_card():
     assert answer_confidence([(A, 100.0), (B, 100.0 * CARD_MARGIN + 0.1)]) == (None, frozenset({A, B}))
 
 
-def test_the_same_question_of_another_game_leaves_the_game_open():
-    other = ("faq", "other-game", "a")
-    best, close = answer_confidence([(A, 100.0), (B, 60.0), (other, 75.0)])
-    assert best is None and close == {A, other}
-
-
 def test_search_shows_the_close_answers_first(index):
     result = index.search("game end", "en", limit=10)
     close = [h for h in result.hits if h.close]
