@@ -42,7 +42,6 @@ import json
 import os
 import re
 import threading
-import time
 from array import array
 from bisect import bisect_left
 from contextlib import contextmanager
@@ -72,11 +71,6 @@ from .spelling import Spelling, language_knows, plainly_of_another_language, tra
 MAX_LIMIT = 50
 POSTINGS_BYTES = 64 * MiB  # the default of SEARCH_POSTINGS_CACHE_BYTES
 # The most entries each of a generation's other caches keeps.
-# A new generation reads ahead the postings of at most this many terms the previous one held, for
-# at most this long (``_Generation.warm``): the first searches after a switch find them read, and
-# a change still reaches readers in time at 30,000 entries.
-WARM_TERMS = 4096
-WARM_SECONDS = 0.25
 MAX_ENTRIES = {"missed": 4096, "analyses": 32768, "lines": 16384, "words": 8192, "spans": 8192, "snippets": 8192,
                "documents": 16384, "texts": 4096, "results": 1024}
 # Searchers a new generation opens ahead: as many as the previous one lent at once, at most this.
@@ -240,7 +234,7 @@ class _Generation:
     """One built index, opened, with its caches."""
 
     def __init__(self, path: str, postings_bytes: int = POSTINGS_BYTES, readers: int = 0,
-                 analyses: Analyses | None = None, hot: tuple = (), spellings: dict | None = None):
+                 analyses: Analyses | None = None, spellings: dict | None = None):
         """``readers``: how many searchers ``warm`` opens ahead (as many as the previous
         generation lent at once); ``analyses``: the previous generation's, kept when this one
         analyses text alike (a published change keeps the analysers, and the words analysed and
@@ -271,25 +265,13 @@ class _Generation:
         self._spellings: dict[str, Spelling] = {}
         self._earlier_spellings = dict(spellings or {})  # let go of once read
         self._lengths: dict[str, array] = {}
-        self.hot = hot  # (field, term) read ahead by ``warm``
-
-    def hot_terms(self) -> tuple:
-        """The terms (field, term) whose postings this generation holds: those its readers ask for."""
-        return tuple(key for key in self.postings_cache.keys() if len(key) == 2)[:WARM_TERMS]
 
     def warm(self) -> None:
         """Read every language's spelling words (seconds at 30,000 entries: a reader must not wait
-        for them), the postings of the terms the previous generation was asked for (``hot``), and
-        open the ``readers`` searchers of the pool. Runs in a thread of its own."""
+        for them) and open the ``readers`` searchers of the pool. Runs in a thread of its own."""
         with self.borrowed():
             for lang in LANGS:
                 self.spelling(lang)
-            until = time.monotonic() + WARM_SECONDS
-            for field_name, token in self.hot:
-                if time.monotonic() > until:
-                    break
-                self.postings(field_name, token, 1.0)
-        self.hot = ()
         self.peak = 0  # warming is no reader
         for _ in range(self.readers - len(self._idle)):
             opened = self.index.searcher()
@@ -610,7 +592,7 @@ class SearchIndex:
         if previous is None:
             return _Generation(real, self.postings_bytes)
         return _Generation(real, self.postings_bytes, readers=previous.peak, analyses=previous.analyses,
-                           hot=previous.hot_terms(), spellings=previous.spellings_read())
+                           spellings=previous.spellings_read())
 
     def install(self, gen: _Generation) -> None:
         """Make ``gen`` the installed generation and let go of what the previous one cached."""

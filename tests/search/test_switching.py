@@ -360,21 +360,6 @@ def test_analyses_are_shared_only_by_schemas_that_analyse_alike(site):
     assert not gen.analyses.fits(Schema(**{name: TEXT() for name in gen.schema.names()}))
 
 
-def test_a_new_generation_reads_ahead_what_readers_asked_the_previous_one(site):
-    """The terms readers asked for before a switch are read into the next generation while it is
-    prepared, so the first searches after the switch find them read."""
-    content, link = site
-    served = serving(content, link, wait=None)
-    old = served.current().search
-    served.index.search("Dieb Meuchler", "de", gen=old)
-    asked = set(old.hot_terms())
-    assert asked
-    publish_change(content, link)
-    new = served.current().search
-    assert new is not old
-    assert asked <= set(new.postings_cache.keys())  # before any reader of the new one
-
-
 def test_generation_names_sort_as_the_builds_were_made_across_a_seconds_turn(tmp_path, monkeypatch):
     """The second and its nanoseconds were read from the clock apart: a build at a second's turn
     got the next second's nanoseconds under the last second's name and sorted before a build made
