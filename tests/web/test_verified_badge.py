@@ -124,6 +124,15 @@ def test_the_other_statuses_in_words(client, game, faq, phrase):
     assert "Von der Regel-Engine geprüft" not in html
 
 
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_the_statements_not_checked_are_shown_as_text_not_markdown(client, lang):
+    """The list under "Not checked by the engine" showed "**special ability**" with its stars."""
+    html = client.get(f"/{lang}/{GAMES['ohne']}/faq/purple-districts").get_data(as_text=True)
+    listed = re.search(r'<ul class="unchecked">(.*?)</ul>', html, re.S)
+    assert listed and "<li>" in listed.group(1)
+    assert "**" not in listed.group(1) and "<strong>" in listed.group(1)
+
+
 @pytest.mark.parametrize("lang,title", [
     ("de", "Die Regel-Engine: was sie prüft und was sie nicht wissen kann"),
     ("en", "The rules engine: what it checks, and what it cannot know"),
