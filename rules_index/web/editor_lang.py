@@ -2,9 +2,11 @@
 browser's Accept-Language, else German. It is independent of the content language being edited."""
 from __future__ import annotations
 
-from flask import request, session as cookie
+from flask import session as cookie
 
-from rules_index.content import DEFAULT_LANG, LANGS
+from rules_index.content import LANGS
+
+from .browser_lang import browser_lang
 
 COOKIE_KEY = "editor_lang"
 
@@ -13,7 +15,7 @@ def editor_lang() -> str:
     chosen = cookie.get(COOKIE_KEY)
     if chosen in LANGS:
         return chosen
-    return request.accept_languages.best_match(LANGS) or DEFAULT_LANG
+    return browser_lang()
 
 
 def choose(lang: str) -> bool:

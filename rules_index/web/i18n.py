@@ -8,6 +8,8 @@ from flask_babel import Babel, refresh
 
 from rules_index.content import DEFAULT_LANG, LANGS
 
+from .browser_lang import browser_lang
+
 
 def page_lang() -> str:
     """The reader's language: the page's first path segment (in any case: "/EN/…"), or ?lang= on
@@ -23,7 +25,7 @@ def page_lang() -> str:
     lang = request.args.get("lang")
     if lang in LANGS:
         return lang
-    return request.accept_languages.best_match(LANGS) or DEFAULT_LANG
+    return browser_lang()
 
 
 def init_app(app: Flask) -> None:

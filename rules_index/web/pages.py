@@ -13,12 +13,13 @@ from rules_index.corrections import availability, changes, history
 from rules_index.corrections.db import session as db_session
 from rules_index.corrections.extras import entry_extras
 from rules_index.coverage import game_coverage
-from rules_index.content import DEFAULT_LANG, LANGS, Game
+from rules_index.content import LANGS, Game
 from rules_index.engines import InputError, calculators_for
 from rules_index.render import first_sentence, inline_html, markdown_html, marked_answer_html, plain_text, reader_markdown
 from rules_index.search import MAX_QUERY_CHARS, clean_query
 
 from . import calculator_forms, page_cache, site_version
+from .browser_lang import browser_lang
 from . import previews as web_previews
 from .seo import public_base
 from .state import content_dir, library, related_faq, search_results, verification
@@ -91,7 +92,7 @@ def helpers():
 
 @bp.get("/")
 def root():
-    lang = request.accept_languages.best_match(LANGS) or DEFAULT_LANG
+    lang = browser_lang()
     response = redirect(url_for("pages.home", lang=lang))
     response.vary.add("Accept-Language")
     return response

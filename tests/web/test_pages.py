@@ -16,7 +16,11 @@ def html(response) -> str:
     return response.get_data(as_text=True)
 
 
-@pytest.mark.parametrize("accept,expected", [("it-IT,it;q=0.9", "/it/"), ("en-GB,en;q=0.8", "/en/"), ("fr", "/de/"), (None, "/de/")])
+@pytest.mark.parametrize("accept,expected", [
+    ("it-IT,it;q=0.9", "/it/"), ("en-GB,en;q=0.8", "/en/"), ("fr", "/de/"), (None, "/de/"),
+    # The first choice wins though only its region is given: "de;q=0.8" once beat "en-US".
+    ("en-US,de;q=0.8", "/en/"), ("de-CH,en;q=0.5", "/de/"), ("en-US,it;q=0.5", "/en/"), ("fr-FR,it-CH;q=0.7,en;q=0.3", "/it/"),
+])
 def test_root_redirects_by_accept_language(client, accept, expected):
     headers = {"Accept-Language": accept} if accept else {}
     response = client.get("/", headers=headers)
