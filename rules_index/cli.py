@@ -45,7 +45,7 @@ def check_revisions(revisions: str, repo: Path | None) -> None:
 
     from .content import LANGS, ContentError, load_library
     from .content.repo import ContentRepo, GitError
-    from .corrections.gate import claim_problems, engine_problems, mistake_problems
+    from .corrections.gate import claim_problems, engine_problems, mistake_problems, reversed_problems
     from .corrections.holds import content_words, hold_reasons, section_hold_reasons
     from .verification import verify
 
@@ -82,6 +82,8 @@ def check_revisions(revisions: str, repo: Path | None) -> None:
                 continue
             changed += 1
             found = claim_problems(game, entry) + mistake_problems(game, entry) + engine_problems(game, entry)
+            if stored is not None:
+                found += reversed_problems(game, stored, entry)
             problems += [f"{slug}/{entry.id}: {p.message}" for p in found]
             if stored is not None:
                 held += [f"{slug}/{entry.id}: {r.message}" for r in hold_reasons(stored, entry, game.glossary, content_words(game, entry.id))]

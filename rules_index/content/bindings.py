@@ -105,7 +105,8 @@ _CLAUSE = re.compile(r"[,;–—]|\s-\s")
 # The span's own clause, where a true statement is read: colons and the words that join two
 # clauses end it too ("Passing is illegal: [you must swap a card]", "… are not lost and [can be
 # played again]").
-_OWN_CLAUSE = re.compile(r"[,;:–—]|\s-\s|\s(?:and|but|or|und|aber|oder|sondern|e|ed|ma|o|oppure)\s", re.I)
+# Emphasis may close or open beside the joining word ("… e**⏎[non …]").
+_OWN_CLAUSE = re.compile(r"[,;:–—]|\s-\s|\s[*_]*(?:and|but|or|und|aber|oder|sondern|e|ed|ma|o|oppure)[*_]*\s", re.I)
 _TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-+:?\s*\|)+\s*:?-*:?\s*$")
 
 
@@ -303,9 +304,10 @@ def rendering_problem(fact: Fact, words: str, clause: str, lang: str, vocabulary
         answer = ANSWER_WORDS[lang].get(words.strip(" *_.,!").casefold())
         # What the engine holds true is denied only in the span's own clause, outside the clauses
         # inside it: "may destroy the districts of a character that takes no turn" says it may.
-        # What it holds false must be denied somewhere in the clause (a reworded denial is read
-        # by a second editor anyway).
-        read = main_clause(own or clause, lang) if value else clause
+        # What it holds false must be denied in the span's own clause too, subordinate clauses
+        # included: a denial before a colon or a joining word belongs to another claim ("Not the
+        # Bishop: the Thief [may rob the King]").
+        read = main_clause(own or clause, lang) if value else (own or clause)
         if obliges(main_clause(own or clause, lang), lang):
             return ("obligation", "says that something must be done, but the fact shows only whether it may: "
                                   "write what the check shows, or give the fact the words it checks (says)", "")
@@ -516,7 +518,7 @@ def answer_problems(faq: Faq, glossary: Iterable[GlossaryEntry], source_pages: i
                     roles: Iterable[str] = ()) -> list[BindingProblem]:
     """Everything an answer's text gets wrong against its ruling: the opening verdict word, and
     each bound span, unbound statement, loose number and page."""
-    found = [BindingProblem(p.lang, p.message) for lang in LANGS
+    found = [BindingProblem(p.lang, p.message, p.code, p.params) for lang in LANGS
              for p in verdict_problems(faq.ruling, faq.text(lang).answer, lang, "answer")]
     vocabulary = Vocabulary(glossary)
     # A page named in the question is held to the citation as one named in the answer.

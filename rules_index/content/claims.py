@@ -56,6 +56,9 @@ class ClaimProblem:
 
     lang: str
     message: str
+    # For the editors' pages, to say it in the editor's language (web.gate_words).
+    code: str | None = None
+    params: tuple = ()
 
 
 def plain(text: str) -> str:
@@ -118,20 +121,26 @@ def verdict_problems(ruling: Ruling, text: str, lang: str, field: str) -> list[C
         if said == verdict:
             return []
         if said is not None:
-            return [ClaimProblem(lang, f"{where}: opens with \"{SHOWN_WORD[said][lang]}\", but the ruling's verdict is {verdict}")]
-        return [ClaimProblem(lang, f"{where}: does not open with \"{SHOWN_WORD[verdict][lang]}\", the ruling's verdict")]
+            return [ClaimProblem(lang, f"{where}: opens with \"{SHOWN_WORD[said][lang]}\", but the ruling's verdict is {verdict}",
+                                 "verdict-opens", (("said", SHOWN_WORD[said][lang]), ("verdict", SHOWN_WORD[verdict][lang])))]
+        return [ClaimProblem(lang, f"{where}: does not open with \"{SHOWN_WORD[verdict][lang]}\", the ruling's verdict",
+                             "verdict-missing", (("verdict", SHOWN_WORD[verdict][lang]),))]
     if said is not None:
         kind = "leaves the question open" if verdict == "none" else f"answers with {_verdict_text(verdict, lang)}"
-        return [ClaimProblem(lang, f"{where}: opens with \"{SHOWN_WORD[said][lang]}\", but the ruling {kind}")]
+        shown = "" if verdict == "none" else _verdict_text(verdict, lang)
+        return [ClaimProblem(lang, f"{where}: opens with \"{SHOWN_WORD[said][lang]}\", but the ruling {kind}",
+                             "verdict-open" if verdict == "none" else "verdict-opens", (("said", SHOWN_WORD[said][lang]), ("verdict", shown)))]
     if isinstance(verdict, int):
         ordered = numbers_in_order(text, lang)
         if not ordered or ordered[0] != verdict:
             first = ordered[0] if ordered else "no number"
-            return [ClaimProblem(lang, f"{where}: its first number is {first}, but the ruling's verdict is {verdict}")]
+            return [ClaimProblem(lang, f"{where}: its first number is {first}, but the ruling's verdict is {verdict}",
+                                 "verdict-number", (("first", str(first)), ("verdict", str(verdict))))]
     elif isinstance(verdict, Localized):
         phrase = verdict.get(lang)
         if not names(first_paragraph(text), phrase):
-            return [ClaimProblem(lang, f"{where}: its first paragraph does not name \"{phrase}\", the ruling's verdict")]
+            return [ClaimProblem(lang, f"{where}: its first paragraph does not name \"{phrase}\", the ruling's verdict",
+                                 "verdict-phrase", (("verdict", phrase),))]
     return []
 
 

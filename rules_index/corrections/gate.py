@@ -4,7 +4,8 @@ A changed FAQ entry must
 
 - validate (schema and cross-file checks): kind ``validation``;
 - say in every language what the entry's ruling says (the verdict word, and each bound span the
-  value of its fact; every statement of a checked answer bound or an aside): kind ``claim``,
+  value of its fact; every statement of a checked answer bound or an aside), and no bound
+  statement the opposite of how the stored, checked text said it (reversals.py): kind ``claim``,
   also when the engine's output contradicts a fact of the ruling;
 - restate none of the game's common mistakes: kind ``mistake``, naming the mistake and the
   check that refutes it;
@@ -31,6 +32,7 @@ from rules_index.content import LANGS, Game
 from rules_index.content.checks import check_game
 from rules_index.content.bindings import answer_problems
 from rules_index.content.claims import ruling_shape_problems
+from rules_index.content.reversals import reversal_problems
 from rules_index.content.loader import load_catalog, load_checked_game, load_game, schema_words
 from rules_index.content.schema import Faq
 from rules_index.content.writer import FAQ_TEXT_FIELDS, FilePlan, clean_text, planned_copy
@@ -112,8 +114,10 @@ def review_faq(game: Game, stored: Faq, updates: dict) -> tuple[list[GateProblem
         return [GateProblem("validation", UNCHANGED, code="unchanged")], entry
     changed = dataclasses.replace(game, faq=[entry if f.id == entry.id else f for f in game.faq])
     # The stored game is valid: whatever the cross-file checks find now, the change brought.
-    problems = [GateProblem("validation", str(p)) for p in check_game(changed, {}, None, rulings=False)]
-    return problems + claim_problems(changed, entry) + mistake_problems(game, entry) + engine_problems(changed, entry), entry
+    # Checked in memory: no file line to give, only what is wrong.
+    problems = [GateProblem("validation", p.message) for p in check_game(changed, {}, None, rulings=False)]
+    problems += claim_problems(changed, entry) + reversed_problems(game, stored, entry)
+    return problems + mistake_problems(game, entry) + engine_problems(changed, entry), entry
 
 
 def _loaded_problem(problem) -> GateProblem:
@@ -155,6 +159,13 @@ def claim_problems(game: Game, entry: Faq) -> list[GateProblem]:
     return problems + [GateProblem("claim", claim.message, lang=claim.lang, code=claim.code, params=claim.params) for claim in found]
 
 
+def reversed_problems(game: Game, stored: Faq, entry: Faq) -> list[GateProblem]:
+    """Each statement of ``entry`` that says the opposite of how the checked ``stored`` said the
+    same fact (reversals.py)."""
+    found = [p for field in FAQ_TEXT_FIELDS for p in reversal_problems(stored, entry, game.glossary, field)]
+    return [GateProblem("claim", p.message, lang=p.lang, code=p.code, params=p.params) for p in found]
+
+
 def mistake_problems(game: Game, entry: Faq) -> list[GateProblem]:
     problems = []
     for lang in LANGS:
@@ -168,7 +179,8 @@ def mistake_problems(game: Game, entry: Faq) -> list[GateProblem]:
                 + (f"; the engine refutes it in {check}" if check else "")
                 + (f": {scenario}" if scenario else "")
             )
-            problems.append(GateProblem("mistake", message, lang=lang, mistake=mistake.id, check=check, scenario=scenario))
+            problems.append(GateProblem("mistake", message, lang=lang, mistake=mistake.id, check=check, scenario=scenario,
+                                        code="mistake", params=(("mistake", mistake.text(lang).mistake), ("scenario", scenario or ""))))
     return problems
 
 

@@ -18,6 +18,33 @@ def _say(code: str, lang: str, p: dict) -> str | None:
     if code == "opposite":
         return _("%(language)s: “%(words)s” says the opposite of what the engine gives in situation %(check)s for the fact %(fact)s. Turn the statement round, or bind it to the fact it states.",
                  language=language, **p)
+    if code == "reversed-denied":
+        return _("%(language)s: “%(words)s” is now denied, where the checked text affirms it (fact %(fact)s): the opposite of what the engine checked. Keep what the statement says, or change the ruling.",
+                 language=language, **p)
+    if code == "reversed-affirmed":
+        return _("%(language)s: “%(words)s” is now affirmed, where the checked text denies it (fact %(fact)s): the opposite of what the engine checked. Keep the denial, or change the ruling.",
+                 language=language, **p)
+    if code == "reversed-word":
+        return _("%(language)s: “%(words)s” says “%(said)s” where the checked text says “%(checked)s” (fact %(fact)s): the opposite of what the engine checked. Keep “%(checked)s”, or change the ruling.",
+                 language=language, **p)
+    if code == "verdict-opens":
+        return _("%(language)s: the answer opens with “%(said)s”, but the entry's verdict is “%(verdict)s”. Open with the verdict, or change the verdict.",
+                 language=language, **p)
+    if code == "verdict-open":
+        return _("%(language)s: the answer opens with “%(said)s”, but the entry's verdict leaves the question open. Do not open with a verdict word, or change the verdict.",
+                 language=language, **p)
+    if code == "verdict-missing":
+        return _("%(language)s: the answer does not open with “%(verdict)s”, the entry's verdict. Open with it.",
+                 language=language, **p)
+    if code == "verdict-number":
+        return _("%(language)s: the first number of the answer is %(first)s, but the entry's verdict is %(verdict)s. Give the verdict's number first.",
+                 language=language, **p)
+    if code == "verdict-phrase":
+        return _("%(language)s: the first paragraph of the answer does not name “%(verdict)s”, the entry's verdict. Name it there.",
+                 language=language, **p)
+    if code == "mistake":
+        return _("%(language)s: the answer restates the common mistake “%(mistake)s”, which the engine refutes. %(scenario)s",
+                 language=language, **p).strip()
     if code == "obligation":
         return _("%(language)s: “%(words)s” says that something must be done, but situation %(check)s shows only whether the engine allows it (fact %(fact)s). Say what the check shows, or give the fact the words it checks (says).",
                  language=language, **p)

@@ -104,6 +104,21 @@ def test_a_negation_in_the_clause_of_a_true_statement_turns_it():
     assert any("says the opposite" in p for p in problems({"de": wrong}, verdict="yes", facts=facts))
 
 
+@pytest.mark.parametrize("lang,wrong,right", [
+    # A denial in another claim of the statement, before a colon or a joining word, denies nothing here.
+    ("en", "Not the Bishop: the Thief [may rob the King]{fact=may-rob}.",
+     "Not the Bishop: the Thief [may not rob the King]{fact=may-rob}."),
+    ("de", "Den Prediger nicht, aber der Dieb [darf den König bestehlen]{fact=may-rob}.",
+     "Den Prediger nicht, aber der Dieb [darf den König nicht bestehlen]{fact=may-rob}."),
+    ("it", "Non il Vescovo; il Ladro [può derubare il Re]{fact=may-rob}.",
+     "Non il Vescovo; il Ladro [non può derubare il Re]{fact=may-rob}."),
+])
+def test_a_false_statement_must_be_denied_in_its_own_clause(lang, wrong, right):
+    said = {text: problems({lang: RIGHT[lang].replace(". ", f". {text} ", 1)}) for text in (wrong, right)}
+    assert any("says the opposite" in p for p in said[wrong]), said[wrong]
+    assert not any("says the opposite" in p for p in said[right]), said[right]
+
+
 def with_true_statement(lang: str, said: str) -> tuple[dict, list]:
     """The right answers with "may rob" made true (verdict yes), and ``said`` after the verdict in
     ``lang``; and the facts that go with them."""

@@ -53,6 +53,15 @@ def test_a_wrong_number_in_a_bound_statement_fails_the_check(tmp_path, repo):
     assert f'"{wrong}" does not state {match.group(1)}' in result.output
 
 
+def test_a_bound_statement_turned_into_its_opposite_fails_the_check(tmp_path, repo):
+    """The same player still named, but losing the crown he keeps: the value stands, the claim is
+    turned round (reversals.py)."""
+    old, new = commit_by_hand(repo, "[the previous King keeps the crown]", "[the previous King loses the crown]")
+    result = check(tmp_path, repo, f"{old}..{new}")
+    assert result.exit_code == 1, result.output
+    assert "says \"loses\" where the checked text says \"keeps\"" in result.output
+
+
 def test_an_aside_passes_and_is_listed_for_the_reviewer(tmp_path, repo):
     from apptools import real_library
 

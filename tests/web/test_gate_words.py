@@ -1,4 +1,5 @@
-"""The gate's findings in the editor's language: every code of bindings.py and holds.py has its
+"""The gate's findings in the editor's language: every code of bindings.py, claims.py, reversals.py,
+gate.py and holds.py has its
 sentence in de, en and it, with the text, the engine's value and the way to fix it."""
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from rules_index.web.gate_words import gate_text
 
 PARAMS = {"words": "Wörterx", "fact": "factx", "expected": "Wertx", "check": 3, "subject": "Subjektx", "text": "Satzx",
           "numbers": "7, 9", "page": "S. 9", "cited": "S. 2", "mark": "[Markex]", "field": "answer", "fields": "ruling",
-          "facts": "a, b"}
+          "facts": "a, b", "said": "Gesagtx", "checked": "Geprüftx",
+          "verdict": "Urteilx", "first": "5", "mistake": "Irrtumx", "scenario": "Szenariox."}
 CODES = ["value", "opposite", "obligation", "no-words", "unknown-fact", "subject", "unbound", "loose-number", "page", "mark", "span-lines", "question",
-         "new", "dropped", "structured", "diverging"]
+         "reversed-denied", "reversed-affirmed", "reversed-word",
+         "verdict-opens", "verdict-open", "verdict-missing", "verdict-number", "verdict-phrase", "mistake", "new", "dropped", "structured", "diverging"]
 
 
 @pytest.mark.parametrize("locale", ["de", "en", "it"])
