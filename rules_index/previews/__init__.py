@@ -53,7 +53,19 @@ def verdict_sentence(answer_markdown: str, limit: int = VERDICT_LIMIT) -> str:
     taken = sentences[0]
     if len(taken.split()) <= _BARE_VERDICT_WORDS and len(sentences) > 1:
         taken = f"{taken} {sentences[1]}"
-    return taken if len(taken) <= limit else taken[: limit - 1].rstrip() + "…"
+    return taken if len(taken) <= limit else shortened(taken, limit)
+
+
+def shortened(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters with "…": after its last item or clause (";" or ":")
+    in the last third, else after its last whole word, never inside a word ("Or he disca…")."""
+    cut = text[: limit - 1]
+    clause = max(cut.rfind(";"), cut.rfind(":"))
+    if clause >= len(cut) * 2 // 3:
+        cut = cut[:clause]
+    elif text[limit - 1:limit].strip() and " " in cut:
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:–—(") + "…"
 
 
 def short_citation(game: Game, faq: Faq, lang: str) -> str:

@@ -14,6 +14,7 @@ from PIL import Image
 
 from apptools import real_library
 from rules_index.content import LANGS
+from rules_index.render import plain_text
 from rules_index.previews import answer_preview, quote_markdown, quote_text, verdict_sentence
 
 ANSWERS = [(game.slug, faq.id) for game in real_library() for faq in game.faq]
@@ -208,6 +209,24 @@ def test_verdict_sentence_takes_the_sentence_after_a_bare_verdict(answer, expect
     assert verdict_sentence(answer) == expected
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_long_verdict_is_cut_after_a_whole_word_or_item(lang):
+    """"… Or he disca…": the link preview cut the verdict inside a word."""
+    library = real_library()
+    cut = 0
+    for game in library:
+        for entry in game.faq:
+            said = " ".join(plain_text(entry.text(lang).answer, item_end=";").split())
+            verdict = verdict_sentence(entry.text(lang).answer)
+            if not verdict.endswith("…"):
+                continue
+            cut += 1
+            kept = " ".join(verdict[:-1].split())
+            assert said.startswith(kept) and said[len(kept):len(kept) + 1] in (" ", ";", ":", ","), (game.slug, entry.id, lang, verdict)
+            assert not kept.endswith((" ", ",", ";", ":"))
+    assert cut > 0
+
+
 def test_language_hint_offers_each_other_language_in_its_own_words(client):
     page = client.get("/en/ohne-furcht-und-adel/faq/thief-forbidden-targets").get_data(as_text=True)
     hints = re.findall(r'<p class="language-hint" data-hint-lang="(\w+)" lang="\w+" hidden><a href="([^"]+)" hreflang="\w+">([^<]+)</a>', page)
@@ -306,7 +325,7 @@ def test_a_listed_answer_keeps_its_items_apart_in_the_preview(lang):
                 assert item[-1] in ".;:!?,", (slug, faq_id, item)
             elif item and item in verdict and not verdict.endswith(item):
                 checked += 1
-                assert verdict[verdict.index(item) + len(item)] in ".;:!?,", (slug, faq_id, item)
+                assert verdict[verdict.index(item) + len(item)] in ".;:!?,…", (slug, faq_id, item)  # or cut after it
     assert checked >= 5
 
 
