@@ -72,34 +72,46 @@ def unmarked(text: str) -> str:
     return SPAN.sub(lambda match: match["words"], text)
 
 
-def bind_words(text: str, words: str, fact: str) -> str | None:
-    """``text`` with the first occurrence of ``words`` outside any mark bound to ``fact``
-    ("[words]{fact=fact}"), or None when the words do not stand there unmarked."""
-    return _mark_words(text, words, f"fact={fact}")
-
-
-def _mark_words(text: str, words: str, attrs: str) -> str | None:
+def _mark_words(text: str, words: str, attrs: str, typed: bool = False, after: int = 0) -> tuple[str, int] | None:
+    """``text`` with the first unmarked occurrence of ``words`` (as whole words, from ``after`` on)
+    marked ``attrs``, and where the mark ends; ``typed``: the words may stand there without their
+    emphasis and with other white space (a reader's text, typed without Markdown: "4 carte
+    quartiere" for "**4 carte quartiere**")."""
     words = words.strip()
     if not words or any(c in words for c in "[]{}\n"):
         return None
     taken = [(m.start, m.end) for m in marks(text)]
-    start = text.find(words)
-    while start >= 0:
-        end = start + len(words)
+    parts = re.sub(r"[*_]+", "", words).split() if typed else [words]
+    if not parts:
+        return None
+    pattern = r"(?<![^\W_])" + r"[*_]*\s+[*_]*".join(map(re.escape, parts)) + r"(?![^\W_])"
+    for match in re.compile(pattern).finditer(text, after):
+        start, end = match.span()
         if not any(a < end and start < b for a, b in taken):
-            return f"{text[:start]}[{words}]{{{attrs}}}{text[end:]}"
-        start = text.find(words, start + 1)
+            marked = f"[{match.group()}]{{{attrs}}}"
+            return f"{text[:start]}{marked}{text[end:]}", start + len(marked)
     return None
+
+
+def bind_words(text: str, words: str, fact: str) -> str | None:
+    """``text`` with the first occurrence of ``words`` outside any mark bound to ``fact``
+    ("[words]{fact=fact}"), or None when the words do not stand there unmarked."""
+    found = _mark_words(text, words, f"fact={fact}")
+    return None if found is None else found[0]
 
 
 def marked_like(marked: str, plain: str) -> str:
     """``plain`` (a reader's rewording of ``marked`` as readers see it) with the marks of
-    ``marked`` put back wherever their words still stand, in order; new words stay unmarked for
-    an editor to bind."""
-    result = plain
+    ``marked`` put back wherever their words still stand, in order (where a mark's words stand
+    again after the previous mark's, they are taken there); new words stay unmarked for an
+    editor to bind."""
+    result, after = plain, 0
     for mark in marks(marked):
         if mark.problem:
             continue
         attrs = f".{mark.aside}" if mark.aside else (f"fact={mark.facts[0]}" if len(mark.facts) == 1 else f'fact="{" ".join(mark.facts)}"')
-        result = _mark_words(result, mark.words, attrs) or result
+        found = next((placed for start in (after, 0) for typed in (False, True)
+                      if (placed := _mark_words(result, mark.words, attrs, typed, start)) is not None), None)
+        if found is not None:
+            result, after = found
     return result

@@ -304,6 +304,21 @@ def test_a_readers_plain_rewording_gets_the_marks_back_where_the_words_stand():
     assert [m.facts for m in marks(again)] == [m.facts for m in marks(RIGHT["de"])]
 
 
+def test_every_answer_as_a_reader_types_it_gets_all_its_marks_back():
+    """A reader's suggestion arrives as typed, without Markdown ("4 carte quartiere" for
+    "[**4 carte quartiere**]{…}"): the editor's form showed it with none of its marks, and the gate
+    refused every statement as unbound."""
+    from apptools import real_library
+    from rules_index.web.corrections import typed_text
+
+    for game in real_library():
+        for faq in game.faq:
+            for lang in ("de", "en", "it"):
+                stored = faq.text(lang).answer
+                again = marked_like(stored, typed_text(unmarked(stored)))
+                assert [m.facts or m.aside for m in marks(again)] == [m.facts or m.aside for m in marks(stored)], (faq.id, lang)
+
+
 def test_a_span_without_a_word_binds_nothing():
     emptied = RIGHT["de"].replace("[Nein]{fact=may-rob}", "Nein[ ]{fact=may-rob}")
     assert any("holds no word" in p for p in problems({"de": emptied}))
