@@ -300,8 +300,9 @@ def apply_change(
             writes = [p for p in plans if p.before != p.after]
             after = planned_entry_data(root, game, kind, target, writes)
             # An answer that went live at once (the gate found nothing to hold) flags no translation;
-            # rules sections are not bound, so a change of one language flags the others.
-            flags = flagged_langs(changed_langs(before, after)) if kind != "faq" or not hold else []
+            # rules sections are not bound, so a change of one language flags the others. A revert
+            # brings back what was live before it: nothing new to review.
+            flags = flagged_langs(changed_langs(before, after)) if reverts is None and (kind != "faq" or not hold) else []
             accept = journal.Accept(game, kind, target, editor, report.id if report is not None else None,
                                     reverts.id if reverts is not None else None, flags, writes).with_key()
             try:

@@ -180,7 +180,8 @@ def mistake_problems(game: Game, entry: Faq) -> list[GateProblem]:
                 + (f": {scenario}" if scenario else "")
             )
             problems.append(GateProblem("mistake", message, lang=lang, mistake=mistake.id, check=check, scenario=scenario,
-                                        code="mistake", params=(("mistake", mistake.text(lang).mistake), ("scenario", scenario or ""))))
+                                        code="mistake", params=(("mistake", mistake.text(lang).mistake), ("check", check or mistake.id),
+                                                                ("scenario", scenario or ""))))
     return problems
 
 

@@ -123,6 +123,13 @@ def record(session: Session, root: Path, accept: Accept, commit: str) -> Change:
         session.add(TranslationFlag(game=accept.game, target_id=accept.target, lang=lang, change_id=change.id))
     for lang in changed_langs(before, after):
         resolve_flags(session, accept.game, accept.target, lang, accept.editor.id)
+    if accept.reverts_id is not None:
+        # The entry is as it was before the reverted change: the languages it put under
+        # translation review differ from nothing any more.
+        for flag in session.scalars(select(TranslationFlag).where(
+                TranslationFlag.change_id == accept.reverts_id, TranslationFlag.resolved_at.is_(None))):
+            flag.resolved_at = utcnow()
+            flag.resolved_by = accept.editor.id
     if accept.report_id is not None:
         report = session.get(Report, accept.report_id)
         if report is not None:

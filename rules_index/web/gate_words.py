@@ -43,7 +43,7 @@ def _say(code: str, lang: str, p: dict) -> str | None:
         return _("%(language)s: the first paragraph of the answer does not name “%(verdict)s”, the entry's verdict. Name it there.",
                  language=language, **p)
     if code == "mistake":
-        return _("%(language)s: the answer restates the common mistake “%(mistake)s”, which the engine refutes. %(scenario)s",
+        return _("%(language)s: the answer restates the common mistake “%(mistake)s”, which the engine refutes in %(check)s. %(scenario)s",
                  language=language, **p).strip()
     if code == "obligation":
         return _("%(language)s: “%(words)s” says that something must be done, but situation %(check)s shows only whether the engine allows it (fact %(fact)s). Say what the check shows, or give the fact the words it checks (says).",

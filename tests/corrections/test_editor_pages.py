@@ -14,7 +14,7 @@ from rules_index.content.writer import read_section
 from rules_index.corrections import changes as changes_module
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import add_editor
-from rules_index.corrections.models import Change, Report
+from rules_index.corrections.models import Change, Report, TranslationFlag
 
 from apptools import answer_with_aside
 from formtools_shared import confirm_held, csrf_token, form_values, login
@@ -213,6 +213,26 @@ def test_revert_restores_the_text_as_a_new_change(site, two_editors):
     # The editor's page of the entry lists both, and only the latest can be reverted.
     edit = first.get(EDIT_URL).get_data(as_text=True)
     assert f'/editor/changes/{revert.id}/revert"' in edit and f'/editor/changes/{change_id}/revert"' not in edit
+
+
+def test_a_revert_settles_the_translation_review_its_change_opened_and_opens_none(site, two_editors):
+    """After a German-only change was reverted, the English and Italian pages still said
+    "translation under review", and the queue listed each language twice."""
+    first, second = two_editors
+    token, values = open_form(first, EDIT_URL)
+    values["answer_de"] = NEW_DE
+    assert post(first, EDIT_URL, token, values).status_code == 302
+    assert confirm_held(second)
+    with site.app_context():
+        change_id = session().scalar(select(Change.id))
+        opened = session().scalars(select(TranslationFlag.lang).where(TranslationFlag.resolved_at.is_(None))).all()
+    assert sorted(opened) == ["en", "it"]
+    page = first.get("/editor/changes").get_data(as_text=True)
+    assert first.post(f"/editor/changes/{change_id}/revert", data={"csrf_token": csrf_token(page), "next": "/editor/changes"}).status_code == 302
+    with site.app_context():
+        assert session().scalars(select(TranslationFlag).where(TranslationFlag.resolved_at.is_(None))).all() == []
+    for lang in ("en", "it"):
+        assert "translation-review" not in first.get(f"/{lang}/{GAME}/faq/{FAQ}").get_data(as_text=True)
 
 
 def test_revert_of_a_section(site, two_editors):
