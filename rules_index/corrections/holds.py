@@ -1,6 +1,8 @@
 """Which changes the engine cannot judge: they wait for a second editor.
 
-The gate refuses what contradicts the engine (a bound span that says another value, gate.py).
+The gate refuses what contradicts the engine (a bound span that says another value, gate.py) or
+turns a checked statement round (its clause denied or affirmed the other way, a claim word made
+its opposite: reversals.py).
 What the engine cannot see is the words around the bound spans: a "nicht" in a later sentence,
 an "only", "before" for "after", a new condition, another question, a step moved. So a changed
 FAQ entry goes live at once only when, language by language, each paragraph and list item of the
