@@ -14,8 +14,11 @@ from rules_index.render import markdown_html
 
 from rules_index.content.repo import ContentRepo
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from .journal import change_data
-from .models import Change
+from .models import Change, Editor, HeldChange
 
 # Fields besides the texts whose change is named, not shown ("Also changed: …").
 OTHER_FIELDS = ("citation", "check")
@@ -38,6 +41,7 @@ class HistoryItem:
     own: TextChange | None     # the reader's language, if its text changed
     others: list[TextChange]   # the other languages whose text changed, in LANGS order
     other_fields: list[str]
+    confirmed_by: Editor | None = None  # the second editor, for a change the gate held
 
 
 def text_change(lang: str, before: dict, after: dict, kind: str = "faq") -> TextChange | None:
@@ -54,17 +58,22 @@ def text_change(lang: str, before: dict, after: dict, kind: str = "faq") -> Text
     )
 
 
-def history_item(change: Change, reader_lang: str, before: dict, after: dict) -> HistoryItem:
+def history_item(change: Change, reader_lang: str, before: dict, after: dict, confirmed_by: Editor | None = None) -> HistoryItem:
     texts = {lang: text_change(lang, before.get(lang) or {}, after.get(lang) or {}, change.target_kind) for lang in LANGS}
     return HistoryItem(
         change=change,
         own=texts[reader_lang],
         others=[texts[lang] for lang in LANGS if lang != reader_lang and texts[lang] is not None],
         other_fields=[key for key in OTHER_FIELDS if before.get(key) != after.get(key)],
+        confirmed_by=confirmed_by,
     )
 
 
-def entry_history(changes: Iterable[Change], reader_lang: str, repo: ContentRepo) -> list[HistoryItem]:
+def entry_history(session: Session, changes: Iterable[Change], reader_lang: str, repo: ContentRepo) -> list[HistoryItem]:
     """The changes (newest first, as given) as the reader of ``reader_lang`` sees them, their
-    texts read from their commits in ``repo``."""
-    return [history_item(change, reader_lang, *change_data(repo, change)) for change in changes]
+    texts read from their commits in ``repo``, each with the second editor who confirmed it."""
+    changes = list(changes)
+    confirmed = dict(session.execute(
+        select(HeldChange.change_id, Editor).join(Editor, Editor.id == HeldChange.decided_by)
+        .where(HeldChange.change_id.in_([change.id for change in changes]), HeldChange.status == "confirmed")).all())
+    return [history_item(change, reader_lang, *change_data(repo, change), confirmed.get(change.id)) for change in changes]

@@ -279,7 +279,7 @@ def section_history(lang: str, slug: str, section_id: str):
 
 def _history(lang: str, game: Game, kind: str, target: str, title: str, back: str, image_url: str | None):
     availability.require()  # the page is the database's rows: 503 while it cannot be used
-    items = history.entry_history(changes.history(db_session(), game.slug, kind, target), lang,
+    items = history.entry_history(db_session(), changes.history(db_session(), game.slug, kind, target), lang,
                                   changes.content_repo(content_dir()))
     return render_template("history.html", lang=lang, game=game, title=title, back=back, items=items,
                            language_names=present.LANGUAGE_NAMES, image_url=image_url)

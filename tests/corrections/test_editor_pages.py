@@ -14,7 +14,7 @@ from rules_index.content.writer import read_section
 from rules_index.corrections import changes as changes_module
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import add_editor
-from rules_index.corrections.models import Change, Report, TranslationFlag
+from rules_index.corrections.models import Change, Editor, Report, TranslationFlag
 
 from apptools import answer_with_aside
 from formtools_shared import confirm_held, csrf_token, form_values, login
@@ -213,6 +213,21 @@ def test_revert_restores_the_text_as_a_new_change(site, two_editors):
     # The editor's page of the entry lists both, and only the latest can be reverted.
     edit = first.get(EDIT_URL).get_data(as_text=True)
     assert f'/editor/changes/{revert.id}/revert"' in edit and f'/editor/changes/{change_id}/revert"' not in edit
+
+
+def test_the_history_names_the_second_editor_who_confirmed_a_held_change(site, two_editors):
+    """History pages credited only the editor who proposed a change, never the one who let it live."""
+    first, second = two_editors
+    token, values = open_form(first, EDIT_URL)
+    values["answer_de"] = NEW_DE
+    assert post(first, EDIT_URL, token, values).status_code == 302
+    assert confirm_held(second)
+    with site.app_context():
+        session().scalar(select(Editor).where(Editor.name == SECOND)).display_name = name = "Bert B."
+        session().commit()
+    for lang, said in (("de", "bestätigt von"), ("en", "confirmed by"), ("it", "confermato da")):
+        heading = re.search(r'<article class="change">\s*<h2>(.*?)</h2>', first.get(f"/{lang}/{GAME}/faq/{FAQ}/history").get_data(as_text=True), re.S)
+        assert heading and f"{said} {name}" in unescape(heading.group(1)), heading and heading.group(1)
 
 
 def test_a_revert_settles_the_translation_review_its_change_opened_and_opens_none(site, two_editors):
