@@ -262,6 +262,19 @@ def _short(text: str, length: int = 80) -> str:
     return text if len(text) <= length else text[: length - 1] + "…"
 
 
+def _changed_part(text: str, others: list[str], length: int = 80) -> str:
+    """``text`` shortened to where it differs from the nearest of ``others`` (the statement it
+    replaces, or the one that replaced it): a reworded word late in a long statement is quoted,
+    not its unchanged start."""
+    words = " ".join(unmarked(text).split()).split(" ")
+    nearest = max(((SequenceMatcher(a=" ".join(unmarked(o).split()).split(" "), b=words, autojunk=False)) for o in others),
+                  key=lambda matcher: matcher.ratio(), default=None)
+    first = next((j1 for op, _i1, _i2, j1, _j2 in nearest.get_opcodes() if op != "equal"), 0) if nearest else 0
+    start = max(0, min(first, len(words)) - 3)
+    shown = _short(" ".join(words[start:]), length - (1 if start else 0))
+    return f"…{shown}" if start else shown
+
+
 _LIST_ITEM = re.compile(r"^[ \t]*(?:([-+*])|(\d+)[.)])\s")
 _LIST_NUMBERS = re.compile(r"^[ \t]*(\d+)[.)](?=\s)", re.M)
 
@@ -376,18 +389,24 @@ def _layout(text: str, lang: str) -> tuple:
 def _statement_reasons(gone: list[str], added: list[str], lang: str, field: str) -> list[HoldReason]:
     """The statements of the blocks that changed: those only in the new ones, those only in the old."""
     old_left = [s for text in gone for s in statements(text)]
+    old_sources = [s.source for s in old_left]
+    new_left = []
     reasons = []
     for statement in (s for text in added for s in statements(text)):
         sig = _signature(statement, lang)
         same = next((i for i, old in enumerate(old_left) if _signature(old, lang) == sig), None)
         if same is None:
-            reasons.append(HoldReason(f"{field} ({lang}): new or reworded statement \"{_short(statement.source)}\"", lang,
-                                      "new", (("field", field), ("text", _short(statement.source)))))
+            new_left.append(statement.source)
         else:
             old_left.pop(same)
+    for source in new_left:
+        quoted = _changed_part(source, old_sources)
+        reasons.append(HoldReason(f"{field} ({lang}): new or reworded statement \"{quoted}\"", lang,
+                                  "new", (("field", field), ("text", quoted))))
     for statement in old_left:
-        reasons.append(HoldReason(f"{field} ({lang}): drops or rewords the statement \"{_short(statement.source)}\"", lang,
-                                  "dropped", (("field", field), ("text", _short(statement.source)))))
+        quoted = _changed_part(statement.source, new_left)
+        reasons.append(HoldReason(f"{field} ({lang}): drops or rewords the statement \"{quoted}\"", lang,
+                                  "dropped", (("field", field), ("text", quoted))))
     return reasons
 
 

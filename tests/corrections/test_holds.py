@@ -107,6 +107,19 @@ def test_a_held_edit_names_the_edited_language():
     assert any("dopo che" in reason.message for reason in found)
 
 
+def test_a_held_edit_quotes_the_words_it_changed_not_the_statements_start():
+    """A word changed late in a long statement: the note quoted the statement's first 80
+    characters, and what was held was not to be seen there."""
+    long = ("The Thief may [not]{fact=rob} rob the Assassin before he is called, whatever the number "
+            "of players at the table and whatever the Assassin did in the round before this one.")
+    answer = ANSWER["en"].replace("The Thief may [not]{fact=rob} rob the Assassin before he is called.", long)
+    stored = entry({"en": answer})
+    changed = entry({"en": answer.replace("did in the round before", "did in the round after")})
+    quoted = [dict(r.params)["text"] for r in hold_reasons(stored, changed, GLOSSARY)]
+    assert any("round after" in text for text in quoted) and any("round before" in text for text in quoted), quoted
+    assert all(len(text) <= 80 for text in quoted)
+
+
 def test_a_language_that_binds_other_facts_than_the_rest_is_named():
     after = edited("it", "[4 monete]{fact=gold}", "4 monete")
     found = hold_reasons(STORED, after, GLOSSARY)
