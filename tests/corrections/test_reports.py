@@ -73,6 +73,18 @@ def test_unknown_token(site):
     assert site.test_client().get("/de/corrections/not-a-token").status_code == 404
 
 
+@pytest.mark.parametrize("lang,said", [("de", "Meldungslink unbekannt"), ("en", "Report link not known"), ("it", "Link della segnalazione sconosciuto")])
+def test_a_report_link_cut_short_says_so_in_the_readers_language(site, lang, said):
+    """A mistyped or cut-off status link gave the site's "page not found", the token in its search box."""
+    client = site.test_client()
+    token = client.post("/api/v1/corrections", json=GOOD).get_json()["token"]
+    assert client.get(f"/{lang}/corrections/{token}").status_code == 200
+    response = client.get(f"/{lang}/corrections/{token[:-3]}")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 404 and said in page and f'value="{token[:-3]}' not in page
+    assert 'name="robots" content="noindex"' in page
+
+
 @pytest.mark.parametrize("lang,thanks,pending", [("de", "Danke für deine Meldung", "Offen"), ("en", "Thank you for your report", "Pending"), ("it", "Grazie per la tua segnalazione", "In attesa")])
 def test_form_submission_gives_tracking_link(site, lang, thanks, pending):
     client = site.test_client()
