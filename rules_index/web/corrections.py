@@ -195,8 +195,8 @@ def tracking(lang: str, token: str):
     if lang not in LANGS:
         abort(404)
     report = reports.by_token(session(), token)
-    if report is None:  # a link cut short or mistyped: say so, not "page not found"
-        return render_template("corrections/unknown.html", lang=lang), 404
+    if report is None:
+        abort(404)
     game = library().game(report.game)
     return render_template("corrections/status.html", lang=lang, report=report, game=game)
 

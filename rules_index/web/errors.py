@@ -38,6 +38,10 @@ class ApiError(Exception):
         self.message = message
 
 
+# A reader's report pages, reached by its link alone.
+REPORT_PAGES = ("corrections.tracking", "corrections.thanks")
+
+
 def _is_api() -> bool:
     """Whether the request is one a program reads the answer of: the API, and oEmbed (its
     consumer reads JSON, whatever went wrong)."""
@@ -165,6 +169,10 @@ def init_app(app: Flask) -> None:
             known = _site_address()
             if known is not None:
                 return redirect(known, 308)
+            if request.endpoint in REPORT_PAGES:
+                # A report's link cut short or mistyped: say so, not "page not found" with the
+                # token in the search box.
+                return render_template("corrections/unknown.html", lang=page_lang()), 404
         if isinstance(exc, RateLimitExceeded):
             return rate_limited(exc)
         # What the exception says in its headers stays (a 405's Allow, RFC 9110 15.5.6); its
