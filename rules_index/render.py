@@ -115,8 +115,13 @@ def markdown_html(text: str) -> Markup:
 
 def reader_markdown(text: str) -> Markup:
     """A reader's text (a report) as Markdown: emphasis, lists, links and quotes render, while any
-    HTML in it shows as typed (it is escaped before Markdown sees it), then sanitised as answers are."""
-    return markdown_html(text.replace("&", "&amp;").replace("<", "&lt;"))
+    HTML in it shows as typed (it is escaped before Markdown sees it), then sanitised as answers are.
+    An image is shown as a link to it: the sanitiser drops pictures, and the reader's words with
+    them ("![my table](…)" vanished), and the site loads nothing from elsewhere."""
+    return markdown_html(_IMAGE_START.sub("[", text.replace("&", "&amp;").replace("<", "&lt;")))
+
+
+_IMAGE_START = re.compile(r"(?<!\\)!\[")
 
 
 @_rendered.memoize(key=lambda text: ("inline", text))

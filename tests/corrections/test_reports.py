@@ -1,6 +1,8 @@
 """Readers' reports through the form and the API: stored once acknowledged, refused with a reason."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlalchemy import func, select
 
@@ -138,6 +140,16 @@ def test_reader_text_is_escaped_on_the_tracking_page(site):
         session().commit()
     html = client.get(f"/en/corrections/{token}").get_data(as_text=True)
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
+
+
+def test_an_image_in_a_report_shows_as_a_link_to_it(site):
+    """"![my table](http://…)" vanished from the reader's own status page."""
+    client = site.test_client()
+    sent = {**GOOD, "message": "See ![my table](https://example.org/table.png) please"}
+    token = client.post("/api/v1/corrections", json=sent).get_json()["token"]
+    html = client.get(f"/en/corrections/{token}").get_data(as_text=True)
+    assert re.search(r'<a [^>]*href="https://example.org/table.png"[^>]*>my table</a>', html)
+    assert "<img" not in html
 
 
 def test_submission_rate_limit(tmp_path):
