@@ -150,15 +150,12 @@ QUESTION_KINDS = {
     "who": ("wer", "wem", "wen", "wessen", "who", "whom", "whose", "chi"),
     "when": ("wann", "when", "quando"),
 }
-_KIND_PHRASES = tuple((tuple(phrase.split()), kind) for kind, phrases in QUESTION_KINDS.items() for phrase in phrases)
+_KIND_OF = {tuple(phrase.split()): kind for kind, phrases in QUESTION_KINDS.items() for phrase in phrases}
+_KIND_LENGTHS = sorted({len(phrase) for phrase in _KIND_OF})
 
 
 def question_kinds(text: str) -> frozenset[str]:
     """The kinds of answer ``text`` asks for (``QUESTION_KINDS``), by its words in any language."""
     words = [fold(word) for word in TOKEN_PATTERN.findall(text)]
-    found = set()
-    for phrase, kind in _KIND_PHRASES:
-        size = len(phrase)
-        if any(tuple(words[at:at + size]) == phrase for at in range(len(words) - size + 1)):
-            found.add(kind)
-    return frozenset(found)
+    return frozenset(_KIND_OF[run] for size in _KIND_LENGTHS for at in range(len(words) - size + 1)
+                     if (run := tuple(words[at:at + size])) in _KIND_OF)

@@ -737,7 +737,7 @@ class SearchIndex:
                     nearest = max(nearest, len(terms & phrasing) / max(len(terms), len(phrasing)))
             docs = gen.entry_docs(key)
             held_words = sum(gen.any_holds(gen.word_postings(word), docs) for word in asked_words) / max(1, len(asked_words))
-            same_kind = bool(kinds & gen.question_kinds(key))
+            same_kind = bool(kinds) and bool(kinds & gen.question_kinds(key))
             scores[key] = score * (1.0 + QUESTION_WEIGHT * share + ASKED_WEIGHT * nearest + WORDS_WEIGHT * held_words
                                    + KIND_WEIGHT * same_kind)
         return scores
