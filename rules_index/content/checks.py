@@ -48,8 +48,8 @@ class Where:
         return file.display, 1
 
 
-def _problem(where: tuple[str, int], message: str) -> Problem:
-    return Problem(where[0], where[1], message)
+def _problem(where: tuple[str, int], message: str, schema: tuple = ()) -> Problem:
+    return Problem(where[0], where[1], message, schema)
 
 
 def _citations(game: Game) -> Iterator[tuple[str, str | None, tuple, Citation]]:
@@ -111,7 +111,8 @@ def check_citations(game: Game, where: Where) -> Iterator[Problem]:
         elif source.pages is not None and citation.pages is None:
             yield _problem(where(file_name, entry_id, *keys), f"source '{source.id}' has page numbers: the citation needs pages")
         elif source.pages is not None and citation.pages is not None and citation.pages[1] > source.pages:
-            yield _problem(where(file_name, entry_id, *keys, "pages"), f"page {citation.pages[1]} is beyond the {source.pages} pages of source '{source.id}'")
+            yield _problem(where(file_name, entry_id, *keys, "pages"), f"page {citation.pages[1]} is beyond the {source.pages} pages of source '{source.id}'",
+                           (("type", "page_beyond"), ("where", ".".join((*keys, "pages"))), ("page", citation.pages[1]), ("pages", source.pages)))
 
 
 def check_references(game: Game, where: Where) -> Iterator[Problem]:

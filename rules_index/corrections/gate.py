@@ -115,16 +115,18 @@ def review_faq(game: Game, stored: Faq, updates: dict) -> tuple[list[GateProblem
     changed = dataclasses.replace(game, faq=[entry if f.id == entry.id else f for f in game.faq])
     # The stored game is valid: whatever the cross-file checks find now, the change brought.
     # Checked in memory: no file line to give, only what is wrong.
-    problems = [GateProblem("validation", p.message) for p in check_game(changed, {}, None, rulings=False)]
+    problems = [_loaded_problem(p, in_memory=True) for p in check_game(changed, {}, None, rulings=False)]
     problems += claim_problems(changed, entry) + reversed_problems(game, stored, entry)
     return problems + mistake_problems(game, entry) + engine_problems(changed, entry), entry
 
 
-def _loaded_problem(problem) -> GateProblem:
-    """A problem of the planned content; a value the schema refuses keeps what says it in words."""
+def _loaded_problem(problem, in_memory: bool = False) -> GateProblem:
+    """A problem of the planned content; a value the schema refuses keeps what says it in words.
+    ``in_memory``: found without files, so no file line is given."""
+    message = problem.message if in_memory else str(problem)
     if problem.schema:
-        return GateProblem("validation", str(problem), code="schema", params=problem.schema)
-    return GateProblem("validation", str(problem))
+        return GateProblem("validation", message, code="schema", params=problem.schema)
+    return GateProblem("validation", message)
 
 
 def _schema_problem(faq_id: str, error: dict) -> GateProblem:

@@ -144,6 +144,9 @@ def _schema(p: dict) -> str:
         return _("%(where)s: write keys with values (key: value).", where=where)
     if kind in ("literal_error", "enum") and p.get("expected"):
         return _("%(where)s: write one of %(expected)s.", where=where, expected=p["expected"])
+    if kind == "page_beyond":
+        return _("%(where)s: page %(page)s is beyond the %(pages)s pages of the source. Cite a page it has.", where=where,
+                 page=p.get("page", ""), pages=p.get("pages", ""))
     if kind == "fact_names_twice":
         return _("%(where)s: each fact needs a name of its own; used more than once: %(names)s", where=where,
                  names=p.get("names", ""))

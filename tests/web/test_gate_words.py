@@ -38,3 +38,21 @@ def test_every_code_is_said_in_every_language(app, code, locale):
 def test_a_problem_without_a_code_keeps_its_message(app):
     with app.test_request_context(), force_locale("de"):
         assert gate_text({"message": "check faq:x (steps) FAILED"}) == "check faq:x (steps) FAILED"
+
+
+@pytest.mark.parametrize("locale,said", [("de", "Seite 99 liegt jenseits der 2 Seiten"), ("en", "page 99 is beyond the 2 pages"),
+                                         ("it", "la pagina 99 va oltre le 2 pagine")])
+def test_a_page_beyond_the_source_is_said_in_the_editors_language_without_a_file_line(app, locale, said):
+    """The editor's page showed "validation content/…/faq.yaml:1: page 99 is beyond the 2 pages …" in
+    English, with a file and a line the change in memory does not have."""
+    from apptools import real_library
+    from rules_index.corrections.gate import review_faq
+
+    game = real_library().game("ohne-furcht-und-adel")
+    stored = game.faq_entry("thief-forbidden-targets")
+    citation = {**stored.citation.model_dump(mode="json", exclude_none=True), "pages": [1, 99]}
+    problems, _ = review_faq(game, stored, {"citation": citation})
+    found = [p for p in problems if dict(p.params).get("type") == "page_beyond"]
+    assert found and ".yaml" not in found[0].message
+    with app.test_request_context(), force_locale(locale):
+        assert said in gate_text(found[0])
