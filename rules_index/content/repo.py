@@ -40,6 +40,16 @@ class GitError(Exception):
     """A git command failed (its message is git's)."""
 
 
+class UncommittedEdits(GitError):
+    """Content files an accept would change hold edits not committed (made by hand in the work
+    tree): the accept would sweep them into an editor's commit, so it is refused."""
+
+    def __init__(self, paths: list[str]):
+        self.paths = paths
+        super().__init__(f"content: {', '.join(paths)} holds edits not committed to the content repository; "
+                         "commit or discard them, then accept again (nothing was changed)")
+
+
 class PushRejected(GitError):
     """The remote's branch moved on: the commit was not made on its head."""
 
@@ -156,6 +166,11 @@ class ContentRepo:
         """The commit as ``git format-patch`` writes it (author, date, message, diff): ``git am``
         applies it to another clone."""
         return self.git("format-patch", "-1", "--stdout", commit)
+
+    def uncommitted(self, files: dict[str, str]) -> list[str]:
+        """Those of ``files`` (content path → the work tree's text) whose text is not the head's."""
+        head = self.head()
+        return [path for path, text in files.items() if (self.show(head, path) or "") != text]
 
     def show(self, rev: str, path: str) -> str | None:
         """The text of the content file ``path`` at ``rev``, or None where it does not exist."""

@@ -51,7 +51,7 @@ from rules_index.content.writer import (
     read_section,
 )
 
-from rules_index.content.repo import ContentRepo, GitError, PushRejected, editor_author, format_message
+from rules_index.content.repo import ContentRepo, GitError, PushRejected, UncommittedEdits, editor_author, format_message
 
 from . import journal
 from .content_lock import content_lock, lock_file_in
@@ -287,6 +287,9 @@ def apply_change(
                 raise ChangeRefused([GateProblem("validation", f"the change cannot be written as given: {exc}")]) from None
             if not any(p.before != p.after for p in plans):
                 raise ChangeRefused([GateProblem("validation", UNCHANGED, code="unchanged")])
+            edited = repo.uncommitted({p.path: p.before for p in plans if p.before != p.after}) if repo is not None else []
+            if edited:  # made by hand and not committed: the commit would carry them under the editor's name
+                raise UncommittedEdits(edited)
             problems = review(root, game, kind, target, plans)
             if problems:
                 raise ChangeRefused(problems)

@@ -12,7 +12,7 @@ from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from rules_index.content.repo import GitError
+from rules_index.content.repo import GitError, UncommittedEdits
 from rules_index.corrections import availability
 from rules_index.corrections.db import UnstorableText, discard_session
 
@@ -158,6 +158,10 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(GitError)
     def repository_error(exc: GitError):
+        if isinstance(exc, UncommittedEdits):
+            # Not a passing failure: the files hold hand edits until someone commits or drops them.
+            app.logger.error("%s", exc)
+            return _answer(409, str(exc))
         # The commit was not put in place (a push refused by a hook, the remote unreachable):
         # the report stays open and the change can be sent again.
         app.logger.error("content repository: %s", exc)

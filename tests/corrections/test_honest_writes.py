@@ -198,3 +198,20 @@ def test_a_full_disk_while_the_files_are_written_after_the_commit_is_202_and_sho
     assert searchable(site) and WORD in stored_faq_data(site.content_dir, GAME, FAQ)["en"]["answer"]
     assert WORD in site.test_client().get(f"/en/{GAME}/faq/{FAQ}").get_data(as_text=True)
     assert change_count(site) == 1
+
+
+def test_an_edit_by_hand_not_committed_is_never_swept_into_an_editors_commit(site):
+    """A question edited by hand in the work tree and not committed went into the next accept's
+    commit, under the editor's name and without the gate's hold. The accept is refused (409, saying
+    which file), nothing is written, and the hand edit stays as it was."""
+    assert post_change(site, new_answer(site)).status_code == 201  # the content's repository exists now
+    repo = changes_module.content_repo(site.content_dir)
+    head = repo.head()
+    path = site.content_dir / GAME / "faq.yaml"
+    by_hand = path.read_text(encoding="utf-8").replace("question: Who can't the Thief steal from?",
+                                                        "question: Who can't the Thief steal from? (HAND EDIT)")
+    path.write_text(by_hand, encoding="utf-8")
+    response = post_change(site, new_answer(site).replace(WORD, "Zanzibarword"))
+    assert response.status_code == 409 and f"{GAME}/faq.yaml" in response.get_json()["error"], response.get_json()
+    assert repo.head() == head and change_count(site) == 1
+    assert path.read_text(encoding="utf-8") == by_hand
