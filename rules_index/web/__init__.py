@@ -9,7 +9,7 @@ from werkzeug.routing import IntegerConverter
 
 from rules_index.corrections import availability, db
 
-from . import api, changes_api, corrections, editor, errors, following, front, headers, i18n, installable, page_cache, pages, previews, security, seo, site_version, state
+from . import api, changes_api, corrections, editor, errors, following, front, headers, i18n, installable, page_cache, pages, previews, security, seo, settings, site_version, state
 
 
 def _keep_compiled_templates(app: Flask) -> None:
@@ -31,6 +31,7 @@ class RowNumber(IntegerConverter):
 
 
 def init_app(app: Flask) -> None:
+    settings.check(app.config)  # a wrong setting stops the start, named
     app.url_map.converters["int"] = RowNumber  # before any route is added
     _keep_compiled_templates(app)
     state.init_app(app)

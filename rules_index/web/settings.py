@@ -1,0 +1,67 @@
+"""Every setting the service reads as a number or a rate, checked when the app is made: a wrong
+one stops the start with its name and what it takes, instead of a 500 at the first login, a
+traceback from deep in a build, or a limit silently switched off ("RULES_LOGIN_RATE_LIMIT=lots").
+"""
+from __future__ import annotations
+
+from limits import parse_many
+
+# name: (what it takes, the check of a value as set)
+NUMBERS = {
+    "LOGIN_CHECK_WAIT": ("a number of seconds, 0 or more", float, 0),
+    "EDITOR_SESSION_HOURS": ("a number of hours, more than 0", float, 1e-9),
+    "CONTENT_FOLLOW_S": ("a number of seconds, 0 or more (0: do not follow)", float, 0),
+    "FOLLOW_LINK_S": ("a number of seconds, 0 or more (0: do not follow)", float, 0),
+    "CORRECTIONS_RETRY_SECONDS": ("a number of seconds, 0 or more", float, 0),
+    "SWITCH_WAIT_MS": ("a number of milliseconds, 0 or more", float, 0),
+    "SEARCH_POSTINGS_CACHE_BYTES": ("a whole number of bytes, 0 or more", int, 0),
+    "PAGE_CACHE_BYTES": ("a whole number of bytes, 0 or more (0: no page cache)", int, 0),
+    "PROXY_HOPS": ("a whole number of proxies in front, 0 or more", int, 0),
+}
+RATES = ("SUBMISSION_RATE_LIMIT", "LOGIN_RATE_LIMIT", "LOGIN_ADDRESS_RATE_LIMIT", "LOGIN_ACCOUNT_RATE_LIMIT",
+         "LOGIN_GLOBAL_RATE_LIMIT")
+
+
+class SettingError(ValueError):
+    """A setting the service cannot use; the message names it as the environment sets it."""
+
+
+def _number(value, kind):
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if kind is int:
+        if isinstance(value, float) and not value.is_integer():
+            raise ValueError(value)
+        return int(str(value).strip()) if not isinstance(value, (int, float)) else int(value)
+    return float(value)
+
+
+def problems(config) -> list[str]:
+    """What is wrong with the settings in ``config``, one line each (none: all usable)."""
+    found = []
+    for name, (takes, kind, least) in NUMBERS.items():
+        value = config.get(name)
+        if value is None or (value == "" and name == "PROXY_HOPS"):  # "": no proxy, as unset
+            continue
+        try:
+            ok = _number(value, kind) >= least
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            found.append(f"RULES_{name}: {takes}, not {value!r}")
+    for name in RATES:
+        value = config.get(name)
+        if value is None:
+            continue
+        try:
+            parse_many(str(value))
+        except ValueError:
+            found.append(f"RULES_{name}: a rate such as \"10 per minute\" or \"30 per minute;300 per day\", not {value!r}")
+    return found
+
+
+def check(config) -> None:
+    """Raise SettingError naming every unusable setting."""
+    found = problems(config)
+    if found:
+        raise SettingError("settings the service cannot use:\n  " + "\n  ".join(found))
