@@ -18,9 +18,20 @@ import tempfile
 
 wsgi_app = "app:create_app()"
 bind = os.environ.get("RULES_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("RULES_WORKERS") or max(2, os.cpu_count() or 1))
+
+
+def _count(name: str, default: int) -> int:
+    """A count of at least 1 from the environment; anything else stops the start, named (0 workers
+    listened and never answered)."""
+    value = os.environ.get(name) or str(default)
+    if not value.strip().isdigit() or int(value) < 1:
+        raise SystemExit(f"{name}: a whole number, 1 or more, not {value!r}")
+    return int(value)
+
+
+workers = _count("RULES_WORKERS", max(2, os.cpu_count() or 1))
 worker_class = "gthread"
-threads = int(os.environ.get("RULES_THREADS") or 8)
+threads = _count("RULES_THREADS", 8)
 
 timeout = 30  # a worker silent this long is restarted
 graceful_timeout = 20  # on stop or reload, requests in flight get this long to finish

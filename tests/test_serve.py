@@ -187,3 +187,14 @@ def test_a_stop_right_after_a_start_leaves_nothing_behind(tmp_path):
         with socket.socket() as sock:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((HOST, port))  # raises if a process still holds it
+
+
+@pytest.mark.parametrize("name,value", [("RULES_WORKERS", "0"), ("RULES_WORKERS", "two"), ("RULES_THREADS", "-1")])
+def test_a_worker_or_thread_count_gunicorn_cannot_use_stops_the_start_named(monkeypatch, name, value):
+    """RULES_WORKERS=0 made gunicorn say "Listening" and never answer."""
+    import runpy
+
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit) as stopped:
+        runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert name in str(stopped.value) and repr(value) in str(stopped.value)
