@@ -6,7 +6,7 @@ FLASK := $(BIN)/flask --app app
 PORT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup dev-setup editor browser-tools vendor run serve test test-slow test-all fuzz validate check index db eval gate-eval translations mutation mutation-all export stress bench clean
+.PHONY: help setup dev-setup editor browser-tools vendor run serve test test-slow test-all fuzz validate check index db db-or-read-only eval gate-eval translations mutation mutation-all export stress bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -63,10 +63,14 @@ index: setup ## Build the search index if it is missing or older than the conten
 db: setup ## Apply the database migrations (SQLite in instance/, or DATABASE_URL)
 	$(FLASK) db upgrade
 
-run: setup index db ## Serve on http://127.0.0.1:$(PORT)
+# Reading never depends on the database: a server starts when it cannot be reached, and says so.
+db-or-read-only: setup
+	@$(FLASK) db upgrade || echo "The database cannot be used now: serving anyway, read-only (reports and the editors' area answer 503 until it can); run 'make db' once it can." >&2
+
+run: setup index db-or-read-only ## Serve on http://127.0.0.1:5000 (PORT=… for another port)
 	$(FLASK) run --host 127.0.0.1 --port $(PORT)
 
-serve: setup index db ## Serve for production: gunicorn with gunicorn.conf.py (RULES_BIND, RULES_WORKERS, RULES_THREADS)
+serve: setup index db-or-read-only ## Serve for production: gunicorn with gunicorn.conf.py (RULES_BIND, RULES_WORKERS, RULES_THREADS)
 	$(BIN)/gunicorn --config gunicorn.conf.py
 
 check: setup ## Run every FAQ entry's and mistake's check through the rule engines

@@ -216,9 +216,14 @@ db_cli = AppGroup("db", help="The corrections database.")
 @db_cli.command("upgrade")
 def db_upgrade() -> None:
     """Apply the schema migrations (SQLite in the instance folder, or DATABASE_URL)."""
+    from sqlalchemy.exc import OperationalError
+
     from .corrections import db, migrate
 
-    migrate.upgrade(db.engine())
+    try:
+        migrate.upgrade(db.engine())
+    except OperationalError as exc:  # unreachable, refused, no such database: its first line says which
+        raise click.ClickException(f"the database cannot be used: {str(exc.orig).strip().splitlines()[0]}") from None
     click.echo(f"database at revision {migrate.current_revision(db.engine())}")
 
 

@@ -49,3 +49,15 @@ def test_the_last_migration_steps_down_and_up(tmp_path):
     migrate.upgrade(engine)
     assert migrate.current_revision(engine) == migrate.head_revision()
     assert differences(engine) == []
+
+
+def test_a_database_that_cannot_be_reached_is_said_in_one_line(tmp_path):
+    """`make run` and `make serve` go on read-only when the database cannot be used; the migration
+    step says why in one line, not a traceback."""
+    from app import create_app
+
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "DATABASE_URL": "postgresql://rules@db.invalid/rules"})
+    result = app.test_cli_runner().invoke(args=["db", "upgrade"])
+    assert result.exit_code == 1
+    assert result.output.strip().startswith("Error: the database cannot be used:") and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
