@@ -133,12 +133,15 @@ def build_index(if_stale: bool) -> None:
     from .content import ContentError, load_served
     from .content.snapshot import read_content
     from .search import build, is_stale
+    from .search.build import readable
 
     content_dir = Path(current_app.config["CONTENT_DIR"])
     link = Path(current_app.config["INDEX_DIR"])
     if if_stale and not is_stale(link, content_dir):
-        click.echo(f"index is up to date: {link}")
-        return
+        if readable(link):
+            click.echo(f"index is up to date: {link}")
+            return
+        click.echo(f"the index at {link} cannot be read whole: building it again", err=True)
     try:
         library, _snapshot = read_content(content_dir)  # read once, with the fingerprint of the bytes read
     except ContentError as exc:

@@ -30,6 +30,7 @@ import os
 import pickle
 import shutil
 import time
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -103,6 +104,28 @@ def is_stale(link: Path, content_dir: Path) -> bool:
         info is None or info.get("schema") != f.SCHEMA_VERSION or info.get("vocabulary_behind", False)
         or info["fingerprint"] != content_fingerprint(content_dir)
     )
+
+
+def readable(link: Path) -> bool:
+    """Whether the current generation can be read whole: every stored document and every term's
+    postings (a file truncated on disk opens, then fails the searches that reach it). Reads the
+    whole index: for the command that builds it, not for serving."""
+    target, info = current_generation(Path(link))
+    if info is None:
+        return False
+    with warnings.catch_warnings():
+        # Whoosh leaves the files of a reader it failed to make open: they go with the error, quietly.
+        warnings.simplefilter("ignore", ResourceWarning)
+        try:
+            with whoosh_index.open_dir(str(target)).searcher() as searcher:
+                reader = searcher.reader()
+                for _fields in reader.all_stored_fields():
+                    pass
+                for fieldname, text in reader.all_terms():
+                    reader.postings(fieldname, text).all_ids()
+        except Exception:  # any failure to read is a generation that cannot serve
+            return False
+    return True
 
 
 @contextmanager

@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from rules_index.content.repo import GitError, UncommittedEdits
 from rules_index.corrections import availability
+from rules_index.search import IndexUnavailable
 from rules_index.corrections.db import UnstorableText, discard_session
 
 from .front import UNREADABLE_QUERY
@@ -26,6 +27,7 @@ API_MESSAGES = {
 }
 PRECONDITION_MESSAGE = "If-Match: the current version of this resource has none of the entity tags given"
 UNREADABLE_QUERY_MESSAGE = "query: the query string is not UTF-8 text; percent-encode it"
+SEARCH_MESSAGE = "search: the search index cannot be read now; the pages still answer, and the operator builds the index again"
 REPOSITORY_MESSAGE = "content: the content repository could not take the change, and nothing was changed; try again in a moment"
 
 
@@ -155,6 +157,10 @@ def init_app(app: Flask) -> None:
 
     for error in availability.DATABASE_ERRORS:
         app.register_error_handler(error, database_error)
+
+    @app.errorhandler(IndexUnavailable)
+    def index_unavailable(exc: IndexUnavailable):
+        return _answer(503, SEARCH_MESSAGE, {"Retry-After": "30"}, search_down=True)
 
     @app.errorhandler(GitError)
     def repository_error(exc: GitError):

@@ -26,7 +26,7 @@ from pathlib import Path
 from flask import Flask, current_app, g
 
 from rules_index.content import Library, load_served
-from rules_index.search import IndexLink, SearchIndex, SearchResult, build
+from rules_index.search import IndexLink, IndexUnavailable, SearchIndex, SearchResult, build
 from rules_index.search.build import CHECKS, generation_info, read_library
 from rules_index.search.searcher import POSTINGS_BYTES
 from rules_index.switching import BackgroundSwitch
@@ -199,7 +199,15 @@ def version() -> str:
 
 
 def search_results(text: str, lang: str, **options) -> SearchResult:
-    return served().index.search(text, lang, gen=snapshot().search, **options)
+    """The search's results; an index that fails to be read (a file damaged on disk) raises
+    IndexUnavailable, which readers get as a 503, not a 500 (the failure is logged)."""
+    try:
+        return served().index.search(text, lang, gen=snapshot().search, **options)
+    except IndexUnavailable:
+        raise
+    except Exception as exc:
+        log.exception("the search index could not be read (flask --app app index build makes it again)")
+        raise IndexUnavailable(f"the index at {served().link.path} could not be read") from exc
 
 
 def related_faq(game, entry, lang: str, limit: int = 6) -> list:
