@@ -39,6 +39,22 @@ def test_broken_content_does_not_replace_the_served_content(tmp_path):
     assert client.get("/api/v1/search?q=Gleichstand&lang=de").status_code == 200
 
 
+def test_a_first_start_on_a_file_that_does_not_parse_serves_the_rest(tmp_path):
+    """Broken content committed, no index kept (the instance folder lost): the first snapshot read
+    the content again with the strict loader and every page answered 500; then a game page whose
+    common mistakes link to entries that did not load."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    faq = content / GAME / "faq.yaml"
+    faq.write_text(faq.read_text(encoding="utf-8").replace("- id: tie-break", "- id: tie-break: [", 1), encoding="utf-8")
+    client = make_app(tmp_path / "instance", content).test_client()
+    for lang in ("de", "en", "it"):
+        assert client.get(f"/{lang}/").status_code == 200
+        assert client.get(f"/{lang}/{GAME}/").status_code == 200
+        assert client.get(f"/{lang}/kardinal-und-koenig/faq/council-limit").status_code == 200
+    assert client.get("/api/v1/search?q=Kloster&lang=de").status_code == 200
+
+
 def test_validate_names_the_broken_file_and_line(tmp_path):
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)

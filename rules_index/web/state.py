@@ -26,6 +26,7 @@ from pathlib import Path
 from flask import Flask, current_app, g
 
 from rules_index.content import Library, load_served
+from rules_index.content.snapshot import read_content
 from rules_index.search import IndexLink, IndexUnavailable, SearchIndex, SearchResult, build
 from rules_index.search.build import CHECKS, generation_info, read_library
 from rules_index.search.searcher import POSTINGS_BYTES
@@ -109,7 +110,10 @@ class Served:
             except Exception:
                 if real is not None:
                     log.exception("the index at %s cannot be served; building it again", real)
-                build(load_served(self.content_dir), self.link, self.content_dir)
+                # Read with the snapshot of the bytes read: build reads nothing again, so content
+                # that does not validate is indexed as it is served, not refused.
+                library, _snapshot = read_content(self.content_dir, load_served)
+                build(library, self.link, self.content_dir)
                 snapshot = self._open(self.link.generation())
             self._install(snapshot)
             return snapshot
