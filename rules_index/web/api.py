@@ -11,6 +11,7 @@ from flask import Blueprint, jsonify, request
 from pydantic import ValidationError
 
 from rules_index import present
+from rules_index.corrections import availability
 from rules_index.content import Game
 from rules_index.engines import InputError, calculators_for
 from rules_index.engines.calculator_models import input_error
@@ -18,7 +19,7 @@ from rules_index.engines.calculator_models import input_error
 from .api_models import ApiModel, LangQuery, SearchQuery
 from .bodies import json_object
 from .errors import ApiError
-from .state import library, related_faq, search_results, verification
+from .state import library, related_faq, search_results, verification, version
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -43,6 +44,15 @@ def game_or_404(slug: str) -> Game:
     if game is None:
         raise ApiError(404, f"game: no game '{slug}'")
     return game
+
+
+@bp.get("/health")
+def health():
+    """For a load balancer or a monitor: 200 while this process answers pages and searches (a
+    search is run), 503 when its search index cannot be read. The database is reported, not
+    required: reading never depends on it."""
+    search_results("Regeln", "de", limit=1)  # an index that cannot be read raises: 503
+    return jsonify(status="ok", content=version(), database="ok" if availability.usable() else "unavailable")
 
 
 @bp.get("/games")

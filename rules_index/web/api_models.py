@@ -196,6 +196,14 @@ class SearchResult(ApiModel):
     corrected: bool = Field(description="Whether the hits are the suggestion's (it scored better than the words as typed).")
 
 
+# ------------------------------------------------------------------ health
+class Health(ApiModel):
+    status: Literal["ok"]
+    content: str = Field(description="The version of the content served: the commit it was published from.")
+    database: Literal["ok", "unavailable"] = Field(
+        description="The corrections database (reports, editors): reading never depends on it, so it is reported, not required.")
+
+
 # ------------------------------------------------------------------ readers' reports
 # The request is the corrections' own model, which the API validates the body with.
 CorrectionRequest = reports.CorrectionRequest

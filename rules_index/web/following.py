@@ -56,15 +56,26 @@ class Every:
                 threading.Thread(target=self._run, name=self.name, daemon=True).start()
 
     def _run(self) -> None:
+        failing = None  # what the last tick's failure said: logged once, not every second
         while True:
             time.sleep(self.interval)
             try:
                 with self.app.app_context():
                     self.tick()
             except (GitError, ContentError, OSError) as exc:
-                log.warning("%s failed (%s); trying again in %.0f s", self.name, exc, self.interval)
-            except Exception:
-                log.exception("%s failed", self.name)
+                said = " ".join(str(exc).split())
+                if said != failing:
+                    log.warning("%s failed (%s); trying again every %g s, logged again when this changes",
+                                self.name, said, self.interval)
+                failing = said
+            except Exception as exc:
+                if repr(exc) != failing:
+                    log.exception("%s failed", self.name)
+                failing = repr(exc)
+            else:
+                if failing is not None:
+                    log.info("%s works again", self.name)
+                failing = None
 
 
 def _published_commit(link) -> str | None:

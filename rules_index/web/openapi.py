@@ -186,6 +186,10 @@ def openapi_document(base: str, slugs: list[str]) -> dict:
             "summary": "Search the rules questions", "operationId": "search", "parameters": search,
             "responses": {"200": ok(M.SearchResult), "400": error("Bad parameter")},
         }},
+        "/api/v1/health": {"get": {
+            "summary": "Whether this process serves pages and search", "operationId": "health",
+            "responses": {"200": ok(M.Health), "503": error("The search index cannot be read")},
+        }},
         "/api/v1/corrections": {"post": {
             "summary": "Report a mistake", "operationId": "submit_correction",
             "parameters": [IDEMPOTENCY_KEY],

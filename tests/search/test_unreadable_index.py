@@ -31,6 +31,7 @@ def test_a_search_the_index_fails_to_read_is_a_503_not_a_500(tmp_path, monkeypat
     app = create_app({"INSTANCE_PATH": str(tmp_path / "instance")})
     client = app.test_client()
     assert client.get("/api/v1/search", query_string={"q": "Dieb", "lang": "de"}).status_code == 200
+    assert client.get("/api/v1/health").get_json()["status"] == "ok"
 
     def unreadable(*args, **kwargs):
         raise EOFError("the file ended early")
@@ -41,3 +42,5 @@ def test_a_search_the_index_fails_to_read_is_a_503_not_a_500(tmp_path, monkeypat
     page = client.get("/de/search", query_string={"q": "Meuchler"})
     assert page.status_code == 503 and "Die Suche ist gerade nicht verfügbar" in page.get_data(as_text=True)
     assert client.get("/de/").status_code == 200  # the pages still answer
+    health = client.get("/api/v1/health")
+    assert health.status_code == 503 and health.get_json()["error"].startswith("search:")

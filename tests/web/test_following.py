@@ -99,3 +99,33 @@ def test_commits_that_bring_back_the_published_content_are_followed_and_publishe
         assert [follow_remote(b) for _ in range(3)] == [False, False, False]
         assert served().current().path == published.path
     assert "Erstwort" in answer(b, "tie-break")["answer_html"]
+
+
+def test_a_follow_that_keeps_failing_is_logged_once_and_its_end_once(caplog):
+    """An unreachable content remote logged five lines every second."""
+    import threading
+    import time as real_time
+
+    from flask import Flask
+
+    from rules_index.content.repo import GitError
+    from rules_index.web.following import Every
+
+    outcomes = iter([GitError("remote unreachable")] * 5 + [None] * 2 + [GitError("remote unreachable")] + [None])
+    done = threading.Event()
+
+    def tick():
+        failure = next(outcomes, "stop")
+        if failure == "stop":
+            done.set()
+            threading.Event().wait()  # the thread waits here, idle, for the rest of the run
+        if failure is not None:
+            raise failure
+
+    caplog.set_level("INFO", logger="rules_index.web.following")
+    Every(Flask(__name__), 0.001, tick, "content-follow").start_once()
+    assert done.wait(5)
+    real_time.sleep(0.05)
+    said = [r.getMessage() for r in caplog.records if r.name == "rules_index.web.following"]
+    assert sum("content-follow failed" in m for m in said) == 2, said  # the first failure, and the next after it ended
+    assert sum("works again" in m for m in said) == 2, said

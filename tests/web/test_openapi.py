@@ -39,6 +39,7 @@ CASES = [
     ("get", "/api/v1/games/{slug}/sections/{section_id}", f"/api/v1/games/{GAME}/sections/nope", None, 404),
     ("get", "/api/v1/search", "/api/v1/search?q=Baumeister&lang=de&limit=5", None, 200),
     ("get", "/api/v1/search", "/api/v1/search?q=", None, 400),
+    ("get", "/api/v1/health", "/api/v1/health", None, 200),
     ("post", "/api/v1/games/ohne-furcht-und-adel/score", "/api/v1/games/ohne-furcht-und-adel/score", {"players": [{"name": "A", "districts": [{"color": "red", "cost": 2}]}]}, 200),
     ("post", "/api/v1/games/ohne-furcht-und-adel/score", "/api/v1/games/ohne-furcht-und-adel/score", {"players": []}, 400),
     ("post", "/api/v1/games/kardinal-und-koenig/monastery-score", "/api/v1/games/kardinal-und-koenig/monastery-score", {"monasteries": {"A": 3, "B": 1}}, 200),
