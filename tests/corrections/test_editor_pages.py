@@ -190,13 +190,20 @@ def test_stale_check_is_answered_with_the_merge_too(site, two_editors):
 
 # -- reverts -----------------------------------------------------------------------------------
 
-def test_revert_restores_the_text_as_a_new_change(site, two_editors):
-    first, second = two_editors
-    original = stored(site)
+def accept_new_german(first, second) -> str:
+    """The first editor changes the German answer (new words: held), the second confirms it;
+    the first editor's form token."""
     token, values = open_form(first, EDIT_URL)
     values["answer_de"] = NEW_DE
     assert post(first, EDIT_URL, token, values).status_code == 302
     assert confirm_held(second)
+    return token
+
+
+def test_revert_restores_the_text_as_a_new_change(site, two_editors):
+    first, second = two_editors
+    original = stored(site)
+    accept_new_german(first, second)
     with site.app_context():
         change_id = session().scalar(select(Change.id))
     page = first.get("/editor/changes").get_data(as_text=True)
@@ -218,10 +225,7 @@ def test_revert_restores_the_text_as_a_new_change(site, two_editors):
 def test_the_history_names_the_second_editor_who_confirmed_a_held_change(site, two_editors):
     """History pages credited only the editor who proposed a change, never the one who let it live."""
     first, second = two_editors
-    token, values = open_form(first, EDIT_URL)
-    values["answer_de"] = NEW_DE
-    assert post(first, EDIT_URL, token, values).status_code == 302
-    assert confirm_held(second)
+    accept_new_german(first, second)
     with site.app_context():
         session().scalar(select(Editor).where(Editor.name == SECOND)).display_name = name = "Bert B."
         session().commit()
@@ -234,10 +238,7 @@ def test_a_revert_settles_the_translation_review_its_change_opened_and_opens_non
     """After a German-only change was reverted, the English and Italian pages still said
     "translation under review", and the queue listed each language twice."""
     first, second = two_editors
-    token, values = open_form(first, EDIT_URL)
-    values["answer_de"] = NEW_DE
-    assert post(first, EDIT_URL, token, values).status_code == 302
-    assert confirm_held(second)
+    accept_new_german(first, second)
     with site.app_context():
         change_id = session().scalar(select(Change.id))
         opened = session().scalars(select(TranslationFlag.lang).where(TranslationFlag.resolved_at.is_(None))).all()
@@ -270,10 +271,7 @@ def test_revert_of_a_section(site, two_editors):
 
 def test_revert_is_refused_when_the_entry_changed_since(site, two_editors):
     first, second = two_editors
-    token, values = open_form(first, EDIT_URL)
-    values["answer_de"] = NEW_DE
-    assert post(first, EDIT_URL, token, values).status_code == 302
-    assert confirm_held(second)
+    accept_new_german(first, second)
     token, values = open_form(first, EDIT_URL)
     values["answer_de"] = OTHER_DE
     assert post(first, EDIT_URL, token, values).status_code == 302
@@ -289,10 +287,7 @@ def test_revert_is_refused_when_the_entry_changed_since(site, two_editors):
 
 def test_revert_the_gate_refuses_is_refused_with_its_problems(site, two_editors, monkeypatch):
     first, second = two_editors
-    token, values = open_form(first, EDIT_URL)
-    values["answer_de"] = NEW_DE
-    assert post(first, EDIT_URL, token, values).status_code == 302
-    assert confirm_held(second)
+    token = accept_new_german(first, second)
     before = stored(site)
     monkeypatch.setattr(changes_module, "review", lambda *args: [changes_module.GateProblem("check", "tie-break: FAILED here")])
     with site.app_context():
