@@ -50,8 +50,9 @@ browser-tools: node_modules/.installed
 vendor: setup browser-tools ## Copy MiniSearch's browser build (the version package.json pins) into static/vendor/
 	$(BIN)/python scripts/vendor_minisearch.py
 
-editor: setup db ## Add an editor: make editor NAME=anna DISPLAY="Anna R." (asks for the password twice)
+editor: setup ## Add an editor: make editor NAME=anna DISPLAY="Anna R." (asks for the password twice)
 	@test -n "$(NAME)" || { echo "usage: make editor NAME=<login name> [DISPLAY=<name shown in the public history>]"; exit 2; }
+	$(FLASK) db upgrade
 	$(FLASK) editors add "$(NAME)" $(if $(DISPLAY),--display-name "$(DISPLAY)")
 
 validate: setup ## Validate the content files (file:line: message for every problem)

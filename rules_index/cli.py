@@ -251,6 +251,23 @@ def _editor_errors():
         raise click.ClickException(str(exc)) from None
 
 
+@editors_cli.command("list")
+def editors_list() -> None:
+    """Every editor: login name, the name the public history shows, since when, disabled or not."""
+    from sqlalchemy import select
+
+    from .corrections.db import session
+    from .corrections.models import Editor
+
+    editors = session().scalars(select(Editor).order_by(Editor.name)).all()
+    if not editors:
+        click.echo("no editors yet: add one with 'flask --app app editors add NAME' (or make editor NAME=…)")
+    for editor in editors:
+        shown = editor.display_name or "(Editorial team)"
+        state = f"disabled {editor.disabled_at:%Y-%m-%d}" if editor.disabled_at else "active"
+        click.echo(f"{editor.name}\t{shown}\tsince {editor.created_at:%Y-%m-%d}\t{state}")
+
+
 @editors_cli.command("add")
 @click.argument("name")
 @click.option("--password-stdin", is_flag=True, help="Read the password from standard input.")

@@ -138,3 +138,17 @@ def test_passwords_are_hashed_at_the_production_cost_unless_told_otherwise():
             "print(h.memory_cost, h.time_cost, h.parallelism)")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["65536", "3", "4"]
+
+
+def test_cli_lists_the_editors_with_what_the_public_sees_and_who_is_disabled(site):
+    """An operator could add, disable and rename editors but not see who exists."""
+    runner = site.test_cli_runner()
+    assert runner.invoke(args=["editors", "add", "dora", "--password-stdin", "--display-name", "Dora M."],
+                         input="a-long-editor-password\n").exit_code == 0
+    assert runner.invoke(args=["editors", "add", "emil", "--password-stdin"], input="a-long-editor-password\n").exit_code == 0
+    assert runner.invoke(args=["editors", "disable", "emil"]).exit_code == 0
+    result = runner.invoke(args=["editors", "list"])
+    assert result.exit_code == 0, result.output
+    lines = {line.split("\t")[0]: line.split("\t") for line in result.output.splitlines()}
+    assert lines["dora"][1] == "Dora M." and lines["dora"][3] == "active"
+    assert lines["emil"][1] == "(Editorial team)" and lines["emil"][3].startswith("disabled ")
