@@ -249,6 +249,17 @@ def _clause(statement: Statement, mark: Mark, ends_at: re.Pattern = _CLAUSE) -> 
     return unmarked(source[max(starts):min(ends)])
 
 
+def own_clause(statement: Statement, mark: Mark) -> str:
+    """The clause a span's claim is read in: cut at commas, colons, semicolons, dashes and the
+    words that join two clauses."""
+    return _clause(statement, mark, _OWN_CLAUSE)
+
+
+def names_subject(text: str, subject, lang: str, vocabulary: "Vocabulary") -> bool:
+    """Whether ``text`` names a fact's subject (a number, a phrase per language, a glossary id)."""
+    return _named(text, subject, lang, vocabulary)
+
+
 class Vocabulary:
     """How a language names a game's glossary entries (term and aliases)."""
 

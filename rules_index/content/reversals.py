@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from .bindings import _OWN_CLAUSE, ANSWER_WORDS, BindingProblem, Vocabulary, _clause, _named, negative, statements
+from .bindings import ANSWER_WORDS, BindingProblem, Vocabulary, names_subject, negative, own_clause, statements
 from .schema import LANGS, Faq, GlossaryEntry
 
 # Claim words in pairs of opposites, per language. Longer phrases are read first, so "no more
@@ -86,7 +86,7 @@ def reading(text: str, lang: str, span: str = "") -> Reading:
 def _parts(statement, mark) -> list[str]:
     """The span in its own clause, cut where it sets claims against each other; the first part
     keeps the words of its clause before the span, the last those after it."""
-    own = _clause(statement, mark, _OWN_CLAUSE)
+    own = own_clause(statement, mark)
     words = re.sub(r"\s+", " ", mark.words).strip()
     at = own.find(words) if words else -1
     pieces = CONTRAST.split(words)
@@ -112,7 +112,7 @@ def readings(text: str, lang: str, facts: dict, vocabulary: Vocabulary) -> dict[
             for name in mark.facts:
                 fact = facts.get(name)
                 subject = getattr(fact, "subject", None)
-                mine = [p for p in parts if subject is not None and _named(p, subject, lang, vocabulary)] if len(parts) > 1 else parts
+                mine = [p for p in parts if subject is not None and names_subject(p, subject, lang, vocabulary)] if len(parts) > 1 else parts
                 found.setdefault(name, []).extend(reading(part, lang, mark.words) for part in (mine or [" ".join(parts)]))
     return found
 

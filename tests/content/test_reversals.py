@@ -8,7 +8,7 @@ import re
 import pytest
 
 from apptools import real_library
-from rules_index.content.bindings import _OWN_CLAUSE, ANSWER_WORDS, _clause, is_checked, negative, statements
+from rules_index.content.bindings import ANSWER_WORDS, is_checked, negative, own_clause, statements
 from rules_index.content.bindings import Vocabulary
 from rules_index.content.reversals import _PATTERNS, OPPOSITE, OPPOSITES, reading, readings, reversal_problems
 from rules_index.corrections.gate import updated_faq
@@ -59,7 +59,7 @@ def test_every_bound_span_denied_or_affirmed_the_other_way_is_refused():
     for game, faq in CHECKED:
         for lang in ("de", "en", "it"):
             for text, statement, mark in _spans(faq, lang):
-                own = _clause(statement, mark, _OWN_CLAUSE)
+                own = own_clause(statement, mark)
                 span = f"[{mark.words}]"
                 if mark.words.strip(" *_.,!").casefold() in ANSWER_WORDS[lang]:
                     continue  # the verdict word: the verdict's own check turns it round
