@@ -249,6 +249,11 @@ def _clause(statement: Statement, mark: Mark, ends_at: re.Pattern = _CLAUSE) -> 
     return unmarked(source[max(starts):min(ends)])
 
 
+def answer_word(words: str, lang: str) -> bool | None:
+    """What a span holding only an answer word says ("Nein" False, "Sì" True), else None."""
+    return ANSWER_WORDS[lang].get(words.strip(" *_.,!").casefold())
+
+
 def own_clause(statement: Statement, mark: Mark) -> str:
     """The clause a span's claim is read in: cut at commas, colons, semicolons, dashes and the
     words that join two clauses."""
@@ -312,7 +317,7 @@ def rendering_problem(fact: Fact, words: str, clause: str, lang: str, vocabulary
         expected = fact.says.get(lang)
         return None if names(words, expected) else ("value", f"does not say \"{expected}\", the fact's words for {value!r}", expected)
     if isinstance(value, bool):
-        answer = ANSWER_WORDS[lang].get(words.strip(" *_.,!").casefold())
+        answer = answer_word(words, lang)
         # What the engine holds true is denied only in the span's own clause, outside the clauses
         # inside it: "may destroy the districts of a character that takes no turn" says it may.
         # What it holds false must be denied in the span's own clause too, subordinate clauses

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from .bindings import ANSWER_WORDS, BindingProblem, Vocabulary, names_subject, negative, own_clause, statements
+from .bindings import BindingProblem, Vocabulary, answer_word, names_subject, negative, own_clause, statements
 from .schema import LANGS, Faq, GlossaryEntry
 
 # Claim words in pairs of opposites, per language. Longer phrases are read first, so "no more
@@ -103,7 +103,7 @@ def readings(text: str, lang: str, facts: dict, vocabulary: Vocabulary) -> dict[
     found: dict[str, list[Reading]] = {}
     for statement in statements(text):
         for mark in statement.marks:
-            answer = ANSWER_WORDS[lang].get(mark.words.strip(" *_.,!").casefold())
+            answer = answer_word(mark.words, lang)
             if answer is not None:  # the verdict word: "Nein" denies, whatever its clause
                 for name in mark.facts:
                     found.setdefault(name, []).append(Reading(not answer, frozenset(), mark.words))

@@ -19,8 +19,9 @@ A query goes through these steps:
    suggester corrects them (``spelling``), or to a word it is with two letters swapped; the
    corrected question is searched when it scores better than the words as typed (``corrected``).
 4. The answer first: the leading answers gain for the asked words their own question holds,
-   and for asking the same kind of question ("how many", "who", "when": ``_weigh_questions``); the hits are the best ``limit`` entries, shown answers first (FAQ
-   entries and the game's facts), then rules sections, glossary terms and common mistakes. The
+   and for asking the same kind of question ("how many", "who", "when": ``_weigh_questions``);
+   the hits are the best ``limit`` entries, shown answers first (FAQ entries and the game's
+   facts), then rules sections, glossary terms and common mistakes. The
    first answer is flagged ``best`` only when it clearly leads (``answer_confidence``); else the
    two or three that fit about as well are flagged ``close`` and come first, each asked about an
    asked word (in its question, keywords or players' words); for a word alone that names no game
