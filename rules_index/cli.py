@@ -233,10 +233,27 @@ def db_upgrade() -> None:
 editors_cli = AppGroup("editors", help="Editor accounts.")
 
 
+class _NewPassword(click.ParamType):
+    """A password long enough to be stored: a short one is refused as it is typed, before the
+    confirmation, and click asks again."""
+
+    name = "password"
+
+    def convert(self, value, param, ctx):
+        from .corrections.editors import MIN_PASSWORD
+
+        if len(value) < MIN_PASSWORD:
+            self.fail(f"the password must have at least {MIN_PASSWORD} characters", param, ctx)
+        return value
+
+
 def _new_password(from_stdin: bool) -> str:
+    from .corrections.editors import MIN_PASSWORD
+
     if from_stdin:
         return sys.stdin.readline().rstrip("\n")
-    return click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    return click.prompt(f"Password (at least {MIN_PASSWORD} characters)", hide_input=True,
+                        confirmation_prompt=True, type=_NewPassword())
 
 
 @contextmanager
@@ -326,15 +343,18 @@ def editors_enable(name: str) -> None:
 
 @editors_cli.command("display-name")
 @click.argument("name")
-@click.argument("display_name")
-def editors_display_name(name: str, display_name: str) -> None:
-    """Set the name the public history shows for the editor NAME."""
+@click.argument("display_name", required=False)
+@click.option("--clear", is_flag=True, help="Take the display name away: the history says \"Editorial team\".")
+def editors_display_name(name: str, display_name: str | None, clear: bool) -> None:
+    """Set the name the public history shows for the editor NAME (or take it away with --clear)."""
     from .corrections.db import session
     from .corrections.editors import set_display_name
 
+    if clear == (display_name is not None):
+        raise click.UsageError("give either a DISPLAY_NAME or --clear")
     with _editor_errors():
-        set_display_name(session(), name, display_name)
-    click.echo(f"'{name}' is shown as '{' '.join(display_name.split())}'")
+        editor = set_display_name(session(), name, display_name)
+    click.echo(f"'{editor.name}' is shown as '{editor.display_name or 'Editorial team'}'")
 
 
 @editors_cli.command("logout-all")

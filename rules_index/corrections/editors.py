@@ -50,6 +50,10 @@ class Busy(RuntimeError):
     """Every password-check slot of the process stayed taken for the whole wait."""
 
 
+class Disabled(RuntimeError):
+    """The name and password were right, but the account is disabled."""
+
+
 def _display_name(value: str | None) -> str | None:
     if value is None:
         return None
@@ -66,6 +70,21 @@ def password_hash(password: str) -> str:
     return _hasher.hash(password)
 
 
+def find_editor(session: Session, name: str | None) -> Editor | None:
+    """The editor a typed login name means: the exact name, else the one name equal to it but for
+    case ("Anna" logs in as "anna"). Names that differ only in case cannot be added, so at most
+    one matches, unless they were made before that rule."""
+    name = (name or "").strip()
+    if not 0 < len(name) <= 80:
+        return None
+    exact = session.scalar(select(Editor).where(Editor.name == name))
+    if exact is not None:
+        return exact
+    # Compared in Python: SQLite's lower() folds ASCII only. The editors are a handful.
+    alike = [e for e in session.scalars(select(Editor)) if e.name.casefold() == name.casefold()]
+    return alike[0] if len(alike) == 1 else None
+
+
 def add_editor(session: Session, name: str, password: str, display_name: str | None = None) -> Editor:
     """A new editor. ``display_name`` is what the public history shows; the login name never is."""
     name = name.strip()
@@ -75,8 +94,9 @@ def add_editor(session: Session, name: str, password: str, display_name: str | N
     if shown is not None and shown.casefold() == name.casefold():
         raise EditorError("the display name must differ from the login name (the public history shows it)")
     hashed = password_hash(password)
-    if session.scalar(select(Editor).where(Editor.name == name)) is not None:
-        raise EditorError(f"an editor named '{name}' exists already")
+    taken = next((e.name for e in session.scalars(select(Editor)) if e.name.casefold() == name.casefold()), None)
+    if taken is not None:
+        raise EditorError(f"an editor named '{taken}' exists already (login names differ by more than case)")
     editor = Editor(name=name, password_hash=hashed, display_name=shown)
     session.add(editor)
     session.commit()
@@ -84,17 +104,19 @@ def add_editor(session: Session, name: str, password: str, display_name: str | N
 
 
 def editor_named(session: Session, name: str) -> Editor:
-    """The editor with this login name; raises EditorError."""
-    editor = session.scalar(select(Editor).where(Editor.name == name.strip()))
+    """The editor with this login name (see ``find_editor``); raises EditorError."""
+    editor = find_editor(session, name)
     if editor is None:
         raise EditorError(f"no editor named '{name.strip()}'")
     return editor
 
 
-def set_display_name(session: Session, name: str, display_name: str) -> Editor:
+def set_display_name(session: Session, name: str, display_name: str | None) -> Editor:
+    """Set the name the public history shows; None takes it away (the history then says
+    "Editorial team")."""
     editor = editor_named(session, name)
     shown = _display_name(display_name)
-    if shown.casefold() == editor.name.casefold():
+    if shown is not None and shown.casefold() == editor.name.casefold():
         raise EditorError("the display name must differ from the login name (the public history shows it)")
     editor.display_name = shown
     session.commit()
@@ -102,12 +124,13 @@ def set_display_name(session: Session, name: str, display_name: str) -> Editor:
 
 
 def authenticate(session: Session, name: str, password: str, wait: float = 0.5) -> Editor | None:
-    """The editor if name and password match and the account is not disabled. The hash is checked
-    in every case, so an unknown or disabled name costs the same time as a wrong password.
+    """The editor if name and password match, else None. The hash is checked in every case, so an
+    unknown name costs the same time as a wrong password.
 
-    Raises Busy when no check slot frees within ``wait`` seconds.
+    Raises Disabled when both match but the account is disabled: only someone who knows the
+    password learns that. Raises Busy when no check slot frees within ``wait`` seconds.
     """
-    editor = session.scalar(select(Editor).where(Editor.name == (name or "").strip()))
+    editor = find_editor(session, name)
     if not _checks.acquire(timeout=wait):
         raise Busy()
     try:
@@ -116,6 +139,8 @@ def authenticate(session: Session, name: str, password: str, wait: float = 0.5) 
         return None
     finally:
         _checks.release()
-    if editor is None or editor.disabled_at is not None:
+    if editor is None:
         return None
+    if editor.disabled_at is not None:
+        raise Disabled()
     return editor

@@ -30,7 +30,7 @@ from rules_index.content.versions import entry_data
 from rules_index.content.yaml12 import dump_text
 from rules_index.corrections import availability, changes, journal, reports, sessions
 from rules_index.corrections.db import session
-from rules_index.corrections.editors import Busy, authenticate
+from rules_index.corrections.editors import Busy, Disabled, authenticate, find_editor
 from rules_index.corrections.merge import FieldMerge, merge_fields
 from rules_index.corrections.models import Change, Editor, HeldChange, Report, TranslationFlag
 from rules_index.corrections.revert import NotRevertable, entry_version, revert_change, revertable_ids
@@ -116,9 +116,8 @@ def _config(key: str):
 def _targeted_account() -> str:
     """The account a breach of the per-account limit is about, for the log: an editor's login
     name, but never an unknown one (it may be a password typed into the wrong field)."""
-    name = (request.form.get("name") or "").strip()
-    known = session().scalar(select(Editor.name).where(Editor.name == name)) if 0 < len(name) <= 80 else None
-    return f"guesses for the editor '{known}' from several addresses" if known else "guesses for an unknown name"
+    known = find_editor(session(), request.form.get("name"))
+    return f"guesses for the editor '{known.name}' from several addresses" if known else "guesses for an unknown name"
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -138,6 +137,9 @@ def login():
         except Busy:
             form.password.errors = [_("Too many logins are being checked at this moment. Please try again in a few seconds.")]
             return render_template("editor/login.html", lang=interface.editor_lang(), form=form), 503, {"Retry-After": "5"}
+        except Disabled:
+            form.password.errors = [_("This editor account is disabled. The site's operator can enable it again.")]
+            return render_template("editor/login.html", lang=interface.editor_lang(), form=form), 403
         if editor is not None:
             chosen = cookie.get(interface.COOKIE_KEY)
             cookie.clear()  # a fresh cookie at login: nothing from before it is trusted

@@ -10,7 +10,7 @@ from sqlalchemy import delete, func, select
 
 from apptools import BACKENDS, make_editor_site, scratch_database
 from rules_index.corrections.db import session
-from rules_index.corrections.editors import add_editor
+from rules_index.corrections.editors import EditorError, add_editor
 from rules_index.corrections.models import Editor, EditorSession, EditorToken
 from rules_index.corrections.tokens import issue_token
 
@@ -47,7 +47,10 @@ def test_a_disabled_editor_is_refused_everywhere(site):
 
     assert not logged_in(client)
     assert api_status(site, token) == 401
-    assert login(site.test_client()).status_code == 401  # the right password no longer logs in
+    refused = login(site.test_client())  # the right password no longer logs in, and says why
+    assert refused.status_code == 403 and "account is disabled" in refused.get_data(as_text=True)
+    wrong = login(site.test_client(), password="not-the-password")  # a guess learns nothing more
+    assert wrong.status_code == 401 and "disabled" not in wrong.get_data(as_text=True)
     with site.app_context():
         assert cli(site, "editors", "token", EDITOR).exit_code != 0  # no new token for a disabled editor
 
@@ -86,6 +89,11 @@ def test_the_new_password_is_asked_twice_and_checked(site):
                    "first-long-password\nfirst-long-password\n")
     assert mismatch.exit_code == 0 and "do not match" in mismatch.output  # click asks again
     assert login(site.test_client(), password="first-long-password").status_code == 302
+    typed_short = cli(site, "editors", "password", EDITOR, input="short\nsecond-long-password\nsecond-long-password\n")
+    # The minimum is in the prompt, and a short password is refused before it is typed a second time.
+    assert typed_short.exit_code == 0 and "at least 10 characters" in typed_short.output.splitlines()[0]
+    assert typed_short.output.count("Password (at least") == 2 and typed_short.output.count("Repeat") == 1
+    assert login(site.test_client(), password="second-long-password").status_code == 302
     short = cli(site, "editors", "password", EDITOR, "--password-stdin", input="short\n")
     assert short.exit_code != 0 and "at least" in short.output
     assert cli(site, "editors", "password", "nobody", "--password-stdin", input="a-long-password\n").exit_code != 0
@@ -141,3 +149,27 @@ def test_deleting_an_editor_deletes_its_credentials_and_its_id_is_not_reused(tmp
 
 def test_an_editor_deleted_by_hand_leaves_no_credential_for_the_next(site):
     _old_credentials_fail_after_delete_and_re_add(site, _delete_editors_by_hand)
+
+
+def test_login_names_differ_by_more_than_case(site):
+    with site.app_context():
+        with pytest.raises(EditorError, match="exists already"):
+            add_editor(session(), EDITOR.upper(), "another-long-password")
+    assert cli(site, "editors", "add", EDITOR.capitalize(), "--password-stdin", input="another-long-password\n").exit_code != 0
+    client = site.test_client()  # the one editor, however the name is typed
+    assert login(client, name=f" {EDITOR.upper()} ").status_code == 302 and logged_in(client)
+    assert cli(site, "editors", "logout-all", EDITOR.capitalize()).exit_code == 0
+    assert not logged_in(client)
+    with site.app_context():
+        assert session().scalar(select(func.count()).select_from(Editor)) == len(
+            {name.casefold() for name in session().scalars(select(Editor.name))})
+
+
+def test_a_display_name_can_be_taken_away(site):
+    assert cli(site, "editors", "display-name", EDITOR, "Anna R.").exit_code == 0
+    cleared = cli(site, "editors", "display-name", EDITOR, "--clear")
+    assert cleared.exit_code == 0 and "Editorial team" in cleared.output
+    with site.app_context():
+        assert session().scalar(select(Editor).where(Editor.name == EDITOR)).display_name is None
+    assert cli(site, "editors", "display-name", EDITOR).exit_code != 0  # neither a name nor --clear
+    assert cli(site, "editors", "display-name", EDITOR, "X Y", "--clear").exit_code != 0
