@@ -1,15 +1,27 @@
 """Flask application factory of the rules service (``flask --app app run``)."""
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
 from flask import Flask
 
 ROOT = Path(__file__).resolve().parent
+LOG_FORMAT = "[%(asctime)s] %(levelname)s %(name)s: %(message)s"
+
+
+def _log_to_stderr() -> None:
+    """Log lines carry their time and source, and the service's own notices (a follow or the
+    database working again) are kept, not only its warnings. Set before the app exists, as Flask's
+    logging docs advise; a process that configured logging itself keeps its own."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(format=LOG_FORMAT, level=logging.WARNING)
+        logging.getLogger("rules_index").setLevel(logging.INFO)
 
 
 def create_app(test_config: dict | None = None) -> Flask:
+    _log_to_stderr()
     instance_path = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("RULES_INSTANCE_PATH")
     app = Flask(
         __name__, instance_path=instance_path, instance_relative_config=True,
