@@ -109,10 +109,13 @@ def is_stale(link: Path, content_dir: Path) -> bool:
 def readable(link: Path) -> bool:
     """Whether the current generation can be read whole: every stored document and every term's
     postings (a file truncated on disk opens, then fails the searches that reach it). Reads the
-    whole index: for the command that builds it, not for serving."""
+    whole index: for the command that builds it, and for a search that failed, not for serving."""
     target, info = current_generation(Path(link))
-    if info is None:
-        return False
+    return info is not None and generation_readable(target)
+
+
+def generation_readable(target: Path) -> bool:
+    """Whether the generation in the folder ``target`` can be read whole (see ``readable``)."""
     with warnings.catch_warnings():
         # Whoosh leaves the files of a reader it failed to make open: they go with the error, quietly.
         warnings.simplefilter("ignore", ResourceWarning)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from flask import Flask, current_app, g
 from rules_index.content import Library, load_served
 from rules_index.content.snapshot import read_content
 from rules_index.search import IndexLink, IndexUnavailable, SearchIndex, SearchResult, build
-from rules_index.search.build import CHECKS, generation_info, read_library
+from rules_index.search.build import CHECKS, generation_info, generation_readable, read_library
 from rules_index.search.searcher import POSTINGS_BYTES
 from rules_index.switching import BackgroundSwitch
 
@@ -202,16 +203,49 @@ def version() -> str:
     return snapshot().version
 
 
+# Generations found damaged on disk. They never mend: a rebuild makes a new one.
+_damaged: set[str] = set()
+# A failed search is blamed on the index only after it is read whole; a generation read whole
+# without fault is not read again for this long, whatever fails (a fault of the code would
+# otherwise make every failing request read the whole index).
+READ_WHOLE_EVERY = 60.0
+_read_whole: dict[str, float] = {}
+
+
+def index_damaged(path: str) -> bool:
+    """Whether the generation at ``path`` cannot be read whole; read again at most every
+    ``READ_WHOLE_EVERY`` seconds while it can."""
+    if path in _damaged:
+        return True
+    if time.monotonic() - _read_whole.get(path, -READ_WHOLE_EVERY) < READ_WHOLE_EVERY:
+        return False
+    if not generation_readable(Path(path)):
+        _damaged.add(path)
+        return True
+    _read_whole[path] = time.monotonic()
+    return False
+
+
 def search_results(text: str, lang: str, **options) -> SearchResult:
-    """The search's results; an index that fails to be read (a file damaged on disk) raises
-    IndexUnavailable, which readers get as a 503, not a 500 (the failure is logged)."""
+    """The search's results. A search that fails on an index damaged on disk (a file cut short)
+    raises IndexUnavailable, which readers get as a 503 (logged); any other failure is the code's,
+    and stays the 500 it is."""
+    pinned = snapshot()
+    if pinned.path in _damaged:
+        raise IndexUnavailable(f"the index at {served().link.path} could not be read")
     try:
-        return served().index.search(text, lang, gen=snapshot().search, **options)
+        return served().index.search(text, lang, gen=pinned.search, **options)
     except IndexUnavailable:
         raise
     except Exception as exc:
-        log.exception("the search index could not be read (flask --app app index build makes it again)")
-        raise IndexUnavailable(f"the index at {served().link.path} could not be read") from exc
+        if not index_damaged(pinned.path):
+            raise
+        failure = f"{type(exc).__name__}: {exc}"
+    # Raised and logged apart from the failure: its traceback holds the files Whoosh opened for a
+    # reader it could not make, which close only when it goes. The damage is the news, in one line.
+    log.error("the search index at %s could not be read (%s); flask --app app index build makes it again",
+              pinned.path, failure)
+    raise IndexUnavailable(f"the index at {served().link.path} could not be read")
 
 
 def related_faq(game, entry, lang: str, limit: int = 6) -> list:
