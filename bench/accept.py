@@ -317,6 +317,19 @@ def _change(content: Path, game: str, faq: str, word: str) -> None:
     materialize(plan_faq_change(content, game, faq, {"en": {"answer": answer}}, TODAY), content)
 
 
+def _commit_by_hand(content: Path, faq: str) -> None:
+    """Commit what ``_change`` wrote, as an editor working in git would: the served runs mix it
+    with accepts, and an accept refuses files that hold edits not committed."""
+    from rules_index.content.repo import ContentRepo
+
+    repo = ContentRepo(content)
+    repo.ensure()
+    repo.git("add", "--all", "--", str(content.absolute()))
+    repo.git("commit", "--quiet", "-m", f"{faq}: changed by hand", env={
+        "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@localhost",
+        "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@localhost"})
+
+
 def accept_latencies(server, content: Path, game: str, faq: str, changes: int) -> dict:
     """Latency (s) from each change's write until the serving process shows it."""
     from rules_index.web.publishing import publish
@@ -505,6 +518,7 @@ def served_switch_ratio(content: Path, link: Path, instance: Path, game: str, fa
             _accept(base, tuple(tokens), game, faq, _answer_with(library, game, faq, word))
         else:
             _change(content, game, faq, word)
+            _commit_by_hand(content, faq)
             publish(changed=[(game, "faq", faq)])
 
     def run(mode: str | None, seconds: float = SERVED_SECONDS) -> dict:
