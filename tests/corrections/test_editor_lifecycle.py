@@ -48,9 +48,9 @@ def test_a_disabled_editor_is_refused_everywhere(site):
     assert not logged_in(client)
     assert api_status(site, token) == 401
     refused = login(site.test_client())  # the right password no longer logs in, and says why
-    assert refused.status_code == 403 and "account is disabled" in refused.get_data(as_text=True)
+    assert refused.status_code == 403 and "Redaktionskonto ist gesperrt" in refused.get_data(as_text=True)
     wrong = login(site.test_client(), password="not-the-password")  # a guess learns nothing more
-    assert wrong.status_code == 401 and "disabled" not in wrong.get_data(as_text=True)
+    assert wrong.status_code == 401 and "gesperrt" not in wrong.get_data(as_text=True)
     with site.app_context():
         assert cli(site, "editors", "token", EDITOR).exit_code != 0  # no new token for a disabled editor
 
