@@ -4,6 +4,7 @@ from __future__ import annotations
 from .content import Game
 from .content.bindings import statements, tally
 from .content.citations import pages_value
+from .content.model import ANCHOR_PREFIX, FACTS_ANCHOR
 from .content.schema import Citation, Faq
 from .content.versions import faq_version, rule_section_version
 from .folding import fold
@@ -20,8 +21,6 @@ def permalink(lang: str, slug: str, faq_id: str) -> str:
     return f"/{lang}/{slug}/faq/{faq_id}"
 
 
-ANCHOR_PREFIX = {"faq": "faq-", "section": "rule-", "mistake": "mistake-", "glossary": "term-"}
-FACTS_ANCHOR = "facts"
 # A common mistake in a result list: the false statement marked as such, then the correction.
 REFUTED_WORDS = {"de": ("Irrtum", "Richtig"), "en": ("Mistake", "Correct"), "it": ("Errore", "Corretto")}
 # Each language in its own words (language choices are read by those who speak it).

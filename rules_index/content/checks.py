@@ -4,6 +4,7 @@ each yielding problems with file and line.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any, Iterable, Iterator
 
@@ -14,7 +15,7 @@ from rules_index.characters import describe, hidden_character
 from rules_index.folding import name_words
 from rules_index.render import markup_problem
 
-from .model import Game
+from .model import ANCHOR_PREFIX, Game
 from .bindings import answer_problems
 from .claims import ruling_shape_problems, text_problems
 from .problems import Problem
@@ -144,6 +145,26 @@ def check_references(game: Game, where: Where) -> Iterator[Problem]:
             yield _problem(where("notes.yaml", note.id, "source"), f"unknown source '{note.source}'")
 
 
+# A link to a place on the game's page: "](#rule-scoring)".
+_PAGE_LINK = re.compile(r"\]\(#([^)\s]*)\)")
+
+
+def check_page_links(game: Game, where: Where) -> Iterator[Problem]:
+    """Links from a rules text to a place on the game's page lead somewhere: a rules section is
+    "#rule-" and its id (``model.ANCHOR_PREFIX``)."""
+    anchors = game.page_anchors()
+    sections = {s.id for s in game.sections}
+    for section in game.sections:
+        for lang in LANGS:
+            text = section.texts[lang]
+            for match in _PAGE_LINK.finditer(text.body):
+                anchor = match.group(1)
+                if anchor in anchors:
+                    continue
+                hint = f"; a rules section is '#{ANCHOR_PREFIX['section']}{anchor}'" if anchor in sections else ""
+                yield Problem(f"{where.folder}/rules.{lang}.md", text.line_of(match.start()), f"link to '#{anchor}': the game's page has no such place{hint}")
+
+
 def check_catalog(game: Game, where: Where, catalog_ids: Iterable[str] | None) -> Iterator[Problem]:
     if catalog_ids is None:
         return
@@ -248,6 +269,7 @@ CHECKS = (
     check_editions_and_sources,
     check_citations,
     check_references,
+    check_page_links,
     check_rulings,
     check_markup,
     check_asked,

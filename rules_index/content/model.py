@@ -10,6 +10,12 @@ from .rules_markdown import MarkdownSection
 from .schema import LANGS, Citation, Faq, GameFile, GlossaryEntry, Mistake, Note, Section, Source
 
 
+# Where each kind of entry sits on its game's page: the anchor is the prefix and the entry's id.
+# Links inside a rules text name these ("[Scoring](#rule-scoring)"); content checks them.
+ANCHOR_PREFIX = {"faq": "faq-", "section": "rule-", "mistake": "mistake-", "glossary": "term-"}
+FACTS_ANCHOR = "facts"
+
+
 @dataclass(frozen=True)
 class RuleSection:
     """A section of the rules summary with its text in each language."""
@@ -44,6 +50,12 @@ class Game:
 
     def title(self, lang: str) -> str:
         return self.info.title.get(lang)
+
+    def page_anchors(self) -> set[str]:
+        """Every anchor of the game's page that a link may name."""
+        kinds = {"faq": self.faq, "section": self.sections, "mistake": self.mistakes, "glossary": self.glossary}
+        entries = {ANCHOR_PREFIX[kind] + item.id for kind, items in kinds.items() for item in items}
+        return entries | {FACTS_ANCHOR}
 
     def other_titles(self, lang: str) -> list[str]:
         """The game's other names for readers of ``lang``: each once (whatever its case), never its title."""

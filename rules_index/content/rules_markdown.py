@@ -14,7 +14,12 @@ class MarkdownSection:
     id: str
     title: str
     body: str
-    line: int
+    line: int  # the heading's
+    body_line: int = 0  # the line of the body's first line
+
+    def line_of(self, offset: int) -> int:
+        """The file's line of the character at ``offset`` in the body."""
+        return self.body_line + self.body.count("\n", 0, offset)
 
 
 def split_sections(text: str, display: str) -> tuple[list[MarkdownSection], list[Problem]]:
@@ -28,7 +33,8 @@ def split_sections(text: str, display: str) -> tuple[list[MarkdownSection], list
             content = "\n".join(body).strip()
             if not content:
                 problems.append(Problem(display, current["line"], f"section '{current['id']}' has no text"))
-            sections.append(MarkdownSection(current["id"], current["title"], content, current["line"]))
+            blank = next((i for i, line in enumerate(body) if line.strip()), 0)
+            sections.append(MarkdownSection(current["id"], current["title"], content, current["line"], current["line"] + 1 + blank))
 
     in_fence = False
     for number, line in enumerate(text.splitlines(), start=1):
