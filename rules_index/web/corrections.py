@@ -93,7 +93,7 @@ def _form_page(lang: str, slug: str, kind: str, target_id: str):
     current = _current_text(kind, entry, lang)
     form = CorrectionForm()
     filled_honeypot = False
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         form.proposed_answer.data = current  # the reader edits the text instead of retyping it
         form.form_token.data = secrets.token_urlsafe(18)
     elif form.website.data:

@@ -129,7 +129,7 @@ def _targeted_account() -> str:
                on_breach=log_breach(lambda: "logins over the whole site"))
 def login():
     form = LoginForm()
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         form.next.data = request.args.get("next", "")
     if form.validate_on_submit():
         try:
@@ -281,7 +281,7 @@ def diff_html(before: str, after: str) -> Markup:
 
 def _entry_form(kind: str, current: dict, proposal: Report | None = None):
     form = EntryForm() if kind == "faq" else SectionForm()
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         for name, text in form_texts(kind, current).items():
             getattr(form, name).data = text
         if proposal is not None and proposal.proposed_answer:
