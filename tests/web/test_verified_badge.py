@@ -124,6 +124,21 @@ def test_the_other_statuses_in_words(client, game, faq, phrase):
     assert "Von der Regel-Engine geprüft" not in html
 
 
+@pytest.mark.parametrize("lang,summary", [
+    ("de", r"◐ (\d+) von (\d+) Aussagen in \d+ Spielsituationen? geprüft, nicht alle"),
+    ("en", r"◐ (\d+) of (\d+) statements checked in \d+ game situations?, not all"),
+    ("it", r"◐ (\d+) affermazioni su (\d+) verificate in \d+ situazion[ei] di gioco, non tutte"),
+])
+def test_a_partly_checked_answer_does_not_wear_the_tick(client, lang, summary):
+    """The tick is for answers checked whole, on the page and on the search card alike."""
+    page = client.get(f"/{lang}/{GAMES['ohne']}/faq/purple-districts").get_data(as_text=True)
+    found = re.search(summary, page)
+    assert found and int(found.group(1)) < int(found.group(2)) and "✓" not in page.split("</main>")[0].split("<main")[-1]
+    search = client.get(f"/{lang}/search", query_string={"q": "lila bauwerke sonderfähigkeit"}).get_data(as_text=True)
+    for card in re.findall(r'<p class="badge card-badge verified-partial">(.*?)</p>', search, re.S):
+        assert card.strip().startswith("◐"), card
+
+
 @pytest.mark.parametrize("lang", ["de", "en", "it"])
 def test_the_statements_not_checked_are_shown_as_text_not_markdown(client, lang):
     """The list under "Not checked by the engine" showed "**special ability**" with its stars."""
