@@ -107,11 +107,20 @@ def test_a_word_alone_asks_which_game_is_meant(client, lang, query, words):
     line = re.search(r'<p class="which-game">(.*?)</p>', page, re.S)
     assert line and words in line.group(1), page
     assert f'href="/{lang}/search?q={query}&amp;game={GAME}"' in line.group(1)
-    assert len(re.findall(r"<a ", line.group(1))) == 4  # every game
+    listed = set(re.findall(rf'href="/{lang}/search\?q={query}&amp;game=([a-z-]+)"', line.group(1)))
+    shown = set(re.findall(rf'href="/{lang}/([a-z-]+)/(?:faq|rules)/', page))
+    assert len(listed) >= 2 and listed == shown  # each game the results come from
     picked = html(client.get(f"/{lang}/search", query_string={"q": query, "game": GAME}))
     assert 'class="which-game"' not in picked
     asked = html(client.get(f"/{lang}/search", query_string={"q": "darf der Dieb den Meuchler bestehlen"}))
     assert 'class="which-game"' not in asked
+
+
+@pytest.mark.parametrize("lang,query", [("de", "söldner"), ("en", "warlord"), ("it", "condottiero")])
+def test_a_word_of_one_game_alone_does_not_ask_which_game(client, lang, query):
+    page = html(client.get(f"/{lang}/search", query_string={"q": query}))
+    assert set(re.findall(rf'href="/{lang}/([a-z-]+)/(?:faq|rules)/', page)) == {GAME}
+    assert 'class="which-game"' not in page
 
 
 def test_search_page_without_match_helps(client):
