@@ -60,7 +60,12 @@ def test_bad_submissions_are_refused_and_not_stored(site, change, status, field)
 def test_section_report(site):
     payload = {**GOOD, "faq": None, "section": "characters"}
     del payload["faq"]
-    assert site.test_client().post("/api/v1/corrections", json=payload).status_code == 201
+    client = site.test_client()
+    response = client.post("/api/v1/corrections", json=payload)
+    assert response.status_code == 201
+    # The reader's tracking page names the section reported, in the page's language.
+    page = client.get(f"/en/corrections/{response.get_json()['token']}").get_data(as_text=True)
+    assert 'Rules section: <a href="/en/ohne-furcht-und-adel/#rule-characters">The eight characters</a>' in page
 
 
 def test_oversized_body_refused_before_reading(site):
