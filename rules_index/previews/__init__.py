@@ -22,7 +22,6 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # after it says what the ruling is, so it is taken with it.
 _BARE_VERDICT_WORDS = 3
 VERDICT_LIMIT = 220
-MIN_DESCRIPTION = 40
 
 
 @dataclass(frozen=True)
@@ -34,8 +33,9 @@ class Preview:
 
     @property
     def description(self) -> str:
-        """Meta and Open Graph description: the question, the verdict, where it is written."""
-        return f"{self.question} {self.verdict} ({self.citation})"
+        """Meta and Open Graph description: the verdict and where it is written. The question is
+        the page's title, shown above it by search engines and chat apps alike."""
+        return f"{self.verdict} ({self.citation})"
 
 
 def _sentences(text: str) -> list[str]:
@@ -70,8 +70,8 @@ def shortened(text: str, limit: int) -> str:
 
 def short_citation(game: Game, faq: Faq, lang: str) -> str:
     """"Regelheft S. 2" / "Rulebook p. 2" / "Regolamento p. 2": the source and its page; where the
-    page is of an edition in another language than the reader's, that edition too ("Rulebook p. 2
-    · German edition (Hans im Glück, 2000)"): the reader's own rulebook may number its pages
+    page is of an edition in another language than the reader's, its publisher and year too
+    ("German rulebook p. 2, Hans im Glück 2000"): the reader's own rulebook may number its pages
     otherwise."""
     citation = faq.citation
     source = game.source(citation.source)
@@ -80,7 +80,10 @@ def short_citation(game: Game, faq: Faq, lang: str) -> str:
     if not pages:
         return f"{label}: {citation.section.get(lang)}"
     edition = game.pages_edition(citation, lang)
-    return f"{label} {pages} · {edition.name.get(lang)}" if edition is not None else f"{label} {pages}"
+    if edition is None:
+        return f"{label} {pages}"
+    made = " ".join(str(part) for part in (edition.publisher, edition.year) if part)
+    return f"{label} {pages}, {made or edition.name.get(lang)}"
 
 
 def answer_preview(game: Game, faq: Faq, lang: str) -> Preview:

@@ -66,11 +66,12 @@ def test_every_answer_previews_with_question_verdict_page_and_oembed(client, lan
         description = meta(page, "name", "description")
         where = f"{lang}/{slug}/{faq_id}"
         assert description == meta(page, "property", "og:description") == meta(page, "name", "twitter:description"), where
-        assert len(description) >= 40, where
+        assert len(description) >= 30, where
         preview = answer_preview(game, entry, lang)
-        assert description.startswith(preview.question + " "), where
-        assert description.endswith(f" ({preview.citation})"), where
-        verdict = description[len(preview.question):-len(preview.citation) - 3].strip()
+        # The question is the title: the description gives the answer, not the question again.
+        assert description == f"{preview.verdict} ({preview.citation})" and preview.question not in description, where
+        assert len(description) <= 300, where
+        verdict = preview.verdict
         assert len(verdict.split()) > 3 and verdict.strip(" .!,:").lower() not in BARE_VERDICTS, (where, verdict)
         if entry.citation.pages:
             assert f"{PAGE_WORD[lang]} {entry.citation.pages[0]}" in description, where
@@ -276,12 +277,13 @@ def test_edition_of_the_page_numbers_stands_next_to_the_citation(client, lang):
         cited = data["mainEntity"]["acceptedAnswer"]["citation"]
         if entry.citation.pages and edition.language != lang:
             assert note and html_lib.escape(edition.name.get(lang)) in note.group(1), (slug, faq_id)
-            assert described.endswith(f" · {edition.name.get(lang)})"), (slug, faq_id)
+            assert described.endswith(f", {edition.publisher} {edition.year})"), (slug, faq_id)
             assert cited.endswith(f" · {edition.name.get(lang)}"), (slug, faq_id)  # what a search engine reads
             shown += 1
         else:
             assert note is None
             assert edition.name.get(lang) not in described and edition.name.get(lang) not in cited
+            assert not (edition.publisher and f", {edition.publisher}" in described)
     assert shown > 30  # the note is there wherever it applies (43 answers today)
 
 
