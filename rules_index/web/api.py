@@ -19,7 +19,7 @@ from rules_index.engines.calculator_models import input_error
 from .api_models import ApiModel, LangQuery, SearchQuery
 from .bodies import json_object
 from .errors import ApiError
-from .state import library, related_faq, search_results, verification, version
+from .state import library, related_faq, search_results, served, verification, version
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -50,9 +50,15 @@ def game_or_404(slug: str) -> Game:
 def health():
     """For a load balancer or a monitor: 200 while this process answers pages and searches (a
     search is run), 503 when its search index cannot be read. The database is reported, not
-    required: reading never depends on it."""
+    required: reading never depends on it. ``status`` is "stale" (still 200: readers are served)
+    while the content as it stands cannot be published, with its first problems: every accept
+    after it waits for a commit that mends them."""
     search_results("Regeln", "de", limit=1)  # an index that cannot be read raises: 503
-    return jsonify(status="ok", content=version(), database="ok" if availability.usable() else "unavailable")
+    body = {"status": "ok", "content": version(), "database": "ok" if availability.usable() else "unavailable"}
+    stuck = served().unpublishable
+    if stuck:
+        body.update(status="stale", unpublished={"problems": len(stuck), "first": stuck[:3]})
+    return jsonify(body)
 
 
 @bp.get("/games")

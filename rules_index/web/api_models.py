@@ -197,11 +197,19 @@ class SearchResult(ApiModel):
 
 
 # ------------------------------------------------------------------ health
+class Unpublished(ApiModel):
+    problems: int = Field(description="How many problems the content as it stands has.")
+    first: list[str] = Field(description="The first of them, each as file:line: message.")
+
+
 class Health(ApiModel):
-    status: Literal["ok"]
+    status: Literal["ok", "stale"] = Field(description=(
+        "\"stale\": the content as it stands (a commit that does not pass the checks) cannot be published; "
+        "readers get the content served before it, and later changes wait for a commit that mends it."))
     content: str = Field(description="The version of the content served: the commit it was published from.")
     database: Literal["ok", "unavailable"] = Field(
         description="The corrections database (reports, editors): reading never depends on it, so it is reported, not required.")
+    unpublished: Unpublished | None = Field(None, description="While stale: why the content cannot be published.")
 
 
 # ------------------------------------------------------------------ readers' reports

@@ -62,7 +62,7 @@ class Every:
             try:
                 with self.app.app_context():
                     self.tick()
-            except (GitError, ContentError, OSError) as exc:
+            except (GitError, ContentError, OSError, Unpublishable) as exc:
                 said = " ".join(str(exc).split())
                 if said != failing:
                     log.warning("%s failed (%s); trying again every %g s, logged again when this changes",
@@ -76,6 +76,23 @@ class Every:
                 if failing is not None:
                     log.info("%s works again", self.name)
                 failing = None
+
+
+class Unpublishable(Exception):
+    """The branch's head does not pass the checks: it is followed, not published."""
+
+    def __init__(self, head: str, problems: list[str]):
+        more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
+        super().__init__(f"the content at {head[:12]} cannot be published ({problems[0]}{more}); readers keep "
+                         "the content served before it, and no change goes live until a commit mends it")
+
+
+def _still_unpublishable(head: str, tried: dict) -> None:
+    """While the head tried last could not be published, each tick says so again (the same
+    words: logged once, and "works again" only when it does)."""
+    stuck = served().unpublishable
+    if stuck and tried.get("head") == head:
+        raise Unpublishable(head, stuck)
 
 
 def _published_commit(link) -> str | None:
@@ -97,6 +114,7 @@ def follow_remote(app: Flask) -> bool:
     tried = app.extensions.setdefault(TRIED_KEY, {})
     head = repo.head()
     if repo.peek() == head and (_published_commit(link) in (None, head) or tried.get("head") == head):
+        _still_unpublishable(head, tried)
         return False
     with content_lock(lock_file_in(app.instance_path)):
         old = repo.head()
@@ -104,11 +122,16 @@ def follow_remote(app: Flask) -> bool:
         changes.follow(session, repo, root)
         head, published = repo.head(), _published_commit(link)
         if head == old and published in (None, head) or head == tried.get("head"):
+            _still_unpublishable(head, tried)
             return False
         tried["head"] = head
         # Only the entries the accepts name are indexed again (all, after a commit by hand).
         since = published if published is not None and repo.is_ancestor(published, head) else old
-        publish(changes.entries_between(repo, since, head), holding_lock=True)
+        try:
+            publish(changes.entries_between(repo, since, head), holding_lock=True)
+        except ContentError as exc:
+            raise Unpublishable(head, [str(problem) for problem in exc.problems]) from None
+    log.info("published %s, followed from the remote (%s before)", head[:12], (published or old)[:12])
     return True
 
 

@@ -20,7 +20,7 @@ from typing import Iterable
 
 from flask import current_app
 
-from rules_index.content import Library, load_library
+from rules_index.content import ContentError, Library, load_library
 from rules_index.content.loader import library_of_checked_games, load_checked_game
 from rules_index.content.repo import content_version
 from rules_index.content.snapshot import content_fingerprint, read_content
@@ -56,8 +56,15 @@ def publish(changed: Iterable[tuple[str, str, str]] | None = None, holding_lock:
     lock = nullcontext() if holding_lock else content_lock(lock_file_in(current_app.instance_path))
     held = owner.held
     with lock:
-        library, snapshot = read_content(root, partial(_load, link=link, served=held))
+        try:
+            library, snapshot = read_content(root, partial(_load, link=link, served=held))
+        except ContentError as exc:
+            # A commit that does not pass the checks (pushed past the gate) stops publication
+            # here until a commit mends it: readers keep the snapshot served, and health says why.
+            owner.unpublishable = [str(problem) for problem in exc.problems]
+            raise
         version = content_version(root, snapshot.fingerprint)
     build(library, link, root, changed=None if changed is None else list(changed), version=version,
           held_checks=None if held is None else (held.path, held.checks))
+    owner.unpublishable = None
     repin()

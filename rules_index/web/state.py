@@ -68,6 +68,9 @@ class Served:
         self.switch_wait = switch_wait
         self._snapshot: Snapshot | None = None
         self._failed: str | None = None  # a generation that could not be opened (not tried again)
+        # Why the content as it stands now cannot be published (its problems), while it cannot:
+        # the snapshot served is older than the branch (``publishing.publish``; health says so).
+        self.unpublishable: list[str] | None = None
         self._lock = threading.Lock()
         self._switch = BackgroundSwitch(self._prepare, "snapshot-switch")
 

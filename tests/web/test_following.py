@@ -129,3 +129,46 @@ def test_a_follow_that_keeps_failing_is_logged_once_and_its_end_once(caplog):
     said = [r.getMessage() for r in caplog.records if r.name == "rules_index.web.following"]
     assert sum("content-follow failed" in m for m in said) == 2, said  # the first failure, and the next after it ended
     assert sum("works again" in m for m in said) == 2, said
+
+
+def _push_by_hand(tmp_path, remote, path: str, old: str, new: str) -> None:
+    """A commit made in git and pushed past the gate (no hook): ``old`` replaced in ``path``."""
+    import subprocess
+
+    work = tmp_path / "by-hand"
+    subprocess.run(["git", "clone", "--quiet", str(remote), str(work)], check=True)
+    file = work / path
+    text = file.read_text(encoding="utf-8")
+    assert old in text
+    file.write_text(text.replace(old, new, 1), encoding="utf-8")
+    identity = ["-c", "user.name=Hand", "-c", "user.email=hand@noreply.invalid"]
+    subprocess.run(["git", *identity, "commit", "--quiet", "-am", "by hand"], cwd=work, check=True)
+    subprocess.run(["git", "push", "--quiet"], cwd=work, check=True)
+
+
+def test_a_commit_that_fails_its_checks_is_not_published_and_health_says_why(two_hosts, tmp_path):
+    """A commit pushed past the gate that breaks a checked statement: the host keeps serving what
+    it served, says "stale" with the problem on /api/v1/health (a monitor learns it; readers are
+    served, so 200), logs it once rather than "works again" a second later, and is "ok" again
+    once a commit mends it."""
+    (a, _b), _tokens = two_hosts
+    remote = a.config["CONTENT_REMOTE"]
+    client = a.test_client()
+    served_before = client.get("/api/v1/health").get_json()["content"]
+    _push_by_hand(tmp_path, remote, f"content/{GAME}/faq.yaml", "zahlt er [3 Gold]{fact=pays-three}", "zahlt er [2 Gold]{fact=pays-three}")
+    with a.app_context():
+        with pytest.raises(Exception, match="cannot be published .*faq.yaml"):
+            follow_remote(a)
+        with pytest.raises(Exception, match="cannot be published") as again:  # the same words at every tick
+            follow_remote(a)
+    health = client.get("/api/v1/health")
+    assert health.status_code == 200
+    body = health.get_json()
+    assert body["status"] == "stale" and body["content"] == served_before
+    assert body["unpublished"]["problems"] >= 1 and "faq.yaml" in body["unpublished"]["first"][0]
+    assert "3 Gold" in client.get(f"/api/v1/games/{GAME}/faq/warlord-destroy-cost?lang=de").get_json()["answer_html"]
+    assert str(again.value).startswith("the content at ")
+    _push_by_hand(tmp_path / "mend", remote, f"content/{GAME}/faq.yaml", "zahlt er [2 Gold]{fact=pays-three}", "zahlt er [3 Gold]{fact=pays-three}")
+    with a.app_context():
+        assert follow_remote(a)
+    assert client.get("/api/v1/health").get_json()["status"] == "ok"
