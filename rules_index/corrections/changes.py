@@ -299,6 +299,7 @@ def apply_change(
                 return Outcome(None, plans, current, flags, reasons=reasons)
             if reasons:
                 held = _hold(session, editor, game, kind, target, updates, current, report, reasons)
+                log.info("held %s %s/%s for a second editor (held change %d, editor %d)", kind, game, target, held.id, editor.id)
                 return Outcome(None, plans, current, recovered=recovered, reasons=reasons, held=held)
             writes = [p for p in plans if p.before != p.after]
             after = planned_entry_data(root, game, kind, target, writes)
@@ -329,6 +330,8 @@ def apply_change(
         _fault("files-written")
         change = journal.record(session, root, accept, commit)
         _fault("db-committed")
+        log.info("accepted change %d of %s %s/%s as commit %s (editor %d%s)", change.id, kind, game, target, commit[:12],
+                 editor.id, f", reverting change {reverts.id}" if reverts is not None else "")
     _fault("before-publish")
     try:
         # The new version from the entry as written (reading the file back would parse it once more).

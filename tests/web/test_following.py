@@ -172,3 +172,20 @@ def test_a_commit_that_fails_its_checks_is_not_published_and_health_says_why(two
     with a.app_context():
         assert follow_remote(a)
     assert client.get("/api/v1/health").get_json()["status"] == "ok"
+
+
+def test_the_log_tells_what_was_held_accepted_and_followed(two_hosts, caplog):
+    """An operator rebuilds the timeline from the log: each held change, each accept with its
+    commit, and each host publishing a commit it followed."""
+    (a, b), tokens = two_hosts
+    caplog.set_level("INFO", logger="rules_index")
+    done = accept(a, tokens, change("tie-break", "Protokollwort.", answer(a, "tie-break")["version"]))
+    assert done.status_code == 201, done.get_json()
+    with a.app_context():
+        commit = content_repo(served().content_dir).head()
+    with b.app_context():
+        assert follow_remote(b)
+    said = [r.getMessage() for r in caplog.records]
+    assert any(m.startswith("held faq ohne-furcht-und-adel/tie-break for a second editor") for m in said), said
+    assert any(m.startswith("accepted change ") and f"as commit {commit[:12]}" in m for m in said), said
+    assert any(m.startswith(f"published {commit[:12]}, followed from the remote") for m in said), said
