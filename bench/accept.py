@@ -463,7 +463,12 @@ def _accept(base: str, tokens: tuple[str, str], game: str, faq: str, answer: str
     """An editor's change of the entry's English answer through the editors' API, confirmed by a
     second editor (its new words are held for one): the gate and the write and the build in a
     worker of the server."""
-    status, held = _post(base, "/api/v1/changes", tokens[0], {"game": game, "kind": "faq", "id": faq, "text": {"en": {"answer": answer}}})
+    import urllib.request
+
+    with urllib.request.urlopen(f"{base}/api/v1/games/{game}/faq/{faq}", timeout=60) as response:
+        version = json.loads(response.read())["version"]
+    status, held = _post(base, "/api/v1/changes", tokens[0], {"game": game, "kind": "faq", "id": faq, "base_version": version,
+                                                              "text": {"en": {"answer": answer}}})
     if status == 202:
         status, held = _post(base, f"/api/v1/changes/{held['held']}/confirm", tokens[1])
     if status != 201:

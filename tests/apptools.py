@@ -50,11 +50,23 @@ def second_token(app) -> str:
     return app.config["SECOND_TOKEN"]
 
 
+def read_first(client, body: dict) -> dict:
+    """``body`` of a change with the ``base_version`` an editor reads before writing (the entry's
+    version as served now), unless it names one or names no entry the API shows."""
+    if not isinstance(body, dict) or "base_version" in body:
+        return body
+    kind, game, target = body.get("kind"), body.get("game"), body.get("id")
+    if kind not in ("faq", "section") or not isinstance(game, str) or not isinstance(target, str):
+        return body
+    shown = client.get(f"/api/v1/games/{game}/{'faq' if kind == 'faq' else 'sections'}/{target}")
+    return {**body, "base_version": shown.get_json()["version"]} if shown.status_code == 200 else body
+
+
 def submit_and_confirm(app, body: dict):
     """POST a change with the first editor's token; a held one is confirmed by a second editor.
     Returns the answer that wrote it (or the refusal)."""
     client = app.test_client()
-    first = client.post("/api/v1/changes", json=body, headers={"Authorization": f"Bearer {app.config['TEST_TOKEN']}"})
+    first = client.post("/api/v1/changes", json=read_first(client, body), headers={"Authorization": f"Bearer {app.config['TEST_TOKEN']}"})
     if first.status_code != 202 or first.get_json().get("outcome") != "held":
         return first
     held = first.get_json()["held"]

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from apptools import make_app, make_editor_site
+from apptools import make_app, make_editor_site, read_first
 from app import ROOT
 from formtools_shared import login
 from rules_index import render
@@ -179,7 +179,8 @@ def editor_app(tmp_path_factory):
 
 def dry_run(app, kind, target, text):
     body = {"game": GAME, "kind": kind, "id": target, "text": text, "dry_run": True}
-    return app.test_client().post("/api/v1/changes", json=body, headers={"Authorization": f"Bearer {app.config['TEST_TOKEN']}"})
+    client = app.test_client()
+    return client.post("/api/v1/changes", json=read_first(client, body), headers={"Authorization": f"Bearer {app.config['TEST_TOKEN']}"})
 
 
 @pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 500, 5000])

@@ -2,7 +2,7 @@
 then against the content, before it reaches the gate.
 
 ``{"game", "kind": "faq"|"section", "id", "text": {lang: {"question"?, "answer"?} | {"body"}},
-"base_version"?, "dry_run"?}``; languages left out stay as they are.
+"base_version", "dry_run"?}``; languages left out stay as they are.
 """
 from __future__ import annotations
 
@@ -86,9 +86,10 @@ class ChangeRequest(RequestModel):
     kind: Literal[tuple(FIELDS)]
     id: Annotated[str, Field(min_length=1)]
     text: ChangeText
-    base_version: str = left_out(
-        description="The entry's version when it was read (GET .../faq/{id} returns it); 409 if it changed since.",
-    )
+    # Required: a change made without knowing what it replaces would undo another editor's change
+    # unseen.
+    base_version: Annotated[str, Field(min_length=1, description=(
+        "The entry's version when it was read (GET .../faq/{id} returns it); 409 if it changed since."))]
     dry_run: bool = Field(default=False, strict=True,
                           description="Only check the change: 200 if it would be accepted, nothing is written.")
 
@@ -108,7 +109,7 @@ class Change:
     kind: str
     target: str
     updates: dict  # {lang: {field: text}}, the form apply_change takes
-    base_version: str | None
+    base_version: str
     dry_run: bool
 
 

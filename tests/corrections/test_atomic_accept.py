@@ -461,7 +461,8 @@ def test_gunicorn_worker_killed_mid_accept_is_replaced_by_one_that_settles_it(wo
         # New words are held (nothing written); the second editor's confirmation writes them.
         held = urllib.request.Request(
             base + "/api/v1/changes", method="POST",
-            data=json.dumps({"game": GAME, "kind": "faq", "id": FAQ, "text": {"de": {"answer": NEW_DE}}}).encode(),
+            data=json.dumps({"game": GAME, "kind": "faq", "id": FAQ, "text": {"de": {"answer": NEW_DE}},
+                             "base_version": _get(f"{base}/api/v1/games/{GAME}/faq/{FAQ}", timeout=10)[1]["version"]}).encode(),
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
         )
         with urllib.request.urlopen(held, timeout=120) as response:

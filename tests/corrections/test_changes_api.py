@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 from sqlalchemy import select
 
-from apptools import answer_with_aside, make_editor_site
+from apptools import answer_with_aside, make_editor_site, read_first
 from rules_index.corrections.db import session
 from rules_index.corrections.models import EditorToken, TranslationFlag
 from rules_index.corrections.editors import add_editor
@@ -41,7 +41,8 @@ def write_app(tmp_path):
 def post(app, body, token=None):
     token = app.config["TEST_TOKEN"] if token is None else token
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return app.test_client().post("/api/v1/changes", json=body, headers=headers)
+    client = app.test_client()
+    return client.post("/api/v1/changes", json=read_first(client, body), headers=headers)
 
 
 def change(faq, text, game=GAME, **extra):
@@ -93,8 +94,9 @@ def test_cli_prints_a_token_and_revokes_it(write_app):
 
 
 @pytest.mark.parametrize("body,status,field", [
-    ({"game": "nope", "kind": "faq", "id": "x", "text": {"de": {"answer": "x"}}}, 404, "game"),
-    ({"game": GAME, "kind": "faq", "id": "nope", "text": {"de": {"answer": "x"}}}, 404, "id"),
+    ({"game": "nope", "kind": "faq", "id": "x", "text": {"de": {"answer": "x"}}, "base_version": "v"}, 404, "game"),
+    ({"game": GAME, "kind": "faq", "id": "nope", "text": {"de": {"answer": "x"}}, "base_version": "v"}, 404, "id"),
+    ({"game": GAME, "kind": "faq", "id": "tie-break", "text": {"de": {"answer": "x"}}, "base_version": ""}, 400, "base_version"),
     ({"game": GAME, "kind": "glossary", "id": "tie-break", "text": {"de": {"answer": "x"}}}, 400, "kind"),
     ({"game": GAME, "kind": "faq", "id": "tie-break", "text": {"fr": {"answer": "x"}}}, 400, "text"),
     ({"game": GAME, "kind": "faq", "id": "tie-break", "text": {"de": {"body": "x"}}}, 400, "text.de"),

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 from sqlalchemy import delete, func, select
 
-from apptools import BACKENDS, make_editor_site, scratch_database
+from apptools import BACKENDS, make_editor_site, read_first, scratch_database
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import EditorError, add_editor
 from rules_index.corrections.models import Editor, EditorSession, EditorToken
@@ -24,7 +24,8 @@ def api_status(app, token: str) -> int:
     """The status of a dry run made with ``token``: 401 when the token is refused, 422 when it
     passed and the gate refused the text (this proposal restates a common mistake)."""
     body = {"game": GAME, "kind": "faq", "id": FAQ, "text": {"de": {"answer": ANSWER}}, "dry_run": True}
-    return app.test_client().post("/api/v1/changes", json=body, headers={"Authorization": f"Bearer {token}"}).status_code
+    client = app.test_client()
+    return client.post("/api/v1/changes", json=read_first(client, body), headers={"Authorization": f"Bearer {token}"}).status_code
 
 
 def logged_in(client) -> bool:

@@ -19,6 +19,7 @@ from rules_index.corrections.reports import Proposal
 from rules_index.search.query import clean_query
 from rules_index.web.state import library
 
+from apptools import read_first
 from formtools_shared import csrf_token, form_values, login
 
 GAME, FAQ = "ohne-furcht-und-adel", "tie-break"
@@ -48,7 +49,7 @@ def test_the_api_stores_an_editors_text_without_invisible_characters(site):
     answer = english_answer(site).rstrip()
     body = {"game": GAME, "kind": "faq", "id": FAQ, "text": {"en": {"answer": hostile(answer)}}, "dry_run": False}
     client = site.test_client()
-    response = client.post("/api/v1/changes", json=body, headers={"Authorization": f"Bearer {site.config['TEST_TOKEN']}"})
+    response = client.post("/api/v1/changes", json=read_first(client, body), headers={"Authorization": f"Bearer {site.config['TEST_TOKEN']}"})
     assert response.status_code == 201, response.get_json()
     stored = stored_faq_data(site.content_dir, GAME, FAQ)["en"]["answer"]
     assert stored.rstrip("\n") == cleaned(answer)

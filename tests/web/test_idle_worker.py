@@ -37,7 +37,8 @@ def test_idle_workers_serve_the_new_version(tmp_path, follow="1"):
         path = f"/api/v1/games/{GAME}/faq/{FAQ}?lang=en"
         for _ in range(40):  # every worker has loaded the content once
             server.request("GET", path)
-        body = {"game": GAME, "kind": "faq", "id": FAQ, "text": {"en": {"answer": answer}}}
+        version = json.loads(server.request("GET", path)[2])["version"]
+        body = {"game": GAME, "kind": "faq", "id": FAQ, "base_version": version, "text": {"en": {"answer": answer}}}
         status, _, data = server.request("POST", "/api/v1/changes", json.dumps(body).encode(),
                                          {"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
         assert status == 201, data

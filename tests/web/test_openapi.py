@@ -102,10 +102,11 @@ def test_change_answers_match_the_document(tmp_path, spec):
         answer = library().game(GAME).faq_entry("warlord-complete-city").en.answer
     cases = [
         ({"en": {"answer": answer + " (p. 2)"}}, {"base_version": faq["version"]}, 200),
-        ({"en": {"answer": answer + "\n\n[Ask the table.]{.editorial}"}}, {}, 200),  # held
-        ({"en": {"answer": answer.replace("[No]", "[Yes]")}}, {}, 422),
+        ({"en": {"answer": answer + "\n\n[Ask the table.]{.editorial}"}}, {"base_version": faq["version"]}, 200),  # held
+        ({"en": {"answer": answer.replace("[No]", "[Yes]")}}, {"base_version": faq["version"]}, 422),
         ({"en": {"answer": answer}}, {"base_version": "stale"}, 409),
-        ({"xx": {"answer": answer}}, {}, 400),
+        ({"xx": {"answer": answer}}, {"base_version": faq["version"]}, 400),
+        ({"en": {"answer": answer + " (p. 2)"}}, {}, 400),  # no base_version: what would it replace?
     ]
     for text, extra, status in cases:
         body = {"game": GAME, "kind": "faq", "id": "warlord-complete-city", "text": text, "dry_run": True, **extra}
