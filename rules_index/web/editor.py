@@ -28,6 +28,7 @@ from rules_index.content.submitted_yaml import MAX_DEPTH, SubmittedYamlError, pa
 from rules_index.content.marks import bind_words, marked_like
 from rules_index.content.versions import entry_data
 from rules_index.content.yaml12 import dump_text
+from rules_index.content.repo import GitError, UncommittedEdits
 from rules_index.corrections import availability, changes, journal, reports, sessions
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import Busy, Disabled, authenticate, find_editor
@@ -362,6 +363,13 @@ def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Repo
         )
     except changes.ChangeRefused as exc:
         return exc.problems, None
+    except GitError as exc:
+        # Nothing was committed (the remote unreachable, a push refused, hand edits in the files):
+        # the form comes back with the editor's text and why, not an error page that loses it.
+        current_app.logger.error("content repository: %s", exc)
+        if isinstance(exc, UncommittedEdits):
+            return [changes.GateProblem("repository", str(exc), code="uncommitted", params=(("cause", ", ".join(exc.paths)),))], None
+        return [changes.GateProblem("repository", str(exc), code="repository", params=(("cause", str(exc)),))], None
     if not dry_run and outcome.outcome == "accepted":
         g.published = publish_committed([(slug, kind, target)])
     return [], outcome

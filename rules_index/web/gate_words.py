@@ -33,6 +33,10 @@ def _say(code: str, lang: str, p: dict) -> str | None:
     if code == "verdict-open":
         return _("%(language)s: the answer opens with “%(said)s”, but the entry's verdict leaves the question open. Do not open with a verdict word, or change the verdict.",
                  language=language, **p)
+    if code == "repository":
+        return _("Not saved: the content repository did not take the change (%(cause)s). Nothing was stored, and your text is kept below: save again in a moment.", **p)
+    if code == "uncommitted":
+        return _("Not saved: %(cause)s hold edits made by hand and not committed to the content repository. Nothing was stored, and your text is kept below: save again once those edits are committed or dropped.", **p)
     if code == "verdict-missing":
         return _("%(language)s: the answer does not open with “%(verdict)s”, the entry's verdict. Open with it.",
                  language=language, **p)

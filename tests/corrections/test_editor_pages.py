@@ -495,3 +495,25 @@ def test_a_damaged_version_field_says_so(site):
     token, values = open_form(client, EDIT_URL)
     page = post(client, EDIT_URL, token, {**values, "base_version": "not-hex!"}, action="check").get_data(as_text=True)
     assert "The form&#39;s hidden fields were changed" in page or "The form's hidden fields were changed" in page
+
+
+def test_a_save_the_repository_cannot_take_comes_back_with_the_text_and_why(site, two_editors, monkeypatch):
+    """The remote unreachable (or hand edits in the files): the save answered with a site-wide
+    error page, and the editor's text was gone. The form comes back, holding it, saying it was
+    not saved and why, in the editor's language; nothing was stored."""
+    from rules_index.content.repo import GitError
+
+    first, _second = two_editors
+    token, values = open_form(first, EDIT_URL)
+    values["answer_de"] = NEW_DE
+    before = change_count(site)
+
+    def unreachable(*args, **kwargs):  # an accept's first step with a remote: following it
+        raise GitError("git fetch: could not read from remote repository")
+
+    monkeypatch.setattr(changes_module, "settle", unreachable)
+    response = post(first, EDIT_URL, token, values)
+    html = response.get_data(as_text=True)
+    assert response.status_code != 500 and "Nicht gespeichert" in html and "could not read from remote repository" in html
+    assert "Quetzalwort" in form_values(html, ["answer_de"])["answer_de"]
+    assert change_count(site) == before and "Quetzalwort" not in stored(site)["de"]["answer"]
