@@ -43,7 +43,7 @@ def check_revisions(revisions: str, repo: Path | None) -> None:
     (an answer's unbound words, a rules section's statements) are listed for the reviewer."""
     import tempfile
 
-    from .content import LANGS, ContentError, load_library
+    from .content import LANGS, ContentError, load, load_library
     from .content.repo import ContentRepo, GitError
     from .corrections.gate import claim_problems, engine_problems, mistake_problems, reversed_problems
     from .corrections.holds import content_words, hold_reasons, section_hold_reasons
@@ -65,17 +65,17 @@ def check_revisions(revisions: str, repo: Path | None) -> None:
                 click.echo(f"{new[:12]}: {problem}")
             click.echo(f"{new}: {len(exc.problems)} content problem(s)", err=True)
             sys.exit(1)
-        try:
-            before = load_library(before_dir)
-        except ContentError:
-            before = None  # the old content did not load: every entry counts as changed
+        before, old_problems = load(before_dir)
+        if old_problems:
+            # What of the old content loads is compared: entries it left out count as new.
+            click.echo(f"{old[:12]}: {len(old_problems)} content problem(s) there already; compared with what of it loads")
     problems, held, changed = [], [], 0
     report = verify(after)
     problems += [f"{r.game}/{r.entry}: check {r.probe} FAILED" for r in report.results if not r.ok]
     problems += [f"{f.message}" for f in report.facts if not f.ok] + [f"no check: {m}" for m in report.missing]
     for slug in after.games:
         game = after.game(slug)
-        old_game = before.game(slug) if before is not None and slug in before.games else None
+        old_game = before.game(slug) if slug in before.games else None
         for entry in game.faq:
             stored = old_game.faq_entry(entry.id) if old_game is not None and any(e.id == entry.id for e in old_game.faq) else None
             if stored is not None and stored == entry:

@@ -94,6 +94,17 @@ def test_content_that_does_not_load_fails_and_a_bad_range_is_explained(tmp_path,
     assert check(tmp_path, repo, "nosuchcommit..HEAD").exit_code == 1
 
 
+def test_a_fix_of_content_that_did_not_validate_is_read_as_the_change_it_is(tmp_path, repo):
+    """OLD itself fails validation (a commit pushed past the gate): its mend is compared with what
+    of OLD loads, not listed as every entry of the game being new."""
+    _, broken = commit_by_hand(repo, "[the previous King keeps the crown]", "[the previous King keeps the crown]{fact=nothing-such}")
+    _, mended = commit_by_hand(repo, "[the previous King keeps the crown]{fact=nothing-such}", "[the previous King keeps the crown]")
+    result = check(tmp_path, repo, f"{broken}..{mended}")
+    assert result.exit_code == 0, result.output
+    assert "content problem(s) there already" in result.output
+    assert "1 changed FAQ entry" in result.output and "a new entry" not in result.output, result.output
+
+
 def test_the_remotes_pre_receive_hook_refuses_what_the_gate_refuses(tmp_path, repo):
     """The hook of the README, on a bare remote: a push of a wrong number is refused (the remote
     keeps its head), a push of an aside is taken."""
