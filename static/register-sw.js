@@ -9,7 +9,8 @@
     // Not installable here (e.g. a browser that refuses workers): the site works as before.
   });
   // The page that installed the worker was loaded before it: the worker keeps a copy of it too.
+  // And every answer of the page's language, so that the offline search's results open.
   navigator.serviceWorker.ready.then((registration) => {
-    if (registration.active) registration.active.postMessage({keep: location.href});
+    if (registration.active) registration.active.postMessage({keep: location.href, keepLanguage: document.documentElement.lang});
   });
 })();

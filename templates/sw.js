@@ -1,5 +1,6 @@
 /* Service worker: the pages a reader opened, and the files they need, for use without a network;
-   and, kept at install, the offline search and every calculator page.
+   kept at install, the offline search and every calculator page; and once a page of a language
+   is read, every answer and game page of that language.
    Rendered by rules_index/web/installable.py with this release's file addresses. */
 "use strict";
 
@@ -11,6 +12,7 @@ const OFFLINE = {{ offline|tojson }};
 const STANDIN = {{ standin|tojson }};
 const VERSIONED = {{ versioned|tojson }};
 const SKIP = {{ skip|tojson }};
+const ANSWERS = {{ answers|tojson }};
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
@@ -86,14 +88,31 @@ async function fromNetworkFirst(request, url) {
   }
 }
 
-// A page loaded before the worker took over asks to be kept.
+async function keep(url) {
+  if (await caches.match(pageKey(url))) return;
+  const response = await fetch(url);
+  const noStore = (response.headers.get("Cache-Control") || "").includes("no-store");
+  if (response.ok && !noStore) await (await caches.open(PAGES)).put(pageKey(url), response);
+}
+
+// Every answer of the language, one after the other (those kept already are not fetched again;
+// visited online, a page is renewed as always). Without a network the rest waits for the next page.
+async function keepLanguage(lang) {
+  for (const path of ANSWERS[lang] || []) {
+    try {
+      await keep(new URL(path, self.location.origin).href);
+    } catch (error) {
+      return;
+    }
+  }
+}
+
+// A page loaded before the worker took over asks to be kept; every page asks for its language.
 self.addEventListener("message", (event) => {
   const url = event.data && event.data.keep;
-  if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
-  event.waitUntil(caches.match(pageKey(url)).then((kept) => kept || fetch(url).then(async (response) => {
-    const noStore = (response.headers.get("Cache-Control") || "").includes("no-store");
-    if (response.ok && !noStore) await (await caches.open(PAGES)).put(pageKey(url), response);
-  })).catch(() => {}));
+  if (typeof url === "string" && new URL(url).origin === self.location.origin) event.waitUntil(keep(url).catch(() => {}));
+  const lang = event.data && event.data.keepLanguage;
+  if (typeof lang === "string" && ANSWERS[lang]) event.waitUntil(keepLanguage(lang));
 });
 
 self.addEventListener("fetch", (event) => {

@@ -29,6 +29,7 @@ CALCULATOR = "/en/ohne-furcht-und-adel/calculators/score?name0=Anna&yellow0=3+5&
 QUESTION = "Dieb Meuchler"
 FOUND = "/de/ohne-furcht-und-adel/faq/thief-forbidden-targets"
 SHARED = "/en/ohne-furcht-und-adel/faq/tie-break"
+NEVER_OPENED = "/de/keine-ehre-unter-dieben/faq/master-stroke"
 GAMES = sorted(folder.name for folder in (ROOT / "content").iterdir() if folder.is_dir())
 
 
@@ -54,8 +55,15 @@ def own_server(tmp_path):
         server.server_close()
 
 
-def _wait_until_kept(page, path: str) -> None:
-    page.wait_for_function("async (path) => !!(await caches.match(path))", arg=path, timeout=10_000)
+def _wait_until_kept(page, path: str, seconds: float = 10) -> None:
+    """Until the worker has kept ``path``: asked again and again (``wait_for_function`` would take
+    the promise an async function returns for a true answer)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not page.evaluate("async (path) => !!(await caches.match(path))", path):
+        assert time.monotonic() < deadline, f"{path} was not kept within {seconds} s"
+        time.sleep(0.2)
 
 
 def _take_the_network_away(context, page, own_server) -> None:
@@ -101,8 +109,13 @@ def test_installable_and_opened_pages_work_offline(profile_context, own_server):
         page.goto(base + SHARED + "?utm_source=whatsapp&utm_medium=chat")
         _wait_until_kept(page, base + SHARED)
         assert page.evaluate("navigator.serviceWorker.controller !== null")
+        # Every answer of a language read is kept too: what the offline search finds opens.
+        _wait_until_kept(page, base + NEVER_OPENED, seconds=120)
 
         _take_the_network_away(context, page, own_server)
+
+        page.goto(base + NEVER_OPENED)
+        assert page.locator("h1").inner_text() != "Kein Netz" and page.locator(".answer").count() == 1
 
         page.goto(base + ANSWER)
         assert page.locator("h1").inner_text() == "Who can't the Thief steal from?"
