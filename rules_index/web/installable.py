@@ -52,7 +52,7 @@ def manifest(lang: str, start_url: str, scope: str, icon_url) -> dict:
         name = gettext("Rules Reference")
         # Under the home-screen icon, where about 12 characters show.
         short_name = gettext("Rules FAQ")
-        description = gettext("Short answers to board game rules questions, with the rulebook page.")
+        description = gettext("Short answers to board game rules questions, each with its source: the rulebook page where there is one.")
     return {
         "id": start_url,
         "name": name,
