@@ -9,8 +9,12 @@
     // Not installable here (e.g. a browser that refuses workers): the site works as before.
   });
   // The page that installed the worker was loaded before it: the worker keeps a copy of it too.
-  // And every answer of the page's language, so that the offline search's results open.
+  // Opened as an installed app (from the home screen), every answer of the page's language as
+  // well, so that whatever the offline search finds opens at the table; a browser tab keeps what
+  // it opened (a reader who follows one link is not sent the whole site).
+  const installed = window.matchMedia("(display-mode: standalone)").matches || navigator.standalone === true;
   navigator.serviceWorker.ready.then((registration) => {
-    if (registration.active) registration.active.postMessage({keep: location.href, keepLanguage: document.documentElement.lang});
+    if (!registration.active) return;
+    registration.active.postMessage(installed ? {keep: location.href, keepLanguage: document.documentElement.lang} : {keep: location.href});
   });
 })();

@@ -1,6 +1,6 @@
 /* Service worker: the pages a reader opened, and the files they need, for use without a network;
-   kept at install, the offline search and every calculator page; and once a page of a language
-   is read, every answer and game page of that language.
+   kept at install, the offline search and every calculator page; and, asked by the installed app
+   once a page of a language is read, every answer and game page of that language.
    Rendered by rules_index/web/installable.py with this release's file addresses. */
 "use strict";
 

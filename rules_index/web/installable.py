@@ -12,8 +12,9 @@ each language's offline search page (``pages.offline_search``, the static export
 MiniSearch and the search data (``/offline-search-data.js``, its address carrying the content's
 version, so new content is a new worker that fetches it), and every calculator page with every
 player card. Offline, a search is answered by the offline search page, and a calculator page by
-its kept copy with every card. Once a page of a language is read, the worker keeps every answer
-and game page of that language too, so that what the offline search finds opens.
+its kept copy with every card. In the installed app (opened from the home screen), once a page of
+a language is read, the worker keeps every answer and game page of that language too, so that
+what the offline search finds opens.
 """
 from __future__ import annotations
 
@@ -126,8 +127,9 @@ def service_worker():
     standin = {url_for("pages.search", lang=lang): url_for("pages.offline_search", lang=lang) for lang in LANGS}
     standin.update({root + path: root + every_card for every_card, path in calculator_pages(library())})
     precache += list(standin.values())
-    # Every answer and game page of a language, kept once a page of that language is read: at the
-    # table without a network, any answer the offline search finds opens (about 300 KB a language).
+    # Every answer and game page of a language, kept by the installed app once a page of that
+    # language is read: at the table without a network, any answer the offline search finds opens
+    # (about 300 KB a language).
     answers = {lang: [url_for("pages.game", lang=lang, slug=game.slug) for game in library()]
                + [root + present.permalink(lang, game.slug, entry.id) for game in library() for entry in game.faq]
                for lang in LANGS}

@@ -89,9 +89,19 @@ def profile_context(tmp_path, playwright_instance):
     context.close()
 
 
+# The app opened from the home screen: display-mode standalone (Chromium's headless tab is not).
+AS_INSTALLED = """(() => {
+  const real = window.matchMedia.bind(window);
+  window.matchMedia = (query) => query.includes("display-mode: standalone")
+    ? {matches: true, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}}
+    : real(query);
+})();"""
+
+
 def test_installable_and_opened_pages_work_offline(profile_context, own_server):
     base = own_server["url"]
     context = profile_context
+    context.add_init_script(AS_INSTALLED)
     page = context.new_page()
     page.set_default_timeout(10_000)
     try:
@@ -228,3 +238,22 @@ def test_language_hint_offers_the_readers_language(browser, live_server, locale,
         expect(page.locator(".language-hint:visible")).to_have_count(0)
     finally:
         context.close()
+
+
+def test_a_browser_tab_keeps_what_it_opened_not_the_whole_site(profile_context, own_server):
+    """A reader who follows one shared link in a tab is not sent every answer (only the app,
+    opened from the home screen, keeps them all)."""
+    import time
+
+    base = own_server["url"]
+    page = profile_context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        page.goto(base + OTHER)
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        _wait_until_kept(page, base + OTHER)
+        time.sleep(3)  # the installed app keeps dozens of pages in this time
+        kept = page.evaluate("async () => (await (await caches.open('pages')).keys()).map((r) => r.url)")
+        assert base + NEVER_OPENED not in kept and len(kept) <= 3, kept
+    finally:
+        page.close()
