@@ -154,6 +154,17 @@ def test_a_word_alone_puts_the_answers_of_different_games_side_by_side(index):
     assert len(close) >= 2 and len({h.game for h in close}) == len(close) and not any(h.best for h in close)
 
 
+@pytest.mark.parametrize("lang,query", [("en", "tie breaker"), ("en", "what happens on a tie")])
+def test_one_question_answered_by_several_games_under_other_ids_gets_no_card(index, lang, query):
+    """Each game's answer on ties has an id of its own: the one game's answer that came first by a
+    little was the card, for a question no game was named in."""
+    hits = index.search(query, lang, limit=10).hits
+    close = [h for h in hits if h.close]
+    assert not any(h.best for h in hits) and len({h.game for h in close}) >= 2, [(h.game, h.entry, h.score) for h in hits]
+    named = [h for h in index.search("citadels " + query, lang, limit=10).hits if h.best]
+    assert [(h.game, h.entry) for h in named] == [("ohne-furcht-und-adel", "tie-break")]
+
+
 def test_answers_side_by_side_are_each_asked_about_an_asked_word(index, monkeypatch):
     from rules_index.search import searcher
 
