@@ -80,9 +80,14 @@ def find_editor(session: Session, name: str | None) -> Editor | None:
     exact = session.scalar(select(Editor).where(Editor.name == name))
     if exact is not None:
         return exact
-    # Compared in Python: SQLite's lower() folds ASCII only. The editors are a handful.
-    alike = [e for e in session.scalars(select(Editor)) if e.name.casefold() == name.casefold()]
+    alike = _alike(session, name)
     return alike[0] if len(alike) == 1 else None
+
+
+def _alike(session: Session, name: str) -> list[Editor]:
+    """The editors whose login name is ``name`` but for case. Compared in Python: SQLite's lower()
+    folds ASCII only; the editors are a handful."""
+    return [e for e in session.scalars(select(Editor)) if e.name.casefold() == name.casefold()]
 
 
 def add_editor(session: Session, name: str, password: str, display_name: str | None = None) -> Editor:
@@ -94,9 +99,9 @@ def add_editor(session: Session, name: str, password: str, display_name: str | N
     if shown is not None and shown.casefold() == name.casefold():
         raise EditorError("the display name must differ from the login name (the public history shows it)")
     hashed = password_hash(password)
-    taken = next((e.name for e in session.scalars(select(Editor)) if e.name.casefold() == name.casefold()), None)
-    if taken is not None:
-        raise EditorError(f"an editor named '{taken}' exists already (login names differ by more than case)")
+    taken = _alike(session, name)
+    if taken:
+        raise EditorError(f"an editor named '{taken[0].name}' exists already (login names differ by more than case)")
     editor = Editor(name=name, password_hash=hashed, display_name=shown)
     session.add(editor)
     session.commit()

@@ -20,7 +20,6 @@ from flask import Blueprint, abort, current_app, flash, g, redirect, render_temp
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
-from sqlalchemy import select
 
 from rules_index import characters as chars
 from rules_index.content import LANGS
