@@ -1,6 +1,7 @@
 """Readers' reports: their request model, validation of a submission, storing it, finding it again."""
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from dataclasses import dataclass
 from typing import Annotated, Literal
@@ -15,13 +16,16 @@ from rules_index import page_numbers
 from rules_index.content import LANGS, Library
 
 from .field_error import FieldError
-from .models import STATUSES, Report
+from .models import STATUSES, Report, utcnow
 from .sent import Matches, Plain, RequestModel, field_error, left_out, located
 
 MAX_MESSAGE = 5000
 MAX_PROPOSAL = 10000
 MAX_PAGE = 40
 MAX_EMAIL = 254
+# A form sent again with the same words within this time is the report already stored: a reader
+# who goes back and sends again (the browser fetching a fresh form) has said nothing new.
+REPEAT_WINDOW = dt.timedelta(hours=1)
 
 # What a report's texts may hold, as regex classes the API's JSON Schema states too.
 BLANK = chars.regex_class(chars.LINE_BREAKS, chars.SEPARATORS, chars.BIDI_CONTROLS, chars.SPACES)
@@ -146,6 +150,19 @@ def store(session: Session, submission: Submission) -> Report:
     session.add(report)
     session.commit()
     return report
+
+
+def earlier_same(session: Session, submission: Submission) -> Report | None:
+    """A pending report of the same words (message, proposal, page, e-mail) on the same text, sent
+    within ``REPEAT_WINDOW``, else None."""
+    return session.scalar(
+        select(Report).where(
+            Report.status == "pending", Report.created_at >= utcnow() - REPEAT_WINDOW,
+            Report.game == submission.game, Report.target_kind == submission.target_kind,
+            Report.target_id == submission.target_id, Report.lang == submission.lang,
+            Report.message == submission.message, Report.proposed_answer == submission.proposed_answer,
+            Report.page == submission.page, Report.email == submission.email,
+        ).order_by(Report.id).limit(1))
 
 
 def by_token(session: Session, token: str) -> Report | None:

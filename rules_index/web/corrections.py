@@ -107,15 +107,17 @@ def _form_page(lang: str, slug: str, kind: str, target_id: str):
                 proposal = None  # the prefilled text, left as it was: no proposal
             data = {"game": slug, kind: target_id, "lang": lang, "message": form.message.data,
                     "proposed_answer": proposal, "page": form.page.data, "email": form.email.data}
-            # One report per form and text: the same post again (a double click, a reload) leads
-            # to the report it stored; the form sent back with more said is a report of its own.
+            # One report per text: the same post again (a double click, a reload, the form sent
+            # again after going back) leads to the report it stored; the form sent back with more
+            # said is a report of its own.
             key = (f"{form.form_token.data}\n{idempotency.request_hash(data)}"
                    if idempotency.valid_key(form.form_token.data) else None)
             earlier = _earlier_report(key) if key else None
             if earlier is not None:
                 return redirect(url_for("corrections.thanks", lang=lang, token=earlier), 303)
             try:
-                report = reports.store(session(), reports.validate_submission(library(), data))
+                submission = reports.validate_submission(library(), data)
+                report = reports.earlier_same(session(), submission) or reports.store(session(), submission)
             except reports.SubmissionError as exc:
                 if key:
                     idempotency.release(session(), FORM_SCOPE, key)
@@ -169,16 +171,26 @@ def too_many_reports(exc: RateLimitExceeded):
             429, {"Retry-After": str(wait)})
 
 
+def _report_in_a_language(endpoint: str, lang: str, token: str):
+    """The report behind ``token``, or a 404; a link with a language the site does not have
+    ("/xx/corrections/…", a link cut or typed by hand) leads to the report in the language it was
+    written in, instead of calling a valid link unknown."""
+    from rules_index.content import LANGS
+
+    report = reports.by_token(session(), token)
+    if report is None or lang.lower() in LANGS and lang not in LANGS:
+        abort(404)  # ("/EN/…": the not-found page leads to the address in small letters)
+    if lang not in LANGS:
+        abort(redirect(url_for(endpoint, lang=report.lang, token=token), 302))
+    return report
+
+
 @bp.get("/<lang>/corrections/<token>/thanks")
 @private
 def thanks(lang: str, token: str):
     """Where a sent form leads (303): thanks, and the tracking link."""
-    from rules_index.content import LANGS
-
-    if lang not in LANGS:
-        abort(404)
-    report = reports.by_token(session(), token)
-    game = library().game(report.game) if report is not None else None
+    report = _report_in_a_language("corrections.thanks", lang, token)
+    game = library().game(report.game)
     entry = None
     if game is not None:
         entry = game.faq_entry(report.target_id) if report.target_kind == "faq" else game.section(report.target_id)
@@ -190,13 +202,7 @@ def thanks(lang: str, token: str):
 @bp.get("/<lang>/corrections/<token>")
 @private  # the reader's own message
 def tracking(lang: str, token: str):
-    from rules_index.content import LANGS
-
-    if lang not in LANGS:
-        abort(404)
-    report = reports.by_token(session(), token)
-    if report is None:
-        abort(404)
+    report = _report_in_a_language("corrections.tracking", lang, token)
     game = library().game(report.game)
     return render_template("corrections/status.html", lang=lang, report=report, game=game)
 

@@ -48,8 +48,22 @@ def test_a_form_posted_twice_stores_one_report(site):
     assert first.status_code == second.status_code == 303
     assert first.headers["Location"] == second.headers["Location"]
     assert count(site, Report) == 1
-    other = client.post(FORM, data=filled_form(client))  # a new form is a new report
+    other = client.post(FORM, data={**filled_form(client), "message": "Page 3 is wrong."})  # other words: a new report
     assert other.status_code == 303 and other.headers["Location"] != first.headers["Location"]
+    assert count(site, Report) == 2
+
+
+def test_a_form_sent_again_after_going_back_stores_nothing_new(site):
+    """Back to the form (the browser fetches it again: a new form token, the reader's words put
+    back) and send again: the same words on the same text are the report already stored."""
+    client = site.test_client()
+    first = client.post(FORM, data=filled_form(client))
+    again = client.post(FORM, data=filled_form(client))
+    assert first.status_code == again.status_code == 303
+    assert again.headers["Location"] == first.headers["Location"]
+    assert count(site, Report) == 1
+    other_page = client.post(FORM, data={**filled_form(client), "page": "4"})
+    assert other_page.headers["Location"] != first.headers["Location"]
     assert count(site, Report) == 2
 
 

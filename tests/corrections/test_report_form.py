@@ -109,6 +109,18 @@ def test_tracking_page_repeats_what_was_sent_but_not_the_email(site_client):
     assert "reader@example.org" not in status and "example.org" not in status
 
 
+def test_a_link_with_a_language_the_site_lacks_leads_to_the_report(site_client):
+    thanks = send(site_client, f"/it/{GAME}/faq/{FAQ}/correction", message="La pagina è sbagliata.")
+    token = tracking_token(thanks, "it")
+    for path in (f"/xx/corrections/{token}", f"/fr/corrections/{token}/thanks"):
+        moved = site_client.get(path)
+        assert moved.status_code == 302, path
+        assert moved.headers["Location"] == path.replace(path.split("/")[1], "it", 1)
+        assert site_client.get(moved.headers["Location"]).status_code == 200
+    unknown = site_client.get("/xx/corrections/no-such-token")
+    assert unknown.status_code == 404
+
+
 EXPIRED = {"de": "Das Formular war abgelaufen", "en": "The form had expired", "it": "Il modulo era scaduto"}
 
 
