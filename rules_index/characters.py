@@ -110,6 +110,25 @@ def hidden_character(text: str) -> str | None:
     return found or next((c for c in unicodedata.normalize("NFC", text) if unicodedata.category(c) in ("Cf", "Mn")), None)
 
 
+# Italian's ordinal indicators ("1ª", "2º"): letters of the language, though Unicode counts them
+# as compatibility forms of "a" and "o".
+ORDINAL_INDICATORS = frozenset("ªº")
+
+
+def lookalike_character(text: str) -> str | None:
+    """The first letter or digit of ``text`` that only looks like one of German, English and
+    Italian, or None: a letter of another alphabet (Cyrillic "о" in "nоt", Greek "ο") or a
+    compatibility form (fullwidth "２", superscript "²", the ligature "ﬁ"). In a text of these
+    languages such a character makes a word pass for one it is not, to readers and to the
+    checks alike ("nоt" is no negation to them). Content may hold none."""
+    for char in text:
+        if char.isascii() or not char.isalnum() or char in ORDINAL_INDICATORS:
+            continue
+        if unicodedata.normalize("NFKC", char) != char or char.isalpha() and not unicodedata.name(char, "").startswith("LATIN "):
+            return char
+    return None
+
+
 def describe(char: str) -> str:
     """A character named so that a reader can find it: ``'G'`` if it shows, else ``U+0085``."""
     if char.isprintable() and not char.isspace():

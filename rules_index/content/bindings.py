@@ -364,9 +364,11 @@ def _pages_problems(text: str, pages, source_pages: int | None, lang: str) -> li
     return problems
 
 
-def _loose_numbers(statement: Statement, lang: str, allowed: set[int]) -> list[int]:
-    """Numbers stated outside bound spans and asides, page references left out."""
-    rest = PAGE.sub(" ", unmarked(statement.without(lambda mark: mark.bound or mark.aside)))
+def _loose_numbers(statement: Statement, lang: str, allowed: set[int], counted: frozenset[str]) -> list[int]:
+    """Numbers stated outside the spans bound to a fact with a number (``counted``) and outside
+    asides, page references left out: a number inside a span bound only to a yes/no fact is
+    checked by nothing ("[only 1 exhibition is allowed]" and "[only 2 …]" pass the same check)."""
+    rest = PAGE.sub(" ", unmarked(statement.without(lambda mark: mark.aside or any(name in counted for name in mark.facts))))
     return sorted(numbers_in(prose(rest), lang) - allowed - {0})
 
 
@@ -377,6 +379,7 @@ def binding_problems(faq: Faq, vocabulary: Vocabulary, source_pages: int | None 
     facts = {fact.name: fact for fact in faq.ruling.facts if fact.name}
     checked = is_checked(faq)
     allowed = set(faq.ruling.other_numbers)
+    counted = frozenset(name for name, fact in facts.items() if not isinstance(fact.value, (bool, str)))
     problems: list[BindingProblem] = []
     for lang in LANGS:
         text = getattr(faq.text(lang), field)
@@ -423,10 +426,11 @@ def binding_problems(faq: Faq, vocabulary: Vocabulary, source_pages: int | None 
                                                      "bind its words to a fact ({fact=name}), or mark it {.editorial} or {.unchecked}",
                                                "unbound", (("text", _short(statement.text)),)))
             # A number that is the subject of a fact bound here ("with 4 players") is bound with it.
-            loose = _loose_numbers(statement, lang, allowed | {s for s in subjects if isinstance(s, int)})
+            loose = _loose_numbers(statement, lang, allowed | {s for s in subjects if isinstance(s, int)}, counted)
             if loose and (checked or any(m.bound for m in statement.marks)):
-                problems.append(BindingProblem(lang, f"{where}: \"{_short(statement.text)}\" states {', '.join(map(str, loose))} outside "
-                                                     "a bound span: bind the number to a fact, or remove it",
+                problems.append(BindingProblem(lang, f"{where}: \"{_short(statement.text)}\" states {', '.join(map(str, loose))}, which no check "
+                                                     "counts (a number in a yes/no statement is not checked): bind the number to a fact "
+                                                     "with that value, list it under the ruling's other_numbers with its reason, or remove it",
                                                "loose-number", (("text", _short(statement.text)), ("numbers", ", ".join(map(str, loose))))))
         problems += [BindingProblem(p.lang, f"{where}: {p.message}", p.code, p.params)
                      for p in _pages_problems(text, faq.citation.pages, source_pages, lang)]

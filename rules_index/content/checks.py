@@ -5,13 +5,14 @@ each yielding problems with file and line.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from typing import Any, Iterable, Iterator
 
 from pydantic import BaseModel
 
 from rules_index.caches import MiB, ByteCache, text_key
-from rules_index.characters import describe, hidden_character
+from rules_index.characters import describe, hidden_character, lookalike_character
 from rules_index.folding import name_words
 from rules_index.render import markup_problem
 
@@ -227,6 +228,10 @@ def _text_problem(text: str) -> str | None:
     hidden = hidden_character(text)
     if hidden is not None:
         return f"holds the invisible character {describe(hidden)}: remove it"
+    lookalike = lookalike_character(text)
+    if lookalike is not None:
+        return (f"holds {describe(lookalike)} ({unicodedata.name(lookalike, 'unnamed')}), which only looks like a letter or "
+                "digit of German, English or Italian: type it again")
     return markup_problem(text)
 
 
@@ -244,7 +249,7 @@ def check_markup(game: Game, where: Where) -> Iterator[Problem]:
             yield _problem(where("game.yaml", None, *keys), f"{_field_label(keys)}: {problem}")
     for section in game.sections:
         for lang, text in section.texts.items():
-            if problem := markup_problem(text.body):
+            if problem := _text_problem(text.body):
                 yield Problem(f"{where.folder}/rules.{lang}.md", text.line, f"section '{section.id}': {problem}")
 
 

@@ -32,7 +32,7 @@ from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import simplemma
 from wordfreq import zipf_frequency
@@ -151,19 +151,28 @@ class Words:
     """What counts as a word for one game: wordfreq's lists, the glossary, and every word the
     game's content uses elsewhere (a rare word the site writes in other answers is no typo)."""
 
-    def __init__(self, glossary: list[GlossaryEntry], vocabulary: Iterable[str] = ()):
+    def __init__(self, glossary: list[GlossaryEntry], vocabulary: Mapping[str, Iterable[str]] | Iterable[str] = ()):
+        """``vocabulary``: the game's words per language (``content_words``), or one set of words
+        for every language. A word of another language's texts is no word of this one: "König"
+        fixes no typo in an English text."""
         self.glossary = {
             lang: {word.casefold() for entry in glossary for term in [getattr(entry, lang)]
                    for phrase in term.names() for word in _TOKEN.findall(phrase)}
             for lang in LANGS
         }
-        self.vocabulary = {word.casefold() for word in vocabulary}
+        if not isinstance(vocabulary, Mapping):
+            vocabulary = dict.fromkeys(LANGS, tuple(vocabulary))
+        self.vocabulary = {lang: {word.casefold() for word in vocabulary.get(lang, ())} for lang in LANGS}
+
+    def game_words(self, lang: str) -> set[str]:
+        return self.glossary[lang] | self.vocabulary[lang]
 
     def known(self, word: str, lang: str, zipf: float = KNOWN_ZIPF) -> bool:
         """A word of the language or the game, in this form or as a form of a known lemma
         ("Meuchlers" is a form of the glossary's "Meuchler", not a typo)."""
         forms = {word.casefold(), _lemma(word, lang)}
-        return any(form in self.glossary[lang] or form in self.vocabulary or zipf_frequency(form, lang) >= zipf for form in forms)
+        return any(form in self.glossary[lang] or form in self.vocabulary[lang] or zipf_frequency(form, lang) >= zipf
+                   for form in forms)
 
     def typo_fix(self, old: str, new: str, lang: str) -> bool:
         """Whether ``new`` for ``old`` fixes a typo rather than changing the claim: ``old`` is no
@@ -178,10 +187,11 @@ class Words:
             return False
         # The word written is a common word itself, not only a form of one ("Punktt" is no
         # form of "punkten" however common that is), or one the game's texts use.
-        if not (zipf_frequency(new.casefold(), lang) >= COMMON_ZIPF or new.casefold() in self.glossary[lang] | self.vocabulary):
+        if not (zipf_frequency(new.casefold(), lang) >= COMMON_ZIPF or new.casefold() in self.game_words(lang)):
             return False
         # One slip apart, and from no word that would say something else: "ocne" could be "once".
-        return _distance(old, new) <= 1 and not self._other_readings(old, new, lang)
+        return (_distance(old, new) <= 1 and not self._other_readings(old, new, lang)
+                and not self._readings_two_slips_away(old, new, lang))
 
     def _other_readings(self, old: str, new: str, lang: str) -> bool:
         """Whether ``old`` is one slip from another word it could have meant, besides ``new``, the
@@ -202,9 +212,19 @@ class Words:
         # number: "saome", "ocne", "laest"), another word of the game or of the language.
         # The slip may have hit any letter, the first and last too: "Hächste" is one slip from
         # "Höchste" and from "Nächste", so neither is the one reading.
-        return any(_says_more(c, lang) or c in self.glossary[lang] or c in self.vocabulary
+        return any(_says_more(c, lang) or c in self.glossary[lang] or c in self.vocabulary[lang]
                    or zipf_frequency(c, lang) >= KNOWN_ZIPF
                    for c in candidates)
+
+    def _readings_two_slips_away(self, old: str, new: str, lang: str) -> bool:
+        """Whether ``old`` is two slips from a word that would say something else, besides forms of
+        ``new``: a claim word (a negation, quantifier, order or function word) or a term of the
+        game's glossary. A typo of two slips may be one slip from a word it never meant:
+        "kleinne", typed for "keine", is one slip from "kleine"; the fix into the near word is
+        then no fix."""
+        word, lemma = old.casefold(), _lemma(new, lang)
+        return any(abs(len(w) - len(word)) <= 2 and w != word and _lemma(w, lang) != lemma and _distance(word, w) <= 2
+                   for w in _claim_words(lang) | self.glossary[lang])
 
 
 @lru_cache(maxsize=3)
@@ -425,7 +445,8 @@ def _same_shown(before: str, after: str, lang: str, words: Words, as_typed: bool
 _STRUCTURED = ("ruling", "check", "citation", "basis", "editions", "section")
 
 
-def hold_reasons(before: Faq, after: Faq, glossary: list[GlossaryEntry], vocabulary: Iterable[str] = ()) -> list[HoldReason]:
+def hold_reasons(before: Faq, after: Faq, glossary: list[GlossaryEntry],
+                 vocabulary: Mapping[str, Iterable[str]] | Iterable[str] = ()) -> list[HoldReason]:
     """Why the change from ``before`` to ``after`` needs a second editor (empty: it goes live).
     ``vocabulary``: the words of the game's content outside this entry (content_words)."""
     words = Words(glossary, vocabulary)
@@ -549,7 +570,7 @@ def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
 
 
 def section_hold_reasons(before: dict[str, str], after: dict[str, str], glossary: list[GlossaryEntry],
-                         vocabulary: Iterable[str] = ()) -> list[HoldReason]:
+                         vocabulary: Mapping[str, Iterable[str]] | Iterable[str] = ()) -> list[HoldReason]:
     """Why a change of a rules section's texts (``before``/``after``: its body per language) needs
     a second editor. A section binds no fact to the engine, so nothing of it is checked: like an
     answer's unbound words, each reworded, added, dropped or moved statement is read by a second
@@ -558,18 +579,19 @@ def section_hold_reasons(before: dict[str, str], after: dict[str, str], glossary
     return [reason for lang in LANGS for reason in text_changes(before[lang], after[lang], lang, words, "body")]
 
 
-def content_words(game, entry_id: str, kind: str = "faq") -> set[str]:
+def content_words(game, entry_id: str, kind: str = "faq") -> dict[str, set[str]]:
     """Every word the game's content uses outside one FAQ entry or rules section (answers,
-    questions, keywords, mistakes, rules sections, glossary): words the site writes are no typos."""
-    texts = []
-    for faq in game.faq:
-        if faq.id != entry_id or kind != "faq":
-            for lang in LANGS:
-                texts += [faq.text(lang).question, faq.text(lang).answer, *faq.keywords.get(lang)]
-    for mistake in game.mistakes:
-        for lang in LANGS:
-            texts += [mistake.text(lang).mistake, mistake.text(lang).correction]
-    for section in game.sections:
-        if section.id != entry_id or kind != "section":
-            texts += [section.body(lang) for lang in LANGS]
-    return {word.casefold() for text in texts for word in _TOKEN.findall(unmarked(text)) if word.isalpha()}
+    questions, keywords, mistakes, rules sections), per language: words the site writes are no
+    typos."""
+    texts: dict[str, list[str]] = {lang: [] for lang in LANGS}
+    for lang in LANGS:
+        for faq in game.faq:
+            if faq.id != entry_id or kind != "faq":
+                texts[lang] += [faq.text(lang).question, faq.text(lang).answer, *faq.keywords.get(lang)]
+        for mistake in game.mistakes:
+            texts[lang] += [mistake.text(lang).mistake, mistake.text(lang).correction]
+        for section in game.sections:
+            if section.id != entry_id or kind != "section":
+                texts[lang].append(section.body(lang))
+    return {lang: {word.casefold() for text in found for word in _TOKEN.findall(unmarked(text)) if word.isalpha()}
+            for lang, found in texts.items()}

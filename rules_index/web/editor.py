@@ -297,7 +297,7 @@ def _entry_form(kind: str, current: dict, proposal: Report | None = None):
 def _text_fields(kind: str) -> list[str]:
     if kind == "section":
         return [f"body_{lang}" for lang in LANGS]
-    return [f"{name}_{lang}" for lang in LANGS for name in ("question", "answer")] + ["citation", "ruling", "check"]
+    return [f"{name}_{lang}" for lang in LANGS for name in ("question", "answer")] + list(YAML_FIELDS)
 
 
 def _clean_texts(kind: str, form) -> bool:
@@ -315,9 +315,16 @@ def _clean_texts(kind: str, form) -> bool:
             clean = False
             continue
         hidden = chars.hidden_character(field.data)
+        # Prose only: the YAML fields (citation, ruling, checks) are read by their checks, which
+        # name what is wrong in them ("subject: ³").
+        lookalike = chars.lookalike_character(field.data) if name not in YAML_FIELDS else None
         if hidden is not None:
             field.errors = [_("Please remove the invisible character %(char)s: it joins or splits words unseen.",
                               char=chars.describe(hidden))]
+            clean = False
+        elif lookalike is not None:
+            field.errors = [_("Please type %(char)s again: it only looks like a letter or digit of German, English or Italian.",
+                              char=chars.describe(lookalike))]
             clean = False
     return clean
 

@@ -65,7 +65,7 @@ def _say(code: str, lang: str, p: dict) -> str | None:
         return _("%(language)s: “%(text)s” states a rule that no fact binds. Bind its words to a fact, mark it as editorial or as what the sources leave open, or remove it.",
                  language=language, **p)
     if code == "loose-number":
-        return _("%(language)s: “%(text)s” states %(numbers)s outside a bound statement. Bind the number to the fact it counts, or remove it.",
+        return _("%(language)s: “%(text)s” states %(numbers)s, which no check counts (a number in a yes/no statement is not checked). Bind the number to the fact it counts, or remove it.",
                  language=language, **p)
     if code == "page":
         return _("%(language)s: the text names %(page)s, but the citation gives %(cited)s. Write the cited page.", language=language, **p)

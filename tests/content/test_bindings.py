@@ -224,7 +224,23 @@ def test_an_unbound_statement_and_a_loose_number_are_problems():
     added = RIGHT["en"] + " The King also takes 3 gold."
     found = problems({"en": added})
     assert any("states something no fact binds" in p for p in found)
-    assert any("states 3 outside a bound span" in p for p in found)
+    assert any("states 3, which no check counts" in p for p in found)
+
+
+@pytest.mark.parametrize("lang,said", [
+    ("de", "[Nein]{fact=may-rob}, [auch mit 3 Karten nicht]{fact=may-rob}."),
+    ("en", "[No]{fact=may-rob}, [not even with three cards]{fact=may-rob}."),
+    ("it", "[No]{fact=may-rob}, [nemmeno con 3 carte]{fact=may-rob}."),
+])
+def test_a_number_in_a_yes_no_statement_is_counted_by_no_check(lang, said):
+    """A yes/no fact checks what is allowed, not the numbers its span names: "[not even with 3
+    cards]" and "[… 5 cards]" pass the same check. Such a number is declared with its reason
+    (``other_numbers``), so that another number there is a problem."""
+    answers = {lang: RIGHT[lang].replace(RIGHT[lang].split(".")[0], said[:-1], 1)}
+    assert any("states 3, which no check counts" in p for p in problems(answers))
+    assert problems(answers, other_numbers={3: "the cards of check 1"}) == []
+    changed = {lang: answers[lang].replace("3", "5").replace("three", "five")}
+    assert any("states 5, which no check counts" in p for p in problems(changed, other_numbers={3: "the cards of check 1"}))
 
 
 def test_an_aside_must_cover_its_statement():

@@ -137,7 +137,7 @@ def test_accept_that_breaks_validation_is_refused(site):
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     # In the editor's language (German), with how to fix it.
-    assert "nennt 7 außerhalb einer gebundenen Aussage. Binde die Zahl an den Fakt, den sie zählt, oder streiche sie." in html
+    assert "nennt 7, und keine Prüfung zählt das nach (eine Zahl in einer Ja/Nein-Aussage wird nicht geprüft). Binde die Zahl an den Fakt, den sie zählt, oder streiche sie." in html
     assert "sagt eine Regel aus, die kein Fakt bindet" in html
     assert (site.content_dir / GAME / "faq.yaml").read_bytes() == before
 

@@ -422,6 +422,26 @@ def test_a_typo_with_two_readings_is_held_whichever_the_editor_writes(fix):
     assert reasons(before, after)
 
 
+def test_a_typo_two_slips_from_a_claim_word_is_no_fix_into_its_near_word():
+    """A typo left in a stored text two slips from the word meant may be one slip from another
+    word: "oldher" (for "other") is one slip from "older", and "every other player" would become
+    "every older player". The near word is no one reading when a claim word or a term of the
+    game is within two slips of the typo."""
+    text = ANSWER["en"] + "\n\nHe takes it from every WORD player."
+    assert reasons(entry({"en": text.replace("WORD", "oldher")}), entry({"en": text.replace("WORD", "older")}))
+
+
+def test_a_word_of_another_languages_texts_fixes_no_typo():
+    """The game's words count language by language: "Meuchler", written in the German texts, is
+    no fix for a typo in an English one."""
+    text = ANSWER["en"] + "\n\nThe Meucler strikes first."
+    before, after = entry({"en": text}), entry({"en": text.replace("Meucler", "Meuchler")})
+    vocabulary = {"de": {"meuchler"}, "en": set(), "it": set()}
+    assert hold_reasons(before, after, GLOSSARY, vocabulary)
+    german = ANSWER["de"] + "\n\nDer Meucler schlägt zuerst zu."
+    assert hold_reasons(entry({"de": german}), entry({"de": german.replace("Meucler", "Meuchler")}), GLOSSARY, vocabulary) == []
+
+
 def test_a_fix_into_no_word_is_held():
     # Only a word of the language in the form written counts: "Punktt" is no word, though
     # its lemma, "punkten", is a common one.
