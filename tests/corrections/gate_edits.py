@@ -266,6 +266,59 @@ def typo_fixed_into_another_word(game, faq, lang, rng):
     return text[:start] + typo + text[end:], text[:start] + fix + text[end:]
 
 
+# Letters of other alphabets that look like Latin ones: a word spelled with them reads the same.
+LOOKALIKES = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "i": "\u0456", "c": "\u0441", "p": "\u0440"}
+
+
+def negation_in_lookalike_letters(game, faq, lang, rng):
+    """A negation put into a statement, spelled with a Cyrillic letter ("nіcht"): to a reader it
+    denies the statement; to a check that reads letters it is no negation."""
+    text = faq.text(lang).answer
+    said = statements(text)
+    negation = NEGATION[lang]
+    disguised = "".join(LOOKALIKES.get(c, c) for c in negation)
+    if not said or disguised == negation:
+        return None
+    changed = _insert_after_first_word(text, rng.choice(said).source, disguised)
+    return (text, changed) if changed else None
+
+
+def bound_word_in_lookalike_letters(game, faq, lang, rng):
+    """One letter of a word inside a bound span put in another alphabet ("Kаrten"): the word shown
+    as checked is no longer the word that was checked."""
+    text = faq.text(lang).answer
+    spans = [(m.start, m.end) for m in marks(text) if m.bound]
+    places = [i for a, b in spans for i in range(a, b) if text[i] in LOOKALIKES and text[i - 1:i].isalpha()]
+    if not places:
+        return None
+    at = rng.choice(places)
+    return text, text[:at] + LOOKALIKES[text[at]] + text[at + 1:]
+
+
+def fullwidth_digit(game, faq, lang, rng):
+    """A digit made another, in its fullwidth form ("３" for "2"): the same number to the eye of a
+    quick reader, another one to the page."""
+    text = faq.text(lang).answer
+    found = [m for m in re.finditer(r"\b[1-8]\b", text) if not re.search(r"\{[^}]*$", text[:m.start()])]
+    if not found:
+        return None
+    m = rng.choice(found)
+    return text, text[:m.start()] + chr(0xFF10 + int(m.group()) + 1) + text[m.end():]
+
+
+def number_in_a_yes_no_span_changed(game, faq, lang, rng):
+    """A number inside a span bound to a yes/no fact made another ("[nur 1 Ausstellung erlaubt]"
+    -> "[nur 2 …]"): the fact's check is the same, the statement is not."""
+    text = faq.text(lang).answer
+    yes_no = {fact.name for fact in faq.ruling.facts if isinstance(fact.value, bool)}
+    spans = [(m.start, m.end) for m in marks(text) if m.facts and set(m.facts) <= yes_no]
+    found = [m for m in re.finditer(r"\b\d+\b", text) if any(a <= m.start() < b for a, b in spans)]
+    if not found:
+        return None
+    m = rng.choice(found)
+    return text, text[:m.start()] + str(int(m.group()) + rng.choice([1, 2])) + text[m.end():]
+
+
 WRONG: dict[str, Callable] = {
     "character swapped": swap_character,
     "before and after swapped": swap_order_words,
@@ -284,7 +337,16 @@ WRONG: dict[str, Callable] = {
     "a span bound to another fact": rebind_to_another_fact,
     "two words swapped": swap_adjacent_words,
     "a typo fixed into another word": typo_fixed_into_another_word,
+    "a negation in lookalike letters": negation_in_lookalike_letters,
+    "a bound word in lookalike letters": bound_word_in_lookalike_letters,
+    "a digit made another in fullwidth": fullwidth_digit,
+    "a number in a yes/no statement changed": number_in_a_yes_no_span_changed,
 }
+
+
+# Kinds the gate can judge whole: the characters themselves are wrong, whatever a second editor
+# reads into them. They are refused, never held.
+REFUSED = ("a negation in lookalike letters", "a bound word in lookalike letters", "a digit made another in fullwidth")
 
 
 def question_changed(game, faq, lang, rng):

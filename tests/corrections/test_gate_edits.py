@@ -14,7 +14,7 @@ from apptools import real_library
 from rules_index.corrections.gate import UNCHANGED, review_faq, updated_faq
 from rules_index.corrections.holds import content_words, hold_reasons
 
-from gate_edits import RIGHT, WRONG, edits
+from gate_edits import REFUSED, RIGHT, WRONG, edits
 
 LIBRARY = real_library()
 SEED = int(os.environ.get("RULES_EDIT_SEED") or random.SystemRandom().randrange(10**6))
@@ -46,6 +46,16 @@ def test_no_wrong_edit_goes_live():
     print(sorted(by_kind.items()))
     live = [(e.kind, e.game, e.faq, e.lang, e.after[:120]) for e, o in outcomes.items() if o == "accepted"]
     assert live == [], f"seed {SEED}"
+
+
+def test_lookalike_characters_are_refused_not_held():
+    """A second editor confirms what reads right: a negation spelled in Cyrillic letters or a
+    fullwidth digit reads right and says something else, so it must never reach the queue."""
+    print(f"seed {SEED}")
+    rng = random.Random(SEED)
+    made = edits(LIBRARY, {kind: WRONG[kind] for kind in REFUSED}, rng)
+    outcomes = Counter((e.kind, judge(e)) for e in rng.sample(made, min(SAMPLE // 2, len(made))))
+    assert {outcome for _kind, outcome in outcomes} == {"refused"}, f"seed {SEED}: {sorted(outcomes.items())}"
 
 
 def test_no_right_edit_is_refused_and_plain_ones_go_live():
