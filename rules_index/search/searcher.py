@@ -431,10 +431,14 @@ class _Generation:
 
     @staticmethod
     def any_holds(postings, docs: frozenset[int]) -> bool:
-        """Whether any of ``docs`` is among the postings (None: no document has the term)."""
+        """Whether any of ``docs`` is among the postings (None: no document has the term). The
+        shorter side is walked: a game's documents are tens of thousands at scale, a rare word's
+        postings a handful, and an entry's documents three."""
         if postings is None:
             return False
         ids = postings.ids
+        if len(ids) <= len(docs):
+            return any(doc in docs for doc in ids)
         for doc in docs:
             at = bisect_left(ids, doc)
             if at < len(ids) and ids[at] == doc:
@@ -697,10 +701,10 @@ class SearchIndex:
         """Whether an asked word (``asked``: each word's terms) is held by ``game``'s documents and
         by none of the ``others``' ("Bauwerke" tells Ohne Furcht und Adel from Kardinal & König)."""
         docs = gen.game_docs(game)
-        other_docs = frozenset().union(*(gen.game_docs(other) for other in others))
+        other_docs = [gen.game_docs(other) for other in others]
         for word in asked:
             postings = gen.word_postings(word)
-            if gen.any_holds(postings, docs) and not gen.any_holds(postings, other_docs):
+            if gen.any_holds(postings, docs) and not any(gen.any_holds(postings, other) for other in other_docs):
                 return True
         return False
 
@@ -728,6 +732,9 @@ class SearchIndex:
         wanted = {field_lang: set(gen.analyze(f.title_field(field_lang), asked)) for field_lang in LANGS}
         kinds = question_kinds(words)
         scores = dict(scores)
+        # Each asked word's postings once, not once per answer: at scale a common word's postings
+        # are tens of thousands, and the cache may have let them go since the ranking read them.
+        word_lists = [gen.word_postings(word) for word in asked_words]
         for key, score in answers[:REWEIGHED]:
             share = nearest = 0.0
             for field_lang, terms in wanted.items():
@@ -741,7 +748,7 @@ class SearchIndex:
                 for phrasing in gen.asked_terms(key, field_lang):
                     nearest = max(nearest, len(terms & phrasing) / max(len(terms), len(phrasing)))
             docs = gen.entry_docs(key)
-            held_words = sum(gen.any_holds(gen.word_postings(word), docs) for word in asked_words) / max(1, len(asked_words))
+            held_words = sum(gen.any_holds(postings, docs) for postings in word_lists) / max(1, len(asked_words))
             same_kind = bool(kinds) and bool(kinds & gen.question_kinds(key))
             scores[key] = score * (1.0 + QUESTION_WEIGHT * share + ASKED_WEIGHT * nearest + WORDS_WEIGHT * held_words
                                    + KIND_WEIGHT * same_kind)
