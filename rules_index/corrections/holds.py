@@ -16,7 +16,9 @@ and marks); order carries meaning, so a move waits too. Allowed:
   written) or one the game uses, one slip apart inside it (first and last letters kept), when it
   is the one reading: no other word of the language or the game, negation, quantifier, order or
   function word or number is one slip from the typo too, at any letter ("caled": "called" or "cared"; "Hächste":
-  "Höchste" or "Nächste" is held either way);
+  "Höchste" or "Nächste" is held either way), and no claim word or term of the glossary is two
+  slips from it ("oldher", typed for "other", is no fix into "older"); the game's words count in
+  their own language;
 
 and when the page would show the same words, no emphasis taken off and none put on an article,
 number or other claim word (Markdown cannot hide one the comparison saw; stress can change what
@@ -220,8 +222,8 @@ class Words:
         """Whether ``old`` is two slips from a word that would say something else, besides forms of
         ``new``: a claim word (a negation, quantifier, order or function word) or a term of the
         game's glossary. A typo of two slips may be one slip from a word it never meant:
-        "kleinne", typed for "keine", is one slip from "kleine"; the fix into the near word is
-        then no fix."""
+        "oldher", typed for "other", is one slip from "older"; the fix into the near word is then
+        no fix."""
         word, lemma = old.casefold(), _lemma(new, lang)
         return any(abs(len(w) - len(word)) <= 2 and w != word and _lemma(w, lang) != lemma and _distance(word, w) <= 2
                    for w in _claim_words(lang) | self.glossary[lang])
