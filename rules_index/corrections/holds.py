@@ -153,18 +153,15 @@ class Words:
     """What counts as a word for one game: wordfreq's lists, the glossary, and every word the
     game's content uses elsewhere (a rare word the site writes in other answers is no typo)."""
 
-    def __init__(self, glossary: list[GlossaryEntry], vocabulary: Mapping[str, Iterable[str]] | Iterable[str] = ()):
-        """``vocabulary``: the game's words per language (``content_words``), or one set of words
-        for every language. A word of another language's texts is no word of this one: "König"
-        fixes no typo in an English text."""
+    def __init__(self, glossary: list[GlossaryEntry], vocabulary: Mapping[str, Iterable[str]] | None = None):
+        """``vocabulary``: the game's words per language (``content_words``). A word of another
+        language's texts is no word of this one: "König" fixes no typo in an English text."""
         self.glossary = {
             lang: {word.casefold() for entry in glossary for term in [getattr(entry, lang)]
                    for phrase in term.names() for word in _TOKEN.findall(phrase)}
             for lang in LANGS
         }
-        if not isinstance(vocabulary, Mapping):
-            vocabulary = dict.fromkeys(LANGS, tuple(vocabulary))
-        self.vocabulary = {lang: {word.casefold() for word in vocabulary.get(lang, ())} for lang in LANGS}
+        self.vocabulary = {lang: {word.casefold() for word in (vocabulary or {}).get(lang, ())} for lang in LANGS}
 
     def game_words(self, lang: str) -> set[str]:
         return self.glossary[lang] | self.vocabulary[lang]
@@ -448,7 +445,7 @@ _STRUCTURED = ("ruling", "check", "citation", "basis", "editions", "section")
 
 
 def hold_reasons(before: Faq, after: Faq, glossary: list[GlossaryEntry],
-                 vocabulary: Mapping[str, Iterable[str]] | Iterable[str] = ()) -> list[HoldReason]:
+                 vocabulary: Mapping[str, Iterable[str]] | None = None) -> list[HoldReason]:
     """Why the change from ``before`` to ``after`` needs a second editor (empty: it goes live).
     ``vocabulary``: the words of the game's content outside this entry (content_words)."""
     words = Words(glossary, vocabulary)
@@ -572,7 +569,7 @@ def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
 
 
 def section_hold_reasons(before: dict[str, str], after: dict[str, str], glossary: list[GlossaryEntry],
-                         vocabulary: Mapping[str, Iterable[str]] | Iterable[str] = ()) -> list[HoldReason]:
+                         vocabulary: Mapping[str, Iterable[str]] | None = None) -> list[HoldReason]:
     """Why a change of a rules section's texts (``before``/``after``: its body per language) needs
     a second editor. A section binds no fact to the engine, so nothing of it is checked: like an
     answer's unbound words, each reworded, added, dropped or moved statement is read by a second

@@ -138,7 +138,7 @@ def test_a_rare_word_changed_at_its_edge_is_no_typo_fix():
                            ("kettenpunkt", "knotenpunkt", "de"), ("unplaced", "unpacked", "en")]:
         assert not words.typo_fix(old, new, lang), (old, new)
     # A rare word the game's content uses elsewhere is no typo, even one letter from another word.
-    assert not Words(GLOSSARY, {"gemeuchelt"}).typo_fix("gemeuchelt", "geheuchelt", "de")
+    assert not Words(GLOSSARY, {"de": {"gemeuchelt"}}).typo_fix("gemeuchelt", "geheuchelt", "de")
 
 
 @pytest.mark.parametrize("old,new,lang", [("zweite", "zwei", "de"), ("second", "two", "en"), ("seconda", "due", "it"),
@@ -377,8 +377,8 @@ def test_a_typo_that_could_be_two_words_of_the_game_is_not_fixed_at_once(lang, t
     text = ANSWER[lang].replace(ANSWER[lang].split("\n\n")[1], f"Il Verde {typo} [4 monete]{{fact=gold}} (p. 2)."
                                 if lang == "it" else f"Grün {typo} [4 Gold]{{fact=gold}} (S. 2).")
     before, after = entry({lang: text}), entry({lang: text.replace(typo, fix)})
-    assert hold_reasons(before, after, GLOSSARY, [other])
-    assert hold_reasons(before, after, GLOSSARY, [fix])
+    assert hold_reasons(before, after, GLOSSARY, {lang: [other]})
+    assert hold_reasons(before, after, GLOSSARY, {lang: [fix]})
 
 
 def test_zu_zweit_counts_only_as_players_together():
