@@ -16,8 +16,9 @@ A query goes through these steps:
 3. Typo tolerance: a word no language knows (not a word of the content, as typed or without its
    umlauts and accents, nor of German, English or Italian at large, nor a players' word) is
    corrected from the index's words (the reader's language first, never a stop word) as Whoosh's
-   suggester corrects them (``spelling``), or to a word it is with two letters swapped; the
-   corrected question is searched when it scores better than the words as typed (``corrected``).
+   suggester corrects them (``spelling``), or to a word it is with two letters swapped; a word in
+   capitals among lower-case ones is a code ("AABD"), not a typo. The corrected question is
+   searched (``corrected``), the words as typed only when it finds nothing.
 4. The answer first: the leading answers gain for the asked words their own question holds,
    and for asking the same kind of question ("how many", "who", "when": ``_weigh_questions``);
    the hits are the best ``limit`` entries, shown answers first (FAQ entries and the game's
@@ -675,13 +676,19 @@ class SearchIndex:
         A word is left alone when a language knows it (``needs_correction``); a misspelled one
         becomes the content's nearest word (Whoosh's rule, ``spelling``), else a word of the
         content that it is with two neighbouring letters swapped."""
+        # A word in capitals among lower-case ones is a code or an abbreviation ("AABD", the
+        # letters of an exhibition), as word processors leave it by default, not a typo.
+        lower_case = any(c.islower() for c in text)
+
         def corrected(match: re.Match) -> str:
             word = match.group()
             lower = word.lower()
+            if lower_case and word.isupper():
+                return word
             if self.needs_correction(gen, lower):
                 found = gen.suggest(lower, lang, 2 if len(lower) >= 8 else 1) or gen.swapped(lower, lang)
                 if found:
-                    return found.capitalize() if word[:1].isupper() else found
+                    return found.upper() if word.isupper() else found.capitalize() if word[:1].isupper() else found
             return word
 
         # Only the words change: what stands between them ("l'", "c'è", a question mark) stays.
@@ -784,21 +791,23 @@ class SearchIndex:
             scores = at_a_glance(understood.game)
             corrected, asked = None, None
         else:
-            # Each asked word's terms, once: the ranking, the weighing and the card use them.
-            asked = self.words(gen, words, lang, game_filter)
-            scores = self._rank(gen, words, lang, game_filter, limit, seen, asked)
             corrected = self._suggest(gen, query_text, lang) if words else None
-        if corrected and correct:
             result.suggestion = corrected
-            # The corrected question is searched when it reaches more than the words as typed:
-            # its results are shown ("Showing results for …"), with a link to the words as typed.
-            fixed_words = gen.game_names.understand(corrected).text
-            fixed_asked = self.words(gen, fixed_words, lang, game_filter)
-            fixed = self._rank(gen, fixed_words, lang, game_filter, limit, seen, fixed_asked)
-            if max(fixed.values(), default=0.0) > max(scores.values(), default=0.0):
-                scores, words, asked, result.corrected = fixed, fixed_words, fixed_asked, True
-        elif corrected:
-            result.suggestion = corrected
+            scores = {}
+            if corrected and correct:
+                # A word that no language knows is a typo: the corrected question is searched
+                # ("Showing results for …", with a link to the words as typed). Scores of different
+                # words are not on one scale: compared by them, "bottnio chi sceglie" as typed won
+                # with a Citadels answer over the sharing of the loot.
+                fixed_words = gen.game_names.understand(corrected).text
+                asked = self.words(gen, fixed_words, lang, game_filter)
+                scores = self._rank(gen, fixed_words, lang, game_filter, limit, seen, asked)
+                if scores:
+                    words, result.corrected = fixed_words, True
+            if not scores:
+                # Each asked word's terms, once: the ranking, the weighing and the card use them.
+                asked = self.words(gen, words, lang, game_filter)
+                scores = self._rank(gen, words, lang, game_filter, limit, seen, asked)
         unmatched = understood.game is not None and not scores
         if unmatched:
             # A game named, and nothing of it holds the other words ("Chi ha inventato Adel

@@ -193,7 +193,7 @@ class SearchResult(ApiModel):
     lang: str
     hits: list[Hit]
     suggestion: str | None = Field(description="The question with its misspelled words corrected, if any was.")
-    corrected: bool = Field(description="Whether the hits are the suggestion's (it scored better than the words as typed).")
+    corrected: bool = Field(description="Whether the hits are the suggestion's, not the words as typed.")
 
 
 # ------------------------------------------------------------------ health

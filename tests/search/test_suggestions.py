@@ -29,12 +29,35 @@ def test_misspelled_words_are_corrected_in_place(index, query, lang, fixed):
     assert result.suggestion == fixed
 
 
-def test_the_corrected_question_is_searched_when_it_scores_better(index):
+def test_the_corrected_question_is_searched(index):
     result = index.search("Kommisar landet auf beutekarte", "de")
     assert result.corrected and result.suggestion == "Kommissar landet auf beutekarte"
     assert [h.entry for h in result.hits if h.kind == "faq"][0] == "commissar-catches-leader"
     typed = index.search("Kommisar landet auf beutekarte", "de", correct=False)
     assert not typed.corrected and typed.suggestion == result.suggestion  # offered, not applied
+
+
+@pytest.mark.parametrize("query,lang,entry", [
+    # As typed, the typo's word prefix matched other texts and scored more than the corrected words.
+    ("bottnio chi sceglie", "it", "loot-distribution-order"),   # as typed: Ohne Furcht und Adel's draft
+    ("monestary points", "en", "monastery-scoring-ranks"),
+    ("allaince points", "en", "council-scoring-alliances"),
+])
+def test_a_typo_is_searched_corrected_even_where_the_words_as_typed_score_more(index, query, lang, entry):
+    result = index.search(query, lang)
+    assert result.corrected
+    assert [h.entry for h in result.hits if h.kind == "faq"][0] == entry
+
+
+@pytest.mark.parametrize("query,lang", [
+    ("Ho A, B, C e F: ABCF vale?", "it"), ("is CDEF a valid exhibition", "en"), ("darf ich BDF auslegen", "de"),
+])
+def test_a_word_in_capitals_among_lower_case_ones_is_a_code_not_a_typo(index, query, lang):
+    assert index.search(query, lang).suggestion is None
+
+
+def test_a_question_typed_in_capitals_is_still_corrected(index):
+    assert index.search("THEIF GOLD", "en").suggestion == "THIEF GOLD"
 
 
 def test_wordfreq_lists_and_transpositions():
