@@ -104,27 +104,38 @@ def without_invisible(text: str) -> str:
 def hidden_character(text: str) -> str | None:
     """The first character of ``text`` that hides or turns what it says, or None: a reordering
     one (INVISIBLE), a control character, a format character (zero-width space and joiners, a
-    soft hyphen: they glue or split words unseen) or a combining mark left over after composing
-    (a stroke through "3"). Content may hold none of them."""
+    soft hyphen: they glue or split words unseen) or a mark left over after composing: a
+    combining one (a stroke through "3") or an enclosing one (U+20E0 puts a "no" sign over a
+    word). Content may hold none of them."""
     found = next((c for c in text if c in _INVISIBLE_CHARS), None) or refused_character(text)
-    return found or next((c for c in unicodedata.normalize("NFC", text) if unicodedata.category(c) in ("Cf", "Mn")), None)
+    return found or next((c for c in unicodedata.normalize("NFC", text) if unicodedata.category(c) in ("Cf", "Mn", "Me", "Mc")), None)
 
 
 # Italian's ordinal indicators ("1ª", "2º"): letters of the language, though Unicode counts them
 # as compatibility forms of "a" and "o".
 ORDINAL_INDICATORS = frozenset("ªº")
+# Letters of languages written in the Latin alphabet that are no base letter with marks: German's
+# "ß", the Nordic and French ligatures and letters, Polish "ł", Croatian "đ" (a name such as
+# "Michał" may stand in a game's credits). Other letters without a base letter are lookalikes:
+# Turkish dotless "ı" reads as "i" in "nıcht", the small capital "ᴏ" as "o".
+OWN_LETTERS = frozenset("ßẞæÆøØœŒłŁđĐðÐþÞ") | ORDINAL_INDICATORS
 
 
 def lookalike_character(text: str) -> str | None:
     """The first letter or digit of ``text`` that only looks like one of German, English and
-    Italian, or None: a letter of another alphabet (Cyrillic "о" in "nоt", Greek "ο") or a
-    compatibility form (fullwidth "２", superscript "²", the ligature "ﬁ"). In a text of these
-    languages such a character makes a word pass for one it is not, to readers and to the
-    checks alike ("nоt" is no negation to them). Content may hold none."""
+    Italian, or None: a letter that is neither an ASCII letter with marks ("ä", "è", "č") nor one
+    of ``OWN_LETTERS`` (Cyrillic "о" in "nоt", Greek "ο", dotless "ı", small capital "ᴏ"), a
+    compatibility form (fullwidth "２", superscript "²", the ligature "ﬁ") or a digit of another
+    script (Gurmukhi "੧" reads as 9). In a text of these languages such a character makes a word
+    or number pass for one it is not, to readers and to the checks alike ("nоt" is no negation
+    to them). Content may hold none."""
     for char in text:
-        if char.isascii() or not char.isalnum() or char in ORDINAL_INDICATORS:
+        if char.isascii() or not char.isalnum() or char in OWN_LETTERS:
             continue
-        if unicodedata.normalize("NFKC", char) != char or char.isalpha() and not unicodedata.name(char, "").startswith("LATIN "):
+        if not char.isalpha() or unicodedata.normalize("NFKC", char) != char:
+            return char  # a digit or numeral of another script, or a compatibility form
+        base = unicodedata.normalize("NFD", char)[0]
+        if not (base.isascii() and base.isalpha()):
             return char
     return None
 

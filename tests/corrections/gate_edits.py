@@ -266,8 +266,14 @@ def typo_fixed_into_another_word(game, faq, lang, rng):
     return text[:start] + typo + text[end:], text[:start] + fix + text[end:]
 
 
-# Letters of other alphabets that look like Latin ones: a word spelled with them reads the same.
+# Letters that look like Latin ones: of other alphabets (Cyrillic), or Latin letters no word of
+# these languages has (dotless "ı", small capitals): a word spelled with them reads the same.
 LOOKALIKES = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "i": "\u0456", "c": "\u0441", "p": "\u0440"}
+LATIN_LOOKALIKES = {"i": "\u0131", "o": "\u1d0f", "c": "\u1d04", "u": "\u1d1c", "n": "\u0274"}
+
+
+def _lookalikes(rng) -> dict[str, str]:
+    return rng.choice([LOOKALIKES, LATIN_LOOKALIKES])
 
 
 def negation_in_lookalike_letters(game, faq, lang, rng):
@@ -276,7 +282,8 @@ def negation_in_lookalike_letters(game, faq, lang, rng):
     text = faq.text(lang).answer
     said = statements(text)
     negation = NEGATION[lang]
-    disguised = "".join(LOOKALIKES.get(c, c) for c in negation)
+    table = _lookalikes(rng)
+    disguised = "".join(table.get(c, c) for c in negation)
     if not said or disguised == negation:
         return None
     changed = _insert_after_first_word(text, rng.choice(said).source, disguised)
@@ -288,22 +295,40 @@ def bound_word_in_lookalike_letters(game, faq, lang, rng):
     as checked is no longer the word that was checked."""
     text = faq.text(lang).answer
     spans = [(m.start, m.end) for m in marks(text) if m.bound]
-    places = [i for a, b in spans for i in range(a, b) if text[i] in LOOKALIKES and text[i - 1:i].isalpha()]
+    table = _lookalikes(rng)
+    places = [i for a, b in spans for i in range(a, b) if text[i] in table and text[i - 1:i].isalpha()]
     if not places:
         return None
     at = rng.choice(places)
-    return text, text[:at] + LOOKALIKES[text[at]] + text[at + 1:]
+    return text, text[:at] + table[text[at]] + text[at + 1:]
+
+
+# The zero of digits that a quick reader takes for other numbers: fullwidth ("３"), Gurmukhi ("੧"
+# reads as 9), Devanagari, Bengali ("৪" reads as 8), Arabic-Indic.
+DIGIT_ZEROS = (0xFF10, 0x0A66, 0x0966, 0x09E6, 0x0660)
 
 
 def fullwidth_digit(game, faq, lang, rng):
-    """A digit made another, in its fullwidth form ("３" for "2"): the same number to the eye of a
-    quick reader, another one to the page."""
+    """A digit made another, in a form of another script ("３" for "2", "੧" for "1"): the same
+    number or another to the eye of a quick reader, another one to the page."""
     text = faq.text(lang).answer
     found = [m for m in re.finditer(r"\b[1-8]\b", text) if not re.search(r"\{[^}]*$", text[:m.start()])]
     if not found:
         return None
     m = rng.choice(found)
-    return text, text[:m.start()] + chr(0xFF10 + int(m.group()) + 1) + text[m.end():]
+    return text, text[:m.start()] + chr(rng.choice(DIGIT_ZEROS) + int(m.group()) + 1) + text[m.end():]
+
+
+def enclosing_mark_over_a_bound_word(game, faq, lang, rng):
+    """A word of a bound span given an enclosing mark (U+20E0, a circle with a backslash: "may⃠"):
+    the page shows the word struck out as forbidden, the checks read the word."""
+    text = faq.text(lang).answer
+    spans = [(m.start, m.end) for m in marks(text) if m.bound]
+    places = [a + end for a, b in spans for end in (w.end() for w in re.finditer(r"\w+", text[a:b]))]
+    if not places:
+        return None
+    at = rng.choice(places)
+    return text, text[:at] + "\u20e0" + text[at:]
 
 
 def number_in_a_yes_no_span_changed(game, faq, lang, rng):
@@ -339,14 +364,16 @@ WRONG: dict[str, Callable] = {
     "a typo fixed into another word": typo_fixed_into_another_word,
     "a negation in lookalike letters": negation_in_lookalike_letters,
     "a bound word in lookalike letters": bound_word_in_lookalike_letters,
-    "a digit made another in fullwidth": fullwidth_digit,
+    "a digit made another in another script": fullwidth_digit,
     "a number in a yes/no statement changed": number_in_a_yes_no_span_changed,
+    "an enclosing mark over a bound word": enclosing_mark_over_a_bound_word,
 }
 
 
 # Kinds the gate can judge whole: the characters themselves are wrong, whatever a second editor
 # reads into them. They are refused, never held.
-REFUSED = ("a negation in lookalike letters", "a bound word in lookalike letters", "a digit made another in fullwidth")
+REFUSED = ("a negation in lookalike letters", "a bound word in lookalike letters", "a digit made another in another script",
+           "an enclosing mark over a bound word")
 
 
 def question_changed(game, faq, lang, rng):

@@ -18,7 +18,12 @@ CYRILLIC_O, GREEK_O, FULLWIDTH_TWO = "\u043e", "\u03bf", "\uff12"
 @pytest.mark.parametrize("text,found", [
     (f"n{CYRILLIC_O}t", CYRILLIC_O), (f"n{GREEK_O}n", GREEK_O), (f"nur {FULLWIDTH_TWO} Karten", FULLWIDTH_TWO),
     ("\ufb01nal", "\ufb01"), ("10\u00b2", "\u00b2"),
+    # Latin letters that no word of these languages has: dotless "ı", small capital "ᴏ".
+    ("n\u0131cht", "\u0131"), ("n\u1d0ft", "\u1d0f"),
+    # Digits of other scripts: Gurmukhi "੧" reads as 9, Bengali "৪" as 8.
+    ("\u0a67 Karte", "\u0a67"), ("\u09ea carte", "\u09ea"),
     ("Königin, Straße, città, perché, 1ª mano, 2º giro", None), ("3 × 2 – «così» · „so“", None),
+    ("Michał Oracz, Vlaada Chvátil, Œuvre, Bjørn", None),  # names of a game's credits
 ])
 def test_a_character_that_only_looks_like_one_of_the_languages_is_found(text, found):
     assert chars.lookalike_character(text) == found
@@ -40,6 +45,11 @@ def _refusals(lang: str, old: str, new: str, faq: str = "tie-break", game: str =
 def test_the_gate_refuses_a_negation_spelled_in_lookalike_letters(lang, old, lookalike):
     found = _refusals(lang, old, lookalike, "warlord-destroy-cost")
     assert any("only looks like a letter or digit" in message for message in found), found
+
+
+def test_an_enclosing_mark_is_a_hidden_character():
+    assert chars.hidden_character("may\u20e0 still") == "\u20e0"  # a "no" sign over "may"
+    assert chars.hidden_character("perché già") is None
 
 
 def test_the_gate_refuses_a_fullwidth_digit():
