@@ -7,6 +7,8 @@ from pathlib import Path
 
 from flask import Flask
 
+from rules_index.web import settings
+
 ROOT = Path(__file__).resolve().parent
 LOG_FORMAT = "[%(asctime)s] %(levelname)s %(name)s: %(message)s"
 
@@ -34,6 +36,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config is None:
         app.config.from_prefixed_env("RULES")
+        for warning in settings.misspelled(os.environ, app.default_config):
+            logging.getLogger("rules_index").warning(warning)
     else:
         app.config.from_mapping(test_config)
     # RULES_CONTENT_REPO: another work tree laid out as this one; its content/ folder is served.

@@ -4,6 +4,8 @@ traceback from deep in a build, or a limit silently switched off ("RULES_LOGIN_R
 """
 from __future__ import annotations
 
+import difflib
+
 from limits import parse_many
 
 # name: (what it takes, the check of a value as set)
@@ -20,6 +22,14 @@ NUMBERS = {
 }
 RATES = ("SUBMISSION_RATE_LIMIT", "LOGIN_RATE_LIMIT", "LOGIN_ADDRESS_RATE_LIMIT", "LOGIN_ACCOUNT_RATE_LIMIT",
          "LOGIN_GLOBAL_RATE_LIMIT")
+
+
+# The other names the service, its server and its tools read from the environment (``RULES_<name>``).
+# Any other key of the app's config may be set the same way (``from_prefixed_env``).
+OTHER = ("INSTANCE_PATH", "SECRET_KEY", "DATABASE_URL", "CONTENT_DIR", "CONTENT_REPO", "CONTENT_REMOTE", "INDEX_DIR",
+         "HTTPS", "RATELIMIT_STORAGE_URI", "TEMPLATE_CACHE_DIR", "STATIC_EXPORT", "EXPORT_BASE_URL", "BIND", "WORKERS",
+         "THREADS", "PASSWORD_HASH_PROFILE", "BENCH_HELLO", "FAULT_POINT", "EDIT_SEED")
+KNOWN = frozenset(NUMBERS) | frozenset(RATES) | frozenset(OTHER)
 
 
 class SettingError(ValueError):
@@ -65,3 +75,19 @@ def check(config) -> None:
     found = problems(config)
     if found:
         raise SettingError("settings the service cannot use:\n  " + "\n  ".join(found))
+
+
+def misspelled(environ, config_keys=()) -> list[str]:
+    """A warning for each ``RULES_`` name of ``environ`` that is no setting the service reads but
+    comes close to one ("RULES_INSTANCE" for RULES_INSTANCE_PATH): set, it changes nothing, and the
+    service would start quietly on the default. ``config_keys``: other names that are settings
+    (Flask's own). Not a stop: any key of the app's config may be set this way."""
+    found = []
+    for variable in sorted(environ):
+        name = variable.removeprefix("RULES_")
+        if name == variable or name in KNOWN or name in config_keys:
+            continue
+        close = difflib.get_close_matches(name, sorted(KNOWN), n=1, cutoff=0.75)
+        if close:
+            found.append(f"{variable} is no setting of this service and changes nothing: did you mean RULES_{close[0]}?")
+    return found
