@@ -127,9 +127,10 @@ def test_the_header_search_hint_is_read_whole_on_a_phone(phone, live_server, lan
 
 
 @pytest.mark.parametrize("lang", ["de", "en", "it"])
-def test_the_chosen_game_is_read_whole_in_the_filter_on_a_phone(phone, live_server, lang):
+@pytest.mark.parametrize("game", ["ohne-furcht-und-adel", "keine-ehre-unter-dieben", "kardinal-und-koenig", "adel-verpflichtet"])
+def test_the_chosen_game_is_read_whole_in_the_filter_on_a_phone(phone, live_server, lang, game):
     """With a game chosen, the filter showed "Ohne Furcht" of "Ohne Furcht und Adel"."""
-    phone.goto(f"{live_server}/{lang}/search?q=Dieb&game=ohne-furcht-und-adel")
+    phone.goto(f"{live_server}/{lang}/search?q=Dieb&game={game}")
     fits = phone.locator("#game").evaluate("""select => {
         const style = getComputedStyle(select);
         const context = document.createElement("canvas").getContext("2d");
@@ -139,3 +140,22 @@ def test_the_chosen_game_is_read_whole_in_the_filter_on_a_phone(phone, live_serv
     }""")
     assert fits[0] <= fits[1] - 16, fits  # room for the arrow too
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+@pytest.mark.parametrize("game", ["", "&game=keine-ehre-unter-dieben"])
+def test_the_header_leaves_the_screen_to_the_answer_on_a_phone(phone, live_server, lang, game):
+    """Brand, box, filter and button, languages: five rows took 237 of the phone's 740 pixels."""
+    phone.goto(f"{live_server}/{lang}/search?q=Dieb{game}")
+    header, box, button, select = (phone.locator(s).bounding_box() for s in ("header.site", "#q", "form.search button", "#game"))
+    assert header["height"] <= 200, header
+    assert phone.locator("nav.langs").bounding_box()["y"] < box["y"]  # on the brand's row
+    assert abs(button["y"] - select["y"]) < 8 and box["width"] >= 200, (box, select, button)  # one row
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize("path", ["/de/", "/it/ohne-furcht-und-adel/faq/thief-forbidden-targets"])
+def test_without_a_filter_the_button_stands_beside_the_box_on_a_phone(phone, live_server, path):
+    phone.goto(live_server + path)
+    box, button = (phone.locator(s).bounding_box() for s in ("#q", "form.search button"))
+    assert abs(button["y"] - box["y"]) < 8 and box["width"] >= 200, (box, button)
