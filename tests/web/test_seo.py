@@ -136,7 +136,19 @@ def test_a_shared_search_previews_as_its_results(client):
     card = re.search(r'<h2 id="best-q"><a href="[^"]+">([^<]+)</a>', page).group(1)
     assert description.startswith(f"Risposta migliore: {card} ")
     nothing = client.get("/it/search?q=zzzzqqq").get_data(as_text=True)
-    assert "Risposta migliore" not in re.search(r'<meta name="description" content="([^"]+)"', nothing).group(1)
+    said = re.search(r'<meta name="description" content="([^"]+)"', nothing).group(1)
+    assert "Risposta migliore" not in said and "zzzzqqq" in said  # says that nothing matched, not the site's blurb
+
+
+@pytest.mark.parametrize("lang,question,fit", [
+    ("en", "Spielende", "Three answers fit:"), ("de", "Spielende", "Drei Antworten passen:"),
+])
+def test_a_shared_search_of_close_answers_previews_them(client, lang, question, fit):
+    """A link to results with no single answer previewed as the site's blurb, as a search with no hits did."""
+    page = client.get(f"/{lang}/search?q={question}").get_data(as_text=True)
+    titles = re.findall(r'<li class="answer-card close-card">.*?<a href="[^"]+">([^<]+)</a>', page, re.S)
+    description = re.search(r'<meta property="og:description" content="([^"]+)"', page).group(1)
+    assert len(titles) >= 2 and description == f"{fit} " + " · ".join(titles), (description, titles)
 
 
 def test_a_shared_links_tracking_leaves_the_other_languages_clean(client):
