@@ -46,8 +46,8 @@ REPORT_PAGES = ("corrections.tracking", "corrections.thanks")
 
 def _is_api() -> bool:
     """Whether the request is one a program reads the answer of: the API, and oEmbed (its
-    consumer reads JSON, whatever went wrong)."""
-    return request.path.startswith("/api/") or request.path == "/oembed"
+    consumer reads JSON, whatever went wrong; "/API/…" is no address, but its caller is a program)."""
+    return request.path.lower().startswith("/api/") or request.path.lower() == "/oembed"
 
 
 def _answer(status: int, message: str, headers: dict | None = None, **extra):

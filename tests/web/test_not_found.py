@@ -61,8 +61,9 @@ def test_a_failing_search_still_gives_the_404_page(client, monkeypatch):
     assert 'value="thief robs assassin"' in page and 'class="matches"' not in page
 
 
-def test_api_404_stays_json(client):
-    response = client.get("/api/v1/games/no-such-game")
+@pytest.mark.parametrize("path", ["/api/v1/games/no-such-game", "/API/V1/SEARCH?q=thief", "/Api/v1/games"])
+def test_api_404_stays_json(client, path):
+    response = client.get(path)
     assert response.status_code == 404 and "error" in response.get_json()
 
 
