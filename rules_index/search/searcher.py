@@ -133,6 +133,7 @@ KIND_WEIGHT = 0.3
 # The fields of what an answer is asked about: its question, its keywords and players' words. The
 # card's answer holds an asked word in one of them (every right card of the tuning sets does).
 ASKED_FIELDS = (f.title_field(""), f.keywords_field(""))
+WORD_FIELDS = (*ASKED_FIELDS, f.body_field(""))  # every field of words, not the word prefixes
 
 
 def answer_confidence(answers: list[tuple[tuple, float]]) -> tuple[tuple | None, frozenset]:
@@ -193,6 +194,10 @@ class SearchResult:
     game: str | None = None  # the game a name in the query picked
     corrected: bool = False  # the hits are the suggestion's ("Showing results for"), not the words as typed
     subject: bool = False  # a word alone that names no game ("Dieb", "rules"): which game is meant is open
+    # ... and the games of the hits that hold the word itself, not only its first letters, in the
+    # order of the hits: "Händler" is no word of Adel Verpflichtet, though its prefix matches
+    # "Handlungskarte" there.
+    subject_games: tuple[str, ...] = ()
 
 
 
@@ -716,14 +721,14 @@ class SearchIndex:
         return False
 
     @staticmethod
-    def names_what_was_asked(gen: _Generation, key: tuple, asked: list[tuple]) -> bool:
+    def names_what_was_asked(gen: _Generation, key: tuple, asked: list[tuple], fields: tuple[str, ...] = ASKED_FIELDS) -> bool:
         """Whether the answer ``key`` holds an asked word (``asked``: each word's terms, ``words``)
         in its question or players' words (``ASKED_FIELDS``), in any language: an answer whose
         text only mentions the words ("terms of service" → "served" in an answer about sharing
-        the loot) does not answer what was asked."""
+        the loot) does not answer what was asked. ``fields``: other fields' names' beginnings."""
         docs = gen.entry_docs(key)
         return any(gen.any_holds(gen.postings(*term), docs)
-                   for word in asked for term in word if term[0].startswith(ASKED_FIELDS))
+                   for word in asked for term in word if term[0].startswith(fields))
 
     def _weigh_questions(self, gen: _Generation, scores: dict[tuple, float], words: str, asked_words: list[tuple],
                          game: str | None) -> dict[tuple, float]:
@@ -870,6 +875,9 @@ class SearchIndex:
             matched = gen.highlight_tokens[lang].matched(body, snippet_terms) if body else frozenset()
             snippet = gen.snippet(kind, body, lang, matched) if body else ""
             result.hits.append(Hit(kind, game_slug, entry, title, snippet, round(score, 4), key == best, key in close))
+        if result.subject:
+            result.subject_games = tuple(dict.fromkeys(
+                hit.game for hit in result.hits if self.names_what_was_asked(gen, (hit.kind, hit.game, hit.entry), asked, WORD_FIELDS)))
         return result
 
     def related(self, kind: str, game: str, entry: str, lang: str, limit: int = 4,

@@ -116,6 +116,14 @@ def test_a_word_alone_asks_which_game_is_meant(client, lang, query, words):
     assert 'class="which-game"' not in asked
 
 
+@pytest.mark.parametrize("lang,query", [("en", "Händler"), ("de", "Händler"), ("it", "Mercante")])
+def test_a_word_of_one_game_alone_asks_no_game(client, lang, query):
+    """"Händler" asked which game: Citadels or Hoity Toity, whose "Handlungskarte" shares only
+    the word's first letters. A game is offered only where its texts hold the word itself."""
+    page = html(client.get(f"/{lang}/search", query_string={"q": query}))
+    assert 'class="which-game"' not in page and f"/{lang}/{GAME}/" in page
+
+
 @pytest.mark.parametrize("lang,query", [("de", "söldner"), ("en", "warlord"), ("it", "condottiero")])
 def test_a_word_of_one_game_alone_does_not_ask_which_game(client, lang, query):
     page = html(client.get(f"/{lang}/search", query_string={"q": query}))
