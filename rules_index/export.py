@@ -28,7 +28,7 @@ from flask import Flask, render_template
 from flask_babel import force_locale, gettext
 
 from .content import DEFAULT_LANG, LANGS
-from .present import LANGUAGE_NAMES
+from .present import LANGUAGE_NAMES, games_by_title
 from .search.offline import search_data_js
 
 # Root-relative links in attributes (not "//host/…" links, which leave the site).
@@ -120,7 +120,7 @@ def front_door(app: Flask, library) -> str:
                 "lang": lang, "name": LANGUAGE_NAMES[lang], "href": file_for(f"/{lang}/"),
                 "title": gettext("Rules Reference"),
                 "lead": gettext("Ask in your own words, in German, English or Italian."),
-                "games": [game.title(lang) for game in library],
+                "games": [game.title(lang) for game in games_by_title(library, lang)],
             })
     with app.test_request_context(f"/{DEFAULT_LANG}/"):
         return render_template("export_front.html", lang=DEFAULT_LANG, choices=choices)

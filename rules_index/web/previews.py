@@ -14,6 +14,7 @@ from flask_babel import force_locale, gettext, ngettext
 
 from rules_index.caches import MiB, ByteCache
 from rules_index.content import DEFAULT_LANG, LANGS
+from rules_index.present import games_by_title
 from rules_index.previews import Preview, answer_preview, card_html, game_preview, site_preview
 from rules_index.previews.card import HEIGHT, WIDTH, card_png, card_version
 
@@ -62,7 +63,7 @@ def _game_preview(lang: str, slug: str) -> Preview:
 def _site_preview(lang: str) -> Preview:
     if lang not in LANGS:
         abort(404)
-    games = list(library())
+    games = games_by_title(library(), lang)
     with force_locale(lang):
         return site_preview(games, lang, gettext("Rules questions, answered with the rulebook page"),
                             _questions(sum(len(game.faq) for game in games)))

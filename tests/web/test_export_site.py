@@ -82,6 +82,9 @@ def test_front_door_links_each_language(site):
     for lang, name in (("de", "Deutsch"), ("en", "English"), ("it", "Italiano")):
         assert f'<a href="{lang}/index.html" hreflang="{lang}">{name}</a>' in front
     assert "Regelauskunft" in front and "Rules Reference" in front and "Prontuario delle regole" in front
+    # Each language's games in the order of its home page: by their title there (Cittadelle under C).
+    italian = front[front.index('hreflang="it"'):]
+    assert italian.index("Cittadelle") < italian.index("Kardinal") < italian.index("Keine Ehre")
 
 
 def test_every_link_resolves_inside_the_export(site):

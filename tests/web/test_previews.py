@@ -365,3 +365,15 @@ def test_every_other_page_shared_shows_the_picture_of_what_it_is_about(client, l
         image = meta(page, "property", "og:image")
         assert image and urlsplit(image).path == picture, path
         assert meta(page, "name", "twitter:card") == "summary_large_image", path
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_sites_picture_names_the_games_as_the_home_page_lists_them(app, client, lang):
+    """The Italian picture listed "… Keine Ehre unter Dieben · Cittadelle" (by folder), the home
+    page "Adel Verpflichtet, Cittadelle, …" (by the title a reader of the language knows)."""
+    from rules_index.web.previews import _site_preview
+    home = client.get(f"/{lang}/").get_data(as_text=True)
+    titles = [html_lib.unescape(title) for title in re.findall(rf'<a href="/{lang}/[a-z-]+/">([^<]+)</a>', home)]
+    with app.test_request_context(f"/{lang}/"):
+        listed = _site_preview(lang).verdict.split(" · ")
+    assert len(listed) == 4 and listed == [title for title in titles if title in listed], (listed, titles)
