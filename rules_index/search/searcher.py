@@ -725,7 +725,8 @@ class SearchIndex:
         """Whether the answer ``key`` holds an asked word (``asked``: each word's terms, ``words``)
         in its question or players' words (``ASKED_FIELDS``), in any language: an answer whose
         text only mentions the words ("terms of service" → "served" in an answer about sharing
-        the loot) does not answer what was asked. ``fields``: other fields' names' beginnings."""
+        the loot) does not answer what was asked. ``fields``: the beginnings of the names of the
+        fields to look in instead (``WORD_FIELDS``: any field of whole words)."""
         docs = gen.entry_docs(key)
         return any(gen.any_holds(gen.postings(*term), docs)
                    for word in asked for term in word if term[0].startswith(fields))
