@@ -44,6 +44,9 @@
     if (input) { input.value = query; }
   });
   if (!query.trim()) { return; }
+  // With a question, the header's box holds it, as on the live site: a second box with the same
+  // words pushed the results a third of a phone's screen down.
+  if (box && box.form) { box.form.hidden = true; }
   // The language switch keeps the question (each language's search page is its own file).
   Array.prototype.forEach.call(document.querySelectorAll("nav.langs a[href]"), function (link) {
     link.href = link.getAttribute("href").split("?")[0] + "?" + new URLSearchParams({q: query}).toString();

@@ -68,6 +68,8 @@ def test_export_in_each_language_from_file(any_page, exported, lang):
     page.locator(f'nav.langs a[hreflang="{other}"]').click()
     expect(page.locator("html")).to_have_attribute("lang", other)
     expect(page.locator("#q2")).to_have_value(query)
+    expect(page.locator("#q")).to_have_value(query)
+    assert page.locator("input[type=search]:visible").count() == 1  # one box holds the question
     expect(page.locator("#results li.hit").first).to_be_visible()
     expect(page.locator("#results li.hit .kind").first).to_contain_text(SEARCHES[other][2])
 
