@@ -18,7 +18,8 @@ from gate_edits import REFUSED, RIGHT, WRONG, edits
 
 LIBRARY = real_library()
 SEED = int(os.environ.get("RULES_EDIT_SEED") or random.SystemRandom().randrange(10**6))
-SAMPLE = 160  # per direction; all of them: python bench/gate_edits.py
+SAMPLE = 160  # per direction; all of them: make gate-eval
+LIVE_AT_ONCE = 0.72  # the least share of right edits in a sample that go live without a second editor
 
 
 def judge(edit) -> str:
@@ -65,9 +66,12 @@ def test_no_right_edit_is_refused_and_plain_ones_go_live():
     refused = [(e.kind, e.game, e.faq, e.lang) for e, o in outcomes.items() if o == "refused"]
     assert refused == [], f"seed {SEED}"
     # A typo fix waits when another word of the language is one slip from the typo too ("caled": "called"
-    # or "cared"), and a move waits: most plain edits still go live at once.
+    # or "cared"), and a move waits: most plain edits still go live at once. Over every edit
+    # (make gate-eval) 81-85 % do; a sample of 160 spreads about 3 points either way (seed 830336
+    # drew 77 %), so the bound stands three spreads below: a seed does not fail by chance, a
+    # real fall to 70 % still fails.
     live = sum(o == "accepted" for o in outcomes.values())
-    assert live >= 0.8 * len(outcomes), f"seed {SEED}: {live} of {len(outcomes)} went live at once"
+    assert live >= LIVE_AT_ONCE * len(outcomes), f"seed {SEED}: {live} of {len(outcomes)} went live at once"
 
 
 @pytest.mark.parametrize("kind", sorted(WRONG))
