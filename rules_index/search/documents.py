@@ -23,7 +23,10 @@ FACTS_ID = "facts"
 COMPONENTS_ID = "components"
 CREDITS_ID = "credits"
 
-# The words of the "at a glance" document, per language.
+# The words of the "at a glance" documents, per language. Their ``…asked`` are players' ways of
+# asking for them, as an FAQ entry's ``asked`` are: the leading answers are weighed by how near one
+# comes to the words asked (``searcher.ASKED_WEIGHT``). They are not indexed: common words such as
+# "game" would let the facts match every question.
 FACT_WORDS = {
     "de": {
         "title": "Spielerzahl, Spieldauer, Alter",
@@ -38,6 +41,12 @@ FACT_WORDS = {
         "designers": "Autor: {names}.", "publishers": "Verlag: {names}.", "year": "Erschienen: {year}.",
         "credits_keywords": ["Autor", "Spieleautor", "Erfinder", "erfunden", "ausgedacht", "entworfen", "Verlag",
                              "erschienen", "herausgebracht", "Jahr"],
+        "asked": ["Für wie viele Spieler ist das Spiel?", "Wie viele Personen können mitspielen?",
+                  "Wie lange dauert eine Partie?", "Ab welchem Alter ist das Spiel geeignet?"],
+        "credits_asked": ["Wer hat das Spiel erfunden?", "In welchem Verlag ist das Spiel erschienen?",
+                          "Seit wann gibt es das Spiel?"],
+        "components_asked": ["Was ist in der Schachtel?", "Wie viele Karten gehören zum Spiel?",
+                             "Was gehört zum Spielmaterial?"],
         "components_keywords": ["Material", "Spielmaterial", "Anzahl", "Schachtel", "Schachtelinhalt", "Teile"],
     },
     "en": {
@@ -53,6 +62,11 @@ FACT_WORDS = {
         "designers": "Designed by {names}.", "publishers": "Published by {names}.", "year": "First published: {year}.",
         "credits_keywords": ["designer", "designed", "invented", "inventor", "author", "created", "publisher",
                              "published", "year"],
+        "asked": ["How many players is the game for?", "How many people can play?", "How long does a game take?",
+                  "What age is the game for?"],
+        "credits_asked": ["Who designed the game?", "Who publishes the game?", "When did the game come out?"],
+        "components_asked": ["What is in the box?", "How many cards come with the game?",
+                             "What components does the game have?"],
         "components_keywords": ["components", "material", "pieces", "box contents", "how many"],
     },
     "it": {
@@ -66,6 +80,10 @@ FACT_WORDS = {
         "credits": "{game}: autore, editore, anno",
         "designers": "Autore: {names}.", "publishers": "Editore: {names}.", "year": "Pubblicato nel {year}.",
         "credits_keywords": ["autore", "inventato", "inventore", "ideato", "creato", "editore", "pubblicato", "anno"],
+        "asked": ["Per quanti giocatori è il gioco?", "In quanti si può giocare?", "Quanto dura una partita?",
+                  "Da che età è adatto il gioco?"],
+        "credits_asked": ["Chi ha inventato il gioco?", "Chi pubblica il gioco?", "Quando è uscito il gioco?"],
+        "components_asked": ["Cosa c'è nella scatola?", "Quante carte ha il gioco?", "Quali componenti ha il gioco?"],
         "components_keywords": ["materiale", "componenti", "contenuto", "scatola", "confezione", "pezzi"],
     },
 }
@@ -155,18 +173,18 @@ def facts_documents(game: Game, lang: str) -> Iterator[Document]:
     # alone is answered by these facts; a word of a name ("König" of "Kardinal & König") in
     # another game's question must not rank this game's facts.
     yield Document("fact", game.slug, FACTS_ID, lang, words["title"].format(game=game.title(lang)),
-                   " ".join(line for line in lines if line), words["keywords"])
+                   " ".join(line for line in lines if line), words["keywords"], asked=words["asked"])
     credits = [words[key].format(names=", ".join(names)) for key, names in
                (("designers", info.designers), ("publishers", info.publishers)) if names]
     if info.year:
         credits.append(words["year"].format(year=info.year))
     if credits:
         yield Document("fact", game.slug, CREDITS_ID, lang, words["credits"].format(game=game.title(lang)),
-                       " ".join(credits), words["credits_keywords"])
+                       " ".join(credits), words["credits_keywords"], asked=words["credits_asked"])
     material = " ".join(plain_text(s.body(lang), ITEM_END) for s in game.sections if s.meta.kind == "material")
     if material:
         yield Document("fact", game.slug, COMPONENTS_ID, lang, words["components"].format(game=game.title(lang)),
-                       material, words["components_keywords"])
+                       material, words["components_keywords"], asked=words["components_asked"])
 
 
 def faq_document(game: Game, faq, lang: str, glossary: GlossaryMatcher) -> Document:

@@ -34,6 +34,17 @@ def test_how_long_and_from_what_age_lead_to_the_facts(index, lang, question, say
 
 
 @pytest.mark.parametrize("lang,question,game", [
+    ("de", "für wie viele spieler ist ohne furcht und adel", "ohne-furcht-und-adel"),
+    ("it", "per quanti giocatori è web of power", "kardinal-und-koenig"),
+])
+def test_how_many_players_is_the_facts_card(index, lang, question, game):
+    """The facts are asked about as players ask (``documents.FACT_WORDS``): "for how many players"
+    is the facts' question, ahead of the entry on what changes with few or many players."""
+    best = [(h.game, h.kind, h.entry) for h in index.search(question, lang).hits if h.best]
+    assert best == [(game, "fact", "facts")]
+
+
+@pytest.mark.parametrize("lang,question,game", [
     ("de", "Kardinal: wann endet das Spiel?", "kardinal-und-koenig"),
     ("en", "keine ehre when does the game end", "keine-ehre-unter-dieben"),
     ("de", "Ohne Furcht – wann ist das Spiel vorbei?", "ohne-furcht-und-adel"),
