@@ -39,6 +39,8 @@ FACT_WORDS = {
                      "dauert", "Minuten", "Alter", "wie alt", "Jahren"],
         "credits": "{game}: Autor, Verlag, Erscheinungsjahr",
         "designers": "Autor: {names}.", "publishers": "Verlag: {names}.", "year": "Erschienen: {year}.",
+        "silent_credits": "Autor, Verlag und Erscheinungsjahr nennt die Quelle nicht.",
+        "traditional": "Ein traditionelles Spiel ohne bekannten Autor und ohne Verlag.",
         "credits_keywords": ["Autor", "Spieleautor", "Erfinder", "erfunden", "ausgedacht", "entworfen", "Verlag",
                              "erschienen", "herausgebracht", "Jahr"],
         "asked": ["Für wie viele Spieler ist das Spiel?", "Wie viele Personen können mitspielen?",
@@ -60,6 +62,8 @@ FACT_WORDS = {
                      "how old"],
         "credits": "{game}: designer, publisher, year",
         "designers": "Designed by {names}.", "publishers": "Published by {names}.", "year": "First published: {year}.",
+        "silent_credits": "The source names no designer, publisher or year.",
+        "traditional": "A traditional game, with no known designer and no publisher.",
         "credits_keywords": ["designer", "designed", "invented", "inventor", "author", "created", "publisher",
                              "published", "year"],
         "asked": ["How many players is the game for?", "How many people can play?", "How long does a game take?",
@@ -79,6 +83,8 @@ FACT_WORDS = {
         "keywords": ["giocatori", "numero di giocatori", "durata", "quanto dura", "minuti", "età", "anni"],
         "credits": "{game}: autore, editore, anno",
         "designers": "Autore: {names}.", "publishers": "Editore: {names}.", "year": "Pubblicato nel {year}.",
+        "silent_credits": "La fonte non indica autore, editore né anno.",
+        "traditional": "Un gioco tradizionale, senza un autore noto né un editore.",
         "credits_keywords": ["autore", "inventato", "inventore", "ideato", "creato", "editore", "pubblicato", "anno"],
         "asked": ["Per quanti giocatori è il gioco?", "In quanti si può giocare?", "Quanto dura una partita?",
                   "Da che età è adatto il gioco?"],
@@ -178,9 +184,12 @@ def facts_documents(game: Game, lang: str) -> Iterator[Document]:
                (("designers", info.designers), ("publishers", info.publishers)) if names]
     if info.year:
         credits.append(words["year"].format(year=info.year))
-    if credits:
-        yield Document("fact", game.slug, CREDITS_ID, lang, words["credits"].format(game=game.title(lang)),
-                       " ".join(credits), words["credits_keywords"], asked=words["credits_asked"])
+    # Who made it is asked of every game: where the source is silent, the answer says so (as the
+    # game page does), rather than the question landing on some other answer.
+    if not credits:
+        credits.append(words["traditional"] if info.traditional else words["silent_credits"])
+    yield Document("fact", game.slug, CREDITS_ID, lang, words["credits"].format(game=game.title(lang)),
+                   " ".join(credits), words["credits_keywords"], asked=words["credits_asked"])
     material = " ".join(plain_text(s.body(lang), ITEM_END) for s in game.sections if s.meta.kind == "material")
     if material:
         yield Document("fact", game.slug, COMPONENTS_ID, lang, words["components"].format(game=game.title(lang)),
