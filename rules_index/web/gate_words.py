@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from markupsafe import Markup
 
 from rules_index.present import LANGUAGE_NAMES
 
@@ -168,7 +167,3 @@ def gate_text(item) -> str:
         params = dict(getattr(item, "params", ()) or ())
     said = _say(code, lang, params) if code else None
     return said if said is not None else message
-
-
-def gate_markup(item) -> Markup:
-    return Markup.escape(gate_text(item))
