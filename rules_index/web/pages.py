@@ -41,19 +41,9 @@ KIND_LABELS = {
 }
 
 
-@bp.app_template_filter("markdown")
-def markdown_filter(text: str):
-    return markdown_html(text)
-
-
-@bp.app_template_filter("reader_markdown")
-def reader_markdown_filter(text: str):
-    return reader_markdown(text)
-
-
-@bp.app_template_filter("markdown_inline")
-def markdown_inline_filter(text: str):
-    return inline_html(text)
+bp.add_app_template_filter(markdown_html, "markdown")
+bp.add_app_template_filter(reader_markdown, "reader_markdown")
+bp.add_app_template_filter(inline_html, "markdown_inline")
 
 
 @bp.app_template_filter("first_sentence")
