@@ -13,14 +13,13 @@ another editor than its author.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from flask import Blueprint, current_app, request
 from pydantic import ValidationError
 
 from rules_index.content.writer import EntryNotFound
 from rules_index.corrections import availability, changes
 from rules_index.corrections.change_requests import RequestError, parse_change
+from rules_index.corrections.content_lock import lock_file_in
 from rules_index.corrections.db import session
 from rules_index.corrections.models import Editor, HeldChange
 from rules_index.corrections.sent import field_error
@@ -59,11 +58,11 @@ def _submit(editor: Editor, data: dict) -> tuple[dict, int]:
         change = parse_change(library(), data)
     except RequestError as exc:
         raise ApiError(exc.status, str(exc)) from None
-    lock = Path(current_app.instance_path) / "content.lock"
     try:
         outcome = changes.apply_change(
-            session(), content_dir(), lock, editor, change.game, change.kind, change.target, change.updates,
-            dry_run=change.dry_run, base_version=change.base_version, context=library().game(change.game),
+            session(), content_dir(), lock_file_in(current_app.instance_path), editor, change.game, change.kind,
+            change.target, change.updates, dry_run=change.dry_run, base_version=change.base_version,
+            context=library().game(change.game),
         )
     except changes.StaleVersion as exc:
         return {"error": str(exc), "version": exc.current}, 409
@@ -105,9 +104,9 @@ def _held(held_id: int) -> HeldChange:
 def confirm_change(held_id: int):
     editor = token_editor()
     held = _held(held_id)
-    lock = Path(current_app.instance_path) / "content.lock"
     try:
-        outcome = changes.confirm_held(session(), content_dir(), lock, held, editor, context=library().game(held.game))
+        outcome = changes.confirm_held(session(), content_dir(), lock_file_in(current_app.instance_path), held, editor,
+                                       context=library().game(held.game))
     except changes.OwnChange as exc:
         raise ApiError(403, str(exc)) from None
     except (changes.HeldDecided, changes.ReportDecided) as exc:

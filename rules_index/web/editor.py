@@ -13,7 +13,6 @@ import difflib
 import functools
 import json
 import re
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session as cookie, url_for
@@ -29,6 +28,7 @@ from rules_index.content.versions import entry_data
 from rules_index.content.yaml12 import dump_text
 from rules_index.content.repo import GitError, UncommittedEdits
 from rules_index.corrections import availability, changes, journal, reports, sessions
+from rules_index.corrections.content_lock import lock_file_in
 from rules_index.corrections.db import session
 from rules_index.corrections.editors import Busy, Disabled, authenticate, find_editor
 from rules_index.corrections.merge import FieldMerge, merge_fields
@@ -225,14 +225,9 @@ def form_texts(kind: str, data: dict) -> dict[str, str]:
     """An entry's stored data as the edit form shows it, by field name."""
     if kind == "section":
         return {f"body_{lang}": data[lang]["body"] for lang in LANGS}
-    texts = {}
-    for lang in LANGS:
-        texts[f"question_{lang}"] = data[lang]["question"]
-        texts[f"answer_{lang}"] = data[lang]["answer"]
-    texts["citation"] = dump_text(data["citation"])
-    texts["ruling"] = dump_text(data.get("ruling"))
-    texts["check"] = dump_text(data.get("check"))
-    return texts
+    texts = {f"{name}_{lang}": data[lang][name] for lang in LANGS for name in ("question", "answer")}
+    return {**texts, "citation": dump_text(data["citation"]), "ruling": dump_text(data.get("ruling")),
+            "check": dump_text(data.get("check"))}
 
 
 def base_texts(kind: str, form) -> dict[str, str] | None:
@@ -342,10 +337,6 @@ def _updates(kind: str, form) -> dict | None:
     return updates
 
 
-def _lock_file() -> Path:
-    return Path(current_app.instance_path) / "content.lock"
-
-
 def _flash_stored(message: str) -> None:
     """Flash ``message`` for a stored change, or say that it is stored but not shown yet."""
     if g.get("published", True):
@@ -364,8 +355,8 @@ def _apply(editor: Editor, slug: str, kind: str, target: str, form, report: Repo
         return [changes.GateProblem("validation", message) for message in problems or ["citation/ruling/check: not valid YAML"]], None
     try:
         outcome = changes.apply_change(
-            session(), content_dir(), _lock_file(), editor, slug, kind, target, updates, report=report,
-            dry_run=dry_run, base_version=form.base_version.data or None, context=library().game(slug),
+            session(), content_dir(), lock_file_in(current_app.instance_path), editor, slug, kind, target, updates,
+            report=report, dry_run=dry_run, base_version=form.base_version.data or None, context=library().game(slug),
         )
     except changes.ChangeRefused as exc:
         return exc.problems, None
@@ -521,11 +512,6 @@ def entries(editor: Editor):
     return render_template("editor/entries.html", editor=editor, games=list(library()), action=ActionForm())
 
 
-def _history(slug: str, kind: str, target: str) -> tuple[list[Change], set[int]]:
-    items = changes.history(session(), slug, kind, target)
-    return items, revertable_ids(content_dir(), items)
-
-
 # The form checks its own CSRF token (FlaskForm, in ``form.validate()`` before anything is checked
 # or saved): a token gone stale (a logout or a new login in another tab) shows the form again with
 # the editor's text and a fresh token, instead of an error page that loses the writing.
@@ -545,11 +531,9 @@ def edit(editor: Editor, slug: str, kind: str, target: str):
     checked, changed, reasons = False, False, []
     binding = _binding(slug, target, form) if kind == "faq" else None
     try:
-        if binding is not None and binding.get("applied"):
-            # A fact just bound through the form below: checked at once, as "Check" would.
-            problems, changed, reasons = _gate_result(_apply(editor, slug, kind, target, form, None, dry_run=True))
-            checked = True
-        elif request.method == "POST" and request.form.get("action") == "check" and form.validate():
+        # A fact just bound through the form below is checked at once, as "Check" would.
+        if ((binding is not None and binding.get("applied"))
+                or (request.method == "POST" and request.form.get("action") == "check" and form.validate())):
             problems, changed, reasons = _gate_result(_apply(editor, slug, kind, target, form, None, dry_run=True))
             checked = True
         elif request.method == "POST" and form.validate():
@@ -560,13 +544,13 @@ def edit(editor: Editor, slug: str, kind: str, target: str):
     except changes.StaleVersion:
         current, merges = _offer_merge(kind, slug, target, form)
     flags = changes.open_flags(session(), game=slug, target=target)
-    history, revertable = _history(slug, kind, target)
+    history = changes.history(session(), slug, kind, target)
     refused = bool(problems) and not checked
     return render_template(
         "editor/edit.html", editor=editor, game=game, kind=kind, target=target, form=form,
         problems=problems, checked=checked, changed=changed, refused=refused, flags=flags, action=ActionForm(),
-        merges=merges, diff_html=diff_html, history=history, revertable=revertable, reasons=reasons,
-        held=changes.held_changes(session(), game=slug, target=target), binding=binding,
+        merges=merges, diff_html=diff_html, history=history, revertable=revertable_ids(content_dir(), history),
+        reasons=reasons, held=changes.held_changes(session(), game=slug, target=target), binding=binding,
     ), (409 if merges is not None else 400 if refused or form.errors else 200)
 
 
@@ -595,7 +579,7 @@ def revert(editor: Editor, change_id: int):
     if change is None:
         abort(404)
     try:
-        revert_change(session(), content_dir(), _lock_file(), editor, change_id)
+        revert_change(session(), content_dir(), lock_file_in(current_app.instance_path), editor, change_id)
     except NotRevertable as exc:
         if exc.reason == "reverted":
             return _change_list(editor, refusal=_("This change was reverted already."), status=409)
@@ -722,22 +706,19 @@ def confirm_held(editor: Editor, held_id: int):
     if held is None:
         abort(404)
     try:
-        outcome = changes.confirm_held(session(), content_dir(), _lock_file(), held, editor,
+        outcome = changes.confirm_held(session(), content_dir(), lock_file_in(current_app.instance_path), held, editor,
                                        context=library().game(held.game))
     except changes.OwnChange:
         flash(_("This is your own change: another editor must confirm it."))
-        return redirect(url_for("editor.queue")), 303
     except (changes.HeldDecided, changes.ReportDecided):
         flash(_("This change was decided already."))
-        return redirect(url_for("editor.queue")), 303
     except changes.StaleVersion:
         flash(_("The entry has changed since this change was held. Reject it and make the change again on the current text."))
-        return redirect(url_for("editor.queue")), 303
     except changes.ChangeRefused as exc:
         flash(_("Not confirmed: the change no longer passes the checks (%(problem)s).", problem=exc.problems[0].message))
-        return redirect(url_for("editor.queue")), 303
-    g.published = publish_committed([(held.game, held.target_kind, held.target_id)])
-    _flash_outcome(outcome)
+    else:
+        g.published = publish_committed([(held.game, held.target_kind, held.target_id)])
+        _flash_outcome(outcome)
     return redirect(url_for("editor.queue")), 303
 
 
@@ -757,6 +738,6 @@ def reject_held(editor: Editor, held_id: int):
         changes.reject_held(session(), held, editor, note)
     except changes.HeldDecided:
         flash(_("This change was decided already."))
-        return redirect(url_for("editor.queue")), 303
-    flash(_("Your change was withdrawn.") if held.editor_id == editor.id else _("Change rejected; readers never saw it."))
+    else:
+        flash(_("Your change was withdrawn.") if held.editor_id == editor.id else _("Change rejected; readers never saw it."))
     return redirect(url_for("editor.queue")), 303
