@@ -110,14 +110,17 @@ def _whole(token: str) -> int | None:
     return int(token) if re.fullmatch(r"[0-9]{1,9}", token) else None
 
 
-def _name_error(name: str) -> str | None:
-    """The reader's message if the calculators would refuse this player name, else None."""
+def _name_error(name: str, taken) -> str | None:
+    """The reader's message if the calculators would refuse this player name or it is one of
+    ``taken`` (the names of the rows above), else None."""
     if not name:
         return _("Please enter a name.")
     try:
         PLAYER_NAME.validate_python(name)
     except ValidationError:
         return _("A name has at most %(max)d characters and no control characters.", max=MAX_NAME)
+    if name in taken:
+        return _("Each name only once, please.")
     return None
 
 
@@ -132,12 +135,9 @@ def citadels_score(args: MultiDict) -> FormResult:
         costs = {c: args.get(f"{c}{row}", "") for c in OFUA_COLOURS}
         if not name and not any(v.strip() for v in costs.values()):
             continue
-        name_error = _name_error(name)
+        name_error = _name_error(name, [p["name"] for p in players])
         if name_error:
             result.errors[f"name{row}"] = name_error
-            continue
-        if any(p["name"] == name for p in players):
-            result.errors[f"name{row}"] = _("Each name only once, please.")
             continue
         districts = []
         for colour, text in costs.items():
@@ -174,11 +174,9 @@ def monastery_score(args: MultiDict) -> FormResult:
         count = args.get(f"count{row}", "").strip()
         if not name and not count:
             continue
-        number, name_error = _whole(count), _name_error(name)
+        number, name_error = _whole(count), _name_error(name, counts)
         if name_error:
             result.errors[f"name{row}"] = name_error
-        elif name in counts:
-            result.errors[f"name{row}"] = _("Each name only once, please.")
         elif number is None or not MIN_MONASTERIES <= number <= MAX_MONASTERIES:
             result.errors[f"count{row}"] = _(
                 "Enter a number of monasteries from %(low)d to %(high)d.", low=MIN_MONASTERIES, high=MAX_MONASTERIES,
@@ -212,11 +210,9 @@ def lands_score(args: MultiDict) -> FormResult:
         counted = any(args.get(f"{land}{row}", "").strip() for land in LANDS)
         if not name and not counted:
             continue
-        name_error = _name_error(name)
+        name_error = _name_error(name, names.values())
         if name_error:
             result.errors[f"name{row}"] = name_error
-        elif name in names.values():
-            result.errors[f"name{row}"] = _("Each name only once, please.")
         else:
             names[row] = name
     lands: dict[str, dict[str, int]] = {}
@@ -264,11 +260,9 @@ def exhibitions_ranking(args: MultiDict) -> FormResult:
         age_text = args.get(f"age{row}", "").strip()
         if not name and not cards and not age_text:
             continue
-        name_error = _name_error(name)
+        name_error = _name_error(name, players)
         if name_error:
             result.errors[f"name{row}"] = name_error
-        elif name in players:
-            result.errors[f"name{row}"] = _("Each name only once, please.")
         if not cards:
             result.errors[f"cards{row}"] = _("Enter the letters of your cards, e.g. AABBC.")
         elif len(cards) > MAX_SHOWN_CARDS or re.search(NOT_A_SHOWN_CARD, cards):
@@ -325,11 +319,9 @@ def loot_sharing(args: MultiDict) -> FormResult:
         name = args.get(f"name{row}", "").strip()
         if not name:
             continue
-        name_error = _name_error(name)
+        name_error = _name_error(name, names.values())
         if name_error:
             result.errors[f"name{row}"] = name_error
-        elif name in names.values():
-            result.errors[f"name{row}"] = _("Each name only once, please.")
         else:
             names[row] = name
     leader_row = args.get("leader", "")
