@@ -129,9 +129,9 @@ def _answer(model: type[BaseModel], description: str, schemas: dict) -> dict:
     return {"description": description, "content": {"application/json": {"schema": _component(model, "serialization", schemas)}}}
 
 
-def _only_games(schema: dict, slugs: list[str]) -> dict:
+def _only_games(slugs: list[str]) -> dict:
     """A game's slug stated as one of the games being served."""
-    return {**schema, "enum": slugs}
+    return {"type": "string", "enum": slugs}
 
 
 def _calculators(slugs: list[str], schemas: dict, error) -> dict:
@@ -161,7 +161,7 @@ def openapi_document(base: str, slugs: list[str]) -> dict:
         return _answer(model, description, schemas)
 
     lang = _parameters(M.LangQuery, "query")
-    search = [p if p["name"] != "game" else {**p, "schema": _only_games({"type": "string"}, slugs)}
+    search = [p if p["name"] != "game" else {**p, "schema": _only_games(slugs)}
               for p in _parameters(M.SearchQuery, "query")]
     paths = {
         "/api/v1/games": {"get": {
@@ -250,7 +250,7 @@ def openapi_document(base: str, slugs: list[str]) -> dict:
     paths.update(_calculators(slugs, schemas, error))
     report = schemas["CorrectionRequest"]
     schemas["CorrectionRequest"] = {**report, "properties": {
-        **report["properties"], "game": _only_games({"type": "string"}, slugs),
+        **report["properties"], "game": _only_games(slugs),
     }}
     return {
         "openapi": "3.1.0",
