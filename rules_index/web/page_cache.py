@@ -38,28 +38,21 @@ KEY = "rules_index.page_cache"
 DEFAULT_BYTES = 16 * MiB  # per process
 
 
-class PageCache:
+class PageCache(ByteCache):
+    """The pages by ETag, counting the lookups that found one (``hits``) and those that did not."""
+
     def __init__(self, max_bytes: int):
-        self.pages = ByteCache(max_bytes)
+        super().__init__(max_bytes)
         self.hits = 0
         self.misses = 0
 
     def get(self, key: str) -> bytes | None:
-        page = self.pages.get(key)
+        page = super().get(key)
         if page is None:
             self.misses += 1
         else:
             self.hits += 1
         return page
-
-    def put(self, key: str, page: bytes) -> None:
-        self.pages.put(key, page)
-
-    def clear(self) -> None:
-        self.pages.clear()
-
-    def __len__(self) -> int:
-        return len(self.pages)
 
 
 def cached(view):

@@ -193,7 +193,7 @@ def test_pages_are_bounded_in_bytes():
     page = b"<!doctype html>" + b"x" * 8000
     for i in range(100):  # 800 kB of pages offered to a 64 KiB cache
         cache.put(f"tag-{i}", page + str(i).encode())
-        assert cache.pages.bytes <= 64 * 1024
+        assert cache.bytes <= 64 * 1024
     assert 3 <= len(cache) < 8
     assert cache.get("tag-99") == page + b"99"  # the page stored last is a hit
     assert cache.get("tag-0") is None
@@ -202,6 +202,6 @@ def test_pages_are_bounded_in_bytes():
 
 def test_the_bound_comes_from_the_config(tmp_path):
     app = make_app(tmp_path / "instance", ROOT / "content", PAGE_CACHE_BYTES=123_456)
-    assert app.extensions[KEY].pages.max_bytes == 123_456
+    assert app.extensions[KEY].max_bytes == 123_456
     off = make_app(tmp_path / "off", ROOT / "content", PAGE_CACHE_BYTES=0)
     assert KEY not in off.extensions
