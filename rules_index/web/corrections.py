@@ -18,6 +18,7 @@ from flask_limiter import RateLimitExceeded
 
 from rules_index.corrections import availability, idempotency, reports
 from rules_index.corrections.db import session
+from rules_index.content import LANGS
 from rules_index.content.marks import unmarked
 from rules_index.render import typed_text
 
@@ -42,8 +43,6 @@ submissions_per_address = limiter.shared_limit(_submission_limit, scope="correct
 
 
 def _target(lang: str, slug: str, kind: str, target_id: str):
-    from rules_index.content import LANGS
-
     if lang not in LANGS:
         abort(404)
     game = library().game(slug)
@@ -175,8 +174,6 @@ def _report_in_a_language(endpoint: str, lang: str, token: str):
     """The report behind ``token``, or a 404; a link with a language the site does not have
     ("/xx/corrections/…", a link cut or typed by hand) leads to the report in the language it was
     written in, instead of calling a valid link unknown."""
-    from rules_index.content import LANGS
-
     report = reports.by_token(session(), token)
     if report is None or lang.lower() in LANGS and lang not in LANGS:
         abort(404)  # ("/EN/…": the not-found page leads to the address in small letters)
