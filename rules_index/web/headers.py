@@ -90,12 +90,8 @@ def init_app(app: Flask) -> None:
     def _headers(response):
         response = _caching(response)
         if response.status_code == 412 and request.method in ("GET", "HEAD"):
-            # An If-Match that names no current ETag (make_conditional, send_file). RFC 9110
-            # 13.1.1 lets only caches and intermediaries ignore If-Match; an origin server
-            # evaluates it for any request that selects a representation, GET included, and must
-            # not then answer as if it held. So the 412 stays, as the error it is: JSON with
-            # ``error`` on the API, a page in the reader's language on the site, never the
-            # document it kept (nor that document's ETag and cache headers).
+            # An If-Match that names no current ETag: an origin server must not answer a GET as if
+            # it held (RFC 9110 13.1.1), so the 412 stays, as our error answer, never the document.
             if request.if_match.star_tag:
                 # "*" holds whenever there is a current representation (13.1.1), and this
                 # response is one: werkzeug compares "*" as if it were a tag.

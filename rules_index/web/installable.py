@@ -1,20 +1,12 @@
 """The site as an app on a phone: web app manifest, icons (``/favicon.ico`` too), and the
 service worker that keeps what the reader opened for use without a network.
 
-The worker (``templates/sw.js``) is rendered with the addresses of the current static files
-(each carrying its content hash) and a version made from them, so a new release installs a new
-worker that fetches the new files and drops the old ones. Pages are fetched from the network
-first and kept as they arrive; without a network the kept copy is shown, and a page never opened
-gets a short page in the reader's language that says so.
-
-The worker also keeps, at install, what the search and the calculators need without a network:
-each language's offline search page (``pages.offline_search``, the static export's search) with
-MiniSearch and the search data (``/offline-search-data.js``, its address carrying the content's
-version, so new content is a new worker that fetches it), and every calculator page with every
-player card. Offline, a search is answered by the offline search page, and a calculator page by
-its kept copy with every card. In the installed app (opened from the home screen), once a page of
-a language is read, the worker keeps every answer and game page of that language too, so that
-what the offline search finds opens.
+The worker (``templates/sw.js``) is rendered with the addresses of the current static files and
+the search data (each carrying its version) and a version made from them, so a new release or new
+content installs a new worker. Pages come from the network first and are kept as they arrive;
+without a network the kept copy is shown, else a short page that says so. At install it keeps
+what the search and the calculators need offline: the offline search page and every calculator
+page with every player card.
 """
 from __future__ import annotations
 

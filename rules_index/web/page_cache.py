@@ -1,26 +1,12 @@
 """Rendered reader pages kept per process, for views whose page depends only on the URL, the
-site's version and the corrections database (the FAQ permalink page).
+site's version and the corrections database (the FAQ permalink page; never one that depends on
+the session or cookies).
 
-Rendering a FAQ page costs a template render, two database queries and a related-entries lookup
-(about 2 ms, several times the smallest route of the app). Its HTML is named by its ETag
-(``site_version.etag``: the version of the content the request's snapshot holds, the corrections stamp, the
-release, the language and the whole URL), so a page is kept under its tag: a published change, a
-commit to the corrections database (a change recorded, a translation flag opened or resolved)
-or another host or scheme makes another tag, and the page is rendered again. A client that has
-the page gets a 304 before the cache is even asked.
-
-Not kept: a page rendered without the database's extras (the database was down: it would
-outlive the outage), pages while the version is unknown (a switch under way, the database
-unusable), requests with a query string (the language links carry it along). Not for views whose
-page depends on the session or cookies.
-
-Pages are kept in a cachetools LRU bounded in bytes (``rules_index.caches``: each page weighs its
-encoded size plus its key and bookkeeping): ``PAGE_CACHE_BYTES`` in the app config, 16 MiB by
-default (a FAQ page is under 10 kB, so well over a thousand pages); ``PAGE_CACHE_BYTES = 0``
-turns it off (the 304s stay). ``hits`` and ``misses`` count the lookups.
-
-Wiring: ``page_cache.init_app(app)`` in ``rules_index.web.init_app`` (after
-``site_version.init_app``) and ``@page_cache.cached`` under the route decorator of the view.
+A page is kept under its ETag (``site_version.etag``), so a published change, a commit to the
+corrections database or another URL makes another tag and the page is rendered again. Not kept:
+a page rendered without the database's extras (it would outlive the outage), pages while the
+version is unknown, requests with a query string (the language links carry it along).
+``PAGE_CACHE_BYTES`` bounds the cache (16 MiB by default; 0 turns it off, the 304s stay).
 """
 from __future__ import annotations
 

@@ -115,13 +115,10 @@ class SessionCookies(SecureCookieSessionInterface):
 def same_origin_post() -> None:
     """Over HTTPS, a form post must come from this site's own pages.
 
-    Flask-WTF's WTF_CSRF_SSL_STRICT demands a Referer that matches: a browser or proxy that leaves
-    it out (privacy settings, some proxies) could not log in. That check is off; this one holds the
-    same line from what browsers send: the ``Origin`` header, which every browser sets on a POST
-    (and sets to ``null`` when a page hides where it comes from, refused here), else a Referer,
-    which must match if sent. A post with neither comes from no browser page (curl, a script),
-    which CSRF is not about; the CSRF token is checked on every post all the same, and the
-    SameSite=Lax cookie keeps other sites' posts from carrying the session at all.
+    Instead of Flask-WTF's WTF_CSRF_SSL_STRICT, which refuses a post without a Referer (privacy
+    settings, some proxies): the ``Origin`` header every browser sets on a POST ("null" refused),
+    else a Referer if sent, must match. A post with neither comes from no browser page; the CSRF
+    token is checked on every post all the same.
     """
     if not request.is_secure or request.method not in current_app.config["WTF_CSRF_METHODS"]:
         return

@@ -1,23 +1,11 @@
 """Which version of the site a process serves, and the ETags of its pages.
 
-The version has two parts:
-
-- the content's version: that of the snapshot the request answers from (``state``), the
-  commit the content was published from;
-- the corrections stamp, for pages that show the corrections database's rows: with SQLite in
-  the instance folder (one host), every commit of a session of this app writes a new token into
-  ``<instance>/corrections.stamp`` and the stamp is that token (one small file read); with
-  ``DATABASE_URL`` (possibly shared by several hosts) it is one query of (max change id, max
-  flag id, open flags). While that database cannot be used there is no stamp.
-
-A page's ETag is a hash of the version, the release (the code, templates, stylesheets and
-interface words the process renders with, hashed once per process), the page's language and its
-whole URL (scheme, host, script root, path and query string: canonical and hreflang links carry
-them). It is known before the view runs, so ``conditional`` answers 304 without rendering when
-the client has the page; the page cache (``page_cache``) keeps pages under the same tag.
-
-Wiring: ``init_app(app)`` after ``db.init_app``; ``@site_version.conditional`` (or
-``@page_cache.cached``) under the route decorator of a view whose page depends only on these.
+The version is the content's (the commit of the request's snapshot, ``state``) and, for pages
+that show the corrections database's rows, the corrections stamp: with SQLite (one host) a token
+file in the instance folder that every commit renews, with a shared ``DATABASE_URL`` one query;
+none while that database cannot be used. A page's ETag hashes the version, the release (what the
+process renders with, hashed once), the language and the whole URL (canonical and hreflang links
+carry it). It is known before the view runs, so ``conditional`` answers 304 without rendering.
 """
 from __future__ import annotations
 
