@@ -406,12 +406,10 @@ YAML_FIELDS = ("citation", "ruling", "check")
 
 
 def review_texts(kind: str, slug: str, target: str, current: dict, form, first: str) -> list[dict]:
-    """What the review shows first, per language: the report's language, then each other one whose
-    text the form changes. For each, the question (a section: its title) and the text now and as
-    the form would store it, rendered from Markdown as readers read them (the marks are not
-    shown), block by block: the blocks both share once, and where they differ the text now, the
-    proposal and the word diff between them. ``runs`` is None where the form leaves the text as
-    it is (``now`` is the text then)."""
+    """What the review shows, per language (the report's first, then each other one the form
+    changes): the question (a section: its title) and the text now and as the form would store
+    it, rendered as readers read them and compared block by block (``runs``; None where the form
+    leaves the text as it is)."""
     field = "answer" if kind == "faq" else "body"
     section = library().game(slug).section(target) if kind == "section" else None
     shown = []

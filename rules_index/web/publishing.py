@@ -1,14 +1,9 @@
 """Publishing the content as it is now: an index generation of it, which every process follows.
 
-The content is read under the content lock, so that what is read and the version it is named
-by (``content.repo.content_version``: the commit) are of one moment; a game whose folder is
-unchanged since this process's snapshot (or the current generation) was built is taken from
-there instead of parsed again. ``changed``
-names the entries an accepted change wrote ((game slug, "faq" | "section", entry id)): the new
-generation is then made from the current one, with only their documents and checks done again
-(``rules_index.search.build``); without it, everything is indexed and checked. This process's
-request then answers from the new snapshot; the other processes follow in the background
-(``state``).
+The content is read under the content lock, so that what is read and the version it is named by
+(the commit) are of one moment; an unchanged game folder is taken from the snapshot instead of
+parsed again. ``changed`` names the entries an accepted change wrote ((game slug, "faq" |
+"section", entry id)): only their documents and checks are done again; without it, everything.
 """
 from __future__ import annotations
 
