@@ -304,16 +304,7 @@ def _emit_pair(key: Any, value: Any, col: int, top: int = -1) -> list[str]:
     flow = _flow(value, FLOW_WIDTH - col - len(head) - 1) if col > top else None
     if flow is not None:
         return [f"{head} {flow}"]
-    lines = [head]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            sub = _emit_pair(k, v, col + 2)
-            lines += [" " * (col + 2) + sub[0]] + sub[1:]
-    else:
-        for item in value:
-            sub = _emit_item(item, col + 2)
-            lines += [" " * (col + 2) + sub[0]] + sub[1:]
-    return lines
+    return [head] + _children(value, col + 2)
 
 
 def _emit_item(item: Any, col: int) -> list[str]:
@@ -323,16 +314,17 @@ def _emit_item(item: Any, col: int) -> list[str]:
     flow = _flow(item, FLOW_WIDTH - col - 2) if item else ("{}" if isinstance(item, dict) else "[]")
     if flow is not None:
         return [f"- {flow}"]
-    lines: list[str] = []
-    if isinstance(item, dict):
-        for k, v in item.items():
-            sub = _emit_pair(k, v, col + 2)
-            lines += [(" " * (col + 2) if lines else "") + sub[0]] + sub[1:]
+    lines = _children(item, col + 2)
+    return ["- " + lines[0][col + 2:]] + lines[1:]
+
+
+def _children(value: dict | list, col: int) -> list[str]:
+    """The lines of a block collection's pairs or items, each beginning at column ``col``."""
+    if isinstance(value, dict):
+        subs = [_emit_pair(k, v, col) for k, v in value.items()]
     else:
-        for v in item:
-            sub = _emit_item(v, col + 2)
-            lines += [(" " * (col + 2) if lines else "") + sub[0]] + sub[1:]
-    return ["- " + lines[0]] + lines[1:]
+        subs = [_emit_item(v, col) for v in value]
+    return [line for sub in subs for line in [" " * col + sub[0], *sub[1:]]]
 
 
 # --- edits of a text by node positions ---------------------------------------------------------
@@ -358,7 +350,7 @@ class _Positions:
     def __init__(self, text: str):
         self.text = text
         self.line_starts = [0]
-        self.line_ends = []
+        self.line_ends = []  # where the line break that ends each line stands (or the text's end)
         for match in _BREAK.finditer(text):
             self.line_ends.append(match.start())
             self.line_starts.append(match.end())
@@ -366,10 +358,6 @@ class _Positions:
 
     def offset(self, mark: Any) -> int:
         return self.line_starts[mark.line] + mark.column
-
-    def line_end(self, line: int) -> int:
-        """Offset of the line break that ends ``line`` (or the end of the text)."""
-        return self.line_ends[line]
 
     def content_end(self, node: Node) -> int:
         """Where the node's own text ends: before blank lines and comments that follow it."""
@@ -379,9 +367,9 @@ class _Positions:
                 # last line with text.
                 line = node.end_mark.line - (1 if node.end_mark.column == 0 else 0)
                 first = node.start_mark.line
-                while line > first and not self.text[self.line_starts[line]:self.line_end(line)].strip():
+                while line > first and not self.text[self.line_starts[line]:self.line_ends[line]].strip():
                     line -= 1
-                return self.line_end(line)
+                return self.line_ends[line]
             return self.offset(node.end_mark)
         if node.flow_style:
             return self.offset(node.end_mark)
@@ -391,10 +379,9 @@ class _Positions:
 
 @functools.lru_cache(maxsize=1)
 def _parsed(text: str) -> tuple[Node, _Positions]:
-    """The file's node tree with the position of every value (read once per file text: the nodes
-    are only looked at, never changed). One text's tree only, let go of once planned texts are
-    written (``materialize``): a FAQ file's tree is some 17,000 objects, which a serving process
-    would otherwise keep and the garbage collector walk on every full pass."""
+    """The file's node tree with the position of every value (only looked at, never changed).
+    One text's tree only, let go of by ``materialize``: it is many thousand objects for the
+    garbage collector to walk."""
     return compose_text(text), _Positions(text)
 
 
@@ -485,10 +472,9 @@ _ITEM_ID = re.compile(r"""^- id: *(['"]?)([A-Za-z0-9_-]+)\1 *$""", re.M)
 
 
 def item_span(text: str, entry_id: str) -> tuple[int, int] | None:
-    """Where the entry ``entry_id`` of a faq.yaml text begins and ends (its dash's line up to
-    the next item's), found from the lines alone: reading only those lines costs a fortieth of
-    reading the file. None unless every item begins with its id line and ``entry_id`` is on
-    exactly one of them (the caller then reads the whole file)."""
+    """Where the entry ``entry_id`` of a faq.yaml text begins and ends (its dash's line up to the
+    next item's), found from the lines alone, so that only those lines are parsed. None unless
+    every item begins with its id line and ``entry_id`` is on exactly one of them."""
     starts = [m.start() for m in _ITEM_START.finditer(text)]
     ids = list(_ITEM_ID.finditer(text))
     if len(ids) != len(starts) or [m.start() for m in ids] != starts:
@@ -677,8 +663,7 @@ def materialize(plans: list[FilePlan], root: Path) -> None:
             _keep_owner_and_mode(tmp, target)
             os.replace(tmp, target)
         except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+            Path(tmp).unlink(missing_ok=True)
             raise
 
 
