@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from rules_index.caches import MiB, ByteCache, text_key
-from .claims import PAGE, names as _names_long_words, verdict_problems
+from .claims import PAGE, ClaimProblem, names as _names_long_words, verdict_problems
 from .marks import Mark, broken_spans, marks, unmarked
 from .numbers import ambiguous_numbers, numbers_in, prose
 from .schema import LANGS, Fact, Faq, GlossaryEntry, Localized
@@ -48,11 +48,8 @@ NEGATIONS = {
            "proibito", "proibita", "proibiti", "proibite", "impossibile", "impossibili",
            "vieta", "vietano", "proibisce", "proibiscono"},
 }
-# Words that make a statement an obligation or a duty ("muss", "has to", "should", "è obbligato").
-# A yes/no fact without words of its own (``says``) shows what the engine allows or refuses, what
-# is or is not so; that something must be done is another claim, which its span states only
-# through the fact's own words (``says``: the editor names what the check shows, e.g. beside a
-# refused alternative).
+# Words that make a statement an obligation ("muss", "has to", "è obbligato"). A yes/no fact shows
+# only what the engine allows or refuses; that something must be done is stated only through ``says``.
 OBLIGATIONS = {
     "de": {"muss", "musst", "müssen", "müsst", "musste", "musstest", "mussten", "müsste", "müssten", "verpflichtet",
            "gezwungen", "zwingend", "pflicht", "verpflichtend", "obligatorisch", "braucht", "brauchst", "brauchen",
@@ -260,11 +257,6 @@ def own_clause(statement: Statement, mark: Mark) -> str:
     return _clause(statement, mark, _OWN_CLAUSE)
 
 
-def names_subject(text: str, subject, lang: str, vocabulary: "Vocabulary") -> bool:
-    """Whether ``text`` names a fact's subject (a number, a phrase per language, a glossary id)."""
-    return _named(text, subject, lang, vocabulary)
-
-
 class Vocabulary:
     """How a language names a game's glossary entries (term and aliases)."""
 
@@ -294,11 +286,8 @@ def _states_number(words: str, value: int, lang: str) -> bool:
     return value in ambiguous_numbers(words, lang)
 
 
-def _phrase(subject, lang: str) -> str:
-    return subject.get(lang) if isinstance(subject, Localized) else str(subject)
-
-
-def _named(text: str, subject, lang: str, vocabulary: Vocabulary) -> bool:
+def names_subject(text: str, subject, lang: str, vocabulary: Vocabulary) -> bool:
+    """Whether ``text`` names a fact's subject (a number, a phrase per language, a glossary id)."""
     if isinstance(subject, int):
         # The count a clause is about may be named so too, whatever other numbers it holds
         # ("con [sei]{…} giocatori: [nessuno]{…}").
@@ -308,23 +297,22 @@ def _named(text: str, subject, lang: str, vocabulary: Vocabulary) -> bool:
     return vocabulary.named(text, subject, lang)
 
 
-def rendering_problem(fact: Fact, words: str, clause: str, lang: str, vocabulary: Vocabulary,
-                      opening: bool, own: str | None = None) -> tuple[str, str, str] | None:
-    """Why ``words`` (a span bound to ``fact``) do not say the fact's value: (code, the reason in
-    English, the value as the text's language says it), or None."""
+def rendering_problem(fact: Fact, words: str, own: str, lang: str, vocabulary: Vocabulary,
+                      opening: bool) -> tuple[str, str, str] | None:
+    """Why ``words`` (a span bound to ``fact``, in its own clause ``own``) do not say the fact's
+    value: (code, the reason in English, the value as the text's language says it), or None."""
     value = fact.value
     if fact.says is not None:
         expected = fact.says.get(lang)
         return None if names(words, expected) else ("value", f"does not say \"{expected}\", the fact's words for {value!r}", expected)
     if isinstance(value, bool):
         answer = answer_word(words, lang)
-        # What the engine holds true is denied only in the span's own clause, outside the clauses
-        # inside it: "may destroy the districts of a character that takes no turn" says it may.
-        # What it holds false must be denied in the span's own clause too, subordinate clauses
-        # included: a denial before a colon or a joining word belongs to another claim ("Not the
-        # Bishop: the Thief [may rob the King]").
-        read = main_clause(own or clause, lang) if value else (own or clause)
-        if obliges(main_clause(own or clause, lang), lang):
+        # A true value is denied only in the own clause's main clause ("may destroy the districts of
+        # a character that takes no turn" says it may); a false one in its subordinate clauses too,
+        # but not before a colon ("Not the Bishop: the Thief [may rob the King]").
+        main = main_clause(own, lang)
+        read = main if value else own
+        if obliges(main, lang):
             return ("obligation", "says that something must be done, but the fact shows only whether it may: "
                                   "write what the check shows, or give the fact the words it checks (says)", "")
         said = answer if answer is not None and opening else not negative(read, lang)
@@ -339,15 +327,7 @@ def rendering_problem(fact: Fact, words: str, clause: str, lang: str, vocabulary
     return ("no-words", f"the value {value!r} has no words in the text's language: give the fact its words (says)", str(value))
 
 
-@dataclass(frozen=True)
-class BindingProblem:
-    """One way a text disagrees with its bound facts: ``message`` in English (logs, the API),
-    ``code`` and ``params`` for the editors' pages to say it in the editor's language."""
-
-    lang: str
-    message: str
-    code: str | None = None
-    params: tuple = ()
+BindingProblem = ClaimProblem  # one kind of problem for the verdict word and the bound spans
 
 
 def _pages_problems(text: str, pages, source_pages: int | None, lang: str) -> list[BindingProblem]:
@@ -406,8 +386,7 @@ def binding_problems(faq: Faq, vocabulary: Vocabulary, source_pages: int | None 
                         continue
                     clause = _clause(statement, mark)
                     opening = index == 0 and statement.source.lstrip("*_ ").startswith(f"[{mark.words}]")
-                    wrong = rendering_problem(fact, mark.words, clause, lang, vocabulary, opening,
-                                              _clause(statement, mark, _OWN_CLAUSE))
+                    wrong = rendering_problem(fact, mark.words, own_clause(statement, mark), lang, vocabulary, opening)
                     if wrong:
                         code, reason, expected = wrong
                         problems.append(BindingProblem(
@@ -415,7 +394,7 @@ def binding_problems(faq: Faq, vocabulary: Vocabulary, source_pages: int | None 
                             (("words", mark.words), ("fact", name), ("expected", expected), ("check", fact.check))))
                     if fact.subject is not None:
                         within = clause if len(subjects) > 1 else statement.text
-                        if not _named(within, fact.subject, lang, vocabulary):
+                        if not names_subject(within, fact.subject, lang, vocabulary):
                             subject = _subject_words(fact.subject, lang, vocabulary)
                             problems.append(BindingProblem(
                                 lang, f"{where}: \"{mark.words}\" (fact '{name}') stands apart from its subject "
@@ -440,7 +419,7 @@ def binding_problems(faq: Faq, vocabulary: Vocabulary, source_pages: int | None 
 def _subject_words(subject, lang: str, vocabulary: Vocabulary) -> str:
     if isinstance(subject, str) and subject in vocabulary.entries:
         return vocabulary.words(subject, lang)[0]
-    return _phrase(subject, lang)
+    return subject.get(lang) if isinstance(subject, Localized) else str(subject)
 
 
 def _short(text: str, length: int = 70) -> str:
@@ -538,8 +517,7 @@ def answer_problems(faq: Faq, glossary: Iterable[GlossaryEntry], source_pages: i
                     roles: Iterable[str] = ()) -> list[BindingProblem]:
     """Everything an answer's text gets wrong against its ruling: the opening verdict word, and
     each bound span, unbound statement, loose number and page."""
-    found = [BindingProblem(p.lang, p.message, p.code, p.params) for lang in LANGS
-             for p in verdict_problems(faq.ruling, faq.text(lang).answer, lang, "answer")]
+    found = [p for lang in LANGS for p in verdict_problems(faq.ruling, faq.text(lang).answer, lang, "answer")]
     vocabulary = Vocabulary(glossary)
     # A page named in the question is held to the citation as one named in the answer.
     pages = [BindingProblem(p.lang, f"question: {p.message}", p.code, p.params) for lang in LANGS

@@ -52,11 +52,11 @@ _WORD = re.compile(r"[^\W\d_]+|\d+")
 
 @dataclass(frozen=True)
 class ClaimProblem:
-    """A way a text disagrees with its ruling, in one language."""
+    """A way a text disagrees with its ruling or its bound facts, in one language: ``message`` in
+    English (logs, the API), ``code`` and ``params`` for the editors' pages (web.gate_words)."""
 
     lang: str
     message: str
-    # For the editors' pages, to say it in the editor's language (web.gate_words).
     code: str | None = None
     params: tuple = ()
 
@@ -200,11 +200,7 @@ def text_problems(
     texts again (every argument is a value; the result is a new list each time)."""
     arguments = (ruling.model_dump_json(), sorted(texts.items()), field, pages)
     key = hashlib.sha256(json.dumps(arguments, ensure_ascii=False).encode()).digest()
-    found = _compared.get(key)
-    if found is None:
-        found = tuple(_text_problems(ruling, texts, field, pages))
-        _compared.put(key, found)
-    return list(found)
+    return list(_compared.remembered(key, lambda: tuple(_text_problems(ruling, texts, field, pages))))
 
 
 # The problems found, by the digest of the arguments (a small key: the weight is the problems').
