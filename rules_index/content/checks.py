@@ -83,10 +83,7 @@ def check_unique_ids(game: Game, where: Where) -> Iterator[Problem]:
     for file_name, ids, key in groups.values():
         for dup, count in Counter(ids).items():
             if count > 1:
-                if key is None:
-                    loc = where(file_name, dup)
-                else:
-                    loc = where(file_name, None, key)
+                loc = where(file_name, dup) if key is None else where(file_name, None, key)
                 yield _problem(loc, f"id '{dup}' is used {count} times")
 
 

@@ -27,8 +27,7 @@ def _file_hash(path: str, st: os.stat_result) -> str:
 
 def _files(folder: str, relative: str, found: list[tuple[list[str], str, os.DirEntry]]) -> None:
     """(relative path's parts, relative path, entry) of every file under ``folder``, temp files of
-    writes under way left out. Plain ``os.scandir``: a serving process lists the content twice per
-    reload, and ``Path.rglob`` with a stat per file took most of a reload's CPU after the parse."""
+    writes under way left out. ``os.scandir``, not ``Path.rglob``: it lists without a stat per file."""
     with os.scandir(folder) as entries:
         for entry in entries:
             name = f"{relative}{entry.name}"

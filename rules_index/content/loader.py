@@ -77,9 +77,7 @@ def _load_list(folder: Path, root: Path, name: str, model: type[M], lines: bool)
     file, problems = read_yaml(path, _display(path, root), lines)
     if file is None:
         return [], None, problems
-    data = file.data
-    if data is None:
-        data = []
+    data = [] if file.data is None else file.data
     if not isinstance(data, list):
         return [], file, [Problem(file.display, 1, "expected a list of entries")]
     items: list[M] = []
@@ -126,21 +124,15 @@ def _load_sections(folder: Path, root: Path, metas: list[Section]) -> tuple[list
 
 
 # Games read without line numbers, by the bytes of their folder: a process reads and checks the
-# same bytes once, however many content folders hold them (a reload after an accept, the gate's
-# copy of the content, every app of the test suite). Models are frozen; each caller gets its own
-# Game and lists. New bytes of a folder replace what was kept of its older ones: a serving process
-# follows every accepted change, and kept versions of a game are objects the garbage collector
-# walks on each full pass (with up to 32 versions kept, a worker held 28 games for 4).
+# same bytes once, however many content folders hold them (a reload, the gate's copy). Models are
+# frozen; each caller gets its own Game and lists. New bytes of a folder replace what was kept of
+# its older ones, so that old versions are not left for the garbage collector to walk.
 _read: LRUCache = LRUCache(maxsize=32)
 _read_lock = threading.Lock()
 
 
-def _folder_bytes(folder: Path) -> str:
-    return content_fingerprint(folder)
-
-
 def _folder_key(folder: Path, root: Path) -> tuple[str, str, str]:
-    return root.name, folder.name, _folder_bytes(folder)
+    return root.name, folder.name, content_fingerprint(folder)
 
 
 def _remembered(key: tuple, folder: Path, read):
@@ -150,7 +142,7 @@ def _remembered(key: tuple, folder: Path, read):
         found = _read.get(key)
     if found is None:
         found = read()
-        if _folder_bytes(folder) == key[2]:
+        if content_fingerprint(folder) == key[2]:
             with _read_lock:
                 for older in [k for k in _read if k[:2] == key[:2] and k[2] != key[2]]:
                     del _read[older]

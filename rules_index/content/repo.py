@@ -10,13 +10,10 @@ finished from the commit (``corrections.journal``).
 With a remote (``RULES_CONTENT_REMOTE``) the push is that moment instead: a commit is made on the
 remote's head and pushed (``push``); the local branch follows the remote (``follow``).
 
-By default the repository is the one the content folder is in (the project's own checkout);
-a content folder in no repository gets one of its own at first use (``ensure``), so a copy of the
-content (tests, a scratch site) never commits into the checkout it was copied from.
-
-The git CLI rather than a library: every host already has it, it reads the same repository,
-hooks and remote configuration as the people who edit the content by hand, and a commit costs a
-handful of short processes (about 30 ms on the project's machine), a few times a day.
+By default the repository is the one the content folder is in; a content folder in no repository
+gets one of its own at first use (``ensure``), so a copy of the content never commits into the
+checkout it was copied from. The git CLI rather than a library: every host has it, and it reads
+the same repository, hooks and remote configuration as the people who edit the content by hand.
 """
 from __future__ import annotations
 

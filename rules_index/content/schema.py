@@ -67,9 +67,7 @@ class Citation(Strict):
     def _pages(cls, value: Any) -> Any:
         if value is None or isinstance(value, (tuple, list)):
             return value
-        if isinstance(value, bool):
-            raise PydanticCustomError("page_form", "a page is a number or a range like 5-6")
-        if isinstance(value, int):
+        if isinstance(value, int) and not isinstance(value, bool):
             return (value, value)
         if isinstance(value, str):
             if value.strip().isdigit():
@@ -243,9 +241,6 @@ class Ruling(Strict):
         if twice:
             raise PydanticCustomError("fact_names_twice", "fact names must be unique: {names}", {"names": ", ".join(twice)})
         return self
-
-    def fact(self, name: str) -> Fact | None:
-        return next((fact for fact in self.facts if fact.name == name), None)
 
 
 class FaqRuling(Ruling):

@@ -5,13 +5,9 @@ a number. The content is YAML 1.2 (``verdict: no`` is the word "no"), so the loa
 here resolve plain scalars as YAML 1.2 does. A key given twice in one mapping is an error (YAML
 says keys are unique; PyYAML alone would keep the last value without a word).
 
-Every module that reads or writes content YAML goes through this one.
-
-``load_entries`` reads a file whose document is a list of entries (the FAQ, the mistakes, the
-glossary) one entry at a time, and keeps each entry's data by its text: a process that reads the
-content again after an accept parses only the entry that changed, and never holds the
-interpreter for a whole file's parse (PyYAML's C parser builds a document's node tree without
-letting other threads run: about 20 ms for a game's ``faq.yaml``).
+Every module that reads or writes content YAML goes through this one. ``load_entries`` reads a
+list of entries one entry at a time, each kept by its text: a reload after an accept parses only
+the changed entry (and the C parser, which lets no other thread run, never parses a whole file).
 """
 from __future__ import annotations
 
@@ -132,11 +128,7 @@ def entry_texts(text: str) -> list[str] | None:
 def _kept(text: str, load) -> Any:
     """``load()``, kept by ``text`` (pickled: each caller gets its own copy)."""
     key = hashlib.sha256(text.encode()).digest()
-    kept = _entries.get(key)
-    if kept is None:
-        kept = pickle.dumps(load(), protocol=pickle.HIGHEST_PROTOCOL)
-        _entries.put(key, kept)
-    return pickle.loads(kept)
+    return pickle.loads(_entries.remembered(key, lambda: pickle.dumps(load(), protocol=pickle.HIGHEST_PROTOCOL)))
 
 
 def load_entries(text: str) -> Any:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rules_index.content import loader
+from rules_index.content.filehashes import content_fingerprint
 from rules_index.content.loader import load_checked_game, load_game, load_library
 from rules_index.content.problems import ContentError
 
@@ -74,7 +75,7 @@ def test_new_bytes_of_a_folder_replace_what_was_kept_of_the_older_ones(tmp_path,
         load_game(content / GAME, content, lines=False)
         load_checked_game(content / GAME, content, None)
     kept = [key for key in loader._read if key[1] == GAME]
-    assert len(kept) == 2 and {key[2] for key in kept} == {loader._folder_bytes(content / GAME)}
+    assert len(kept) == 2 and {key[2] for key in kept} == {content_fingerprint(content / GAME)}
     assert [key for key in loader._read if key[1] == other]  # another game's entry stays
     faq.write_text(versions[0], encoding="utf-8")
     load_game(content / GAME, content, lines=False)
