@@ -293,11 +293,10 @@ def load_library(root: Path) -> Library:
     """Load content that must be valid (the service's start); raises ContentError otherwise,
     naming every problem with its line."""
     library = library_of_checked_games(root)
-    if library is not None:
-        return library
-    library, problems = load(root)
-    if problems:
-        raise ContentError(problems)
+    if library is None:
+        library, problems = load(root)
+        if problems:
+            raise ContentError(problems)
     return library
 
 
@@ -307,9 +306,8 @@ def load_served(root: Path) -> Library:
     text the site cannot show as Markdown is shown as plain text (``rules_index.render``). A
     process must start on any content: validation, CI and the editors' gate keep it valid."""
     library = library_of_checked_games(root)
-    if library is not None:
-        return library
-    library, problems = load(root)
-    for problem in problems:
-        log.warning("content problem, served as it loads: %s", problem)
+    if library is None:
+        library, problems = load(root)
+        for problem in problems:
+            log.warning("content problem, served as it loads: %s", problem)
     return library

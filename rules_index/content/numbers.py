@@ -75,15 +75,13 @@ def ambiguous_numbers(text: str, lang: str) -> set[int]:
     return {AMBIGUOUS[lang][t.lower()] for t in _TOKEN.findall(text) if t.lower() in AMBIGUOUS[lang]}
 
 
+def _values(tokens: list[str], lang: str):
+    """The number each token states (or None), each read with the word before it."""
+    return (number_value(token, lang, previous) for token, previous in zip(tokens, [None, *tokens]))
+
+
 def numbers_in(text: str, lang: str) -> set[int]:
-    found: set[int] = set()
-    previous = None
-    for token in _TOKEN.findall(text):
-        value = number_value(token, lang, previous)
-        previous = token
-        if value is not None and value != 1:
-            found.add(value)
-    return found
+    return {value for value in _values(_TOKEN.findall(text), lang) if value is not None and value != 1}
 
 
 _LIST_NUMBER = re.compile(r"^(\s*)\d+\.(?=\s)", re.M)
@@ -120,9 +118,7 @@ def is_ordinal(token: str, lang: str) -> bool:
 
 def numbers_in_order(text: str, lang: str) -> list[int]:
     """The numbers the prose of ``text`` states, in order, the digit 1 included (a verdict may be 1)."""
-    tokens = prose_tokens(text)
-    values = (number_value(token, lang, previous) for token, previous in zip(tokens, [None, *tokens]))
-    return [value for value in values if value is not None]
+    return [value for value in _values(prose_tokens(text), lang) if value is not None]
 
 
 def stated_numbers(text: str, lang: str) -> set[int]:

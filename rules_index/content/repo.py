@@ -187,8 +187,8 @@ class ContentRepo:
                 blob = self.git("hash-object", "-w", "--stdin", input=text).strip()
                 self.git("update-index", "--add", "--cacheinfo", f"100644,{blob},{self.prefix}{path}", env=env)
             tree = self.git("write-tree", env=env).strip()
-        return self.git("commit-tree", tree, "-p", parent, input=message,
-                        env={**_identity(author), **_committer()}).strip()
+        committer = {"GIT_COMMITTER_NAME": SERVICE[0], "GIT_COMMITTER_EMAIL": SERVICE[1]}
+        return self.git("commit-tree", tree, "-p", parent, input=message, env={**_identity(author), **committer}).strip()
 
     def advance(self, new: str, old: str) -> None:
         """Move the branch from ``old`` to ``new``; fails if it is no longer at ``old``."""
@@ -269,10 +269,6 @@ class ContentRepo:
 def _identity(author: Author) -> dict[str, str]:
     return {"GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email,
             "GIT_COMMITTER_NAME": author.name, "GIT_COMMITTER_EMAIL": author.email}
-
-
-def _committer() -> dict[str, str]:
-    return {"GIT_COMMITTER_NAME": SERVICE[0], "GIT_COMMITTER_EMAIL": SERVICE[1]}
 
 
 def content_version(content: Path, fingerprint: str) -> str:
