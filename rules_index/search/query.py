@@ -42,8 +42,7 @@ def clean_query(text: str) -> str:
     # is shown: an echoed query could be made to read backwards or to spill into the page around it.
     text = unicodedata.normalize("NFC", without_invisible(_CONTROL.sub(" ", text or "")))
     text = " ".join(text.split())[:MAX_QUERY_CHARS]
-    words = text.split(" ")
-    return " ".join(words[:MAX_QUERY_WORDS])
+    return " ".join(text.split(" ")[:MAX_QUERY_WORDS])
 
 
 @lru_cache(maxsize=1)
@@ -82,10 +81,7 @@ class PlayersWords:
         return [plain for plain, only in self.words.get(word.lower(), ()) if only is None or game is None or only == game]
 
 
-NO_PLAYERS_WORDS = PlayersWords()
-
-
-def with_rules_words(text: str, players: PlayersWords = NO_PLAYERS_WORDS, game: str | None = None) -> str:
+def with_rules_words(text: str, players: PlayersWords, game: str | None = None) -> str:
     """``text`` with each players' word followed by the rulebooks' words for it."""
     out = []
     for word in TOKEN_PATTERN.findall(text):
@@ -94,7 +90,7 @@ def with_rules_words(text: str, players: PlayersWords = NO_PLAYERS_WORDS, game: 
     return " ".join(out)
 
 
-def scoring_words(text: str, players: PlayersWords = NO_PLAYERS_WORDS, game: str | None = None) -> str:
+def scoring_words(text: str, players: PlayersWords, game: str | None = None) -> str:
     """The words of ``text`` that are searched for: stop words out, rulebooks' words added."""
     return with_rules_words(content_words(text), players, game)
 
@@ -105,7 +101,6 @@ class Understood:
 
     text: str
     game: str | None = None
-    game_words: tuple[str, ...] = ()
     title_only: bool = False  # the game's name is all there is: what is the game?
 
 
@@ -125,8 +120,7 @@ class GameNames:
     def understand(self, text: str) -> Understood:
         """The query less the first game title found in it, and that game; unchanged if none.
         If the title is all there is, the text stays (it is the question) and ``title_only`` says so."""
-        matches = list(TOKEN_PATTERN.finditer(text))
-        words = [(fold(m.group()), m) for m in matches]
+        words = ((fold(m.group()), m) for m in TOKEN_PATTERN.finditer(text))
         content = [(w, m) for w, m in words if w not in CONNECTORS]
         for name, slug in self.names:
             size = len(name)
@@ -134,11 +128,10 @@ class GameNames:
                 if tuple(w for w, _ in content[start:start + size]) != name:
                     continue
                 first, last = content[start][1], content[start + size - 1][1]
-                rest = f"{text[:first.start()]} {text[last.end():]}"
-                rest = " ".join(rest.split())
+                rest = " ".join(f"{text[:first.start()]} {text[last.end():]}".split())
                 if not content_words(rest):
-                    return Understood(text, slug, tuple(m.group() for _, m in content[start:start + size]), title_only=True)
-                return Understood(rest, slug, tuple(m.group() for _, m in content[start:start + size]))
+                    return Understood(text, slug, title_only=True)
+                return Understood(rest, slug)
         return Understood(text)
 
 

@@ -430,10 +430,13 @@ class _Generation:
         """The document number of a live document's KEY, kept once looked up."""
         return self.documents.remembered(key, lambda: self.searcher().document_number(**{f.KEY: key}))
 
+    def entry_docnum(self, key: tuple, lang: str) -> int | None:
+        """The document number of an entry's (kind, game, entry) live document in ``lang``."""
+        return self.docnum(":".join((*key, lang)))
+
     def entry_docs(self, key: tuple) -> frozenset[int]:
         """The live document numbers of one entry (kind, game, entry), a document per language."""
-        kind, game, entry = key
-        return frozenset(d for d in (self.docnum(f"{kind}:{game}:{entry}:{lang}") for lang in LANGS) if d is not None)
+        return frozenset(d for d in (self.entry_docnum(key, lang) for lang in LANGS) if d is not None)
 
     @staticmethod
     def any_holds(postings, docs: frozenset[int]) -> bool:
@@ -463,10 +466,7 @@ class _Generation:
 
     def known_word(self, word: str) -> bool:
         """Whether the content has ``word`` in any language (kept once worked out)."""
-        return self.words.remembered(("known", word), partial(self._known_word, word))
-
-    def _known_word(self, word: str) -> bool:
-        return any(self.live_word(f.words_field(lang), word) for lang in LANGS)
+        return self.words.remembered(("known", word), lambda: any(self.live_word(f.words_field(lang), word) for lang in LANGS))
 
     def live_word(self, field_name: str, word: str) -> bool:
         """Whether a document of the content has ``word`` in the field. A generation updated in
@@ -533,7 +533,7 @@ class _Generation:
         return self.texts.remembered(("question", key, lang), partial(self._question_terms, key, lang))
 
     def _question_terms(self, key: tuple, lang: str) -> frozenset[str]:
-        docnum = self.docnum(f"{key[0]}:{key[1]}:{key[2]}:{lang}")
+        docnum = self.entry_docnum(key, lang)
         if docnum is None:
             return frozenset()
         # Every edition's name of a character the question names counts as the question's own word.
@@ -543,17 +543,15 @@ class _Generation:
     def question_kinds(self, key: tuple) -> frozenset[str]:
         """The kinds of answer an entry's question asks for (``query.question_kinds``), in any
         language; kept per generation."""
-        def kinds():
-            docs = (self.docnum(f"{key[0]}:{key[1]}:{key[2]}:{lang}") for lang in LANGS)
-            return frozenset().union(*(question_kinds(self._document(d)[4]) for d in docs if d is not None))
-        return self.texts.remembered(("kinds", key), kinds)
+        return self.texts.remembered(("kinds", key), lambda: frozenset().union(
+            *(question_kinds(self._document(d)[4]) for d in self.entry_docs(key))))
 
     def asked_terms(self, key: tuple, lang: str) -> tuple[frozenset[str], ...]:
         """The terms of each of players' ways of asking an entry's question in ``lang``."""
         return self.texts.remembered(("asked", key, lang), partial(self._asked_terms, key, lang))
 
     def _asked_terms(self, key: tuple, lang: str) -> tuple[frozenset[str], ...]:
-        docnum = self.docnum(f"{key[0]}:{key[1]}:{key[2]}:{lang}")
+        docnum = self.entry_docnum(key, lang)
         if docnum is None:
             return ()
         analyzer = id(self.analyses.fields[f.title_field(lang)])
@@ -586,10 +584,6 @@ class SearchIndex:
         self.results = Cache(LRUCache(MAX_ENTRIES["results"]))  # whole results, emptied at a switch
 
     def generation(self) -> _Generation:
-        """The generation the link points at, installed (opened here when the link moved)."""
-        return self.follow_now()
-
-    def follow_now(self) -> _Generation:
         """The generation the link points at now, opened in this thread and installed if the link
         moved."""
         real = self.index_link.generation()
@@ -617,11 +611,10 @@ class SearchIndex:
             previous.retire()
 
     # -- queries -------------------------------------------------------------------------
-    def terms(self, gen: _Generation, text: str, lang: str, memo: dict | None = None,
-              game: str | None = None) -> list[tuple[str, str, float]]:
+    def terms(self, gen: _Generation, text: str, lang: str, game: str | None = None) -> list[tuple[str, str, float]]:
         """(field, token, boost) of the query's words in every language's fields and the prefixes;
         the fields of the reader's language ``lang`` weigh ``READER_LANG_BONUS`` more."""
-        memo = {} if memo is None else memo
+        memo: dict = {}
         words = scoring_words(text, gen.players, game)
         parts = []
         for field_lang in LANGS:
@@ -785,7 +778,7 @@ class SearchIndex:
         return result
 
     def _search(self, gen: _Generation, query_text: str, lang: str, game: str | None, limit: int,
-                correct: bool = True) -> SearchResult:
+                correct: bool) -> SearchResult:
         understood = gen.game_names.understand(query_text)
         game_filter = game or understood.game
         result = SearchResult(query=query_text, lang=lang, game=understood.game)
@@ -832,10 +825,7 @@ class SearchIndex:
             term = next(item for item in chosen if item[0] == term[0])
             chosen.remove(term)
             chosen.insert(0, term)
-            best, close = None, frozenset()
-        elif section_leads(chosen):
-            best, close = None, frozenset()
-        elif unmatched:
+        if term is not None or section_leads(chosen) or unmatched:
             best, close = None, frozenset()
         else:
             answers = [(key, score) for key, score in chosen if key[0] in ANSWER_KINDS]
@@ -867,9 +857,9 @@ class SearchIndex:
         snippet_terms = frozenset(gen.analyze(f.body_field(lang), scoring_words(words, gen.players, game_filter)))
         for key, score in chosen:
             kind, game_slug, entry = key
-            docnum = seen.get((kind, game_slug, entry, lang))
+            docnum = seen.get((*key, lang))
             if docnum is None:
-                docnum = gen.docnum(f"{kind}:{game_slug}:{entry}:{lang}")
+                docnum = gen.entry_docnum(key, lang)
             if docnum is None:
                 continue
             title, body = gen.stored(docnum)
