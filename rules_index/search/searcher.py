@@ -4,39 +4,17 @@ One ``SearchIndex`` per process keeps the opened generations' caches and a pool 
 searchers, one lent to each search under way; which generation answers is the caller's
 (``rules_index.web.state`` opens and installs the one of its snapshot).
 
-A query goes through these steps:
+A query is cleaned and its game's name and stop words taken out (``query``); scored with BM25F
+over every language's fields and the word prefixes, each asked word counting its best match whole
+and a share of the others (``scoring``); its unknown words corrected (``spelling``), the words as
+typed searched only when the correction finds nothing; and the leading answers weighed by how
+well their own question fits (``_weigh_questions``). Answers come first; the first is flagged
+``best`` only when it clearly leads (``answer_confidence``), else the two or three that fit about
+as well are flagged ``close``.
 
-1. ``query``: cleaned; a game's name in it picks the game and leaves the other words; the stop
-   words of every language are dropped.
-2. ``scoring``: BM25F over the words in every language's fields (question, players' words,
-   answer) and the word prefixes; the fields of the reader's language weigh a little more, term
-   by term. Each asked word (a players' word with the rulebooks' words for it) counts its best
-   match in a document whole and a share of its other matches (``WORD_OVERLAP``); the words are
-   summed with Whoosh's coordination bonus. Each entry keeps its best language.
-3. Typo tolerance: a word no language knows (not a word of the content, as typed or without its
-   umlauts and accents, nor of German, English or Italian at large, nor a players' word) is
-   corrected from the index's words (the reader's language first, never a stop word) as Whoosh's
-   suggester corrects them (``spelling``), or to a word it is with two letters swapped; a word in
-   capitals among lower-case ones is a code ("AABD"), not a typo. The corrected question is
-   searched (``corrected``), the words as typed only when it finds nothing.
-4. The answer first: the leading answers gain for the asked words their own question holds,
-   and for asking the same kind of question ("how many", "who", "when": ``_weigh_questions``);
-   the hits are the best ``limit`` entries, shown answers first (FAQ entries and the game's
-   facts), then rules sections, glossary terms and common mistakes. The
-   first answer is flagged ``best`` only when it clearly leads (``answer_confidence``); else the
-   two or three that fit about as well are flagged ``close`` and come first, each asked about an
-   asked word (in its question, keywords or players' words); for a word alone that names no game
-   only answers of different games ("Spielende"), never one game's ("ladro"). Snippets keep a FAQ
-   answer's verdict (``snippets``).
-
-Memory: every cache is per generation (a switch starts with empty ones) and bounded, so a flood
-of new words cannot grow a process without end. Term postings are bounded in bytes
-(``SEARCH_POSTINGS_CACHE_BYTES``, 64 MiB; each term read once and kept with each boost asked
-for), least frequently used out: a common word's long postings are asked for by many queries,
-and at 30,000 entries losing them to the rare words of a few queries in between doubled the
-slowest searches. The other caches are bounded in entries (``MAX_ENTRIES``): terms no document
-has, word analyses, known words and corrections, documents, texts' highlight tokens, snippets,
-related entries and question terms, and the results of the queries asked last.
+Every cache is per generation and bounded, so a flood of new words cannot grow a process without
+end: term postings in bytes (``SEARCH_POSTINGS_CACHE_BYTES``), least frequently used out, since a
+common word's long postings serve many queries; the others in entries (``MAX_ENTRIES``).
 """
 from __future__ import annotations
 
@@ -101,12 +79,9 @@ TERM_LEAD = 1.5
 # forward. On the tuning sets a right card's answer scored at least 0.57 of the best section.
 SECTION_LEAD = 2.0
 # The answer card (``answer_confidence``): the first answer clearly leads when the next one scores
-# under ``CARD_MARGIN`` of it. Else the answers within ``CARD_MARGIN`` of the first (at most
-# ``MAX_CLOSE``) are shown side by side. Calibrated on all tuning sets together
-# (eval/search-queries.yaml, player-questions.yaml, table-talk.yaml, situations.yaml, table-4.yaml,
-# table-5.yaml) for a card that is right at least 97 % of the times it is shown (0.85 to 0.88
-# reach it: 81.3 to 86.8 % shown, 98.2 to 97.4 % right; the most cards are taken);
-# eval/held-out-*.yaml measure it unseen.
+# under ``CARD_MARGIN`` of it; else the answers within it (at most ``MAX_CLOSE``) are shown side by
+# side. Calibrated on the tuning sets for a card right at least 97 % of the times it is shown
+# (eval/held-out-*.yaml measure it unseen).
 CARD_MARGIN = 0.88
 MAX_CLOSE = 3
 # An answer to the same question in another game within this share of the first, when the asker
@@ -114,8 +89,7 @@ MAX_CLOSE = 3
 # which game's verdict applies is open, so no card.
 NAMESAKE_MARGIN = 0.5
 # ... and an answer of another game under another id that is asked about the asked words too
-# ("tie breaker": each game's answer on ties has its own id), within this share of the first. On
-# the tuning sets: 961 of 986 cards right before, 959 of 983 after (0.5 took 37 cards).
+# ("tie breaker": each game's answer on ties has its own id), within this share of the first.
 OTHER_NAMESAKE_MARGIN = 0.8
 # The leading answers (``REWEIGHED``) gain up to this share of their score for the asked words
 # that their own question holds (``_weigh_questions``).
@@ -246,11 +220,8 @@ class _Generation:
 
     def __init__(self, path: str, postings_bytes: int = POSTINGS_BYTES, readers: int = 0,
                  analyses: Analyses | None = None, spellings: dict | None = None):
-        """``readers``: how many searchers ``warm`` opens ahead (as many as the previous
-        generation lent at once); ``analyses``: the previous generation's, kept when this one
-        analyses text alike (a published change keeps the analysers, and the words analysed and
-        the snippets made before are the same); ``spellings``: the previous generation's spelling
-        words by language, whose segments this one shares (``Spelling.read``)."""
+        """``readers``: how many searchers ``warm`` opens ahead; ``analyses`` and ``spellings``:
+        the previous generation's, reused where this one analyses alike or shares segments."""
         if not os.path.exists(os.path.join(path, MARKER)):
             raise IndexUnavailable(f"{path} is not an index built by this service")
         self.path = path
@@ -291,11 +262,9 @@ class _Generation:
 
     @contextmanager
     def borrowed(self) -> Iterator[None]:
-        """Lend this thread a searcher of the pool for the block (one opened if none is idle), and
-        take it back after. Whoosh's searchers are not for two threads at once; a search needs
-        one for as long as it runs, and one worker seldom runs more than a few searches at once,
-        whatever its number of threads: a switch opens only as many as were lent at once. Within
-        a block already lent one, the thread keeps it."""
+        """Lend this thread a searcher of the pool for the block (one opened if none is idle; a
+        thread already lent one keeps it), and take it back after: Whoosh's searchers are not for
+        two threads at once."""
         if getattr(self._local, "lent", None) is not None:
             yield
             return
@@ -332,13 +301,9 @@ class _Generation:
         return lent
 
     def analyze(self, field_name: str, text: str, memo: dict | None = None) -> list[str]:
-        """The field's terms of ``text`` (distinct, in order): the analysis of each word, cached
-        per analyzer (a language's title, keywords and body fields share theirs). ``memo`` keeps
-        the terms per analyzer while one text is analysed for several fields.
-
-        Same terms as analysing the whole text: every field's tokenizer is ``TOKEN_PATTERN`` and
-        every filter works on one token at a time.
-        """
+        """The field's terms of ``text`` (distinct, in order), analysed word by word and cached per
+        analyzer: the same terms as the whole text, as every filter works on one token at a time.
+        ``memo`` keeps the terms per analyzer while one text is analysed for several fields."""
         analyzer = id(self.analyses.fields[field_name])
         if memo is not None and analyzer in memo:
             return memo[analyzer]
@@ -565,14 +530,10 @@ class _Generation:
 class SearchIndex:
     """The opened index and the cache of whole results.
 
-    Which generation answers is the caller's: the web process's snapshot opens one (``open``) and
-    puts it in place (``install``) together with the library and checks of the same generation
-    (``rules_index.web.state``), and passes it to each search. Without a ``gen``, a search answers
-    from the generation the link points at, opened in the caller's thread (commands, evaluation,
-    tests).
-
-    ``link``: the index link's path, or the ``IndexLink`` the process shares; ``postings_bytes``:
-    the bound of each generation's postings cache (``SEARCH_POSTINGS_CACHE_BYTES``).
+    The web process opens a generation (``open``), installs it with the library of the same
+    generation (``rules_index.web.state``) and passes it to each search; without a ``gen``, a
+    search answers from the generation the link points at (commands, evaluation, tests).
+    ``postings_bytes``: the bound of each generation's postings cache.
     """
 
     def __init__(self, link: Path | IndexLink, postings_bytes: int = POSTINGS_BYTES):
@@ -648,9 +609,7 @@ class SearchIndex:
     def _rank(self, gen: _Generation, text: str, lang: str, game: str | None, limit: int,
               seen: dict | None = None, asked: list[tuple] | None = None) -> dict[tuple, float]:
         """Each entry's best score over its languages: {(kind, game, entry): score}; ``seen``
-        gets the number of each document ranked, by (kind, game, entry, language). A document's
-        score is the sum over the asked words of each word's best match in it, plus a share of
-        its other matches (``WORD_OVERLAP``), with the coordination bonus per word."""
+        gets the number of each document ranked, by (kind, game, entry, language)."""
         words = self.words(gen, text, lang, game) if asked is None else asked
         best: dict[tuple, float] = {}
         if not words:
@@ -669,11 +628,9 @@ class SearchIndex:
         return best
 
     def _suggest(self, gen: _Generation, text: str, lang: str) -> str | None:
-        """The query with its misspelled words corrected, in their place, or None if none is.
-
-        A word is left alone when a language knows it (``needs_correction``); a misspelled one
-        becomes the content's nearest word (Whoosh's rule, ``spelling``), else a word of the
-        content that it is with two neighbouring letters swapped."""
+        """The query with its misspelled words (``needs_correction``) corrected in their place, or
+        None if none is: the content's nearest word (Whoosh's rule), else one with two neighbouring
+        letters swapped."""
         # A word in capitals among lower-case ones is a code or an abbreviation ("AABD", the
         # letters of an exhibition), as word processors leave it by default, not a typo.
         lower_case = any(c.islower() for c in text)
@@ -715,22 +672,18 @@ class SearchIndex:
 
     @staticmethod
     def names_what_was_asked(gen: _Generation, key: tuple, asked: list[tuple], fields: tuple[str, ...] = ASKED_FIELDS) -> bool:
-        """Whether the answer ``key`` holds an asked word (``asked``: each word's terms, ``words``)
-        in its question or players' words (``ASKED_FIELDS``), in any language: an answer whose
-        text only mentions the words ("terms of service" → "served" in an answer about sharing
-        the loot) does not answer what was asked. ``fields``: the beginnings of the names of the
-        fields to look in instead (``WORD_FIELDS``: any field of whole words)."""
+        """Whether the answer ``key`` holds an asked word (``asked``: each word's terms) in one of
+        ``fields`` (their names' beginnings), in any language: an answer whose text only mentions
+        the words ("terms of service" → "served") does not answer what was asked."""
         docs = gen.entry_docs(key)
         return any(gen.any_holds(gen.postings(*term), docs)
                    for word in asked for term in word if term[0].startswith(fields))
 
     def _weigh_questions(self, gen: _Generation, scores: dict[tuple, float], words: str, asked_words: list[tuple],
                          game: str | None) -> dict[tuple, float]:
-        """The leading answers' scores, each raised by the share of the asked words that its own
-        question (in any language) holds, and by how near players' nearest way of asking it comes
-        to the words asked (``ASKED_WEIGHT``), and by the share of the asked words (``asked_words``:
-        each word's terms, ``words``) it holds at all (``WORDS_WEIGHT``): of two sibling answers whose texts share the words, the one that is
-        asked about them fits best, and of two that each hold some, the one holding more."""
+        """The leading answers' scores raised by how well they fit the asked words (``asked_words``:
+        each word's terms): their question's share of them, players' nearest way of asking them,
+        the share they hold at all, and the kind of question (the ``*_WEIGHT`` constants)."""
         answers = sorted(((key, score) for key, score in scores.items() if key[0] in ANSWER_KINDS), key=lambda kv: (-kv[1], kv[0]))
         if not answers:
             return scores
