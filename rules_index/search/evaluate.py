@@ -58,15 +58,13 @@ class Scores:
     card: int = 0         # the expected entry is the card
     cards_shown: int = 0  # a card is shown
 
-    def add(self, faq_rank: int | None, shown_rank: int | None, is_card: bool, card_shown: bool = False) -> None:
+    def add(self, faq_rank: int | None, shown_rank: int | None, is_card: bool, card_shown: bool) -> None:
         self.cases += 1
         self.cards_shown += card_shown or is_card
-        if faq_rank is not None and faq_rank <= 3:
-            self.found_at_3 += 1
         if faq_rank is not None:
+            self.found_at_3 += faq_rank <= 3
             self.reciprocal += 1.0 / faq_rank
-        if shown_rank is not None and shown_rank <= 3:
-            self.shown_at_3 += 1
+        self.shown_at_3 += shown_rank is not None and shown_rank <= 3
         self.card += is_card
 
     def rate(self, count: int | float) -> float:
@@ -122,14 +120,17 @@ class SpellingScores:
         return self.suggestions_right / self.suggestions if self.suggestions else 1.0
 
 
+def _rows(path: Path) -> list[dict]:
+    return load_text(Path(path).read_text(encoding="utf-8")) or []
+
+
 def is_spelling_set(path: Path) -> bool:
-    rows = load_text(Path(path).read_text(encoding="utf-8")) or []
+    rows = _rows(path)
     return bool(rows) and all("expect" not in row for row in rows)
 
 
 def load_spelling_cases(path: Path) -> list[SpellingCase]:
-    rows = load_text(Path(path).read_text(encoding="utf-8")) or []
-    return [SpellingCase(row["lang"], row["q"], row.get("fixed")) for row in rows]
+    return [SpellingCase(row["lang"], row["q"], row.get("fixed")) for row in _rows(path)]
 
 
 def same_words(a: str, b: str) -> bool:
@@ -173,9 +174,8 @@ def spelling_report(scores: dict[str, SpellingScores], misses: list[tuple]) -> s
 
 
 def load_cases(path: Path) -> list[Case]:
-    rows = load_text(Path(path).read_text(encoding="utf-8")) or []
     cases = []
-    for row in rows:
+    for row in _rows(path):
         game, entry = row["expect"].split("/", 1)
         cases.append(Case(row["lang"], row["q"], game, entry, row.get("kind", "faq")))
     return cases
