@@ -1,34 +1,18 @@
 """A new index generation made from the current one: only the documents of changed entries.
 
-The current generation is copied into a new directory through Whoosh's storage API, the index
-is opened there, the changed entries' documents are deleted (``delete_by_term``) and added
-again, and the writer commits (Whoosh's own next generation in that directory), merging small
-segments only past ``MAX_SEGMENTS``. Readers of the current generation never see a write.
+The current generation is copied into a new directory through Whoosh's storage API and the
+changed entries' documents are deleted and added again there, so readers of the current one never
+see a write. What changed is found, not trusted: each generation keeps the hash of every FAQ entry
+and rules section it indexed (``ENTRIES.json``). Only changes to FAQ entries, rules texts and
+``game.yaml`` of games the generation has, under the same schema, are updated; otherwise ``None``
+is returned and the caller builds everything.
 
-What to write again is found, not trusted: each generation keeps the hash of every FAQ entry
-and rules section it indexed (``ENTRIES.json``), and the entries whose hash differs in the
-content read now, in the games whose files differ from the ones the generation was built from,
-are the changed ones (so two accepts published by one build are both indexed, and an entry
-added or removed is added or removed). That works when only FAQ entries (``faq.yaml``), rules
-texts (``rules.<lang>.md``) and ``game.yaml`` (whose date of last change moves with every
-change) differ, in games the generation has, under the same schema version; otherwise ``None``
-is returned and the caller builds everything. A game whose files differ has its facts
-documents written again too (they come from ``game.yaml`` and the material sections).
-
-A replaced document stays in its segment as a deleted one, and Whoosh counts deleted documents in
-its statistics (document count, document frequencies, field lengths) until the segment is merged:
-an incremental generation scores its hits a little differently from a full build of the same
-content (a few per cent; ``tests/search/test_incremental.py`` holds the bound). So that the
-difference does not grow with every change, an update that would leave more than
-``MAX_DELETED_SHARE`` of the index's documents deleted (and at least ``MIN_DELETED`` of them) is
-not made: the caller builds everything, which has none. (Merging those segments instead, with
-Whoosh's ``optimize``, took longer than a full build.)
-
-The German compound splitter's vocabulary is part of the schema, taken from the whole content at
-a full build. An update keeps the current generation's vocabulary: when the changed entries
-bring German words it does not have, the generation is marked ``vocabulary_behind`` (a compound
-of a new word is not split yet) and ``build.is_stale`` reports it, so the next ``index build
---if-stale`` indexes everything again.
+Whoosh counts deleted documents in its statistics until their segment is merged, so an updated
+generation scores a little differently from a full build (``tests/search/test_incremental.py``
+holds the bound); past ``MAX_DELETED_SHARE`` deleted documents an update is refused (merging
+instead took longer than a full build). An update keeps the German compound vocabulary of its
+base: when the changed entries bring new German words, the generation is marked
+``vocabulary_behind`` and ``build.is_stale`` reports it.
 """
 from __future__ import annotations
 
@@ -85,10 +69,6 @@ def library_entry_hashes(library: Library) -> dict[str, dict[str, str]]:
     return {game.slug: entry_hashes(game) for game in library}
 
 
-def differing_files(before: dict[str, str], after: dict[str, str]) -> set[str]:
-    return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
-
-
 def _read_json(path: Path):
     try:
         return json.loads(path.read_text())
@@ -101,7 +81,9 @@ def changed_entries(library: Library, info: dict, base_files: dict, base_entries
     """The games whose files differ from the base generation's, their entries that differ
     ((game, kind, id)) and the entry hashes of the content now; None if more than that changed."""
     games = set()
-    for name in differing_files(base_files, files):
+    for name in base_files.keys() | files.keys():
+        if base_files.get(name) == files.get(name):
+            continue
         slug, _, file_name = name.partition("/")
         if file_name not in UPDATABLE_FILES or library.game(slug) is None or slug not in info.get("games", {}) \
                 or slug not in base_entries:
@@ -191,8 +173,6 @@ def update_generation(library: Library, snapshot: Snapshot, current: Path, info:
         behind = bool(german_vocabulary(_german_texts(library, changed)) - vocabulary)
         with ix.reader() as reader:
             segments = len(list(reader.leaf_readers()))
-
-
         docs, keys = {}, set()
         for slug in games:  # the facts of a game whose game.yaml may have changed
             for lang in LANGS:
