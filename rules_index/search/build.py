@@ -1,26 +1,15 @@
 """Building the index: into a new generation directory, then an atomic switch of the link.
 
-Readers never see a half-built index: they follow ``<index>`` (a symlink) to a complete
-generation under ``<index>.generations/``. Each generation carries ``BUILD.json`` with the
-fingerprint of the content and schema it was built from; only directories with that marker,
-made by this code, are ever opened (index files hold pickles). Next to it: ``FILES.json`` (the
-hash of each content file, so the next publication can tell what changed) and ``CHECKS.pickle``
-(the rule checks of that content, ``rules_index.verification``) and the library itself
-(``LIBRARY.pickle`` with the catalog, the players' words and each game folder's fingerprint;
-``GAMES/<slug>.pickle``, linked from the previous generation where the folder is unchanged).
-A generation is therefore everything a process serves, of one version of the content: serving
-processes read the library, the checks and the index from it and never the content files
-(``rules_index.web.state``). ``BUILD.json`` names that version (``version``): the commit when the
-content folder holds exactly the branch's commit, else the content's fingerprint
-(``content.repo.content_version``).
+Readers follow ``<index>`` (a symlink) to a complete generation under ``<index>.generations/``,
+so they never see a half-built index. Each generation holds ``BUILD.json`` (the fingerprint and
+version of the content and schema it was built from; only directories with it, made by this code,
+are opened, as index files hold pickles), ``FILES.json`` (each content file's hash),
+``CHECKS.pickle`` (the rule checks) and the library (``LIBRARY.pickle``, ``GAMES/<slug>.pickle``):
+everything a process serves of one version of the content (``rules_index.web.state``).
 
-Builds are serialised across processes by a file lock next to the link (``build_lock``). The
-fingerprint is of exactly the bytes the library was loaded from (``snapshot``), and a build never
-switches the link to content read before the current generation's (``read_ns``): a build that
-started before an accepted change and ends after the change's publication leaves the link alone.
-
-``build(..., changed=[...])`` makes the new generation from the current one when it can
-(``incremental``): only the documents of the changed entries are written.
+Builds are serialised across processes by a file lock (``build_lock``), and a build never
+switches the link to content read before the current generation's (``read_ns``). With
+``changed``, the new generation is made from the current one when it can (``incremental``).
 """
 from __future__ import annotations
 
@@ -43,7 +32,6 @@ from . import schema as f
 from .analysis import german_vocabulary
 from .documents import document_fields, game_names, library_documents
 from .incremental import ENTRIES, library_entry_hashes, update_generation
-from .link import resolve
 from rules_index.content.repo import content_version
 from rules_index.content.snapshot import Snapshot, content_fingerprint, fingerprint_of, read_content, snapshot_of
 from rules_index.content.marks import unmarked
@@ -79,7 +67,7 @@ def current_generation(link: Path) -> tuple[Path, dict] | tuple[None, None]:
     """The generation the link points at and its BUILD.json, or (None, None)."""
     if not os.path.lexists(link):
         return None, None
-    target = Path(resolve(link))
+    target = Path(os.path.realpath(link))
     info = generation_info(target)
     return (target, info) if info is not None else (None, None)
 
@@ -278,10 +266,10 @@ def switch_link(link: Path, target: Path) -> None:
     tmp = link.parent / f".{link.name}.{os.getpid()}.tmp"
     if tmp.is_symlink() or tmp.exists():
         tmp.unlink()
-    previous = resolve(link) if os.path.lexists(link) else None
+    previous = os.path.realpath(link) if os.path.lexists(link) else None
     os.symlink(os.path.relpath(target, link.parent), tmp)
     os.replace(tmp, link)
-    if previous is not None and previous != resolve(target) and os.path.isdir(previous):
+    if previous is not None and previous != os.path.realpath(target) and os.path.isdir(previous):
         Path(previous, RETIRED).touch()
 
 
@@ -293,7 +281,7 @@ def prune(link: Path) -> None:
     complete generation's place. Incomplete ones older than the newest complete generation are
     removed; a newer one is left alone, since it may be a build in progress.
     """
-    current = Path(resolve(link))
+    current = Path(os.path.realpath(link))
     gens = sorted((p for p in generations_dir(link).iterdir() if p.is_dir()), key=lambda p: p.name)
     complete = [g for g in gens if (g / MARKER).exists()]
     keep = {current, *complete[-KEEP_GENERATIONS:], *(g for g in complete if _recently_retired(g))}
@@ -323,18 +311,12 @@ def new_generation_dir(link: Path) -> Path:
 def build(library: Library, link: Path, content_dir: Path, changed: Iterable[Changed] | None = None,
           version: str | None = None, held_checks: tuple[str, object] | None = None) -> Path:
     """Make a generation of ``library`` and switch ``link`` to it; returns the generation the
-    link points at afterwards.
+    link points at afterwards (the current one if it holds newer content).
 
-    ``changed``: the entries an accepted change wrote. The new generation is then made from the
-    current one when only FAQ entries and rules texts differ from it (``incremental``, which
-    finds every changed entry itself: ``changed`` says an update is wanted); otherwise, and
-    without ``changed``, everything is indexed. With ``changed``, content the current
-    generation already has is not built again.
-
-    Never backwards: if the current generation was built from content read after ``library``
-    was, nothing is switched and the current generation is returned. A library that did not come
-    from ``snapshot.read_content`` is read again here, so the fingerprint is of the bytes indexed.
-    ``held_checks``: (generation, its checks) as the caller serves them (``write_checks``).
+    ``changed``: an accepted change wrote entries, so an update is wanted (``incremental`` finds
+    the changed entries itself) and content already published is not built again. A library
+    that did not come from ``snapshot.read_content`` is read again, so the fingerprint is of the
+    bytes indexed. ``held_checks``: (generation, its checks) as the caller serves them.
     """
     link = Path(link)
     link.parent.mkdir(parents=True, exist_ok=True)

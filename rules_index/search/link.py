@@ -11,11 +11,6 @@ import os
 from pathlib import Path
 
 
-def resolve(path: os.PathLike | str) -> str:
-    """The real path of ``path`` (the generation directory, when ``path`` is the index link)."""
-    return os.path.realpath(path)
-
-
 class IndexLink(os.PathLike):
     """The index link of one place, read at most once per call: ``generation()`` costs one
     ``readlink`` while the link's text is unchanged (every generation has its own directory name).
@@ -42,12 +37,12 @@ class IndexLink(os.PathLike):
         except FileNotFoundError:
             return None
         except OSError:  # not a link: a directory given as the index
-            return resolve(self.path) if self.path.is_dir() else None
+            return os.path.realpath(self.path) if self.path.is_dir() else None
         known = self._known
         if known is not None and known[0] == text:
             return known[1]
         # Resolved from the text read, not from the link again: a switch in between cannot pair
         # one generation's text with another's path.
-        real = resolve(self.path.parent / text)
+        real = os.path.realpath(self.path.parent / text)
         self._known = (text, real)
         return real
