@@ -178,8 +178,7 @@ def language_analyzer(lang: str, vocabulary: Iterable[str] = (), keep: Iterable[
     if lang == "de":
         chain = chain | FoldFilter("de") | DecompoundFilter(vocabulary)
     stem = ItalianStemFilter() if lang == "it" else SnowballStemFilter(lang)
-    chain = chain | stem | FoldFilter(lang)
-    return chain
+    return chain | stem | FoldFilter(lang)
 
 
 class PrefixFilter(Filter):

@@ -84,13 +84,12 @@ def search_data_js(library: Library, url) -> str:
     A script, not JSON: a page opened from ``file://`` cannot fetch a file. The page indexes
     ``title``, ``k`` keywords and ``s`` text, and shows a passage of ``s`` as the snippet.
     """
-    docs, entries = [], list(library_documents(library))
-    for doc in entries:
-        docs.append({
-            "lang": doc.lang, "kind": doc.kind, "game": doc.game, "entry": doc.entry, "title": doc.title,
-            "url": url(entry_url(doc.kind, doc.lang, doc.game, doc.entry)),
-            "k": " ".join(doc.keywords), "s": doc.body,
-        })
+    entries = list(library_documents(library))
+    docs = [{
+        "lang": doc.lang, "kind": doc.kind, "game": doc.game, "entry": doc.entry, "title": doc.title,
+        "url": url(entry_url(doc.kind, doc.lang, doc.game, doc.entry)),
+        "k": " ".join(doc.keywords), "s": doc.body,
+    } for doc in entries]
     games = {g.slug: {lang: g.title(lang) for lang in LANGS} for g in library}
     data = {"docs": docs, "games": games, "words": offline_words(library, entries)}
     return "window.RULES_INDEX = " + json.dumps(data, ensure_ascii=False) + ";\n"

@@ -55,11 +55,10 @@ def field_lengths(reader) -> array:
 def read_postings(searcher, field_name: str, token: str, boost: float, lengths: array | None = None) -> Postings | None:
     """The term's (document numbers, BM25F scores × boost), or None if no document has it.
 
-    The scores are those of Whoosh's matcher (``score()``), computed once per distinct (weight,
-    field length) pair through Whoosh's ``bm25`` (a common word's 20,000 postings have about
-    200), with the lengths taken from and written to the field's table ``lengths``
-    (``field_lengths``); without a table, or for a weighting other than BM25F, the matcher
-    scores each posting."""
+    The scores are Whoosh's matcher's, computed through Whoosh's ``bm25`` once per distinct
+    (weight, field length) pair, which a common word's postings share, with the lengths kept in
+    the field's table ``lengths``; without one, or for another weighting, the matcher scores each
+    posting."""
     reader = searcher.reader()
     if (field_name, token) not in reader:
         return None
@@ -101,10 +100,8 @@ def read_postings(searcher, field_name: str, token: str, boost: float, lengths: 
 def one_word(lists: list[Postings], overlap: float) -> Postings | None:
     """The postings of one asked word from those of its terms (its stem in each field, its prefix,
     the rulebooks' words a players' word stands for): a document scores its best match of the
-    word, plus ``overlap`` of its other matches. Summed whole, a word that a document holds in its
-    question, players' words, answer and prefixes counted four times over: in a question told as
-    a situation, one incidental word ("hand", "end", "board") in an entry's question then
-    outweighed the words the asked entry holds once each."""
+    word, plus ``overlap`` of its other matches, so that a word held in every field does not
+    outweigh the other asked words."""
     lists = [p for p in lists if p is not None]
     if len(lists) <= 1:
         return lists[0] if lists else None

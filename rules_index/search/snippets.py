@@ -178,11 +178,10 @@ def text_snippet(text: str, matched: frozenset[str], tokens: CachedTokens) -> st
     """Any other text: from its beginning, unless the query's words are found only further on."""
     spans = tokens.spans(text)
     first = spans.first_of(matched)
-    if first is None or first < NEAR_START:
-        end = _clip(text, START_CHARS)
-        return _marked_whole(text[:end], spans.part(0, end), matched) + (" …" if end < len(text) else "")
-    fragment = _around(text, spans.part(0, len(text)), matched, top=2)
-    if fragment:
-        return f"… {fragment}"  # further on: the text has begun before it
+    if first is not None and first >= NEAR_START:
+        fragment = _around(text, spans.part(0, len(text)), matched, top=2)
+        if fragment:
+            return f"… {fragment}"  # further on: the text has begun before it
+        matched = frozenset()  # no passage found: the beginning, unmarked
     end = _clip(text, START_CHARS)
-    return str(escape(text[:end])) + (" …" if end < len(text) else "")
+    return _marked_whole(text[:end], spans.part(0, end), matched) + (" …" if end < len(text) else "")
