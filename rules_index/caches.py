@@ -1,13 +1,8 @@
 """Per-process caches on cachetools, each with the lock that guards it.
 
-``Cache(cache)`` holds any cachetools cache (``maxsize`` a number of entries, or of bytes with a
-``getsizeof``) and its lock: ``get``, ``put``, ``remembered`` and ``memoize`` over it.
-``ByteCache(max_bytes)`` is a least-recently-used one bounded in bytes, for values whose sizes
-differ a lot (pages, rendered texts, pictures): each entry weighs, once, when it is stored,
-``payload_bytes`` of the value (its ``sys.getsizeof`` plus that of the strings, bytes, arrays,
-containers and attributes it holds) plus ``ENTRY_BYTES`` for the key and the cache's own
-bookkeeping. The weights are estimates on the safe side (an object shared by two entries is
-counted in both). A value larger than the whole cache is returned but not stored.
+``ByteCache`` is bounded in bytes, for values whose sizes differ a lot (pages, rendered texts,
+pictures): each entry is weighed once, when stored, on the safe side (an object shared by two
+entries counts in both). A value larger than the whole cache is returned but not stored.
 """
 from __future__ import annotations
 
@@ -17,10 +12,10 @@ import threading
 from array import array
 
 from cachetools import LRUCache, cached
+from cachetools.keys import hashkey
 
 MiB = 1024 * 1024
-# The key (a tuple of a few short strings) and the cache's dict slots and order per entry:
-# about 210 bytes of bookkeeping measured with tracemalloc on cachetools 8, plus a typical key.
+# A typical key (a tuple of a few short strings) plus the cache's own bookkeeping per entry.
 ENTRY_BYTES = 320
 
 SAMPLE = 32  # items of a long sequence that are weighed
@@ -39,7 +34,7 @@ def payload_bytes(value) -> int:
     if isinstance(value, (set, frozenset)):  # of strings or numbers (hashable, seldom nested)
         return size + sum(map(sys.getsizeof, value))
     if isinstance(value, (tuple, list)):
-        if len(value) > SAMPLE:  # long sequences: weigh a sample, scale it (each entry is weighed once, cheaply)
+        if len(value) > SAMPLE:  # long sequences: weigh a sample and scale it, to stay cheap
             sample = value[:: max(1, len(value) // SAMPLE)][:SAMPLE]
             return size + sum(map(payload_bytes, sample)) * len(value) // len(sample)
         return size + sum(map(payload_bytes, value))
@@ -88,10 +83,8 @@ class Cache:
                 pass
 
     def remembered(self, key, make):
-        """The value kept under ``key``, else ``make()`` kept there (None included). Unlike a
-        function ``memoize`` wraps, it holds no reference to its caller: an object whose cached
-        methods go through it is freed as soon as it is let go of, without the garbage
-        collector."""
+        """The value kept under ``key``, else ``make()`` kept there (None included). Unlike
+        ``memoize`` it holds no reference to its caller, so objects using it are freed promptly."""
         found = self.get(key, _MISSING)
         if found is _MISSING:
             found = make()
@@ -101,12 +94,7 @@ class Cache:
     def memoize(self, key=None):
         """Decorator: the function's results kept here, keyed by ``key(*args)`` (by default the
         arguments' tuple); with hit and miss counts in ``cache_info()``."""
-        return cached(self.cache, key=key or _arguments, lock=self.lock, info=True)
-
-    def keys(self) -> list:
-        """The keys held now (a copy)."""
-        with self.lock:
-            return list(self.cache.keys())
+        return cached(self.cache, key=key or hashkey, lock=self.lock, info=True)
 
     def clear(self) -> None:
         with self.lock:
@@ -133,7 +121,3 @@ class ByteCache(Cache):
     @property
     def max_bytes(self) -> int:
         return self.cache.maxsize
-
-
-def _arguments(*args):
-    return args
