@@ -87,17 +87,17 @@ def _plain(value: Any) -> Any:
     return value
 
 
+MISSING = "<missing>"
+
+
 def compare(expect: dict, output: dict) -> list[Mismatch]:
     plain = _plain(output)
     mismatches = []
     for key, expected in expect.items():
-        actual = plain.get(key, "<missing>") if isinstance(plain, dict) else "<missing>"
+        actual = plain.get(key, MISSING) if isinstance(plain, dict) else MISSING
         if not same_value(expected, actual):
             mismatches.append(Mismatch(key, expected, actual))
     return mismatches
-
-
-MISSING = "<missing>"
 
 
 def output_at(output: Any, path: str) -> Any:
@@ -175,18 +175,18 @@ def verify_entry(game: Game, kind: str, entry) -> Report:
     return Report(results, missing, check_facts(game.slug, kind, entry.id, entry.ruling.facts, results))
 
 
-def verify_game(game: Game) -> Report:
-    report = Report([], [])
-    for kind, entries in (("faq", game.faq), ("mistake", game.mistakes)):
-        for entry in entries:
-            report.extend(verify_entry(game, kind, entry))
-    return report
+def _entries(library: Library):
+    """(game, kind, entry) for every FAQ entry and common mistake, in the order reports list them."""
+    for game in library:
+        for kind, entries in (("faq", game.faq), ("mistake", game.mistakes)):
+            for entry in entries:
+                yield game, kind, entry
 
 
 def verify(library: Library) -> Report:
     report = Report([], [])
-    for game in library:
-        report.extend(verify_game(game))
+    for game, kind, entry in _entries(library):
+        report.extend(verify_entry(game, kind, entry))
     return report
 
 
@@ -234,12 +234,10 @@ def reverify_entries(previous: Report, library: Library, entries: set[tuple[str,
     for fact in previous.facts:
         kept.setdefault((fact.game, fact.kind, fact.entry), Report([], [])).facts.append(fact)
     report = Report([], [])
-    for game in library:
-        for kind, items in (("faq", game.faq), ("mistake", game.mistakes)):
-            for entry in items:
-                key = (game.slug, kind, entry.id)
-                if key in entries or key not in kept:  # changed, or with no result kept (new, or nothing to check)
-                    report.extend(verify_entry(game, kind, entry))
-                else:
-                    report.extend(kept[key])
+    for game, kind, entry in _entries(library):
+        key = (game.slug, kind, entry.id)
+        if key in entries or key not in kept:  # changed, or with no result kept (new, or nothing to check)
+            report.extend(verify_entry(game, kind, entry))
+        else:
+            report.extend(kept[key])
     return report
