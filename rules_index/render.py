@@ -3,14 +3,10 @@ sanitised by nh3.
 
 Rendering never raises. A text the site cannot show as Markdown (longer than ``MAX_CHARS``,
 lists or quotes nested deeper than ``MAX_DEPTH``) is shown as escaped plain text, with a warning
-logged when it is rendered; ``markup_problem`` says why, so that validation and the editors' gate
-refuse such a text before it is stored. markdown-it-py rather than Python-Markdown: its parser
-keeps a nesting limit of its own and stays about linear in the text, where Python-Markdown recurses
-once per level (overflowing the stack near 500 nested list markers) and takes seconds on a few
-thousand unmatched brackets.
-
-Each text's HTML is kept per process, at most ``CACHE_BYTES`` of it (``rules_index.caches``);
-the texts are the content's, so after a publication the old ones age out.
+logged; ``markup_problem`` says why, so that validation and the editors' gate refuse it before it
+is stored. markdown-it-py because its parser has a nesting limit and stays about linear in the
+text (Python-Markdown overflows the stack on deep lists). Rendered HTML is kept per process, at
+most ``CACHE_BYTES`` of it.
 """
 from __future__ import annotations
 
@@ -113,15 +109,14 @@ def markdown_html(text: str) -> Markup:
     return Markup(nh3.clean(parsed.html, tags=_BLOCK_TAGS, attributes=_ATTRIBUTES, link_rel="noopener").strip())
 
 
-def reader_markdown(text: str) -> Markup:
-    """A reader's text (a report) as Markdown: emphasis, lists, links and quotes render, while any
-    HTML in it shows as typed (it is escaped before Markdown sees it), then sanitised as answers are.
-    An image is shown as a link to it: the sanitiser drops pictures, and the reader's words with
-    them ("![my table](…)" vanished), and the site loads nothing from elsewhere."""
-    return markdown_html(_IMAGE_START.sub("[", text.replace("&", "&amp;").replace("<", "&lt;")))
-
-
 _IMAGE_START = re.compile(r"(?<!\\)!\[")
+
+
+def reader_markdown(text: str) -> Markup:
+    """A reader's text (a report) as Markdown, with any HTML in it shown as typed. An image is
+    shown as a link to it: the sanitiser would drop it with the reader's words ("![my table](…)"),
+    and the site loads nothing from elsewhere."""
+    return markdown_html(_IMAGE_START.sub("[", text.replace("&", "&amp;").replace("<", "&lt;")))
 
 
 @_rendered.memoize(key=lambda text: ("inline", text))
