@@ -68,7 +68,7 @@ def verification_status(faq: Faq, results, facts=()) -> str:
     return content_status(faq, played=bool(results))
 
 
-def content_status(faq: Faq, played: bool = True) -> str:
+def content_status(faq: Faq, played: bool) -> str:
     """The badge's status as the content states it (``played``: the engine ran its checks)."""
     if faq.basis == "editorial" or not played:
         return "editorial"
@@ -171,10 +171,10 @@ def settling_url(game: Game, mistake_id: str, lang: str) -> str:
     return entry_url("mistake", lang, game.slug, mistake_id)
 
 
-def example_questions(library, lang: str, per_game: int = 2) -> list[dict]:
-    """Questions to try on the empty search page: the first FAQ questions of each game."""
+def example_questions(library, lang: str) -> list[dict]:
+    """Questions to try on the empty search page: the first two FAQ questions of each game."""
     return [{"game_title": game.title(lang), "question": entry.text(lang).question}
-            for game in library for entry in game.faq[:per_game]]
+            for game in library for entry in game.faq[:2]]
 
 
 def hit_view(hit, lang: str, game: Game | None, card: bool = True) -> dict:
@@ -214,12 +214,8 @@ def hit_json(hit, lang: str, game: Game | None = None) -> dict:
     """A search hit in the API: a mistake's title states it as refuted, and it leads to the answer
     that settles it."""
     view = hit_view(hit, lang, game, card=False)
-    title = view["title"]
+    shown = {key: view[key] for key in ("type", "game", "id", "title", "snippet", "url", "score", "best", "close")}
     if "mistake" in view:
         wrong, right = REFUTED_WORDS[lang]
-        title = f"✗ {wrong}: {view['mistake']} → ✓ {right}: {view['correction']}"
-    return {
-        "type": view["type"], "game": view["game"], "id": view["id"], "title": title,
-        "snippet": view["snippet"], "url": view["url"], "score": view["score"], "best": view["best"],
-        "close": view["close"],
-    }
+        shown["title"] = f"✗ {wrong}: {view['mistake']} → ✓ {right}: {view['correction']}"
+    return shown
