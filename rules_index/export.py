@@ -2,17 +2,9 @@
 
 Every reader page of every game and language is rendered by the app itself and written as
 ``<path>/index.html`` with relative links only, so the copy opens from ``file://`` and from any
-folder of any web server. ``OUT/index.html`` is the front door (a choice of language). Search
-works offline: the documents and the server's search words come as a script
-(``static/search-index.js``) that the search page searches with MiniSearch (``static/vendor/``).
-The calculators compute in the browser from the rule tables their engines export, so they work in
-the copy too (with JavaScript; there is no server to send a form to, so each shows as many player
-cards as it allows). Pages that need the server (report forms, history, editors) are left out, and
-so are the links to them. Each language gets a web app manifest
-(``static/manifest.<lang>.webmanifest``) and the site's icons.
-
-Links meant to be shared (canonical, hreflang, og:url, an answer's link field, schema.org data)
-point to ``base_url``, the live site; without one they are left out.
+folder of any web server. Search works offline (``static/search-index.js`` and MiniSearch), the
+calculators compute in the browser; pages that need the server are left out. Links meant to be
+shared point to ``base_url``, the live site; without one they are left out.
 """
 from __future__ import annotations
 
@@ -86,14 +78,9 @@ def relative_links(html: str, page_path: str, root: str = "") -> str:
 
 
 def _export_url(url: str) -> str:
+    """A hit's address in the offline search: its file in the export, relative to the root."""
     path, _, fragment = url.partition("#")
     return file_for(path) + (f"#{fragment}" if fragment else "")
-
-
-def search_index_js(library) -> str:
-    """``static/search-index.js``: the offline search's data (``search.offline.search_data_js``),
-    each hit's address its file in the export, relative to the export's root."""
-    return search_data_js(library, _export_url)
 
 
 def manifest_file(lang: str) -> str:
@@ -137,11 +124,6 @@ def parse_base_url(value: str | None) -> str | None:
     return value.strip().rstrip("/")
 
 
-def _check_replaceable(out: Path) -> None:
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / SEARCH_INDEX).exists())):
-        raise ExportError(f"{out} exists and is not an earlier export; choose an empty or new folder")
-
-
 def export_site(app: Flask, out: Path, base_url: str | None = None) -> int:
     """Write the static site into ``out`` (an earlier export there is replaced); returns the number
     of pages. ``base_url`` (see :func:`parse_base_url`) is where the live site is."""
@@ -150,7 +132,8 @@ def export_site(app: Flask, out: Path, base_url: str | None = None) -> int:
 
     out = Path(out)
     base_url = parse_base_url(base_url)
-    _check_replaceable(out)
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / SEARCH_INDEX).exists())):
+        raise ExportError(f"{out} exists and is not an earlier export; choose an empty or new folder")
     root = urlsplit(base_url).path.rstrip("/") if base_url else ""
     saved = {key: app.config.get(key) for key in ("STATIC_EXPORT", "EXPORT_BASE_URL")}
     app.config.update(STATIC_EXPORT=True, EXPORT_BASE_URL=base_url)
@@ -178,7 +161,7 @@ def export_site(app: Flask, out: Path, base_url: str | None = None) -> int:
             target.write_text(relative_links(html, written, root), encoding="utf-8")
         (staging / "index.html").write_text(front_door(app, lib), encoding="utf-8")
         shutil.copytree(app.static_folder, staging / "static")
-        (staging / SEARCH_INDEX).write_text(search_index_js(lib), encoding="utf-8")
+        (staging / SEARCH_INDEX).write_text(search_data_js(lib, _export_url), encoding="utf-8")
         for lang in LANGS:
             with app.test_request_context(f"/{lang}/"):
                 (staging / manifest_file(lang)).write_text(json.dumps(export_manifest(lang), ensure_ascii=False), encoding="utf-8")
