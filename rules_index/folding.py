@@ -1,12 +1,6 @@
-"""How words and names are compared, for search and for the content's checks alike.
-
-- ``fold_accents``: accents off (``citta`` and ``città`` are one word).
-- ``fold_german``: umlauts and their transliterations too (``Söldner``, ``Soeldner``, ``Soldner``).
-- ``fold``: a word lower case and folded, as names are compared.
-- ``name_words``: the folded words of a name less the words that join its parts ("Kardinal &
-  König", "Kardinal und Konig" and "kardinal koenig" are one name): what picks a game in a
-  question, and what two games' names must not share.
-"""
+"""How words and names are compared, for search and for the content's checks alike: accents,
+umlauts and their transliterations folded, so that "Kardinal & König", "Kardinal und Konig" and
+"kardinal koenig" are one name."""
 from __future__ import annotations
 
 import re
@@ -19,10 +13,12 @@ TOKEN_PATTERN = re.compile(r"[^\W_]+", re.UNICODE)
 CONNECTORS = frozenset({"und", "and", "e", "ed", "of", "the", "di", "del", "der", "die", "das"})
 
 _UMLAUTS = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
-_TRANSLIT = re.compile(r"(?<=[a-z])(ae|oe|ue)|^(ae|oe|ue)")
+# ae, oe, ue at the start or after a letter a-z: "Soeldner" -> "Soldner".
+_TRANSLIT = re.compile(r"(?<![^a-z])([aou])e")
 
 
 def fold_accents(text: str) -> str:
+    """``citta`` and ``città`` are one word."""
     if text.isascii():  # most words: nothing to fold
         return text
     decomposed = unicodedata.normalize("NFKD", text)
@@ -32,7 +28,7 @@ def fold_accents(text: str) -> str:
 def fold_german(word: str) -> str:
     """``Söldner``, ``Soeldner`` and ``Soldner`` all become ``soldner``."""
     word = word.translate(_UMLAUTS)
-    word = _TRANSLIT.sub(lambda m: (m.group(1) or m.group(2))[0], word) if "q" not in word else word
+    word = _TRANSLIT.sub(r"\1", word) if "q" not in word else word
     return fold_accents(word)
 
 
@@ -42,5 +38,6 @@ def fold(word: str) -> str:
 
 
 def name_words(name: str) -> tuple[str, ...]:
-    """A name's words as they are compared: folded, connectors left out."""
+    """A name's words as they are compared: folded, connectors left out (what picks a game in a
+    question, and what two games' names must not share)."""
     return tuple(word for word in map(fold, TOKEN_PATTERN.findall(name)) if word not in CONNECTORS)
