@@ -34,7 +34,6 @@ THRESHOLD = 0.85
 CONTAINED = 0.9
 MIN_COVER = 0.5
 MIN_WORDS = 3
-# Words that deny what they stand in (one list for the whole project: content/bindings.py).
 # Stop words for search, but here they carry the claim: "only", "all", "own", "before" ...
 KEEP = {
     "de": {"alle", "allem", "allen", "aller", "alles", "ander", "andere", "anderem", "anderen", "anderer",
@@ -151,11 +150,8 @@ def closeness(claim: Statement, said: Statement) -> float:
 def _found(words: frozenset[str], within: frozenset[str]) -> int:
     """How many of ``words`` occur in ``within``, counting stems the stemmer left one or two
     letters apart as the same ("zahl"/"zahlt", "spiel"/"spieler")."""
-    count = 0
-    for word in words:
-        if word in within or (len(word) >= 4 and not word.startswith("#") and any(_near(word, other) for other in within)):
-            count += 1
-    return count
+    return sum(1 for word in words if word in within
+               or (len(word) >= 4 and not word.startswith("#") and any(_near(word, other) for other in within)))
 
 
 def _near(a: str, b: str) -> bool:
