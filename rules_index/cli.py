@@ -43,7 +43,7 @@ def check_revisions(revisions: str, repo: Path | None) -> None:
     (an answer's unbound words, a rules section's statements) are listed for the reviewer."""
     import tempfile
 
-    from .content import LANGS, ContentError, load, load_library
+    from .content import LANGS, ContentError, load_library
     from .content.repo import ContentRepo, GitError
     from .corrections.gate import claim_problems, engine_problems, mistake_problems, reversed_problems
     from .corrections.holds import content_words, hold_reasons, section_hold_reasons
@@ -77,18 +77,17 @@ def check_revisions(revisions: str, repo: Path | None) -> None:
         game = after.game(slug)
         old_game = before.game(slug) if slug in before.games else None
         for entry in game.faq:
-            stored = old_game.faq_entry(entry.id) if old_game is not None and any(e.id == entry.id for e in old_game.faq) else None
-            if stored is not None and stored == entry:
+            stored = old_game.faq_entry(entry.id) if old_game is not None else None
+            if stored == entry:
                 continue
             changed += 1
             found = claim_problems(game, entry) + mistake_problems(game, entry) + engine_problems(game, entry)
             if stored is not None:
                 found += reversed_problems(game, stored, entry)
-            problems += [f"{slug}/{entry.id}: {p.message}" for p in found]
-            if stored is not None:
                 held += [f"{slug}/{entry.id}: {r.message}" for r in hold_reasons(stored, entry, game.glossary, content_words(game, entry.id))]
             else:
                 held.append(f"{slug}/{entry.id}: a new entry")
+            problems += [f"{slug}/{entry.id}: {p.message}" for p in found]
         for section in game.sections:
             # Sections bind nothing to the engine: what their words now say is read by a reviewer.
             old_section = old_game.section(section.id) if old_game is not None else None
