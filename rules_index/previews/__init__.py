@@ -69,10 +69,8 @@ def shortened(text: str, limit: int) -> str:
 
 
 def short_citation(game: Game, faq: Faq, lang: str) -> str:
-    """"Regelheft S. 2" / "Rulebook p. 2" / "Regolamento p. 2": the source and its page; where the
-    page is of an edition in another language than the reader's, its publisher and year too
-    ("German rulebook p. 2, Hans im Glück 2000"): the reader's own rulebook may number its pages
-    otherwise."""
+    """"Rulebook p. 2": the source and its page, with the edition's publisher and year where the
+    page is of another language's edition (the reader's own rulebook may number pages otherwise)."""
     citation = faq.citation
     source = game.source(citation.source)
     label = source.label.get(lang) if source is not None else citation.source
