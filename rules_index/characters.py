@@ -4,11 +4,9 @@ changes, search queries, the content writer and the API's JSON Schema.
 ``plain_text`` is the one cleaning every sent text gets: line breaks become LF, invisible
 characters that reorder or hide what others see are removed, control characters are refused.
 
-Each set is a tuple of code point ranges, rendered either as the literal characters (for Python's
-``str`` methods) or as the body of a regex character class in ``\\uXXXX`` escapes, which ECMA-262
-(JSON Schema's regex dialect) and Python's ``re`` read alike. Schemas built from them only search
-for one character (``pattern`` for "holds one of", ``not``/``pattern`` for "holds none of") and
-never anchor with ``^…$``: Python lets ``$`` match before a final newline, ECMA-262 does not.
+Each set is a tuple of code point ranges, rendered as literal characters or as a regex class in
+``\\uXXXX`` escapes, which JSON Schema (ECMA-262) and Python's ``re`` read alike. Schemas built
+from them never anchor with ``^…$``: Python lets ``$`` match before a final newline, ECMA-262 not.
 """
 from __future__ import annotations
 
@@ -102,11 +100,9 @@ def without_invisible(text: str) -> str:
 
 
 def hidden_character(text: str) -> str | None:
-    """The first character of ``text`` that hides or turns what it says, or None: a reordering
-    one (INVISIBLE), a control character, a format character (zero-width space and joiners, a
-    soft hyphen: they glue or split words unseen) or a mark left over after composing: a
-    combining one (a stroke through "3") or an enclosing one (U+20E0 puts a "no" sign over a
-    word). Content may hold none of them."""
+    """The first character of ``text`` that hides or turns what it says, or None: an INVISIBLE
+    one, a control or format character (they glue or split words unseen) or a mark left over after
+    composing (a stroke through "3", a "no" sign over a word). Content may hold none of them."""
     found = next((c for c in text if c in _INVISIBLE_CHARS), None) or refused_character(text)
     return found or next((c for c in unicodedata.normalize("NFC", text) if unicodedata.category(c) in ("Cf", "Mn", "Me", "Mc")), None)
 
@@ -123,12 +119,10 @@ OWN_LETTERS = frozenset("ßẞæÆøØœŒłŁđĐðÐþÞ") | ORDINAL_INDICATOR
 
 def lookalike_character(text: str) -> str | None:
     """The first letter or digit of ``text`` that only looks like one of German, English and
-    Italian, or None: a letter that is neither an ASCII letter with marks ("ä", "è", "č") nor one
-    of ``OWN_LETTERS`` (Cyrillic "о" in "nоt", Greek "ο", dotless "ı", small capital "ᴏ"), a
-    compatibility form (fullwidth "２", superscript "²", the ligature "ﬁ") or a digit of another
-    script (Gurmukhi "੧" reads as 9). In a text of these languages such a character makes a word
-    or number pass for one it is not, to readers and to the checks alike ("nоt" is no negation
-    to them). Content may hold none."""
+    Italian, or None: a letter neither an ASCII letter with marks nor one of ``OWN_LETTERS``
+    (Cyrillic "о" in "nоt"), a compatibility form ("２", "²", "ﬁ") or another script's digit. Such
+    a character makes a word pass for one it is not, to readers and checks alike. Content may
+    hold none."""
     for char in text:
         if char.isascii() or not char.isalnum() or char in OWN_LETTERS:
             continue
