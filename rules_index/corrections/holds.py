@@ -1,31 +1,18 @@
 """Which changes the engine cannot judge: they wait for a second editor.
 
-The gate refuses what contradicts the engine (a bound span that says another value, gate.py) or
-turns a checked statement round (its clause denied or affirmed the other way, a claim word made
-its opposite: reversals.py).
-What the engine cannot see is the words around the bound spans: a "nicht" in a later sentence,
-an "only", "before" for "after", a new condition, another question, a step moved. So a changed
-FAQ entry goes live at once only when, language by language, each paragraph and list item of the
-new text is the old one in the same place (the same statements: words, signs and case in order,
-and marks); order carries meaning, so a move waits too. Allowed:
+The gate refuses what contradicts the engine (gate.py, reversals.py); what it cannot see is the
+words around the bound spans: a "nicht" in a later sentence, an "only", "before" for "after", a
+step moved. So a changed FAQ entry goes live at once only when, language by language, each
+paragraph and list item is the old one in the same place (order carries meaning), bar:
 
-- a number written another way ("3" / "drei"), but never a place for a count ("zweite"/"zwei");
+- a number written another way ("3" / "drei"), never a place for a count ("zweite"/"zwei");
 - a page reference changed (the validator holds it to the citation);
-- a typo fixed outside a bound span: a word that is no word of the language, nor a form of one
-  (simplemma), nor of the game's glossary or other texts, turned into a common word (in the form
-  written) or one the game uses, one slip apart inside it (first and last letters kept), when it
-  is the one reading: no other word of the language or the game, negation, quantifier, order or
-  function word or number is one slip from the typo too, at any letter ("caled": "called" or "cared"; "Hächste":
-  "Höchste" or "Nächste" is held either way), and no claim word or term of the glossary is two
-  slips from it ("oldher", typed for "other", is no fix into "older"); the game's words count in
-  their own language;
+- a typo fixed outside a bound span: a word of neither the language nor the game turned into a
+  common word or one the game uses, one slip apart, when it is the one reading (``Words.typo_fix``);
 
-and when the page would show the same words, no emphasis taken off and none put on an article,
-number or other claim word (Markdown cannot hide one the comparison saw; stress can change what
-a sentence says).
-Anything else is held, with its reasons: added or dropped statements, reworded or moved ones,
-changed marks, a changed question, ruling, checks or citation. Pure functions; no database, no
-files.
+and only when the page would show the same words, with no emphasis taken off and none put on a
+claim word (stress can change what a sentence says). Anything else is held, with its reasons.
+Pure functions; no database, no files.
 """
 from __future__ import annotations
 
@@ -73,7 +60,6 @@ KNOWN_ZIPF = 2.0  # a word this frequent (wordfreq's Zipf scale) is a word of th
 COMMON_ZIPF = 3.0  # a typo is fixed into a common word (or one the game's content uses)
 # "1,2" and "3.5" are one number each (a decimal, a range), not 1 and 2.
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)+|\d+|[^\W\d_]+(?:['’][^\W\d_]+)?|[^\w\s]|_")
-# A page reference with the brackets around it: "(S. 2)" added or fixed says nothing new.
 # A page reference where citations stand: in brackets at the end of a sentence, an item or the
 # text. Added, removed or its page fixed there it says nothing new (the validator holds its page to
 # the citation); anywhere else ("C wird S. 5 Zweiter") it is words like the rest.
@@ -109,15 +95,10 @@ _WIDE_SPACE = re.compile(r"\u00a0{2,}|\u202f{2,}|[\u1680\u2000-\u200a\u205f\u300
 
 
 def _tokens(text: str, lang: str, shown: bool = False) -> tuple[str, ...]:
-    """The text as compared: its words as written (case counts: "Sie"/"sie"), numbers as their
-    values (a place, "zweite", "2.", apart from a count, "zwei"), every sign that is not Markdown
-    emphasis ("?", "-", "≥", "(", ","), page references left out, and every address it links
-    to (a link added or changed is never a typo fix). ``shown``: the text is what a page shows
-    (``render.shown_text``), so every sign in it counts, "*", "_" and "`" too, and so does where
-    no space parts two tokens (``GLUE``); a number with a leading zero or in capitals counts as
-    typed."""
-    # What a page shows is compared as shown: nothing in it is taken for a link, a mark or a list
-    # number (text that Markdown did not make one shows as typed).
+    """The text as compared: words as written (case counts), numbers as their values (a place
+    apart from a count), every sign but Markdown emphasis, page references left out, and every
+    address it links to (a link changed is never a typo fix). ``shown``: the text is what a page
+    shows (``render.shown_text``), so "*", "_", "`" and touching tokens (``GLUE``) count too."""
     plain = _PAGE_REF.sub("", text if shown else re.sub(r"[*_`]+", " ", prose(unmarked(text))))
     if shown:
         plain = re.sub(r"¶(?:\s*¶)+", "¶", plain)  # a block that held only a page reference
@@ -166,19 +147,16 @@ class Words:
     def game_words(self, lang: str) -> set[str]:
         return self.glossary[lang] | self.vocabulary[lang]
 
-    def known(self, word: str, lang: str, zipf: float = KNOWN_ZIPF) -> bool:
+    def known(self, word: str, lang: str) -> bool:
         """A word of the language or the game, in this form or as a form of a known lemma
         ("Meuchlers" is a form of the glossary's "Meuchler", not a typo)."""
-        forms = {word.casefold(), _lemma(word, lang)}
-        return any(form in self.glossary[lang] or form in self.vocabulary[lang] or zipf_frequency(form, lang) >= zipf
-                   for form in forms)
+        game = self.game_words(lang)
+        return any(form in game or zipf_frequency(form, lang) >= KNOWN_ZIPF for form in {word.casefold(), _lemma(word, lang)})
 
     def typo_fix(self, old: str, new: str, lang: str) -> bool:
         """Whether ``new`` for ``old`` fixes a typo rather than changing the claim: ``old`` is no
-        word of the language, nor a form of one, nor of the game's content; ``new`` is a common
-        one or one of the game's; they are one slip apart (a letter swapped, missing, added or
-        wrong) inside the word, first and last letters kept. Another form of a real word is not a
-        typo ("Karte"/"Karten" changes a count, "der"/"den" who does what)."""
+        word of the language or the game, nor a form of one ("Karte"/"Karten" changes a count);
+        ``new`` is a common one or the game's; one slip apart, first and last letters kept."""
         claim_words = _claim_words(lang)
         if old.casefold() in claim_words or new.casefold() in claim_words or not old.isalpha() or not new.isalpha():
             return False
@@ -193,13 +171,9 @@ class Words:
                 and not self._readings_two_slips_away(old, new, lang))
 
     def _other_readings(self, old: str, new: str, lang: str) -> bool:
-        """Whether ``old`` is one slip from another word it could have meant, besides ``new``, the
-        slip at any letter: a word that would change the claim, another word the game's texts use
-        ("pernde": "perde" or the game's "prende"), or another word of the language as written
-        ("cloose": "close" or "choose"; "audeckt": "abdeckt" or "aufdeckt"; "Hächste": "Höchste"
-        or "Nächste"). Only when there is none is the fix the one reading.
-        Very rare words are not asked (under ``KNOWN_ZIPF``, as a typo's own word is not): nearly
-        every misspelling is one slip from one of those ("casetllo": "casello")."""
+        """Whether ``old`` is one slip, at any letter, from another word it could have meant besides
+        ``new`` ("cloose": "close" or "choose"; "Hächste": "Höchste" or "Nächste"). Words rarer
+        than ``KNOWN_ZIPF`` are not asked: nearly every misspelling is one slip from one of those."""
         word = old.casefold()
         letters = set(word) | set(new.casefold()) | set(ALPHABETS[lang])
         candidates = {word[:i] + word[i + 1:] for i in range(len(word))}
@@ -207,20 +181,12 @@ class Words:
         candidates |= {word[:i] + c + word[i + 1:] for i in range(len(word)) for c in letters}
         candidates |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in letters}
         candidates -= {word, new.casefold()}
-        # A reading that changes the claim (a negation, quantifier, order or function word, or a
-        # number: "saome", "ocne", "laest"), another word of the game or of the language.
-        # The slip may have hit any letter, the first and last too: "Hächste" is one slip from
-        # "Höchste" and from "Nächste", so neither is the one reading.
-        return any(_says_more(c, lang) or c in self.glossary[lang] or c in self.vocabulary[lang]
-                   or zipf_frequency(c, lang) >= KNOWN_ZIPF
-                   for c in candidates)
+        game = self.game_words(lang)
+        return any(_says_more(c, lang) or c in game or zipf_frequency(c, lang) >= KNOWN_ZIPF for c in candidates)
 
     def _readings_two_slips_away(self, old: str, new: str, lang: str) -> bool:
-        """Whether ``old`` is two slips from a word that would say something else, besides forms of
-        ``new``: a claim word (a negation, quantifier, order or function word) or a term of the
-        game's glossary. A typo of two slips may be one slip from a word it never meant:
-        "oldher", typed for "other", is one slip from "older"; the fix into the near word is then
-        no fix."""
+        """Whether ``old`` is two slips from a claim word or glossary term other than forms of
+        ``new``: "oldher", typed for "other", is one slip from "older", which is then no fix."""
         word, lemma = old.casefold(), _lemma(new, lang)
         return any(abs(len(w) - len(word)) <= 2 and w != word and _lemma(w, lang) != lemma and _distance(word, w) <= 2
                    for w in _claim_words(lang) | self.glossary[lang])
@@ -260,13 +226,11 @@ def _distance(a: str, b: str) -> int:
 
 def _same_but_typos(old: tuple, new: tuple, lang: str, words: Words) -> bool:
     (old_tokens, old_marks), (new_tokens, new_marks) = old, new
-    if len(old_tokens) != len(new_tokens) or len(old_marks) != len(new_marks):
+    if len(old_marks) != len(new_marks):
         return False
     for a, b in zip(old_marks, new_marks):
-        # A mark that binds another fact, became or stopped being an aside, or holds other words;
-        # a bound one holds the very words it held (numbers as their values): the page shows them
-        # as checked, and a word "fixed" there ("Wertungsfeldesn" → "Wertungsfeldern", meant
-        # "Wertungsfeldes") changes what is shown as checked.
+        # A bound mark must hold the very words it held: the page shows them as checked, and a
+        # "fixed" word there ("Wertungsfeldesn" → "Wertungsfeldern", meant "Wertungsfeldes") changes that.
         if a[:2] != b[:2] or not (a[2] == b[2] if a[0] else _same_words(a[2], b[2], lang, words)):
             return False
     return _same_words(old_tokens, new_tokens, lang, words)
@@ -274,6 +238,11 @@ def _same_but_typos(old: tuple, new: tuple, lang: str, words: Words) -> bool:
 
 def _same_words(old: tuple, new: tuple, lang: str, words: Words) -> bool:
     return len(old) == len(new) and all(a == b or words.typo_fix(a, b, lang) for a, b in zip(old, new))
+
+
+def _reason(field: str, lang: str, message: str, text: str, code: str = "new") -> HoldReason:
+    """A reason concerning one field's text; ``text`` is what the editors' pages quote."""
+    return HoldReason(f"{field} ({lang}): {message}", lang, code, (("field", field), ("text", text)))
 
 
 def _short(text: str, length: int = 80) -> str:
@@ -327,41 +296,31 @@ def _same_block(old: tuple, new: tuple, lang: str, words: Words) -> bool:
 
 
 def text_changes(before: str, after: str, lang: str, words: Words, field: str) -> list[HoldReason]:
-    """What of ``after`` is not ``before``, paragraph by paragraph and item by item in order
-    (order carries meaning: steps, "danach", a rule before its exception), bar numbers written
-    another way, pages and typos: the new or reworded statements, and the ones gone. And what
-    readers would see: the words of the page as rendered, so that Markdown cannot hide or show
-    words the comparison missed."""
+    """What of ``after`` is not ``before``, block by block in order (bar numbers written another
+    way, pages and typos), and then the words of the page as rendered, so that Markdown cannot
+    hide or show words the comparison missed."""
     if before == after:
         return []
     # A block with no statement (a page reference on its own line) says nothing to compare.
     old = [(text, sig) for kind, text in _blocks(before) if (sig := _block_signature(kind, text, lang))[1]]
     new = [(text, sig) for kind, text in _blocks(after) if (sig := _block_signature(kind, text, lang))[1]]
     same = len(old) == len(new) and all(_same_block(a[1], b[1], lang, words) for a, b in zip(old, new))
-    if same and _layout(before, lang) != _layout(after, lang):
-        # The same words in another place: a paragraph drawn into a list item, an item nested
-        # under another, a step made a sub-step, a text made code. Where a statement stands is
-        # part of what it says (which case it belongs to, what it is an exception of).
+    if same and _layout(before) != _layout(after):
+        # The same words in another place (a paragraph made a list item, a step a sub-step): where a
+        # statement stands is part of what it says.
         return [_moved(field, lang, after)]
     if same and _emphasis_changed(before, after, lang):
-        # Stress is part of what a sentence says: taken off a word it may weaken the word the
-        # rule turns on ("in **beiden** Ländern"); put on an article or a number it may make it
-        # say more ("Liegt **ein** Detektiv im Schloss" reads as "one detective").
-        return [HoldReason(f"{field} ({lang}): changes which words are emphasised: \"{_short(after)}\"",
-                           lang, "new", (("field", field), ("text", _short(after))))]
+        # Stress is part of what a sentence says ("in **beiden** Ländern", "**ein** Detektiv").
+        return [_reason(field, lang, f"changes which words are emphasised: \"{_short(after)}\"", _short(after))]
     if same and (not _same_words(_tokens(before, lang), _tokens(after, lang), lang, words)
                  or _LIST_NUMBERS.findall(before) != _LIST_NUMBERS.findall(after)):
-        # Words outside every statement: a block that renders as nothing (an image without alt
-        # text, an empty link, a link definition) still stands in the text, in the correction
-        # form and wherever the text is shown as typed; so do the numbers of its steps, which
-        # the page numbers anew.
-        return [HoldReason(f"{field} ({lang}): adds or changes words outside its statements: \"{_short(after)}\"",
-                           lang, "new", (("field", field), ("text", _short(after))))]
+        # Words outside every statement (a link definition, an image without alt text) and the
+        # numbers of steps render as nothing but stand wherever the text is shown as typed.
+        return [_reason(field, lang, f"adds or changes words outside its statements: \"{_short(after)}\"", _short(after))]
     if same:
         if _same_shown(before, after, lang, words, as_typed=field == "question"):
             return []
-        return [HoldReason(f"{field} ({lang}): the page would show other words than the text compared", lang,
-                           "new", (("field", field), ("text", _short(after))))]
+        return [_reason(field, lang, "the page would show other words than the text compared", _short(after))]
     old_sigs, new_sigs = [sig for _, sig in old], [sig for _, sig in new]
     gone = [text for (text, sig) in old if sig not in new_sigs]
     added = [text for (text, sig) in new if sig not in old_sigs]
@@ -375,16 +334,13 @@ def text_changes(before: str, after: str, lang: str, words: Words, field: str) -
 
 
 def _moved(field: str, lang: str, text: str) -> HoldReason:
-    return HoldReason(f"{field} ({lang}): moves statements within or between paragraphs or steps: \"{_short(text)}\"",
-                      lang, "new", (("field", field), ("text", _short(text))))
+    return _reason(field, lang, f"moves statements within or between paragraphs or steps: \"{_short(text)}\"", _short(text))
 
 
 def _emphasis_changed(before: str, after: str, lang: str) -> bool:
     """Whether a word shown in bold or italics is not any more, in its place, or a claim word is
-    stressed on its own that was not: an article, number, negation, quantifier, order or function
-    word set apart says more ("**ein** Detektiv" reads as one detective; "**kein**", "**vor**").
-    Stress on a name, a rule's own word or a whole phrase only points at it. Emphasis moved to the
-    same word elsewhere is taken off one and put on another."""
+    newly stressed on its own ("**ein** Detektiv" reads as one detective); stress on a name or a
+    whole phrase only points at it."""
     def flagged(text: str) -> list[tuple[str, bool]]:
         return [(token, flag) for run, flag in emphasis_runs(text) for token in _tokens(run, lang) if token != GLUE]
 
@@ -401,7 +357,7 @@ def _emphasis_changed(before: str, after: str, lang: str) -> bool:
     return taken or bool(stressed_alone(after) - stressed_alone(before))
 
 
-def _layout(text: str, lang: str) -> tuple:
+def _layout(text: str) -> tuple:
     return layout(text, lambda words: bool(statements(words)))
 
 
@@ -420,25 +376,18 @@ def _statement_reasons(gone: list[str], added: list[str], lang: str, field: str)
             old_left.pop(same)
     for source in new_left:
         quoted = _changed_part(source, old_sources)
-        reasons.append(HoldReason(f"{field} ({lang}): new or reworded statement \"{quoted}\"", lang,
-                                  "new", (("field", field), ("text", quoted))))
+        reasons.append(_reason(field, lang, f"new or reworded statement \"{quoted}\"", quoted))
     for statement in old_left:
         quoted = _changed_part(statement.source, new_left)
-        reasons.append(HoldReason(f"{field} ({lang}): drops or rewords the statement \"{quoted}\"", lang,
-                                  "dropped", (("field", field), ("text", quoted))))
+        reasons.append(_reason(field, lang, f"drops or rewords the statement \"{quoted}\"", quoted, "dropped"))
     return reasons
 
 
 def _same_shown(before: str, after: str, lang: str, words: Words, as_typed: bool = False) -> bool:
-    """Whether readers would see the same words in the same order, bar typo fixes: what a page
-    shows is read in order (table cells, a line's numbers, a note in brackets, a link's title),
-    whatever the Markdown around it. ``as_typed``: the text is shown as it is written (a
-    question: the page's heading and title, the search hits), not rendered."""
+    """Whether readers would see the same words in the same order, bar typo fixes, whatever the
+    Markdown around them. ``as_typed``: the text is shown as written (a question), not rendered."""
     shown = (lambda text: " ¶ ".join(text.split("\n\n"))) if as_typed else shown_text
-    old, new = _tokens(shown(before), lang, True), _tokens(shown(after), lang, True)
-    if len(old) != len(new):
-        return False
-    return all(a == b or words.typo_fix(a, b, lang) for a, b in zip(old, new))
+    return _same_words(_tokens(shown(before), lang, True), _tokens(shown(after), lang, True), lang, words)
 
 
 _STRUCTURED = ("ruling", "check", "citation", "basis", "editions", "section")
@@ -537,12 +486,9 @@ def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
             for written, numbers in new:
                 if (written, numbers) not in old and not written_as_cited(written, numbers, lang):
                     cited_form = page_text((int(numbers[0]), int(numbers[-1])), lang)
-                    reasons.append(HoldReason(f"{field} ({lang}): names a page not as citations write one: \"{written}\" (they write \"{cited_form}\")",
-                                              lang, "new", (("field", field), ("text", written))))
-            # Which of the cited pages 4–6 holds a statement is not known here: a statement given
-            # one page of a range, or another page than the cited one it had (pages swapped or
-            # moved between statements), is read by a second editor. A page outside the
-            # citation fixed, or the whole range, goes live.
+                    reasons.append(_reason(field, lang, f"names a page not as citations write one: \"{written}\" (they write \"{cited_form}\")", written))
+            # Which page of a cited range holds a statement is not known here: one page of the range,
+            # or another cited page than it had, is read by a second editor.
             for statement, pages in now.items():
                 old_pages = was.get(places.get(statement, -1))
                 if not cited or old_pages == pages or pages == set(range(cited[0], cited[1] + 1)):
@@ -551,14 +497,12 @@ def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
                 one_of_range = cited[0] != cited[1] and cited[0] <= min(pages) and max(pages) <= cited[1]
                 if cited_before or one_of_range:
                     shown = ", ".join(map(str, sorted(pages)))
-                    reasons.append(HoldReason(f"{field} ({lang}): cites page {shown} of the cited pages {cited[0]}–{cited[1]} for its statement {statement + 1}: which page holds it is read by a second editor",
-                                              lang, "new", (("field", field), ("text", shown))))
+                    reasons.append(_reason(field, lang, f"cites page {shown} of the cited pages {cited[0]}–{cited[1]} for its statement {statement + 1}: which page holds it is read by a second editor", shown))
         question, answer = (_page_set(getattr(after.text(lang), f)) for f in ("question", "answer"))
         if question - answer:
             named[lang] = None
             if changed:
-                reasons.append(HoldReason(f"question ({lang}): names a page its answer does not", lang, "new",
-                                          (("field", "question"), ("text", ", ".join(map(str, sorted(question - answer)))))))
+                reasons.append(_reason("question", lang, "names a page its answer does not", ", ".join(map(str, sorted(question - answer)))))
         elif answer:
             named[lang] = answer
     if changed and len({pages for pages in named.values() if pages is not None}) > 1:
@@ -570,10 +514,8 @@ def page_reasons(before: Faq, after: Faq) -> list[HoldReason]:
 
 def section_hold_reasons(before: dict[str, str], after: dict[str, str], glossary: list[GlossaryEntry],
                          vocabulary: Mapping[str, Iterable[str]] | None = None) -> list[HoldReason]:
-    """Why a change of a rules section's texts (``before``/``after``: its body per language) needs
-    a second editor. A section binds no fact to the engine, so nothing of it is checked: like an
-    answer's unbound words, each reworded, added, dropped or moved statement is read by a second
-    editor; a number written another way, a page or a typo fixed goes live."""
+    """Why a change of a rules section's bodies (per language) needs a second editor. A section
+    binds no fact, so it is held as an answer's unbound words are."""
     words = Words(glossary, vocabulary)
     return [reason for lang in LANGS for reason in text_changes(before[lang], after[lang], lang, words, "body")]
 
