@@ -230,8 +230,7 @@ def entries_between(repo: ContentRepo, old: str, new: str) -> list[tuple[str, st
     None when one of them is no accept (a commit by hand may change anything)."""
     entries = []
     for commit in repo.recent(limit=1000, key=None, since=old):
-        kind, _, where = commit.trailers.get("Change-Target", "").partition(" ")
-        game, _, target = where.partition("/")
+        kind, game, target = journal.target_of(commit.trailers)
         if not (kind and game and target):
             return None
         entries.append((game, kind, target))
@@ -342,10 +341,14 @@ def apply_change(
     return Outcome(change, plans, version, accept.flags, recovered)
 
 
+def _loaded(root: Path, game: str, context: Game | None) -> Game:
+    """``context``, or the game loaded from ``root`` when the caller has none."""
+    return context if context is not None else load_game(Path(root) / game, Path(root), lines=False)[0]
+
+
 def _holds(root: Path, game: str, kind: str, target: str, updates: dict, context: Game | None) -> list[HoldReason]:
     """Why a change needs a second editor (``holds``)."""
-    if context is None:
-        context, _, _ = load_game(Path(root) / game, Path(root), lines=False)
+    context = _loaded(root, game, context)
     if kind == "section":
         stored = {lang: text["body"] for lang, text in read_section(root, game, target).items()}
         bodies = {lang: (updates.get(lang) or {}).get("body") or stored[lang] for lang in LANGS}
@@ -420,8 +423,7 @@ def _dry_run_faq(root: Path, game: str, target: str, updates: dict, base_version
     current = faq_version(stored)
     if base_version is not None and base_version != current:
         raise StaleVersion(current)
-    if context is None:
-        context, _, _ = load_game(Path(root) / game, Path(root), lines=False)
+    context = _loaded(root, game, context)
     problems, entry = review_faq(context, stored, updates)
     if problems:
         raise ChangeRefused(problems)

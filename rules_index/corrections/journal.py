@@ -93,14 +93,17 @@ def flagged_langs(touched: set[str]) -> list[str]:
     return sorted(set(LANGS) - touched) if touched and touched != set(LANGS) else []
 
 
-def resolve_flags(session: Session, game: str, target: str, lang: str, editor_id: int) -> None:
-    """The open translation flags of one language of an entry are settled by ``editor_id``."""
-    for flag in session.scalars(select(TranslationFlag).where(
-        TranslationFlag.game == game, TranslationFlag.target_id == target,
-        TranslationFlag.lang == lang, TranslationFlag.resolved_at.is_(None),
-    )):
+def _resolve(session: Session, editor_id: int, *where) -> None:
+    """The open translation flags that ``where`` selects are settled by ``editor_id``."""
+    for flag in session.scalars(select(TranslationFlag).where(TranslationFlag.resolved_at.is_(None), *where)):
         flag.resolved_at = utcnow()
         flag.resolved_by = editor_id
+
+
+def resolve_flags(session: Session, game: str, target: str, lang: str, editor_id: int) -> None:
+    """The open translation flags of one language of an entry are settled by ``editor_id``."""
+    _resolve(session, editor_id, TranslationFlag.game == game, TranslationFlag.target_id == target,
+             TranslationFlag.lang == lang)
 
 
 def record(session: Session, root: Path, accept: Accept, commit: str) -> Change:
@@ -126,10 +129,7 @@ def record(session: Session, root: Path, accept: Accept, commit: str) -> Change:
     if accept.reverts_id is not None:
         # The entry is as it was before the reverted change: the languages it put under
         # translation review differ from nothing any more.
-        for flag in session.scalars(select(TranslationFlag).where(
-                TranslationFlag.change_id == accept.reverts_id, TranslationFlag.resolved_at.is_(None))):
-            flag.resolved_at = utcnow()
-            flag.resolved_by = accept.editor.id
+        _resolve(session, accept.editor.id, TranslationFlag.change_id == accept.reverts_id)
     if accept.report_id is not None:
         report = session.get(Report, accept.report_id)
         if report is not None:
@@ -208,11 +208,17 @@ def write_behind(repo: ContentRepo, root: Path, limit: int = 10, dry_run: bool =
     return written
 
 
+def target_of(trailers: dict[str, str]) -> tuple[str, str, str]:
+    """(kind, game, target) as a commit's Change-Target trailer names them; empty where it does not."""
+    kind, _, where = trailers.get("Change-Target", "").partition(" ")
+    game, _, target = where.partition("/")
+    return kind, game, target
+
+
 def _accept_of(session: Session, repo: ContentRepo, commit: Commit) -> Accept | None:
     """The accept a commit's trailers describe, with its files' texts; None if it cannot be told."""
     trailers = commit.trailers
-    kind, _, where = trailers.get("Change-Target", "").partition(" ")
-    game, _, target = where.partition("/")
+    kind, game, target = target_of(trailers)
     editor = session.get(Editor, int(trailers["Editor"])) if trailers.get("Editor", "").isdigit() else None
     if not (kind and game and target) or editor is None:
         log.error("commit %s names change %s, which cannot be recorded: no editor %r in this database",
