@@ -158,14 +158,18 @@ def claim_problems(game: Game, entry: Faq) -> list[GateProblem]:
     problems = [GateProblem("claim", message) for message in ruling_shape_problems(entry.ruling, len(entry.checks))]
     source = game.source(entry.citation.source)
     found = answer_problems(entry, game.glossary, source.pages if source else None, game.info.roles)
-    return problems + [GateProblem("claim", claim.message, lang=claim.lang, code=claim.code, params=claim.params) for claim in found]
+    return problems + [_claim(p) for p in found]
 
 
 def reversed_problems(game: Game, stored: Faq, entry: Faq) -> list[GateProblem]:
     """Each statement of ``entry`` that says the opposite of how the checked ``stored`` said the
     same fact (reversals.py)."""
-    found = [p for field in FAQ_TEXT_FIELDS for p in reversal_problems(stored, entry, game.glossary, field)]
-    return [GateProblem("claim", p.message, lang=p.lang, code=p.code, params=p.params) for p in found]
+    return [_claim(p) for field in FAQ_TEXT_FIELDS for p in reversal_problems(stored, entry, game.glossary, field)]
+
+
+def _claim(problem) -> GateProblem:
+    """A problem of the text (bindings.BindingProblem, reversals.py) as the gate's ``claim``."""
+    return GateProblem("claim", problem.message, lang=problem.lang, code=problem.code, params=problem.params)
 
 
 def mistake_problems(game: Game, entry: Faq) -> list[GateProblem]:
