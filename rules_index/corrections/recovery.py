@@ -68,12 +68,12 @@ class Startup:
         with content_lock(lock_file_in(app.instance_path)):
             if availability.usable():
                 try:
-                    results = settle(db.session(), content_repo(root), root)
+                    results = settle(db.session(), repo, root)
                 except availability.DATABASE_ERRORS as exc:
                     log.warning("accept commits not recorded at start: %s", availability.describe(exc))
                     availability.failed(exc)
             sweep_tmp(root)
-            written = journal_write_behind(content_repo(root), root)
+            written = journal_write_behind(repo, root)
             # A missing index is built on first use (web.state); one that exists must not
             # stay behind the files: this is the app's start-up rebuild of a stale index.
             if link.exists() and (written or any(r.content_changed for r in results) or is_stale(link, root)):
@@ -82,7 +82,6 @@ class Startup:
                 except ContentError:
                     log.exception("the content does not load; the search index keeps its last good build")
         return results
-
 
     @staticmethod
     def _work_to_do(repo, root: Path, link: Path) -> bool:
