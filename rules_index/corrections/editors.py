@@ -54,12 +54,15 @@ class Disabled(RuntimeError):
     """The name and password were right, but the account is disabled."""
 
 
-def _display_name(value: str | None) -> str | None:
+def _display_name(value: str | None, login: str) -> str | None:
+    """The display name as stored; raises EditorError unless it is printable and not the login name."""
     if value is None:
         return None
     value = " ".join(value.split())
     if not value or len(value) > 80 or not value.isprintable():
         raise EditorError("the display name must be 1 to 80 printable characters")
+    if value.casefold() == login.casefold():
+        raise EditorError("the display name must differ from the login name (the public history shows it)")
     return value
 
 
@@ -95,9 +98,7 @@ def add_editor(session: Session, name: str, password: str, display_name: str | N
     name = name.strip()
     if not name or len(name) > 80:
         raise EditorError("the name must be 1 to 80 characters")
-    shown = _display_name(display_name)
-    if shown is not None and shown.casefold() == name.casefold():
-        raise EditorError("the display name must differ from the login name (the public history shows it)")
+    shown = _display_name(display_name, name)
     hashed = password_hash(password)
     taken = _alike(session, name)
     if taken:
@@ -120,10 +121,7 @@ def set_display_name(session: Session, name: str, display_name: str | None) -> E
     """Set the name the public history shows; None takes it away (the history then says
     "Editorial team")."""
     editor = editor_named(session, name)
-    shown = _display_name(display_name)
-    if shown is not None and shown.casefold() == editor.name.casefold():
-        raise EditorError("the display name must differ from the login name (the public history shows it)")
-    editor.display_name = shown
+    editor.display_name = _display_name(display_name, editor.name)
     session.commit()
     return editor
 
