@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, ValidationError, model_validator
@@ -96,6 +96,8 @@ class CorrectionRequest(RequestModel):
 
 @dataclass(frozen=True)
 class Submission:
+    """A checked report, its fields named as the ``Report`` columns that store them."""
+
     game: str
     target_kind: str
     target_id: str
@@ -135,18 +137,7 @@ def validate_submission(library: Library, data: dict) -> Submission:
 
 def store(session: Session, submission: Submission) -> Report:
     """Commit the report; once this returns, the report is on disk."""
-    report = Report(
-        token=secrets.token_urlsafe(24),
-        game=submission.game,
-        target_kind=submission.target_kind,
-        target_id=submission.target_id,
-        lang=submission.lang,
-        message=submission.message,
-        proposed_answer=submission.proposed_answer,
-        page=submission.page,
-        email=submission.email,
-        status="pending",
-    )
+    report = Report(token=secrets.token_urlsafe(24), **asdict(submission), status="pending")
     session.add(report)
     session.commit()
     return report
@@ -155,14 +146,10 @@ def store(session: Session, submission: Submission) -> Report:
 def earlier_same(session: Session, submission: Submission) -> Report | None:
     """A pending report of the same words (message, proposal, page, e-mail) on the same text, sent
     within ``REPEAT_WINDOW``, else None."""
+    same = (getattr(Report, name) == value for name, value in asdict(submission).items())
     return session.scalar(
-        select(Report).where(
-            Report.status == "pending", Report.created_at >= utcnow() - REPEAT_WINDOW,
-            Report.game == submission.game, Report.target_kind == submission.target_kind,
-            Report.target_id == submission.target_id, Report.lang == submission.lang,
-            Report.message == submission.message, Report.proposed_answer == submission.proposed_answer,
-            Report.page == submission.page, Report.email == submission.email,
-        ).order_by(Report.id).limit(1))
+        select(Report).where(Report.status == "pending", Report.created_at >= utcnow() - REPEAT_WINDOW, *same)
+        .order_by(Report.id).limit(1))
 
 
 def by_token(session: Session, token: str) -> Report | None:
