@@ -18,7 +18,7 @@ def alembic_config() -> Config:
     return config
 
 
-def upgrade(engine: Engine, revision: str = "head") -> None:
+def upgrade(engine: Engine) -> None:
     config = alembic_config()
     with engine.connect() as connection:
         keys_were_on = False
@@ -32,7 +32,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         try:
             with connection.begin():
                 config.attributes["connection"] = connection
-                command.upgrade(config, revision)
+                command.upgrade(config, "head")
         finally:
             if keys_were_on:
                 connection.exec_driver_sql("PRAGMA foreign_keys=ON")

@@ -120,9 +120,6 @@ class Change(Base):
     __table_args__ = (Index("ix_changes_entry", "game", "target_kind", "target_id"),)
 
 
-HELD_STATES = ("held", "confirmed", "rejected")
-
-
 class HeldChange(Base):
     """A change the engine cannot judge (holds.py), stored as asked and kept from readers until a
     second editor confirms it (then it is accepted as any change) or rejects it.

@@ -49,6 +49,5 @@ def editor_for_token(session: Session, token: str) -> Editor | None:
     """The enabled editor a live token belongs to, or None (the lookup is by hash: the token is not stored)."""
     if not token or len(token) > 200:
         return None
-    editor = session.scalar(select(Editor).join(EditorToken, EditorToken.editor_id == Editor.id).where(
+    return session.scalar(select(Editor).join(EditorToken, EditorToken.editor_id == Editor.id).where(
         EditorToken.token_hash == token_hash(token), EditorToken.revoked_at.is_(None), Editor.disabled_at.is_(None)))
-    return editor
