@@ -6,12 +6,12 @@ Its changes stay in the history under its name.
 """
 from __future__ import annotations
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .editors import editor_named, password_hash
-from .models import Editor, EditorToken, utcnow
+from .models import Editor, utcnow
 from .sessions import revoke_all
+from .tokens import live_tokens
 
 
 def set_password(session: Session, name: str, password: str) -> int:
@@ -28,8 +28,7 @@ def disable(session: Session, name: str) -> tuple[int, int]:
     editor = editor_named(session, name)
     if editor.disabled_at is None:
         editor.disabled_at = utcnow()
-    tokens = list(session.scalars(select(EditorToken).where(
-        EditorToken.editor_id == editor.id, EditorToken.revoked_at.is_(None))))
+    tokens = live_tokens(session, editor)
     for token in tokens:
         token.revoked_at = utcnow()
     return revoke_all(session, editor), len(tokens)

@@ -18,7 +18,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _live(session: Session, editor: Editor) -> list[EditorToken]:
+def live_tokens(session: Session, editor: Editor) -> list[EditorToken]:
     return list(session.scalars(select(EditorToken).where(EditorToken.editor_id == editor.id, EditorToken.revoked_at.is_(None))))
 
 
@@ -27,7 +27,7 @@ def issue_token(session: Session, name: str) -> str:
     editor = editor_named(session, name)
     if editor.disabled_at is not None:
         raise EditorError(f"the editor '{editor.name}' is disabled")
-    for old in _live(session, editor):
+    for old in live_tokens(session, editor):
         old.revoked_at = utcnow()
     token = secrets.token_urlsafe(32)
     session.add(EditorToken(editor_id=editor.id, token_hash=token_hash(token)))
@@ -38,7 +38,7 @@ def issue_token(session: Session, name: str) -> str:
 def revoke_tokens(session: Session, name: str) -> int:
     """End the editor's live token; returns how many were live."""
     editor = editor_named(session, name)
-    live = _live(session, editor)
+    live = live_tokens(session, editor)
     for token in live:
         token.revoked_at = utcnow()
     session.commit()
