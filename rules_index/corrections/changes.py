@@ -1,23 +1,16 @@
 """Accepting a change: the gate first, then one commit, the files and the database row.
 
-1. Inside the content lock, accept commits left without their database row by a dead process are
-   recorded first (journal.settle), and a report that is no longer pending is refused
-   (ReportDecided).
-2. The change is planned as new file texts; a change made against an older version of the
-   entry is refused as stale.
-3. The gate (gate.py) checks the planned files in a copy of the game's folder: validation, the
-   entry's ruling against its text in every language, the game's common mistakes, the entry's
-   rule checks. Any problem raises ChangeRefused, and nothing is written.
-   A FAQ change the engine cannot judge (new or reworded words, holds.py) is then stored as a
-   HeldChange and nothing is written; a second editor's confirm_held runs it through the gate
-   again and writes it. A dry run stops here, saying which of the two it would be.
-4. One commit of the content repository (content.repo) is the change: the author is the editor,
-   the trailers name the change (journal.py). With a remote, the commit is made on the remote's
-   head and pushed; a push the remote refuses because it moved on is tried again on the new
-   head, through the gate again, unless the same entry changed there (StaleVersion). Then the
-   content files are written and one transaction records the change, its translation flags and
-   the report's status. A process that dies after the commit leaves a commit without its row,
-   which step 1 of the next accept (or the start of the next process) records.
+1. Under the content lock, commits a dead process left without their row are recorded first
+   (journal.settle); a report no longer pending is refused (ReportDecided).
+2. The change is planned as new file texts; one made against an older version is refused as stale.
+3. The gate (gate.py) checks the planned files in a copy of the game's folder; any problem raises
+   ChangeRefused and nothing is written. A FAQ change the engine cannot judge (holds.py) is stored
+   as a HeldChange instead, for a second editor's confirm_held. A dry run stops here.
+4. One commit of the content repository is the change (its author the editor, its trailers
+   journal.py's). With a remote it is pushed; a push refused because the remote moved on is tried
+   again on its new head, through the gate again, unless the same entry changed (StaleVersion).
+   Then the files are written and one transaction records the change, its translation flags and
+   the report's status.
 
 The callers publish the index afterwards (web/publishing.publish).
 """
@@ -254,15 +247,10 @@ def apply_change(
     reverts: Change | None = None,
     hold: bool = True,
 ) -> Outcome:
-    """Gate, write and record one change; raises ChangeRefused (with the problems), StaleVersion,
-    or ReportDecided (``report`` is not pending). A change the engine cannot judge (holds.py) is
-    stored as held instead of written, unless ``hold`` is False (a second editor confirms it, or a
-    revert restores a text that was live).
-
-    With ``dry_run`` nothing is written: the outcome says what would be accepted, held and flagged.
-    ``context`` is the loaded game (a FAQ dry run checks the change against it in memory).
-    ``reverts`` is the change this one undoes (stored with the change).
-    """
+    """Gate, write and record one change; raises ChangeRefused, StaleVersion or ReportDecided.
+    A change the engine cannot judge (holds.py) is held instead, unless ``hold`` is False (a second
+    editor confirms it, or a revert restores a text that was live). ``dry_run`` writes nothing;
+    ``context`` is the loaded game; ``reverts`` the change this one undoes."""
     today = today or dt.date.today()
     if dry_run and kind == "faq":
         return _dry_run_faq(root, game, target, updates, base_version, context)

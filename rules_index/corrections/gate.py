@@ -11,11 +11,9 @@ A changed FAQ entry must
   check that refutes it;
 - pass its checks through the rule engine: kind ``check``.
 
-Before a change is written (``review``) the planned files are checked in a copy of the game's
-folder. A dry run (``review_faq``) checks the changed entry in memory, against the stored entry and
-the loaded game: no files, no search index. Only the changed entry is run through the engine (a
-change touches one entry, and checks depend on nothing else); an entry whose checks and ruling are
-unchanged reuses the engine's earlier answer (probes are deterministic).
+``review`` checks the planned files in a copy of the game's folder; a dry run (``review_faq``)
+checks the changed entry in memory. Only the changed entry is run through the engine, and one
+whose checks and ruling are unchanged reuses the engine's earlier answer (probes are deterministic).
 """
 from __future__ import annotations
 

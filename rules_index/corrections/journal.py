@@ -9,13 +9,11 @@ An accept (changes.apply_change) makes one commit whose trailers say what it is:
     Reverts: 7                   (when it undoes change 7)
     Translation-Review: en it    (the languages put under translation review, or "none")
 
-then writes the content files and records the row (``record``) in one transaction. The row is
-an index of the change (entry, editor, report, commit); its texts before and after, and its
-patch, are read from the commit (``change_data``, ``change_patch``). A process that
-dies after the commit leaves a commit without its row; ``settle`` (run under the content lock at
-start and before every accept) finds such commits, brings their files into the work tree where
-the files still hold the text before, and records each exactly as a live accept would. A process
-that dies before the commit leaves nothing: the report stays open.
+then writes the content files and records the row (``record``) in one transaction. The row
+indexes the change; its texts and patch are read from the commit (``change_data``,
+``change_patch``). A process that dies after the commit leaves a commit without its row:
+``settle`` (under the content lock, at start and before every accept) writes its files where they
+still hold the text before and records it as a live accept would.
 """
 from __future__ import annotations
 
