@@ -20,6 +20,10 @@ A set whose questions have no ``expect`` is a spelling set: a question with ``fi
 misspelled and ``fixed`` is it corrected; one without is spelled right and should get no
 suggestion. Reported: suggestions made and the share right, spelled-right questions that got
 one, typos fixed, and typos whose results were searched as corrected ("Showing results for").
+
+A set whose questions each say ``why`` the content does not answer them is an out-of-scope set
+(prices, apps, a Queen in Citadels, another game): what is right is no answer put forward.
+Reported: the questions shown a card, and those shown answers side by side.
 """
 from __future__ import annotations
 
@@ -124,9 +128,42 @@ def _rows(path: Path) -> list[dict]:
     return load_text(Path(path).read_text(encoding="utf-8")) or []
 
 
+def is_out_of_scope_set(path: Path) -> bool:
+    rows = _rows(path)
+    return bool(rows) and all("why" in row and "expect" not in row for row in rows)
+
+
 def is_spelling_set(path: Path) -> bool:
     rows = _rows(path)
-    return bool(rows) and all("expect" not in row for row in rows)
+    return bool(rows) and all("expect" not in row and "why" not in row for row in rows)
+
+
+def evaluate_out_of_scope(index: SearchIndex, rows: list[dict]) -> tuple[dict[str, list[int]], list[tuple]]:
+    """Per language and overall: [questions, shown a card, shown answers side by side]; and the
+    questions that got either, with what they got."""
+    scores: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    put_forward = []
+    for row in rows:
+        hits = index.search(row["q"], row["lang"], limit=10).hits
+        card = [h.entry for h in hits if h.best]
+        close = [h.entry for h in hits if h.close]
+        for key in ("all", row["lang"]):
+            scores[key][0] += 1
+            scores[key][1] += bool(card)
+            scores[key][2] += bool(close)
+        if card or close:
+            put_forward.append((row, "card" if card else "side by side", card or close))
+    return dict(scores), put_forward
+
+
+def out_of_scope_report(scores: dict[str, list[int]], put_forward: list[tuple]) -> str:
+    lines = [f"{'set':<6}{'cases':>6}{'card':>7}{'side by side':>14}{'neither':>9}"]
+    for key in ["all", *sorted(k for k in scores if k != "all")]:
+        cases, card, close = scores[key]
+        lines.append(f"{key:<6}{cases:>6}{card / cases:>7.3f}{close / cases:>14.3f}{(cases - card - close) / cases:>9.3f}")
+    for row, what, entries in put_forward:
+        lines.append(f"  {what:<12} [{row['lang']}] {row['q']!r}: {', '.join(entries)}")
+    return "\n".join(lines)
 
 
 def load_spelling_cases(path: Path) -> list[SpellingCase]:
@@ -244,7 +281,10 @@ def main(argv: list[str]) -> int:
         for path in paths:
             print(f"== {path}")
             hidden = is_held_out(path)
-            if is_spelling_set(path):
+            if is_out_of_scope_set(path):
+                scores, put_forward = evaluate_out_of_scope(index, _rows(path))
+                print(out_of_scope_report(scores, [] if hidden else put_forward))
+            elif is_spelling_set(path):
                 scores, misses = evaluate_spelling(index, load_spelling_cases(path))
                 print(spelling_report(scores, [] if hidden else misses))
             else:

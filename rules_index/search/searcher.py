@@ -107,6 +107,11 @@ KIND_WEIGHT = 0.3
 # The fields of what an answer is asked about: its question, its keywords and players' words. The
 # card's answer holds an asked word in one of them (every right card of the tuning sets does).
 ASKED_FIELDS = (f.title_field(""), f.keywords_field(""))
+# The card, and each answer shown side by side, claims to answer the question asked: it is asked
+# about (``ASKED_FIELDS``) at least this share of the asked words. A question the content does not
+# answer ("How much does Web of Power cost?", "Does Citadels have a Queen?") otherwise got a card
+# for the one word it shares (eval/out-of-scope.yaml).
+CARD_ASKED_SHARE = 0.5
 WORD_FIELDS = (*ASKED_FIELDS, f.body_field(""))  # every field of words, not the word prefixes
 
 
@@ -675,9 +680,22 @@ class SearchIndex:
         """Whether the answer ``key`` holds an asked word (``asked``: each word's terms) in one of
         ``fields`` (their names' beginnings), in any language: an answer whose text only mentions
         the words ("terms of service" → "served") does not answer what was asked."""
+        return SearchIndex.asked_share(gen, key, asked, fields) > 0
+
+    @staticmethod
+    def asked_share(gen: _Generation, key: tuple, asked: list[tuple], fields: tuple[str, ...] = ASKED_FIELDS) -> float:
+        """The share of the asked words that the answer ``key`` holds in one of ``fields``, or (for
+        ``ASKED_FIELDS``) in players' ways of asking it that are stored only (a game's facts)."""
         docs = gen.entry_docs(key)
-        return any(gen.any_holds(gen.postings(*term), docs)
-                   for word in asked for term in word if term[0].startswith(fields))
+        title = f.title_field("")
+        phrased = ({lang: frozenset().union(*gen.asked_terms(key, lang)) for lang in LANGS}
+                   if fields == ASKED_FIELDS and key[0] == "fact" else {})
+
+        def held(word) -> bool:
+            return any(gen.any_holds(gen.postings(*term), docs) for term in word if term[0].startswith(fields)) or any(
+                term[1] in phrased.get(term[0][len(title):], ()) for term in word if term[0].startswith(title))
+
+        return sum(held(word) for word in asked) / len(asked) if asked else 0.0
 
     def _weigh_questions(self, gen: _Generation, scores: dict[tuple, float], words: str, asked_words: list[tuple],
                          game: str | None) -> dict[tuple, float]:
@@ -793,11 +811,11 @@ class SearchIndex:
                     best, close = None, frozenset([best, *namesakes[:MAX_CLOSE - 1]])
             if asked is not None:
                 # A word alone that names no game names a subject ("rules", "setup", "Dieb"), not a
-                # question: which game, and which of its answers, is open. Answers put forward side by
-                # side claim to fit as well as the card: each must be asked about an asked word.
-                if best is not None and (result.subject or not self.names_what_was_asked(gen, best, asked)):
+                # question: which game, and which of its answers, is open. The card and the answers
+                # side by side must each be asked about most of what was asked (``CARD_ASKED_SHARE``).
+                if best is not None and (result.subject or self.asked_share(gen, best, asked) < CARD_ASKED_SHARE):
                     best = None
-                close = frozenset(key for key in close if self.names_what_was_asked(gen, key, asked))
+                close = frozenset(key for key in close if self.asked_share(gen, key, asked) >= CARD_ASKED_SHARE)
                 # A word alone puts forward only the answers of different games ("Spielende": which
                 # game's end?), never one game's answers as if the word had named it ("ladro").
                 if len(close) < 2 or result.subject and len({key[1] for key in close}) < 2:

@@ -165,7 +165,7 @@ def test_one_question_answered_by_several_games_under_other_ids_gets_no_card(ind
     assert [(h.game, h.entry) for h in named] == [("ohne-furcht-und-adel", "tie-break")]
 
 
-def test_answers_side_by_side_are_each_asked_about_an_asked_word(index, monkeypatch):
+def test_answers_side_by_side_are_each_asked_about_most_asked_words(index, monkeypatch):
     from rules_index.search import searcher
 
     thief = ("faq", "ohne-furcht-und-adel", "thief-forbidden-targets")
@@ -173,11 +173,12 @@ def test_answers_side_by_side_are_each_asked_about_an_asked_word(index, monkeypa
     monkeypatch.setattr(searcher, "answer_confidence", lambda answers: (None, frozenset({thief, tie})))
     hits = index.search("citadels thief tie", "en", limit=10).hits
     assert {h.entry for h in hits if h.close} == {"thief-forbidden-targets", "tie-break"}
-    # One of the two not asked about any asked word: it is not put forward, and one alone is no pair.
+    # One of the two asked about too few of the asked words: it is not put forward, and one alone is
+    # no pair.
     index.results.clear()
-    asked_about = searcher.SearchIndex.names_what_was_asked
-    monkeypatch.setattr(searcher.SearchIndex, "names_what_was_asked",
-                        staticmethod(lambda gen, key, asked: key != tie and asked_about(gen, key, asked)))
+    share = searcher.SearchIndex.asked_share
+    monkeypatch.setattr(searcher.SearchIndex, "asked_share",
+                        staticmethod(lambda gen, key, asked, *fields: 0.4 if key == tie else share(gen, key, asked, *fields)))
     hits = index.search("citadels thief tie", "en", limit=10).hits
     assert not any(h.close for h in hits), [(h.entry, h.close) for h in hits]
 
@@ -252,3 +253,16 @@ def test_the_kind_of_question_asked_picks_among_sibling_answers(index, lang, que
         assert best == [card], [(h.entry, h.score, h.best) for h in hits]
     if not_card:
         assert not_card not in best, [(h.entry, h.score, h.best) for h in hits]
+
+
+@pytest.mark.parametrize("lang,query", [
+    ("en", "how does the robber work in catan"),
+    ("de", "Wie funktioniert die Straßenwertung bei Carcassonne?"),
+    ("en", "best strategy for the warlord in citadels"),
+    ("de", "welche taktik ist beim Söldner am besten"),
+])
+def test_a_question_the_content_does_not_answer_gets_no_answer_put_forward(index, lang, query):
+    """Another game's rules, a strategy: the answers that share one word of it are listed, but none
+    is put forward as the answer, alone or side by side (``CARD_ASKED_SHARE``)."""
+    hits = index.search(query, lang, limit=10).hits
+    assert hits and not any(h.best or h.close for h in hits), [(h.entry, h.best, h.close) for h in hits]

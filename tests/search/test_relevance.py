@@ -71,3 +71,18 @@ def test_a_held_out_set_prints_its_totals_and_never_its_questions(tmp_path, caps
     held_out, tuning = capsys.readouterr().out.split(f"== {tmp_path / 'probe.yaml'}")
     assert "cases" in held_out and question not in held_out
     assert question in tuning  # a tuning set lists what it missed
+
+
+def test_an_out_of_scope_set_counts_what_was_put_forward(tmp_path, capsys):
+    """Questions the content does not answer (``why`` given): a card or answers side by side are
+    what is counted, and a held-out one prints its totals only."""
+    from rules_index.search.evaluate import main
+
+    answered = "darf der dieb den meuchler bestehlen"  # gets its card: counted as put forward
+    for name in ("held-out-scope.yaml", "scope.yaml"):
+        (tmp_path / name).write_text(f'- {{lang: de, q: "{answered}", why: "probe"}}\n', encoding="utf-8")
+    main(["evaluate", str(tmp_path / "held-out-scope.yaml"), str(tmp_path / "scope.yaml")])
+    held_out, tuning = capsys.readouterr().out.split(f"== {tmp_path / 'scope.yaml'}")
+    assert "side by side" in held_out and answered not in held_out
+    assert f"card         [de] '{answered}'" in tuning
+    assert tuning.splitlines()[2].split()[:3] == ["all", "1", "1.000"]
