@@ -104,8 +104,7 @@ REWEIGHED = 6
 # ... and this share when its question asks for the kind of answer the asked words do ("how many",
 # "who", "when": ``query.question_kinds``).
 KIND_WEIGHT = 0.3
-# The fields of what an answer is asked about: its question, its keywords and players' words. The
-# card's answer holds an asked word in one of them (every right card of the tuning sets does).
+# The fields of what an answer is asked about: its question, its keywords and players' words.
 ASKED_FIELDS = (f.title_field(""), f.keywords_field(""))
 # The card, and each answer shown side by side, claims to answer the question asked: it is asked
 # about (``ASKED_FIELDS``) at least this share of the asked words. A question the content does not
