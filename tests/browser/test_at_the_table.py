@@ -63,7 +63,7 @@ def test_entries_open_by_keyboard_with_a_visible_focus(page, live_server):
     assert summary.evaluate("el => getComputedStyle(el).outlineStyle") == "solid"
     page.keyboard.press("Enter")
     expect(page.locator("#faq-tie-break")).to_have_attribute("open", "")
-    expect(page.locator("#faq-tie-break .answer")).to_contain_text("punti dai soli quartieri")
+    expect(page.locator("#faq-tie-break .answer")).to_contain_text("punti dei soli quartieri")
 
 
 def test_anchor_opens_its_entry(any_page, live_server):
