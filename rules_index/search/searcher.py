@@ -683,12 +683,11 @@ class SearchIndex:
 
     @staticmethod
     def asked_share(gen: _Generation, key: tuple, asked: list[tuple], fields: tuple[str, ...] = ASKED_FIELDS) -> float:
-        """The share of the asked words that the answer ``key`` holds in one of ``fields``, or (for
-        ``ASKED_FIELDS``) in players' ways of asking it that are stored only (a game's facts)."""
+        """The share of the asked words that the answer ``key`` holds in one of ``fields`` or in
+        players' ways of asking it (a game's facts keep theirs stored, not indexed)."""
         docs = gen.entry_docs(key)
         title = f.title_field("")
-        phrased = ({lang: frozenset().union(*gen.asked_terms(key, lang)) for lang in LANGS}
-                   if fields == ASKED_FIELDS and key[0] == "fact" else {})
+        phrased = {lang: frozenset().union(*gen.asked_terms(key, lang)) for lang in LANGS}
 
         def held(word) -> bool:
             return any(gen.any_holds(gen.postings(*term), docs) for term in word if term[0].startswith(fields)) or any(
