@@ -178,7 +178,8 @@ def test_answers_side_by_side_are_each_asked_about_most_asked_words(index, monke
     index.results.clear()
     share = searcher.SearchIndex.asked_share
     monkeypatch.setattr(searcher.SearchIndex, "asked_share",
-                        staticmethod(lambda gen, key, asked, *fields: 0.4 if key == tie else share(gen, key, asked, *fields)))
+                        staticmethod(lambda gen, key, asked, *fields: searcher.CARD_ASKED_SHARE * 0.9 if key == tie
+                                     else share(gen, key, asked, *fields)))
     hits = index.search("citadels thief tie", "en", limit=10).hits
     assert not any(h.close for h in hits), [(h.entry, h.close) for h in hits]
 
@@ -260,9 +261,31 @@ def test_the_kind_of_question_asked_picks_among_sibling_answers(index, lang, que
     ("de", "Wie funktioniert die Straßenwertung bei Carcassonne?"),
     ("en", "best strategy for the warlord in citadels"),
     ("de", "welche taktik ist beim Söldner am besten"),
+    # A common word held by an answer's question, the word asked about by none ("borrow", "Kredit",
+    # "horse", "giullare"): the share of the asked words is weighed by how much each tells.
+    ("en", "Can the thief borrow gold from the bank in Citadels?"),
+    ("de", "Darf der Dieb einen Kredit bei der Bank aufnehmen?"),
+    ("en", "Does the warlord get a horse?"),
+    ("it", "Cosa fa il giullare in Cittadelle?"),
 ])
 def test_a_question_the_content_does_not_answer_gets_no_answer_put_forward(index, lang, query):
     """Another game's rules, a strategy: the answers that share one word of it are listed, but none
     is put forward as the answer, alone or side by side (``CARD_ASKED_SHARE``)."""
     hits = index.search(query, lang, limit=10).hits
     assert hits and not any(h.best or h.close for h in hits), [(h.entry, h.best, h.close) for h in hits]
+
+
+def test_an_asked_word_weighs_more_the_fewer_documents_hold_it(index):
+    """``word_weight``: a word no document holds tells the most, a word of one character's answers
+    more than one of most answers of every game; a compound that no document holds tells as much
+    as a word none holds, though many hold one of its parts."""
+    gen = index.generation()
+    with gen.borrowed():
+        none, rare, common = (index.words(gen, word, "en")[0] for word in ("zeppelin", "assassin", "card"))
+        held = [len(gen.word_postings(word).ids) for word in (rare, common)]
+        weights = [gen.word_weight(word) for word in (none, rare, common)]
+        compound, part = (index.words(gen, word, "de")[0] for word in ("Zeppelinwertung", "Wertung"))
+        assert gen.word_postings(part) is not None
+        assert gen.word_weight(compound) == weights[0] > gen.word_weight(part)
+    assert gen.word_postings(none) is None and held[0] < held[1], held
+    assert weights[0] > weights[1] > weights[2], weights
