@@ -129,9 +129,11 @@ def answer_confidence(answers: list[tuple[tuple, float]]) -> tuple[tuple | None,
     return None, frozenset(key for key, score in answers[:MAX_CLOSE] if score >= first * CARD_MARGIN)
 
 
-def at_a_glance(game: str) -> dict[tuple, float]:
-    """A game's facts, credits and components as hits, in that order (``TITLE_FACTS``)."""
-    return {("fact", game, fact): float(len(TITLE_FACTS) - rank) for rank, fact in enumerate(TITLE_FACTS)}
+def at_a_glance(game: str, first: frozenset[str] = frozenset()) -> dict[tuple, float]:
+    """A game's facts, credits and components as hits, in that order (``TITLE_FACTS``), those of
+    ``first`` before the others."""
+    ordered = sorted(TITLE_FACTS, key=lambda fact: fact not in first)
+    return {("fact", game, fact): float(len(ordered) - rank) for rank, fact in enumerate(ordered)}
 
 
 def section_leads(chosen: list[tuple[tuple, float]]) -> bool:
@@ -518,6 +520,12 @@ class _Generation:
         return self.texts.remembered(("kinds", key), lambda: frozenset().union(
             *(question_kinds(self._document(d)[4]) for d in self.entry_docs(key))))
 
+    def phrasing_kinds(self, key: tuple) -> frozenset[str]:
+        """The kinds of answer players' ways of asking an entry ask for (``query.question_kinds``),
+        in any language; kept per generation."""
+        return self.texts.remembered(("phrasing kinds", key), lambda: frozenset().union(
+            *(question_kinds(line) for d in self.entry_docs(key) for line in self._document(d)[7].split("\n"))))
+
     def asked_terms(self, key: tuple, lang: str) -> tuple[frozenset[str], ...]:
         """The terms of each of players' ways of asking an entry's question in ``lang``."""
         return self.texts.remembered(("asked", key, lang), partial(self._asked_terms, key, lang))
@@ -628,6 +636,14 @@ class SearchIndex:
                 taken.update(term[:2] for term in own)
                 words.append(own)
         return words
+
+    @staticmethod
+    def glance(gen: _Generation, game: str, text: str) -> dict[tuple, float]:
+        """``at_a_glance`` of ``game``, first the answers that players ask the kind of question
+        ``text`` asks (``query.question_kinds`` of their ways of asking)."""
+        kinds = question_kinds(text)
+        return at_a_glance(game, frozenset(
+            fact for fact in TITLE_FACTS if kinds and kinds & gen.phrasing_kinds(("fact", game, fact))))
 
     def _rank(self, gen: _Generation, text: str, lang: str, game: str | None, limit: int,
               seen: dict | None = None, asked: list[tuple] | None = None) -> dict[tuple, float]:
@@ -778,8 +794,9 @@ class SearchIndex:
         seen: dict[tuple, int] = {}  # ranked documents: most hits need no lookup of their key
         if understood.title_only:
             # A game's name alone asks what the game is: its facts at a glance answer, its credits
-            # and components follow. A word of a title elsewhere names nothing ("König").
-            scores = at_a_glance(understood.game)
+            # and components follow, unless players ask one of them the kind of question asked
+            # ("Von wem ist …?": the credits). A word of a title elsewhere names nothing ("König").
+            scores = self.glance(gen, understood.game, query_text)
             corrected, asked = None, None
         else:
             corrected = self._suggest(gen, query_text, lang) if words else None
@@ -803,7 +820,7 @@ class SearchIndex:
         if unmatched:
             # A game named, and nothing of it holds the other words ("Chi ha inventato Adel
             # Verpflichtet?"): the game at a glance, as for its name alone, but put forward as no answer.
-            scores = at_a_glance(understood.game)
+            scores = self.glance(gen, understood.game, query_text)
         matched = scores
         if asked is not None and not unmatched:  # a game's name alone: its facts, credits and components, in that order
             scores = self._weigh_questions(gen, scores, words, asked, game_filter)

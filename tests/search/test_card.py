@@ -213,6 +213,20 @@ def test_a_game_named_with_words_it_does_not_hold_shows_the_game_at_a_glance(ind
     assert not any(h.best or h.close for h in hits)
 
 
+@pytest.mark.parametrize("lang,query,game,first,card", [
+    ("it", "di chi è Cittadelle?", "ohne-furcht-und-adel", "credits", True),
+    ("de", "Von wem stammt Ohne Furcht und Adel?", "ohne-furcht-und-adel", "credits", False),  # "stammt": no word of it
+    ("de", "Wie viele bei Kardinal & König?", "kardinal-und-koenig", "facts", True),
+    ("en", "Web of Power", "kardinal-und-koenig", "facts", True),
+])
+def test_a_games_name_with_question_words_alone_is_answered_by_what_players_ask_so(index, lang, query, game, first, card):
+    """A game's name and question words only: the facts, the credits and the components at a glance,
+    first the one that players ask the kind of question asked ("who": the credits)."""
+    hits = index.search(query, lang, limit=10).hits
+    assert [(h.kind, h.game, h.entry) for h in hits][:1] == [("fact", game, first)], [(h.entry, h.score) for h in hits]
+    assert hits[0].best is card
+
+
 @pytest.mark.parametrize("text,kinds", [
     ("Wie viele Räte passen in ein Land?", {"count"}), ("wieviel Gold bekommt der Händler", {"count"}),
     ("How much does the Warlord pay?", {"count"}), ("in quanti si gioca", {"count"}),
