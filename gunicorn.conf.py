@@ -61,6 +61,6 @@ def post_worker_init(worker):
     tables: about 190,000 objects) lives as long as the worker. Frozen, it is left out of the
     collector's full passes, which stop every thread of the worker: each accept starts one (new
     content means many new objects), and without the freeze a pass took about 140 ms of every
-    reader's time. bench/RESULTS.md, "A worker's collector" has the measurement. The snapshots
-    loaded later are not frozen: each is garbage once the next one is served."""
+    reader's time. bench/RESULTS.md, "A worker's collector" has the measurement. Each snapshot
+    the worker serves later is frozen when it is put in place (``rules_index.web.state``)."""
     gc.freeze()

@@ -17,6 +17,7 @@ as it loads (``load_served``: a process starts on any content).
 """
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import threading
@@ -149,6 +150,14 @@ class Served:
     def _install(self, snapshot: Snapshot) -> None:
         self.index.install(snapshot.search)
         self._snapshot = snapshot  # the one assignment readers see
+        if gc.get_freeze_count():
+            # A process that keeps what it loaded out of the collector (a gunicorn worker,
+            # gunicorn.conf.py) keeps each snapshot it serves out too: otherwise a switch's new
+            # objects start a full pass over the snapshots, every reader of the worker waiting
+            # for it (bench/RESULTS.md, "Frozen snapshots"). The previous snapshot is freed by
+            # reference counting all the same; what of it is in a reference cycle (a few of the
+            # caches' links per switch) stays until the worker ends.
+            gc.freeze()
 
 
 def index_link(app: Flask) -> IndexLink:

@@ -389,3 +389,31 @@ def test_generation_names_sort_as_the_builds_were_made_across_a_seconds_turn(tmp
     first = build_module.new_generation_dir(tmp_path / "index")
     second = build_module.new_generation_dir(tmp_path / "index")
     assert first.name < second.name, (first.name, second.name)
+
+
+def test_a_process_that_froze_what_it_loaded_freezes_each_snapshot_it_serves(site):
+    """A gunicorn worker keeps what it loaded out of the collector (``gc.freeze``); each snapshot
+    it then serves is kept out too, and the previous one is still freed by reference counting.
+    A process that froze nothing (these tests, the CLI) freezes nothing."""
+    content, link = site
+    assert gc.get_freeze_count() == 0
+    plain = serving(content, link, wait=None)
+    plain.current()
+    publish_change(content, link)
+    assert finds(plain) and gc.get_freeze_count() == 0
+    gc.collect()
+    gc.freeze()  # as gunicorn.conf.py's post_worker_init does
+    try:
+        served = serving(content, link, wait=None)
+        first = served.current()
+        frozen = gc.get_freeze_count()
+        previous = weakref.ref(first)
+        del first
+        publish_change(content, link, extra=" Again.")
+        served.index.results.clear()
+        assert finds(served)
+        # The new snapshot's library alone is thousands of objects, all frozen with it.
+        assert gc.get_freeze_count() > frozen + 1000, (frozen, gc.get_freeze_count())
+        assert previous() is None
+    finally:
+        gc.unfreeze()
