@@ -285,9 +285,10 @@ class _Generation:
             if lent is None:
                 lent = self.index.searcher()  # opening one reads every segment's headers, 2-15 ms
             self._local.lent = lent
+            self._local.read = {}
             yield
         finally:
-            self._local.lent = None
+            self._local.lent = self._local.read = None
             with self._pool_lock:
                 self._lent -= 1
                 if lent is not None:
@@ -341,19 +342,23 @@ class _Generation:
         term is read once (``_read_postings``, not boosted) and kept with each boost asked for
         (the reader's language weighs its fields more: one term, two boosts)."""
         key = (field_name, token, boost)
+        read = getattr(self._local, "read", None)
+        if read is not None and key in read:
+            return read[key]
         found = self.postings_cache.get(key)
-        if found is not None or self.missed_terms.get(key[:2]):
-            return found
-        found = self.postings_cache.get(key[:2])
-        if found is None:
-            found = self._read_postings(field_name, token)
+        if found is None and not self.missed_terms.get(key[:2]):
+            found = self.postings_cache.get(key[:2])
             if found is None:
-                self.missed_terms.put(key[:2], True)
-                return None
-            self.postings_cache.put(key[:2], found)
-        if boost != 1.0:
-            found = found.boosted(boost)
-            self.postings_cache.put(key, found)
+                found = self._read_postings(field_name, token)
+                if found is None:
+                    self.missed_terms.put(key[:2], True)
+                else:
+                    self.postings_cache.put(key[:2], found)
+            if found is not None and boost != 1.0:
+                found = found.boosted(boost)
+                self.postings_cache.put(key, found)
+        if read is not None:
+            read[key] = found
         return found
 
     def _read_postings(self, field_name: str, token: str):
@@ -373,14 +378,18 @@ class _Generation:
         """The postings of one asked word (``scoring.one_word`` of its terms' postings), or None if
         no document has any of its terms; kept with the terms' own postings."""
         key = ("word", terms, WORD_OVERLAP)
+        read = getattr(self._local, "read", None)
+        if read is not None and key in read:
+            return read[key]
         found = self.postings_cache.get(key)
-        if found is not None or self.missed_terms.get(key):
-            return found
-        found = one_word([self.postings(*term) for term in terms], WORD_OVERLAP)
-        if found is None:
-            self.missed_terms.put(key, True)
-        else:
-            self.postings_cache.put(key, found)
+        if found is None and not self.missed_terms.get(key):
+            found = one_word([self.postings(*term) for term in terms], WORD_OVERLAP)
+            if found is None:
+                self.missed_terms.put(key, True)
+            else:
+                self.postings_cache.put(key, found)
+        if read is not None:
+            read[key] = found
         return found
 
     def _document(self, docnum: int) -> tuple[str, str, str, str, str, str, str, str]:

@@ -202,3 +202,17 @@ def test_analyzers_keep_no_words_of_their_own(small):
     finally:
         tracemalloc.stop()
     assert grown < 64 * 1024  # a cache of the words would hold about a megabyte
+
+
+def test_a_search_reads_each_terms_postings_once_whatever_its_cache_lets_go(index, monkeypatch):
+    """With a postings cache too small to keep anything (at 30,000 entries a common word's postings
+    fill much of it), the ranking, the weighing and the card still read each term once per search:
+    re-reading what the cache let go in the same search doubled its slowest searches."""
+    tiny = SearchIndex(index.link, postings_bytes=1)
+    gen = tiny.generation()
+    reads: list[tuple[str, str]] = []
+    read = gen._read_postings
+    monkeypatch.setattr(gen, "_read_postings", lambda field, token: reads.append((field, token)) or read(field, token))
+    result = tiny.search("Darf der Dieb den Baumeister bestehlen, wenn er Gold hat?", "de", limit=10)
+    assert result.hits and len(reads) > 20
+    assert len(reads) == len(set(reads)), sorted({r for r in reads if reads.count(r) > 1})
