@@ -337,28 +337,38 @@ class _Generation:
             parts.update(found[1:])
         return frozenset(parts - wholes)
 
+    def searched(self, key, make):
+        """``make()``, kept for the rest of this thread's search under way (``borrowed``): one
+        search never reads the same postings twice, whatever the postings cache lets go meanwhile
+        (at 30,000 entries its common words did, between the ranking and the weighing)."""
+        read = getattr(self._local, "read", None)
+        if read is None:
+            return make()
+        if key not in read:
+            read[key] = make()
+        return read[key]
+
     def postings(self, field_name: str, token: str, boost: float):
         """(document numbers, boosted BM25F scores) of one term, or None if no document has it. A
         term is read once (``_read_postings``, not boosted) and kept with each boost asked for
         (the reader's language weighs its fields more: one term, two boosts)."""
+        return self.searched((field_name, token, boost), partial(self._cached_postings, field_name, token, boost))
+
+    def _cached_postings(self, field_name: str, token: str, boost: float):
         key = (field_name, token, boost)
-        read = getattr(self._local, "read", None)
-        if read is not None and key in read:
-            return read[key]
         found = self.postings_cache.get(key)
-        if found is None and not self.missed_terms.get(key[:2]):
-            found = self.postings_cache.get(key[:2])
+        if found is not None or self.missed_terms.get(key[:2]):
+            return found
+        found = self.postings_cache.get(key[:2])
+        if found is None:
+            found = self._read_postings(field_name, token)
             if found is None:
-                found = self._read_postings(field_name, token)
-                if found is None:
-                    self.missed_terms.put(key[:2], True)
-                else:
-                    self.postings_cache.put(key[:2], found)
-            if found is not None and boost != 1.0:
-                found = found.boosted(boost)
-                self.postings_cache.put(key, found)
-        if read is not None:
-            read[key] = found
+                self.missed_terms.put(key[:2], True)
+                return None
+            self.postings_cache.put(key[:2], found)
+        if boost != 1.0:
+            found = found.boosted(boost)
+            self.postings_cache.put(key, found)
         return found
 
     def _read_postings(self, field_name: str, token: str):
@@ -377,19 +387,18 @@ class _Generation:
     def word_postings(self, terms: tuple[tuple[str, str, float], ...]):
         """The postings of one asked word (``scoring.one_word`` of its terms' postings), or None if
         no document has any of its terms; kept with the terms' own postings."""
+        return self.searched(("word", terms, WORD_OVERLAP), partial(self._cached_word_postings, terms))
+
+    def _cached_word_postings(self, terms: tuple[tuple[str, str, float], ...]):
         key = ("word", terms, WORD_OVERLAP)
-        read = getattr(self._local, "read", None)
-        if read is not None and key in read:
-            return read[key]
         found = self.postings_cache.get(key)
-        if found is None and not self.missed_terms.get(key):
-            found = one_word([self.postings(*term) for term in terms], WORD_OVERLAP)
-            if found is None:
-                self.missed_terms.put(key, True)
-            else:
-                self.postings_cache.put(key, found)
-        if read is not None:
-            read[key] = found
+        if found is not None or self.missed_terms.get(key):
+            return found
+        found = one_word([self.postings(*term) for term in terms], WORD_OVERLAP)
+        if found is None:
+            self.missed_terms.put(key, True)
+        else:
+            self.postings_cache.put(key, found)
         return found
 
     def _document(self, docnum: int) -> tuple[str, str, str, str, str, str, str, str]:
