@@ -661,7 +661,7 @@ class SearchIndex:
         ``text`` asks (``query.question_kinds`` of their ways of asking)."""
         kinds = question_kinds(text)
         return at_a_glance(game, frozenset(
-            fact for fact in TITLE_FACTS if kinds and kinds & gen.phrasing_kinds(("fact", game, fact))))
+            fact for fact in TITLE_FACTS if kinds & gen.phrasing_kinds(("fact", game, fact))))
 
     def _rank(self, gen: _Generation, text: str, lang: str, game: str | None, limit: int,
               seen: dict | None = None, asked: list[tuple] | None = None) -> dict[tuple, float]:
