@@ -50,7 +50,7 @@ from .snippets import CachedTokens, answer_snippet, text_snippet
 from .spelling import Spelling, language_knows, plainly_of_another_language, transpositions
 
 MAX_LIMIT = 50
-POSTINGS_BYTES = 64 * MiB  # the default of SEARCH_POSTINGS_CACHE_BYTES
+POSTINGS_BYTES = 128 * MiB  # the default of SEARCH_POSTINGS_CACHE_BYTES
 # The most entries each of a generation's other caches keeps.
 MAX_ENTRIES = {"missed": 4096, "analyses": 32768, "lines": 16384, "words": 8192, "spans": 8192, "snippets": 8192,
                "documents": 16384, "texts": 4096, "results": 1024}
