@@ -183,6 +183,16 @@ class SearchResult:
     subject_games: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Answer:
+    """What the weighing and the card read of one answer (``_Generation.answer``)."""
+    docs: frozenset[int]  # its live documents, one per language
+    question: dict[str, frozenset[str]]  # per language: the terms of its question and what it names
+    asked: dict[str, tuple[frozenset[str], ...]]  # per language: the terms of each of players' ways of asking it
+    phrased: dict[str, frozenset[str]]  # per language: every term of those ways of asking
+    kinds: frozenset[str]  # the kinds of answer its question asks for, in any language (``query.question_kinds``)
+    phrasing_kinds: frozenset[str]  # ... and those players' ways of asking it ask for
+
 
 class Analyses:
     """How a generation analyses text, and what it worked out that depends on that alone: each
@@ -426,10 +436,6 @@ class _Generation:
         """The document number of an entry's (kind, game, entry) live document in ``lang``."""
         return self.docnum(":".join((*key, lang)))
 
-    def entry_docs(self, key: tuple) -> frozenset[int]:
-        """The live document numbers of one entry (kind, game, entry), a document per language."""
-        return frozenset(d for d in (self.entry_docnum(key, lang) for lang in LANGS) if d is not None)
-
     @staticmethod
     def any_holds(postings, docs: frozenset[int]) -> bool:
         """Whether any of ``docs`` is among the postings (None: no document has the term). The
@@ -520,41 +526,25 @@ class _Generation:
         return any(fold(candidate) == folded for lang in LANGS
                    for candidate in self.spelling(lang).suggestions(reader, word, distance, limit=64))
 
-    def question_terms(self, key: tuple, lang: str) -> frozenset[str]:
-        """The terms of an entry's question (its title field) in ``lang``; kept per generation."""
-        return self.texts.remembered(("question", key, lang), partial(self._question_terms, key, lang))
+    def answer(self, key: tuple) -> Answer:
+        """What the weighing and the card read of an answer (kind, game, entry), worked out once per
+        generation: one look-up per answer in a search, not one per language and purpose."""
+        return self.texts.remembered(("answer", key), partial(self._answer, key))
 
-    def _question_terms(self, key: tuple, lang: str) -> frozenset[str]:
-        docnum = self.entry_docnum(key, lang)
-        if docnum is None:
-            return frozenset()
-        # Every edition's name of a character the question names counts as the question's own word.
-        question, _text, named = self._document(docnum)[4:7]
-        return frozenset(self.analyze(f.title_field(lang), f"{question} {named}"))
-
-    def question_kinds(self, key: tuple) -> frozenset[str]:
-        """The kinds of answer an entry's question asks for (``query.question_kinds``), in any
-        language; kept per generation."""
-        return self.texts.remembered(("kinds", key), lambda: frozenset().union(
-            *(question_kinds(self._document(d)[4]) for d in self.entry_docs(key))))
-
-    def phrasing_kinds(self, key: tuple) -> frozenset[str]:
-        """The kinds of answer players' ways of asking an entry ask for (``query.question_kinds``),
-        in any language; kept per generation."""
-        return self.texts.remembered(("phrasing kinds", key), lambda: frozenset().union(
-            *(question_kinds(line) for d in self.entry_docs(key) for line in self._document(d)[7].split("\n"))))
-
-    def asked_terms(self, key: tuple, lang: str) -> tuple[frozenset[str], ...]:
-        """The terms of each of players' ways of asking an entry's question in ``lang``."""
-        return self.texts.remembered(("asked", key, lang), partial(self._asked_terms, key, lang))
-
-    def _asked_terms(self, key: tuple, lang: str) -> tuple[frozenset[str], ...]:
-        docnum = self.entry_docnum(key, lang)
-        if docnum is None:
-            return ()
-        analyzer = id(self.analyses.fields[f.title_field(lang)])
-        lines = self._document(docnum)[7].split("\n")
-        return tuple(terms for terms in (self.analyses.line_terms(analyzer, line) for line in lines) if terms)
+    def _answer(self, key: tuple) -> Answer:
+        docs = {lang: d for lang in LANGS if (d := self.entry_docnum(key, lang)) is not None}
+        question, asked, kinds, phrasing_kinds = {}, {}, set(), set()
+        for lang, docnum in docs.items():
+            title, _text, named, phrasings = self._document(docnum)[4:]
+            # Every edition's name of a character the question names counts as the question's own word.
+            question[lang] = frozenset(self.analyze(f.title_field(lang), f"{title} {named}"))
+            analyzer = id(self.analyses.fields[f.title_field(lang)])
+            lines = phrasings.split("\n")
+            asked[lang] = tuple(terms for terms in (self.analyses.line_terms(analyzer, line) for line in lines) if terms)
+            kinds |= question_kinds(title)
+            phrasing_kinds.update(*(question_kinds(line) for line in lines))
+        phrased = {lang: frozenset().union(*terms) for lang, terms in asked.items()}
+        return Answer(frozenset(docs.values()), question, asked, phrased, frozenset(kinds), frozenset(phrasing_kinds))
 
     def word_weight(self, word: tuple) -> float:
         """How much an asked word (its terms) tells: the inverse document frequency of its
@@ -661,7 +651,7 @@ class SearchIndex:
         ``text`` asks (``query.question_kinds`` of their ways of asking)."""
         kinds = question_kinds(text)
         return at_a_glance(game, frozenset(
-            fact for fact in TITLE_FACTS if kinds & gen.phrasing_kinds(("fact", game, fact))))
+            fact for fact in TITLE_FACTS if kinds & gen.answer(("fact", game, fact)).phrasing_kinds))
 
     def _rank(self, gen: _Generation, text: str, lang: str, game: str | None, limit: int,
               seen: dict | None = None, asked: list[tuple] | None = None) -> dict[tuple, float]:
@@ -739,13 +729,12 @@ class SearchIndex:
         """The share of the asked words, each weighed by how much it tells (``word_weight``), that
         the answer ``key`` holds in one of ``fields`` or in players' ways of asking it (a game's
         facts keep theirs stored, not indexed)."""
-        docs = gen.entry_docs(key)
+        answer = gen.answer(key)
         title = f.title_field("")
-        phrased = {lang: frozenset().union(*gen.asked_terms(key, lang)) for lang in LANGS}
 
         def held(word) -> bool:
-            return any(gen.any_holds(gen.postings(*term), docs) for term in word if term[0].startswith(fields)) or any(
-                term[1] in phrased.get(term[0][len(title):], ()) for term in word if term[0].startswith(title))
+            return any(gen.any_holds(gen.postings(*term), answer.docs) for term in word if term[0].startswith(fields)) or any(
+                term[1] in answer.phrased.get(term[0][len(title):], ()) for term in word if term[0].startswith(title))
 
         if not asked:
             return 0.0
@@ -768,20 +757,20 @@ class SearchIndex:
         # are tens of thousands, and the cache may have let them go since the ranking read them.
         word_lists = [gen.word_postings(word) for word in asked_words]
         for key, score in answers[:REWEIGHED]:
+            answer = gen.answer(key)
             share = nearest = 0.0
             for field_lang, terms in wanted.items():
                 if not terms:
                     continue
-                held = gen.question_terms(key, field_lang)
+                held = answer.question.get(field_lang)
                 if held:
                     share = max(share, len(terms & held) / len(terms))
                 # A way of asking fits as far as the words it and the question share go, over the
                 # longer of the two: a long phrasing holding every asked word is no exact fit.
-                for phrasing in gen.asked_terms(key, field_lang):
+                for phrasing in answer.asked.get(field_lang, ()):
                     nearest = max(nearest, len(terms & phrasing) / max(len(terms), len(phrasing)))
-            docs = gen.entry_docs(key)
-            held_words = sum(gen.any_holds(postings, docs) for postings in word_lists) / max(1, len(asked_words))
-            same_kind = bool(kinds) and bool(kinds & gen.question_kinds(key))
+            held_words = sum(gen.any_holds(postings, answer.docs) for postings in word_lists) / max(1, len(asked_words))
+            same_kind = bool(kinds) and bool(kinds & answer.kinds)
             scores[key] = score * (1.0 + QUESTION_WEIGHT * share + ASKED_WEIGHT * nearest + WORDS_WEIGHT * held_words
                                    + KIND_WEIGHT * same_kind)
         return scores
