@@ -30,7 +30,7 @@ from rules_index.content import LANGS, Library
 
 from . import schema as f
 from .analysis import german_vocabulary
-from .documents import document_fields, game_names, library_documents
+from .documents import Document, document_fields, game_names, library_documents
 from .incremental import ENTRIES, library_entry_hashes, update_generation
 from rules_index.content.repo import content_version
 from rules_index.content.snapshot import Snapshot, content_fingerprint, fingerprint_of, read_content, snapshot_of
@@ -160,12 +160,18 @@ def write_marker(target: Path, library: Library, snapshot: Snapshot, documents: 
 
 def write_generation(library: Library, target: Path, snapshot: Snapshot) -> int:
     """Write a complete index into the new, empty directory ``target``; returns the doc count."""
+    return write_documents(library_documents(library), german_texts(library), target, timeout=10.0)
+
+
+def write_documents(documents: Iterable[Document], german: Iterable[str], target: Path, **options) -> int:
+    """Index ``documents`` into the new, empty directory ``target`` with the service's schema, its
+    compound splitter's vocabulary made of the texts ``german``; returns the doc count.
+    ``options`` go to Whoosh's writer (the benchmarks' synthetic games use several processes)."""
     target.mkdir(parents=True)
-    schema = f.build_schema(german_vocabulary(german_texts(library)))
-    ix = whoosh_index.create_in(str(target), schema)
+    ix = whoosh_index.create_in(str(target), f.build_schema(german_vocabulary(german)))
     count = 0
-    with ix.writer(timeout=10.0) as writer:
-        for doc in library_documents(library):
+    with ix.writer(**options) as writer:
+        for doc in documents:
             writer.add_document(**document_fields(doc))
             count += 1
     ix.close()
