@@ -114,6 +114,11 @@ ASKED_FIELDS = (f.title_field(""), f.keywords_field(""))
 # ("cost", "macht") while the word it is about is in no answer's question. Calibrated on the
 # tuning sets and eval/out-of-scope.yaml.
 CARD_ASKED_SHARE = 0.37
+# ... and its own question must fit what was asked: the weighing (``_weigh_questions``) must have
+# raised it by at least this share. An answer that leads only on words of its text ("Is Citadels
+# worth buying?": the answer on gold at the end) fits no question asked of it. Calibrated on the
+# tuning sets and the out-of-scope ones (cards 18 and 19 of 90 -> 11 and 12; 2 right cards fewer).
+CARD_FIT = 0.25
 WORD_FIELDS = (*ASKED_FIELDS, f.body_field(""))  # every field of words, not the word prefixes
 
 
@@ -857,8 +862,10 @@ class SearchIndex:
             if asked is not None:
                 # A word alone that names no game names a subject ("rules", "setup", "Dieb"), not a
                 # question: which game, and which of its answers, is open. The card and the answers
-                # side by side must each be asked about most of what was asked (``CARD_ASKED_SHARE``).
-                if best is not None and (result.subject or self.asked_share(gen, best, asked) < CARD_ASKED_SHARE):
+                # side by side must each be asked about most of what was asked (``CARD_ASKED_SHARE``),
+                # and the card's own question must fit it (``CARD_FIT``).
+                if best is not None and (result.subject or self.asked_share(gen, best, asked) < CARD_ASKED_SHARE
+                                         or scores[best] < matched[best] * (1.0 + CARD_FIT)):
                     best = None
                 close = frozenset(key for key in close if self.asked_share(gen, key, asked) >= CARD_ASKED_SHARE)
                 # A word alone puts forward only the answers of different games ("Spielende": which

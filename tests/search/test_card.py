@@ -289,6 +289,19 @@ def test_a_question_the_content_does_not_answer_gets_no_answer_put_forward(index
     assert hits and not any(h.best or h.close for h in hits), [(h.entry, h.best, h.close) for h in hits]
 
 
+@pytest.mark.parametrize("lang,query", [
+    ("en", "Is Hoity Toity still in print?"),
+    ("it", "Esiste un'espansione di Keine Ehre unter Dieben?"),
+    ("de", "Wie viel kostet Adel Verpflichtet gebraucht?"),
+])
+def test_no_card_whose_own_question_does_not_fit_what_was_asked(index, lang, query):
+    """A question about the game as a product: an answer that leads on words of its text ("print",
+    "gebraucht") while its own question, players' ways of asking it and the kind of question barely
+    fit is no answer card (``CARD_FIT``)."""
+    hits = index.search(query, lang, limit=10).hits
+    assert hits and not any(h.best for h in hits), [(h.entry, h.score, h.best) for h in hits]
+
+
 def test_an_asked_word_weighs_more_the_fewer_documents_hold_it(index):
     """``word_weight``: a word no document holds tells the most, a word of one character's answers
     more than one of most answers of every game; a compound that no document holds tells as much
