@@ -192,7 +192,7 @@ class SearchResult:
 class Answer:
     """What the weighing and the card read of one answer (``_Generation.answer``)."""
     docs: frozenset[int]  # its live documents, one per language
-    question: dict[str, frozenset[str]]  # per language: the terms of its question and what it names
+    question: dict[str, frozenset[str]]  # per language: the terms of its question, what it names (a fact: how asked)
     asked: dict[str, tuple[frozenset[str], ...]]  # per language: the terms of each of players' ways of asking it
     phrased: dict[str, frozenset[str]]  # per language: every term of those ways of asking
     kinds: frozenset[str]  # the kinds of answer its question asks for, in any language (``query.question_kinds``)
@@ -549,6 +549,8 @@ class _Generation:
             kinds |= question_kinds(title)
             phrasing_kinds.update(*(question_kinds(line) for line in lines))
         phrased = {lang: frozenset().union(*terms) for lang, terms in asked.items()}
+        if key[0] == "fact":  # a fact's title is a label ("Spielerzahl, Spieldauer, Alter"): players ask it so
+            question = {lang: terms | phrased.get(lang, frozenset()) for lang, terms in question.items()}
         return Answer(frozenset(docs.values()), question, asked, phrased, frozenset(kinds), frozenset(phrasing_kinds))
 
     def word_weight(self, word: tuple) -> float:

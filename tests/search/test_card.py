@@ -302,6 +302,14 @@ def test_no_card_whose_own_question_does_not_fit_what_was_asked(index, lang, que
     assert hits and not any(h.best for h in hits), [(h.entry, h.score, h.best) for h in hits]
 
 
+def test_a_facts_ways_of_asking_are_its_question(index):
+    """A game's facts have a label for a title ("Numero di giocatori, durata, età"), not a question:
+    players' ways of asking them fit what was asked as an answer's question does (``CARD_FIT``)."""
+    hits = index.search("Mio nipote ha 7 anni, Kardinal & König è adatto?", "it", limit=10).hits
+    best = [(h.kind, h.game, h.entry) for h in hits if h.best]
+    assert best == [("fact", "kardinal-und-koenig", "facts")], [(h.entry, h.score, h.best) for h in hits]
+
+
 def test_an_asked_word_weighs_more_the_fewer_documents_hold_it(index):
     """``word_weight``: a word no document holds tells the most, a word of one character's answers
     more than one of most answers of every game; a compound that no document holds tells as much
