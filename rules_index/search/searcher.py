@@ -117,7 +117,7 @@ CARD_ASKED_SHARE = 0.37
 # ... and its own question must fit what was asked: the weighing (``_weigh_questions``) must have
 # raised it by at least this share. An answer that leads only on words of its text ("Is Citadels
 # worth buying?": the answer on gold at the end) fits no question asked of it. Calibrated on the
-# tuning sets and the out-of-scope ones (cards 18 and 19 of 90 -> 11 and 12; 2 right cards fewer).
+# tuning sets and the out-of-scope ones (cards 18 and 19 of 90 -> 11 and 12; no right card fewer).
 CARD_FIT = 0.25
 WORD_FIELDS = (*ASKED_FIELDS, f.body_field(""))  # every field of words, not the word prefixes
 
