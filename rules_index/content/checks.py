@@ -251,18 +251,21 @@ def check_markup(game: Game, where: Where) -> Iterator[Problem]:
 
 
 def check_asked(game: Game, where: Where) -> Iterator[Problem]:
-    """A question as players put it (a FAQ entry's ``asked``) is the one entry's that answers it:
-    the same question under two entries, or twice under one, would make search guess."""
+    """A question as players put it (the ``asked`` of a FAQ entry or a rules section) is the one
+    entry's that answers it: the same question under two entries, or twice under one, would make
+    search guess."""
     seen: dict[tuple[str, str], str] = {}
-    for faq in game.faq:
+    entries = [("faq.yaml", faq.id, faq.asked) for faq in game.faq]
+    entries += [("sections.yaml", section.id, section.meta.asked) for section in game.sections]
+    for name, entry_id, asked in entries:
         for lang in LANGS:
-            for number, text in enumerate(faq.asked.get(lang)):
+            for number, text in enumerate(asked.get(lang)):
                 key = (lang, " ".join(text.casefold().split()))
                 if key in seen:
-                    yield _problem(where("faq.yaml", faq.id, "asked", lang, number),
+                    yield _problem(where(name, entry_id, "asked", lang, number),
                                    f"asked ({lang}): {text!r} stands under entry '{seen[key]}' already")
                 else:
-                    seen[key] = faq.id
+                    seen[key] = entry_id
 
 
 CHECKS = (

@@ -168,6 +168,9 @@ class Section(Strict):
     kind: Literal[SECTION_KINDS]  # type: ignore[valid-type]
     editions: Annotated[list[Id], Field(min_length=1)]
     citation: Citation
+    # How players ask for this part of the rules as a whole ("How do you win?", "Aufbau"): search
+    # words only, as a FAQ entry's ``asked``.
+    asked: LocalizedList = LocalizedList()
 
 
 class FaqText(Strict):

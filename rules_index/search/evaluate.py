@@ -21,6 +21,10 @@ misspelled and ``fixed`` is it corrected; one without is spelled right and shoul
 suggestion. Reported: suggestions made and the share right, spelled-right questions that got
 one, typos fixed, and typos whose results were searched as corrected ("Showing results for").
 
+A set whose questions all expect ``kind: section`` asks about a game's rules at large ("How do you
+win?"): what is right is that section shown first and no answer put forward as the card. Reported:
+the section shown first, among the first three, and the questions shown a card.
+
 A set whose questions each say ``why`` the content does not answer them is an out-of-scope set
 (prices, apps, a Queen in Citadels, another game): what is right is no answer put forward.
 Reported: the questions shown a card, and those shown answers side by side.
@@ -61,6 +65,7 @@ class Scores:
     shown_at_3: int = 0
     card: int = 0         # the expected entry is the card
     cards_shown: int = 0  # a card is shown
+    shown_first: int = 0
 
     def add(self, faq_rank: int | None, shown_rank: int | None, is_card: bool, card_shown: bool) -> None:
         self.cases += 1
@@ -69,6 +74,7 @@ class Scores:
             self.found_at_3 += faq_rank <= 3
             self.reciprocal += 1.0 / faq_rank
         self.shown_at_3 += shown_rank is not None and shown_rank <= 3
+        self.shown_first += shown_rank == 1
         self.card += is_card
 
     def rate(self, count: int | float) -> float:
@@ -266,6 +272,19 @@ def report(scores: dict[str, Scores], outcomes: list[Outcome]) -> str:
     return "\n".join(lines)
 
 
+def rules_report(scores: dict[str, Scores], outcomes: list[Outcome]) -> str:
+    """The report of a set asking about the rules at large: the section first, no card."""
+    lines = [f"{'set':<6}{'cases':>6}{'first':>7}{'shown@3':>9}{'card shown':>11}"]
+    for key in ["all", *sorted(k for k in scores if k != "all")]:
+        s = scores[key]
+        lines.append(f"{key:<6}{s.cases:>6}{s.rate(s.shown_first):>7.3f}{s.rate(s.shown_at_3):>9.3f}{s.card_coverage:>11.3f}")
+    for o in outcomes:
+        if o.card_shown or o.shown_rank != 1:
+            what = "CARD" if o.card_shown else "not first"
+            lines.append(f"  {what:<10} shown {o.shown_rank or '-':>2}: [{o.case.lang}] {o.case.query!r} -> {o.case.game}/{o.case.entry}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m rules_index.search.evaluate", description=(
         "Search relevance as the search page shows it: recall@3 and MRR@10 of the answer, the rank it is "
@@ -288,8 +307,12 @@ def main(argv: list[str]) -> int:
                 scores, misses = evaluate_spelling(index, load_spelling_cases(path))
                 print(spelling_report(scores, [] if hidden else misses))
             else:
-                scores, outcomes = evaluate(index, load_cases(path))
-                print(report(scores, [o for o in outcomes if o.is_card] if hidden else outcomes))
+                cases = load_cases(path)
+                scores, outcomes = evaluate(index, cases)
+                if all(case.kind == "section" for case in cases):
+                    print(rules_report(scores, [] if hidden else outcomes))
+                else:
+                    print(report(scores, [o for o in outcomes if o.is_card] if hidden else outcomes))
             if hidden:
                 print("  (a held-out set: totals only)")
     return 0

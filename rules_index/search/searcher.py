@@ -75,10 +75,12 @@ SHOWN_ORDER = {"faq": 0, "fact": 0, "section": 1, "glossary": 2, "mistake": 3}
 # A glossary term that scores this many times the best answer is what was asked ("mercenary",
 # another edition's name of a character): it is shown first, and no answer is put forward.
 TERM_LEAD = 1.5
-# A rules section that scores this many times the best answer: the question is about the rules at
-# large ("Regeln"), which the rules summary answers better than any one answer, so none is put
-# forward. On the tuning sets a right card's answer scored at least 0.57 of the best section.
-SECTION_LEAD = 2.0
+# A rules section that scores this many times the best answer, both weighed (``_weigh_questions``):
+# the question is about the rules at large ("How do you set it up?"), which the rules summary
+# answers better than any one answer: the section is shown first and no answer is put forward.
+# Calibrated on the tuning sets and eval/rules-at-large.yaml: at 1.0 the section led for 0.87 of
+# the latter, but 72 right cards of the former went; at 1.5, 0.63 and 4; at 2.0, 0.47 and 1.
+SECTION_LEAD = 1.5
 # The answer card (``answer_confidence``): the first answer clearly leads when the next one scores
 # under ``CARD_MARGIN`` of it; else the answers within it (at most ``MAX_CLOSE``) are shown side by
 # side. Calibrated on the tuning sets for a card right at least 97 % of the times it is shown
@@ -102,6 +104,7 @@ ASKED_WEIGHT = 0.3
 # one word that both hold and a rare one scores high ("castle" in most answers of one game).
 WORDS_WEIGHT = 0.3
 REWEIGHED = 6
+SECTIONS_REWEIGHED = 2
 # ... and this share when its question asks for the kind of answer the asked words do ("how many",
 # "who", "when": ``query.question_kinds``).
 KIND_WEIGHT = 0.3
@@ -141,12 +144,12 @@ def at_a_glance(game: str, first: frozenset[str] = frozenset()) -> dict[tuple, f
     return {("fact", game, fact): float(len(ordered) - rank) for rank, fact in enumerate(ordered)}
 
 
-def section_leads(chosen: list[tuple[tuple, float]]) -> bool:
-    """Whether a rules section outscores every answer ``SECTION_LEAD`` times (``chosen``: (key,
+def section_leads(chosen: list[tuple[tuple, float]]) -> tuple[tuple, float] | None:
+    """The rules section that scores ``SECTION_LEAD`` times every answer, if any (``chosen``: (key,
     score) of the hits shown)."""
     answer = max((score for key, score in chosen if key[0] in ANSWER_KINDS), default=0.0)
-    section = max((score for key, score in chosen if key[0] == "section"), default=0.0)
-    return answer > 0 and section >= SECTION_LEAD * answer
+    section = max(((key, score) for key, score in chosen if key[0] == "section"), key=lambda kv: kv[1], default=None)
+    return section if answer > 0 and section is not None and section[1] >= SECTION_LEAD * answer else None
 
 
 def term_asked(chosen: list[tuple[tuple, float]]) -> tuple[tuple, float] | None:
@@ -551,6 +554,8 @@ class _Generation:
         phrased = {lang: frozenset().union(*terms) for lang, terms in asked.items()}
         if key[0] == "fact":  # a fact's title is a label ("Spielerzahl, Spieldauer, Alter"): players ask it so
             question = {lang: terms | phrased.get(lang, frozenset()) for lang, terms in question.items()}
+        elif key[0] == "section":  # ... and a section is asked only so: where an answer asks its title, it has no ways
+            question = phrased
         return Answer(frozenset(docs.values()), question, asked, phrased, frozenset(kinds), frozenset(phrasing_kinds))
 
     def word_weight(self, word: tuple) -> float:
@@ -756,6 +761,9 @@ class SearchIndex:
         answers = sorted(((key, score) for key, score in scores.items() if key[0] in ANSWER_KINDS), key=lambda kv: (-kv[1], kv[0]))
         if not answers:
             return scores
+        # The leading rules sections are weighed as the answers are: a question about the rules at
+        # large ("How do you win?") fits a section's ways of asking better than any answer's.
+        sections = sorted(((key, score) for key, score in scores.items() if key[0] == "section"), key=lambda kv: (-kv[1], kv[0]))
         asked = scoring_words(words, gen.players, game)
         wanted = {field_lang: set(gen.analyze(f.title_field(field_lang), asked)) for field_lang in LANGS}
         kinds = question_kinds(words)
@@ -763,7 +771,7 @@ class SearchIndex:
         # Each asked word's postings once, not once per answer: at scale a common word's postings
         # are tens of thousands, and the cache may have let them go since the ranking read them.
         word_lists = [gen.word_postings(word) for word in asked_words]
-        for key, score in answers[:REWEIGHED]:
+        for key, score in [*answers[:REWEIGHED], *sections[:SECTIONS_REWEIGHED]]:
             answer = gen.answer(key)
             share = nearest = 0.0
             for field_lang, terms in wanted.items():
@@ -841,14 +849,11 @@ class SearchIndex:
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
         result.subject = asked is not None and game_filter is None and len(asked) <= 1
-        # Whether a term was asked alone is a matter of the words matched: an answer's question
-        # naming the term (in any edition) ranks it among the answers, not above the term itself.
-        term = term_asked([(key, matched[key]) for key, _score in chosen])
-        if term is not None:
-            term = next(item for item in chosen if item[0] == term[0])
-            chosen.remove(term)
-            chosen.insert(0, term)
-        if term is not None or section_leads(chosen) or unmatched:
+        lead = self._lead(gen, chosen, matched, asked, game_filter)
+        if lead is not None:
+            chosen.sort(key=lambda item: item[0] != lead)  # stable: the rest keep their order
+        # The rules at large asked, of a game left open ("Regeln"): no answer either.
+        if lead is not None or unmatched or section_leads(chosen) is not None:
             best, close = None, frozenset()
         else:
             answers = [(key, score) for key, score in chosen if key[0] in ANSWER_KINDS]
@@ -895,6 +900,30 @@ class SearchIndex:
             result.subject_games = tuple(dict.fromkeys(
                 hit.game for hit in result.hits if self.names_what_was_asked(gen, (hit.kind, hit.game, hit.entry), asked, WORD_FIELDS)))
         return result
+
+    def _lead(self, gen: _Generation, chosen: list[tuple[tuple, float]], matched: dict[tuple, float],
+              asked: list[tuple] | None, game: str | None) -> tuple | None:
+        """The hit that is what was asked rather than any answer, if one is: a glossary term asked
+        alone (``term_asked``, by the words matched: an answer's question naming the term in any
+        edition ranks it among the answers), or a rules section, the rules at large
+        (``section_leads``, weighed). When both lead, the one further ahead of the answers: a
+        section holds every term it explains ("How does scoring work?" names the scoring field)."""
+        term = term_asked([(key, matched[key]) for key, _score in chosen])
+        section = section_leads(chosen)
+        if section is not None and game is None and asked is not None:
+            # Another game's section about as high, and no asked word of this game alone: which
+            # game's rules were asked is open ("Spielende").
+            others = {key[1] for key, score in chosen
+                      if key[0] == "section" and key[1] != section[0][1] and score >= section[1] * NAMESAKE_MARGIN}
+            if others and not self.tells_games_apart(gen, section[0][1], others, asked):
+                section = None
+        if term is None or section is None:
+            lead = term or section
+        else:
+            answer = max(score for key, score in chosen if key[0] in ANSWER_KINDS)
+            answer_matched = max(matched[key] for key, _score in chosen if key[0] in ANSWER_KINDS)
+            lead = section if section[1] / answer > term[1] / answer_matched else term
+        return lead[0] if lead is not None else None
 
     def related(self, kind: str, game: str, entry: str, lang: str, limit: int = 4,
                 gen: _Generation | None = None) -> list[str]:

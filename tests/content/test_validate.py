@@ -128,6 +128,22 @@ def test_a_players_question_belongs_to_one_entry(tiny_content):
     assert [p.message for p in problems] == ["asked (en): 'What does a coin  score?' stands under entry 'coin-value' already"]
 
 
+def test_a_way_of_asking_for_a_rules_section_belongs_to_it_alone(tiny_content):
+    """A section is asked for as a whole ("How does scoring work?"); the same words under a FAQ
+    entry would make search guess between the two."""
+    edit(tiny_content, "sections.yaml", "section: {de: Wertung, en: Scoring, it: Punteggio}}\n",
+         'section: {de: Wertung, en: Scoring, it: Punteggio}}\n  asked:\n    en: ["How does scoring work?", "what is a coin  Worth?"]\n')
+    _, problems = load(tiny_content)
+    assert [p.message for p in problems] == []  # an entry's question is not one of its ways of asking
+    edit(tiny_content, "faq.yaml", "  section: scoring\n  citation", '  section: scoring\n  asked:\n    en: ["What is a coin worth?"]\n  citation')
+    _, problems = load(tiny_content)
+    assert [str(p) for p in problems] == [
+        f"content/{GAME}/sections.yaml:10: asked (en): 'what is a coin  Worth?' stands under entry 'coin-value' already"]
+    edit(tiny_content, "sections.yaml", '    en: ["How does scoring work?"', '    fr: ["Comment on compte ?"]\n    en: ["How does scoring work?"')
+    _, problems = load(tiny_content)
+    assert [p.message for p in problems if "fr" in p.message] == ["1.asked.fr: unknown field"]
+
+
 def test_missing_file_is_reported(tiny_content):
     (tiny_content / GAME / "glossary.yaml").unlink()
     _, problems = load(tiny_content)

@@ -53,10 +53,34 @@ def test_a_term_asked_alone_leads_with_its_glossary_entry_and_puts_no_answer_for
 
 def test_a_rules_section_far_ahead_of_every_answer_puts_no_answer_forward():
     section = (("section", "g", "goal"), 30.0)
-    assert section_leads([(A, 30.0 / SECTION_LEAD), (B, 5.0), section])
-    assert not section_leads([(A, 30.0 / SECTION_LEAD + 0.1), section])
-    assert not section_leads([(A, 10.0), (("glossary", "g", "t"), 90.0)])  # a term is term_asked's
-    assert not section_leads([section])  # no answer to hold back
+    assert section_leads([(A, 30.0 / SECTION_LEAD), (B, 5.0), section]) == section
+    assert section_leads([(A, 30.0 / SECTION_LEAD + 0.1), section]) is None
+    assert section_leads([(A, 10.0), (("glossary", "g", "t"), 90.0)]) is None  # a term is term_asked's
+    assert section_leads([section]) is None  # no answer to hold back
+
+
+@pytest.mark.parametrize("lang,query,section", [
+    ("de", "Erklär mir kurz den Aufbau von Ohne Furcht und Adel", ("ohne-furcht-und-adel", "setup")),
+    ("en", "walk me through setting up web of power", ("kardinal-und-koenig", "setup")),
+    ("it", "come si prepara adel verpflichtet", ("adel-verpflichtet", "setup")),
+    ("de", "worum geht es bei keine ehre unter dieben", ("keine-ehre-unter-dieben", "goal")),
+    ("en", "what's the aim in citadels", ("ohne-furcht-und-adel", "goal")),
+    ("de", "wie läuft eine runde bei adel verpflichtet ab", ("adel-verpflichtet", "round")),
+    ("it", "come funziona il punteggio finale di kardinal und könig", ("kardinal-und-koenig", "final-scoring")),
+])
+def test_a_question_about_the_rules_at_large_leads_with_its_section(index, lang, query, section):
+    """"How do you set it up?" is answered by the rules summary's section, whose ways of asking
+    (``asked`` in sections.yaml) fit it; no one FAQ entry is put forward as its answer."""
+    hits = index.search(query, lang, limit=10).hits
+    assert (hits[0].kind, hits[0].game, hits[0].entry) == ("section", *section), [(h.kind, h.entry) for h in hits[:3]]
+    assert not any(h.best or h.close for h in hits)
+
+
+def test_a_narrow_question_keeps_its_answer_ahead_of_the_section_on_its_subject(index):
+    """The section on the game's end holds every word of "when does it end"; the FAQ entry that
+    asks just that stays the card."""
+    hits = index.search("wann endet kardinal und könig", "de", limit=10).hits
+    assert [(h.kind, h.entry) for h in hits if h.best] == [("faq", "game-end")]
 
 
 @pytest.mark.parametrize("lang,query", [("de", "Regeln")])
@@ -150,8 +174,16 @@ def test_a_word_alone_puts_no_answers_of_one_game_nor_unasked_ones_side_by_side(
 
 
 def test_a_word_alone_puts_the_answers_of_different_games_side_by_side(index):
-    close = [h for h in index.search("Spielende", "de", limit=10).hits if h.close]
+    close = [h for h in index.search("Gleichstand", "de", limit=10).hits if h.close]
     assert len(close) >= 2 and len({h.game for h in close}) == len(close) and not any(h.best for h in close)
+
+
+@pytest.mark.parametrize("query", ["Spielende", "Regeln"])
+def test_a_word_alone_for_a_part_of_every_games_rules_puts_nothing_forward(index, query):
+    """Every game's rules have their end: the word asks for a part of the rules of a game left
+    open, so no game's section is shown first and no answer is put forward."""
+    hits = index.search(query, "de", limit=10).hits
+    assert hits and not any(h.best or h.close for h in hits)
 
 
 @pytest.mark.parametrize("lang,query", [("en", "tie breaker"), ("en", "what happens on a tie")])

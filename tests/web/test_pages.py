@@ -108,7 +108,8 @@ def test_a_word_alone_asks_which_game_is_meant(client, lang, query, words):
     assert line and words in line.group(1), page
     assert f'href="/{lang}/search?q={query}&amp;game={GAME}"' in line.group(1)
     listed = set(re.findall(rf'href="/{lang}/search\?q={query}&amp;game=([a-z-]+)"', line.group(1)))
-    shown = set(re.findall(rf'href="/{lang}/([a-z-]+)/(?:faq|rules)/', page))
+    results = re.search(r'<ol class="results">(.*?)</ol>', page, re.S).group(1)
+    shown = set(re.findall(rf'href="/{lang}/([a-z-]+)/', results))
     assert len(listed) >= 2 and listed == shown  # each game the results come from
     picked = html(client.get(f"/{lang}/search", query_string={"q": query, "game": GAME}))
     assert 'class="which-game"' not in picked
@@ -213,7 +214,7 @@ def test_coverage_page_lists_every_section(client, app, lang, heading):
 
 @pytest.mark.parametrize("lang,question,note", [
     ("en", "game end", "These answers come from different games"),
-    ("de", "Spielende", "Diese Antworten stammen aus verschiedenen Spielen"),
+    ("de", "Gleichstand", "Diese Antworten stammen aus verschiedenen Spielen"),
     ("it", "fine della partita", "Queste risposte vengono da giochi diversi"),
 ])
 def test_close_answers_of_different_games_ask_for_the_game(client, lang, question, note):
