@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import json
 import os
 import shutil
 import tempfile
@@ -14,9 +15,11 @@ from pathlib import Path
 
 from app import ROOT, create_app
 from rules_index.content import load_library
+from rules_index.content.repo import content_version
 from rules_index.content.snapshot import content_fingerprint
 from rules_index.corrections import db, migrate
 from rules_index.search import build
+from rules_index.search.build import MARKER, current_generation
 
 
 @functools.lru_cache(maxsize=None)
@@ -106,6 +109,10 @@ def seed_index(instance: Path, content: Path) -> bool:
     if content_fingerprint(content) != fingerprint:
         return False
     shutil.copytree(folder, instance, symlinks=True, dirs_exist_ok=True)
+    # A build names the version of the folder it read (its repository's commit, or the
+    # fingerprint when its edits are not committed), not the checkout's the template was built in.
+    target, info = current_generation(instance / "index")
+    (target / MARKER).write_text(json.dumps({**info, "version": content_version(content, fingerprint)}))
     return True
 
 

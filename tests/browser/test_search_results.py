@@ -1,6 +1,8 @@
 """The search page as a player sees it on a phone: the answer first, mistakes refuted, one form."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -42,7 +44,7 @@ def test_a_mistake_reads_as_refuted(phone, live_server):
     assert mistake.locator("a").get_attribute("href").startswith(f"/en/{GAME}/faq/")
 
 
-CLOSE = [("de", "Spielende", {2: "Zwei Antworten passen:", 3: "Drei Antworten passen:"}),
+CLOSE = [("de", "Ende des Spiels", {2: "Zwei Antworten passen:", 3: "Drei Antworten passen:"}),
          ("en", "game end", {2: "Two answers fit:", 3: "Three answers fit:"}),
          ("it", "fine della partita", {2: "Due risposte corrispondono:", 3: "Tre risposte corrispondono:"})]
 
@@ -63,6 +65,24 @@ def test_close_answers_side_by_side_instead_of_a_card(phone, live_server, lang, 
     assert all(h.startswith(f"/{lang}/") and "/faq/game-end" in h for h in hrefs) and len(set(games)) == count, hrefs
     first = cards.nth(0).bounding_box()
     assert first["y"] < PHONE_HEIGHT  # the first answer starts without scrolling
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+RULES_AT_LARGE = [("de", "Worum geht es bei Ohne Furcht und Adel?", "/de/ohne-furcht-und-adel/#rule-goal"),
+                  ("en", "how do you set up web of power", "/en/kardinal-und-koenig/#rule-setup"),
+                  ("it", "preparazione cittadelle", "/it/ohne-furcht-und-adel/#rule-setup")]
+
+
+@pytest.mark.parametrize("lang,question,href", RULES_AT_LARGE, ids=[q[0] for q in RULES_AT_LARGE])
+def test_a_question_about_the_rules_at_large_leads_with_the_rules_section(phone, live_server, lang, question, href):
+    """"How do you set it up?" is answered by the rules summary's section, first and without
+    scrolling; no one answer is put forward as the answer."""
+    phone.goto(f"{live_server}/{lang}/search?q={question}")
+    first = phone.locator(".results .hit").first
+    expect(first).to_have_class(re.compile(r"\bhit-section\b"))
+    assert first.locator("a").get_attribute("href") == href
+    assert phone.locator(".hit.best").count() == 0 and phone.locator(".close-answers").count() == 0
+    assert first.bounding_box()["y"] < PHONE_HEIGHT
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 

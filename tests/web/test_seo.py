@@ -141,14 +141,26 @@ def test_a_shared_search_previews_as_its_results(client):
 
 
 @pytest.mark.parametrize("lang,question,fit", [
-    ("en", "Spielende", "Three answers fit:"), ("de", "Spielende", "Drei Antworten passen:"),
+    ("en", "game end", {2: "Two answers fit:", 3: "Three answers fit:"}),
+    ("de", "Ende des Spiels", {2: "Zwei Antworten passen:", 3: "Drei Antworten passen:"}),
 ])
 def test_a_shared_search_of_close_answers_previews_them(client, lang, question, fit):
     """A link to results with no single answer previewed as the site's blurb, as a search with no hits did."""
     page = client.get(f"/{lang}/search?q={question}").get_data(as_text=True)
     titles = re.findall(r'<li class="answer-card close-card">.*?<a href="[^"]+">([^<]+)</a>', page, re.S)
     description = re.search(r'<meta property="og:description" content="([^"]+)"', page).group(1)
-    assert len(titles) >= 2 and description == f"{fit} " + " · ".join(titles), (description, titles)
+    assert len(titles) >= 2 and description == f"{fit[len(titles)]} " + " · ".join(titles), (description, titles)
+
+
+@pytest.mark.parametrize("lang,question", [("en", "how do you set up web of power"), ("it", "preparazione cittadelle")])
+def test_a_shared_search_of_the_rules_at_large_previews_the_section(client, lang, question):
+    """A question about the rules at large leads with the rules section: its link previews that
+    section, not the site's blurb."""
+    page = client.get(f"/{lang}/search?q={question}").get_data(as_text=True)
+    first = re.search(r'<li class="hit ([^"]*)">.*?<a href="([^"]+)">([^<]+)</a>', page, re.S)
+    description = re.search(r'<meta property="og:description" content="([^"]+)"', page).group(1)
+    assert first.group(1) == "hit-section" and "#rule-" in first.group(2), first.group(0)
+    assert description.startswith(f"{first.group(3)} · "), description
 
 
 def test_a_shared_links_tracking_leaves_the_other_languages_clean(client):
