@@ -19,7 +19,7 @@ from rules_index.search.documents import library_documents
 from rules_index.search.evaluate import load_cases
 
 CASES = load_cases(ROOT / "eval" / "search-queries.yaml")
-OTHER_CASES = [case for name in ("player-questions", "table-talk", "situations", "table-4", "table-5", "table-6", "table-7", "table-8", "table-9", "table-10", "table-11", "table-12", "table-13", "table-14")
+OTHER_CASES = [case for name in ("player-questions", "table-talk", "situations", "table-4", "table-5", "table-6", "table-7", "table-8", "table-9", "table-10", "table-11", "table-12", "table-13", "table-14", "table-15")
                for case in load_cases(ROOT / "eval" / f"{name}.yaml")]
 SAMPLE = 60  # questions of OTHER_CASES per run
 VARIANTS = 2  # typo'd variants per question of CASES
