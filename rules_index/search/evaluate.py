@@ -21,9 +21,10 @@ misspelled and ``fixed`` is it corrected; one without is spelled right and shoul
 suggestion. Reported: suggestions made and the share right, spelled-right questions that got
 one, typos fixed, and typos whose results were searched as corrected ("Showing results for").
 
-A set whose questions all expect ``kind: section`` asks about a game's rules at large ("How do you
-win?"): what is right is that section shown first and no answer put forward as the card. Reported:
-the section shown first, among the first three, and the questions shown a card.
+A set whose questions all expect ``kind: section`` or ``kind: glossary`` asks about a game's rules
+at large ("How do you win?") or what a thing is ("Was macht der Baumeister?"): what is right is
+that section or term shown first and no answer put forward as the card. Reported: the expected hit
+shown first, among the first three, and the questions shown a card.
 
 A set whose questions each say ``why`` the content does not answer them is an out-of-scope set
 (prices, apps, a Queen in Citadels, another game): what is right is no answer put forward.
@@ -272,8 +273,8 @@ def report(scores: dict[str, Scores], outcomes: list[Outcome]) -> str:
     return "\n".join(lines)
 
 
-def rules_report(scores: dict[str, Scores], outcomes: list[Outcome]) -> str:
-    """The report of a set asking about the rules at large: the section first, no card."""
+def what_was_asked_report(scores: dict[str, Scores], outcomes: list[Outcome]) -> str:
+    """The report of a set asking for a rules section or a term: it first, no card."""
     lines = [f"{'set':<6}{'cases':>6}{'first':>7}{'shown@3':>9}{'card shown':>11}"]
     for key in ["all", *sorted(k for k in scores if k != "all")]:
         s = scores[key]
@@ -309,8 +310,8 @@ def main(argv: list[str]) -> int:
             else:
                 cases = load_cases(path)
                 scores, outcomes = evaluate(index, cases)
-                if all(case.kind == "section" for case in cases):
-                    print(rules_report(scores, [] if hidden else outcomes))
+                if all(case.kind in ("section", "glossary") for case in cases):
+                    print(what_was_asked_report(scores, [] if hidden else outcomes))
                 else:
                     print(report(scores, [o for o in outcomes if o.is_card] if hidden else outcomes))
             if hidden:

@@ -44,7 +44,8 @@ from .analysis import LANGS
 from .build import MARKER
 from .documents import COMPONENTS_ID, CREDITS_ID, FACTS_ID
 from .link import IndexLink
-from .query import GameNames, PlayersWords, all_stopwords, clean_query, content_words, question_kinds, scoring_words
+from .query import (GameNames, PlayersWords, all_stopwords, asks_what_it_is, clean_query, content_words, question_kinds,
+                    scoring_words)
 from .scoring import field_lengths, one_word, postings_bytes as postings_bytes_of, read_postings, top
 from .snippets import CachedTokens, answer_snippet, text_snippet
 from .spelling import Spelling, language_knows, plainly_of_another_language, transpositions
@@ -75,6 +76,9 @@ SHOWN_ORDER = {"faq": 0, "fact": 0, "section": 1, "glossary": 2, "mistake": 3}
 # A glossary term that scores this many times the best answer is what was asked ("mercenary",
 # another edition's name of a character): it is shown first, and no answer is put forward.
 TERM_LEAD = 1.5
+# ... or this many times, when the question asks what a thing is or does ("Was macht der
+# Baumeister?", ``query.asks_what_it_is``): what its glossary entry says.
+WHAT_TERM_LEAD = 1.0
 # A rules section that scores this many times the best answer, both weighed (``_weigh_questions``):
 # the question is about the rules at large ("How do you set it up?"), which the rules summary
 # answers better than any one answer: the section is shown first and no answer is put forward.
@@ -152,12 +156,12 @@ def section_leads(chosen: list[tuple[tuple, float]]) -> tuple[tuple, float] | No
     return section if answer > 0 and section is not None and section[1] >= SECTION_LEAD * answer else None
 
 
-def term_asked(chosen: list[tuple[tuple, float]]) -> tuple[tuple, float] | None:
-    """The glossary hit that outscores every answer ``TERM_LEAD`` times, if any (``chosen``:
-    (key, score) of the hits shown)."""
+def term_asked(chosen: list[tuple[tuple, float]], lead: float = TERM_LEAD) -> tuple[tuple, float] | None:
+    """The glossary hit that outscores every answer ``lead`` times, if any (``chosen``: (key,
+    score) of the hits shown)."""
     answer = max((score for key, score in chosen if key[0] in ANSWER_KINDS), default=0.0)
     term = max(((key, score) for key, score in chosen if key[0] == "glossary"), key=lambda kv: kv[1], default=None)
-    return term if term is not None and term[1] >= TERM_LEAD * answer else None
+    return term if term is not None and term[1] >= lead * answer else None
 
 
 class IndexUnavailable(Exception):
@@ -849,7 +853,7 @@ class SearchIndex:
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
         result.subject = asked is not None and game_filter is None and len(asked) <= 1
-        lead = self._lead(gen, chosen, matched, asked, game_filter)
+        lead = self._lead(gen, chosen, matched, asked, game_filter, asks_what_it_is(words))
         if lead is not None:
             chosen.sort(key=lambda item: item[0] != lead)  # stable: the rest keep their order
         # The rules at large asked, of a game left open ("Regeln"): no answer either.
@@ -902,13 +906,13 @@ class SearchIndex:
         return result
 
     def _lead(self, gen: _Generation, chosen: list[tuple[tuple, float]], matched: dict[tuple, float],
-              asked: list[tuple] | None, game: str | None) -> tuple | None:
+              asked: list[tuple] | None, game: str | None, what_it_is: bool = False) -> tuple | None:
         """The hit that is what was asked rather than any answer, if one is: a glossary term asked
         alone (``term_asked``, by the words matched: an answer's question naming the term in any
         edition ranks it among the answers), or a rules section, the rules at large
         (``section_leads``, weighed). When both lead, the one further ahead of the answers: a
         section holds every term it explains ("How does scoring work?" names the scoring field)."""
-        term = term_asked([(key, matched[key]) for key, _score in chosen])
+        term = term_asked([(key, matched[key]) for key, _score in chosen], WHAT_TERM_LEAD if what_it_is else TERM_LEAD)
         section = section_leads(chosen)
         if section is not None and game is None and asked is not None:
             # Another game's section about as high, and no asked word of this game alone: which

@@ -1,7 +1,7 @@
 """The answer card: shown only when the first answer clearly leads, else the close answers side by side."""
 import pytest
 
-from rules_index.search.query import question_kinds
+from rules_index.search.query import asks_what_it_is, question_kinds
 from rules_index.search.searcher import CARD_MARGIN, SECTION_LEAD, TERM_LEAD, answer_confidence, section_leads, term_asked
 
 A, B, C = ("faq", "g", "a"), ("faq", "g", "b"), ("faq", "g", "c")
@@ -57,6 +57,30 @@ def test_a_rules_section_far_ahead_of_every_answer_puts_no_answer_forward():
     assert section_leads([(A, 30.0 / SECTION_LEAD + 0.1), section]) is None
     assert section_leads([(A, 10.0), (("glossary", "g", "t"), 90.0)]) is None  # a term is term_asked's
     assert section_leads([section]) is None  # no answer to hold back
+
+
+@pytest.mark.parametrize("text,asks", [
+    ("Was macht eigentlich der Prediger?", True), ("what does the thief do", True), ("What's a joker for?", True),
+    ("che cosa fa il mago", True), ("Cos'è la riserva?", True), ("wofür ist das Kloster gut", True),
+    ("Was passiert, wenn der Dieb gefangen wird?", False), ("what happens to the crown", False),
+    ("does the merchant get gold", False), ("il ladro cosa fa?", False),  # asked first, not last
+])
+def test_a_question_asking_what_a_thing_is_or_does(text, asks):
+    assert asks_what_it_is(text) is asks
+
+
+@pytest.mark.parametrize("lang,query,term", [
+    ("de", "Was macht der Prediger bei Ohne Furcht und Adel?", ("ohne-furcht-und-adel", "bishop")),
+    ("en", "what does the assassin do in citadels", ("ohne-furcht-und-adel", "assassin")),
+    ("it", "che cosa fa il condottiero", ("ohne-furcht-und-adel", "warlord")),
+    ("en", "what can the Kommissar do", ("keine-ehre-unter-dieben", "commissar")),
+])
+def test_a_question_what_a_thing_does_leads_with_its_glossary_entry(index, lang, query, term):
+    """"What does the Warlord do?" is what its glossary entry says (his ability), not the ruling on
+    complete cities that the asked words also find."""
+    hits = index.search(query, lang, limit=10).hits
+    assert (hits[0].kind, hits[0].game, hits[0].entry) == ("glossary", *term), [(h.kind, h.entry) for h in hits[:3]]
+    assert not any(h.best or h.close for h in hits)
 
 
 @pytest.mark.parametrize("lang,query,section", [
