@@ -173,9 +173,11 @@ class Section(ApiModel):
 # ------------------------------------------------------------------ search
 class Hit(ApiModel):
     """Hits come answers first (FAQ entries and the game's facts), then rules sections, glossary
-    terms and common mistakes. best: true on the first answer only when it clearly leads; when two
-    or three answers fit about as well, none is best and those have close: true. A mistake's
-    title states it refuted and its url leads to the answer that settles it."""
+    terms and common mistakes; but a glossary term or a rules section that is what was asked (a
+    term alone, what a thing is or does, the rules at large: "How do you set it up?") comes first,
+    and then no hit is best or close. best: true on the first answer only when it clearly leads;
+    when two or three answers fit about as well, none is best and those have close: true. A
+    mistake's title states it refuted and its url leads to the answer that settles it."""
 
     type: Literal["faq", "fact", "section", "mistake", "glossary"]
     game: str
