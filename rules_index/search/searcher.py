@@ -853,11 +853,12 @@ class SearchIndex:
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
         result.subject = asked is not None and game_filter is None and len(asked) <= 1
-        lead = self._lead(gen, chosen, matched, asked, game_filter, asks_what_it_is(words))
+        section = section_leads(chosen)
+        lead = self._lead(gen, chosen, matched, section, asked, game_filter, asks_what_it_is(words))
         if lead is not None:
             chosen.sort(key=lambda item: item[0] != lead)  # stable: the rest keep their order
         # The rules at large asked, of a game left open ("Regeln"): no answer either.
-        if lead is not None or unmatched or section_leads(chosen) is not None:
+        if lead is not None or unmatched or section is not None:
             best, close = None, frozenset()
         else:
             answers = [(key, score) for key, score in chosen if key[0] in ANSWER_KINDS]
@@ -906,14 +907,15 @@ class SearchIndex:
         return result
 
     def _lead(self, gen: _Generation, chosen: list[tuple[tuple, float]], matched: dict[tuple, float],
-              asked: list[tuple] | None, game: str | None, what_it_is: bool = False) -> tuple | None:
+              section: tuple[tuple, float] | None, asked: list[tuple] | None, game: str | None,
+              what_it_is: bool = False) -> tuple | None:
         """The hit that is what was asked rather than any answer, if one is: a glossary term asked
-        alone (``term_asked``, by the words matched: an answer's question naming the term in any
-        edition ranks it among the answers), or a rules section, the rules at large
-        (``section_leads``, weighed). When both lead, the one further ahead of the answers: a
-        section holds every term it explains ("How does scoring work?" names the scoring field)."""
+        alone or asked what it is (``term_asked``, by the words matched: an answer's question naming
+        the term in any edition ranks it among the answers), or the rules section that leads
+        (``section``: ``section_leads``, weighed), the rules at large. When both lead, the one
+        further ahead of the answers: a section holds every term it explains ("How does scoring
+        work?" names the scoring field)."""
         term = term_asked([(key, matched[key]) for key, _score in chosen], WHAT_TERM_LEAD if what_it_is else TERM_LEAD)
-        section = section_leads(chosen)
         if section is not None and game is None and asked is not None:
             # Another game's section about as high, and no asked word of this game alone: which
             # game's rules were asked is open ("Spielende").
