@@ -108,7 +108,7 @@ ASKED_WEIGHT = 0.3
 # one word that both hold and a rare one scores high ("castle" in most answers of one game).
 WORDS_WEIGHT = 0.3
 REWEIGHED = 6
-SECTIONS_REWEIGHED = 2
+SECTIONS_REWEIGHED = 2  # the leading rules sections, weighed the same way (``SECTION_LEAD``)
 # ... and this share when its question asks for the kind of answer the asked words do ("how many",
 # "who", "when": ``query.question_kinds``).
 KIND_WEIGHT = 0.3
