@@ -212,9 +212,8 @@ def faq_document(game: Game, faq, lang: str, glossary: GlossaryMatcher) -> Docum
 
 def section_document(game: Game, section, lang: str, glossary: GlossaryMatcher) -> Document:
     title, body = section.title(lang), plain_text(section.body(lang), ITEM_END)
-    asked = section.meta.asked.get(lang)
-    words = [*glossary.words_for(title, lang), *asked]
-    return Document("section", game.slug, section.id, lang, title, body, words, glossary.words_for(title, lang),
+    asked, named = section.meta.asked.get(lang), glossary.words_for(title, lang)
+    return Document("section", game.slug, section.id, lang, title, body, [*named, *asked], named,
                     [phrasing for phrasing in asked if "\n" not in phrasing])
 
 

@@ -144,23 +144,28 @@ QUESTION_KINDS = {
     "when": ("wann", "when", "quando"),
 }
 _KIND_OF = {tuple(phrase.split()): kind for kind, phrases in QUESTION_KINDS.items() for phrase in phrases}
+_KIND_LENGTHS = sorted({len(phrase) for phrase in _KIND_OF})
 # A question asking what a thing is or does ("Was macht der Baumeister?", "cosa fa il condottiero"):
 # what a glossary entry says. Not a kind of the weighing: answers' questions ask "what happens".
 WHAT_IT_IS = frozenset(tuple(fold(word) for word in phrase.split()) for phrase in (
     "was macht", "was machen", "was kann", "was können", "was ist", "was sind", "was bringt", "was bedeutet",
     "wofur ist", "wozu ist", "wozu dient", "what does", "what do", "what is", "what s", "what are", "what can",
     "cosa fa", "che fa", "che cosa fa", "cosa fanno", "che cosa fanno", "cosa puo", "cos e", "cosa e", "a cosa serve", "cosa significa"))
-_KIND_LENGTHS = sorted({len(phrase) for phrase in _KIND_OF})
+_WHAT_LENGTHS = sorted({len(phrase) for phrase in WHAT_IT_IS})
+
+
+def _folded_words(text: str) -> list[str]:
+    return [fold(word) for word in TOKEN_PATTERN.findall(text)]
 
 
 def asks_what_it_is(text: str) -> bool:
     """Whether ``text`` opens by asking what a thing is or does (``WHAT_IT_IS``)."""
-    words = [fold(word) for word in TOKEN_PATTERN.findall(text)]
-    return any(tuple(words[:size]) in WHAT_IT_IS for size in (2, 3))
+    words = _folded_words(text)
+    return any(tuple(words[:size]) in WHAT_IT_IS for size in _WHAT_LENGTHS)
 
 
 def question_kinds(text: str) -> frozenset[str]:
     """The kinds of answer ``text`` asks for (``QUESTION_KINDS``), by its words in any language."""
-    words = [fold(word) for word in TOKEN_PATTERN.findall(text)]
+    words = _folded_words(text)
     return frozenset(_KIND_OF[run] for size in _KIND_LENGTHS for at in range(len(words) - size + 1)
                      if (run := tuple(words[at:at + size])) in _KIND_OF)
