@@ -59,6 +59,19 @@ def test_a_rules_section_far_ahead_of_every_answer_puts_no_answer_forward():
     assert section_leads([section]) is None  # no answer to hold back
 
 
+def test_a_rules_section_asked_just_as_players_ask_it_leads_unless_an_answer_is_asked_so_too():
+    section, other = (("section", "g", "goal"), 10.0), (("section", "g", "end"), 12.0)
+    chosen = [(A, 30.0), (B, 5.0), section, other]
+    assert section_leads(chosen) is None
+    assert section_leads(chosen, lambda: frozenset({section[0]})) == section  # not the higher "end": not asked so
+    assert section_leads(chosen, lambda: frozenset({section[0], B})) is None  # an answer is asked just so
+    assert section_leads(chosen, lambda: frozenset({A})) is None
+    asked = []
+    far_ahead = (("section", "g", "goal"), 90.0)
+    assert section_leads([(A, 30.0), far_ahead], lambda: asked.append(1) or frozenset()) == far_ahead
+    assert asked == []  # worked out only when the scores do not decide
+
+
 @pytest.mark.parametrize("text,asks", [
     ("Was macht eigentlich der Prediger?", True), ("what does the thief do", True), ("What's a joker for?", True),
     ("che cosa fa il mago", True), ("Cos'è la riserva?", True), ("wofür ist das Kloster gut", True),
@@ -95,6 +108,19 @@ def test_a_question_what_a_thing_does_leads_with_its_glossary_entry(index, lang,
 def test_a_question_about_the_rules_at_large_leads_with_its_section(index, lang, query, section):
     """"How do you set it up?" is answered by the rules summary's section, whose ways of asking
     (``asked`` in sections.yaml) fit it; no one FAQ entry is put forward as its answer."""
+    hits = index.search(query, lang, limit=10).hits
+    assert (hits[0].kind, hits[0].game, hits[0].entry) == ("section", *section), [(h.kind, h.entry) for h in hits[:3]]
+    assert not any(h.best or h.close for h in hits)
+
+
+@pytest.mark.parametrize("lang,query,section", [
+    ("en", "how do you win web of power", ("kardinal-und-koenig", "goal")),
+    ("de", "wie gewinnt man ohne furcht und adel", ("ohne-furcht-und-adel", "goal")),
+    ("it", "come si vince a kardinal & könig", ("kardinal-und-koenig", "goal")),
+])
+def test_a_section_asked_just_as_players_ask_it_leads_though_an_answer_scores_more(index, lang, query, section):
+    """"How do you win?" is one of the goal's ways of asking; the tie-break answer holds "win" in
+    its question, keywords and text, scored more, and was the card."""
     hits = index.search(query, lang, limit=10).hits
     assert (hits[0].kind, hits[0].game, hits[0].entry) == ("section", *section), [(h.kind, h.entry) for h in hits[:3]]
     assert not any(h.best or h.close for h in hits)
