@@ -413,7 +413,23 @@ def binding_problems(faq: Faq, vocabulary: Vocabulary, source_pages: int | None 
                                                "loose-number", (("text", _short(statement.text)), ("numbers", ", ".join(map(str, loose))))))
         problems += [BindingProblem(p.lang, f"{where}: {p.message}", p.code, p.params)
                      for p in _pages_problems(text, faq.citation.pages, source_pages, lang)]
+    if field == "answer":
+        problems += _count_problems(faq)
     return problems
+
+
+def _count_problems(faq: Faq) -> list[BindingProblem]:
+    """A language whose answer counts its statements otherwise than the rest: the badge says "2 of
+    2 statements checked" in one language and "1 of 1" in another for the same facts, when one
+    translation joins two sentences ("…: …") that the others keep apart."""
+    counted = {lang: tally(faq.text(lang).answer) for lang in LANGS}
+    pairs = {lang: (t.bound, t.claims) for lang, t in counted.items()}
+    common = Counter(pairs.values()).most_common(1)[0][0]
+    return [BindingProblem(lang, f"answer ({lang}): {pair[0]} of {pair[1]} statements about the rules checked, the other "
+                                 f"languages {common[0]} of {common[1]}: split or join its sentences as they do",
+                           "statement-count", (("checked", str(pair[0])), ("total", str(pair[1])),
+                                               ("other_checked", str(common[0])), ("other_total", str(common[1]))))
+            for lang, pair in pairs.items() if pair != common]
 
 
 def _subject_words(subject, lang: str, vocabulary: Vocabulary) -> str:

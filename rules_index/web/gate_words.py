@@ -85,6 +85,9 @@ def _say(code: str, lang: str, p: dict) -> str | None:
         return _("The change touches %(fields)s: what the checks and facts mean is for a second editor to read.", **p)
     if code == "schema":
         return _schema(p)
+    if code == "statement-count":
+        return _("%(language)s: %(checked)s of %(total)s statements about the rules are checked, in the other languages %(other_checked)s of %(other_total)s, so the answer's badge would differ between languages. Split or join its sentences as the other languages do.",
+                 language=language, **p)
     if code == "diverging":
         return _("%(language)s binds other facts than the other languages (%(facts)s).", language=language, **p)
     return None

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 GAME, FAQ = "ohne-furcht-und-adel", "thief-forbidden-targets"
 BADGE = {"de": r"✓ \d+ von \d+ Aussagen in \d+ Spielsituationen geprüft",
          "en": r"✓ \d+ of \d+ statements checked in \d+ game situations",
-         "it": r"✓ \d+ affermazioni su \d+ verificate in \d+ situazioni di gioco"}
+         "it": r"✓ Affermazioni verificate: \d+ su \d+, in \d+ situazioni di gioco"}
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

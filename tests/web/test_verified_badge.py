@@ -103,7 +103,7 @@ def test_status_follows_basis_unchecked_and_verdict(app):
 @pytest.mark.parametrize("lang,summary", [
     ("de", r"✓ (\d+) von \1 Aussagen in 5 Spielsituationen geprüft"),
     ("en", r"✓ (\d+) of \1 statements checked in 5 game situations"),
-    ("it", r"✓ (\d+) affermazioni su \1 verificate in 5 situazioni di gioco"),
+    ("it", r"✓ Affermazioni verificate: (\d+) su \1, in 5 situazioni di gioco"),
 ])
 def test_the_page_says_it_in_words_collapsed(client, lang, summary):
     html = client.get(f"/{lang}/{GAMES['ohne']}/faq/warlord-complete-city").get_data(as_text=True)
@@ -127,7 +127,7 @@ def test_the_other_statuses_in_words(client, game, faq, phrase):
 @pytest.mark.parametrize("lang,summary", [
     ("de", r"◐ (\d+) von (\d+) Aussagen in \d+ Spielsituationen? geprüft, nicht alle"),
     ("en", r"◐ (\d+) of (\d+) statements checked in \d+ game situations?, not all"),
-    ("it", r"◐ (\d+) affermazioni su (\d+) verificate in \d+ situazion[ei] di gioco, non tutte"),
+    ("it", r"◐ Affermazioni verificate: (\d+) su (\d+), in \d+ situazion[ei] di gioco; non tutte"),
 ])
 def test_a_partly_checked_answer_does_not_wear_the_tick(client, lang, summary):
     """The tick is for answers checked whole, on the page and on the search card alike."""
