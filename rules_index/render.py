@@ -131,6 +131,8 @@ def inline_html(text: str) -> Markup:
 _ITEM_END = "\u2063"  # INVISIBLE SEPARATOR: where a list item ended, until it is written out
 _ITEM_ENDED = re.compile(f"(?<=[.;:!?,])\\s*{_ITEM_END}")
 _ITEMS_ENDED = re.compile(f"{_ITEM_END}(?:\\s*{_ITEM_END})+")  # a nested list's last item ends its item too
+# An item that ends in "or"/"and" runs on into the next: "take 2 gold, or draw 2 cards", not "or; draw".
+_ITEM_RUNS_ON = re.compile(f"\\b(or|and|oder|und|sowie|o|oppure|e|ed)\\s*{_ITEM_END}", re.IGNORECASE)
 
 
 def plain_text(text: str, item_end: str = "") -> str:
@@ -142,7 +144,9 @@ def plain_text(text: str, item_end: str = "") -> str:
         rendered = rendered.replace("</li>", f"{_ITEM_END}</li>")
     words = " ".join(html.unescape(nh3.clean(rendered, tags=set())).split())
     if item_end:
-        words = _ITEM_ENDED.sub("", _ITEMS_ENDED.sub(_ITEM_END, words)).replace(f" {_ITEM_END}", item_end).replace(_ITEM_END, item_end)
+        words = _ITEM_RUNS_ON.sub(r"\1", _ITEM_ENDED.sub("", _ITEMS_ENDED.sub(_ITEM_END, words)))
+        words = words.replace(f" {_ITEM_END}", item_end).replace(_ITEM_END, item_end)
+        words = words.removesuffix(item_end)  # the last item ends the text, not a list
     return words
 
 

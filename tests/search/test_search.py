@@ -249,7 +249,19 @@ def test_a_nested_lists_last_item_ends_once():
     from rules_index.render import plain_text
 
     text = "- **Farben:** je Farbe:\n  - Gelb: König\n  - Rot: Söldner\n- **Violett:** teurer"
-    assert plain_text(text, ";") == "Farben: je Farbe: Gelb: König; Rot: Söldner; Violett: teurer;"
+    assert plain_text(text, ";") == "Farben: je Farbe: Gelb: König; Rot: Söldner; Violett: teurer"
+
+
+@pytest.mark.parametrize("text,said", [
+    ("Choose:\n\n- take **2 gold**, **or**\n- draw 2 cards", "Choose: take 2 gold, or draw 2 cards"),
+    ("- 2 Gold nehmen **oder**\n- 2 Karten ziehen", "2 Gold nehmen oder 2 Karten ziehen"),
+    ("- prendere 2 monete, oppure\n- pescare 2 carte\n\nPoi si gioca.", "prendere 2 monete, oppure pescare 2 carte; Poi si gioca."),
+])
+def test_a_list_item_ending_in_or_runs_on_into_the_next(text, said):
+    """A link preview read "take 2 gold from the bank, or; draw 2 district cards"."""
+    from rules_index.render import plain_text
+
+    assert plain_text(text, ";") == said
 
 
 def test_a_compounds_parts_do_not_outweigh_the_compound(index):
