@@ -9,8 +9,9 @@
 // words of every language out, players' words followed by the rulebooks' words, German compounds
 // with their parts, a game's name taken as the choice of that game. A word the content has is
 // searched as typed and, from four letters, as the start of longer words; a word it lacks (a typo)
-// finds the content's words with two neighbouring letters swapped or, failing those, the words
-// one edit away (two from eight letters), weighed as the server weighs corrections. Titles,
+// finds the content's words with two neighbouring letters swapped or its double letters typed
+// once ("asasin") or, failing those, the words one edit away (two from eight letters), weighed as
+// the server weighs corrections. Titles,
 // keywords and texts weigh as on the server, the reader's language a little more; each entry
 // counts once, by its best language, and is shown in the reader's language, answers first, with
 // a passage of its text.
@@ -88,12 +89,24 @@
   });
   index.addAll(data.docs.map(function (doc, id) { return {id: id, title: doc.title, k: doc.k, s: doc.s}; }));
 
-  function swapped(word) {
+  // Double letters typed once, once or twice ("asasin"), as spelling.doublings.
+  function doubled(word) {
     var found = [];
-    for (var i = 0; i + 1 < word.length; i++) {
-      var other = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
-      if (other !== word && known.has(other) && found.indexOf(other) < 0) { found.push(other); }
+    for (var i = 0; i < word.length; i++) {
+      if (/\p{L}/u.test(word[i]) && word[i] !== word[i + 1] && word[i] !== word[i - 1]) { found.push(word.slice(0, i + 1) + word.slice(i)); }
     }
+    return found;
+  }
+  function retyped(word) {
+    var found = [];
+    var candidates = [];
+    for (var i = 0; i + 1 < word.length; i++) {
+      candidates.push(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
+    }
+    doubled(word).forEach(function (once) { candidates.push(once); candidates.push.apply(candidates, doubled(once)); });
+    candidates.forEach(function (other) {
+      if (other !== word && known.has(other) && found.indexOf(other) < 0) { found.push(other); }
+    });
     return found;
   }
 
@@ -105,7 +118,7 @@
     asked.push(term);
     var spec = {queries: [term], prefix: term.length >= 4, fuzzy: false};
     if (!known.has(term) && typed) {
-      var swaps = swapped(term);
+      var swaps = retyped(term);
       if (swaps.length) {
         spec = {queries: swaps, prefix: false, fuzzy: false, boostTerm: function () { return weights.corrected; }};
       } else if (term.length >= 4) {

@@ -48,7 +48,7 @@ from .query import (GameNames, PlayersWords, all_stopwords, asks_what_it_is, cle
                     scoring_words)
 from .scoring import field_lengths, one_word, postings_bytes as postings_bytes_of, read_postings, top
 from .snippets import CachedTokens, answer_snippet, text_snippet
-from .spelling import Spelling, language_knows, plainly_of_another_language, transpositions
+from .spelling import Spelling, language_knows, plainly_of_another_language, transpositions, doublings
 
 MAX_LIMIT = 50
 POSTINGS_BYTES = 128 * MiB  # the default of SEARCH_POSTINGS_CACHE_BYTES
@@ -529,13 +529,15 @@ class _Generation:
                         return candidate
         return None
 
-    def swapped(self, word: str, lang: str) -> str | None:
+    def retyped(self, word: str, lang: str) -> str | None:
         """A word of the content (the reader's language first) that ``word`` is with two
-        neighbouring letters swapped, the most frequent one; None if there is none."""
+        neighbouring letters swapped or with double letters typed once (``spelling.doublings``),
+        the most frequent one; None if there is none."""
         reader = self.searcher().reader()
+        candidates = [*transpositions(word), *doublings(word)]
         for words_lang in (lang, *(other for other in LANGS if other != lang)):
             field_name = f.words_field(words_lang)
-            found = [(reader.frequency(field_name, w), w) for w in transpositions(word) if self.live_word(field_name, w)]
+            found = [(reader.frequency(field_name, w), w) for w in candidates if self.live_word(field_name, w)]
             if found:
                 return max(found)[1]
         return None
@@ -709,7 +711,7 @@ class SearchIndex:
     def _suggest(self, gen: _Generation, text: str, lang: str) -> str | None:
         """The query with its misspelled words (``needs_correction``) corrected in their place, or
         None if none is: the content's nearest word (Whoosh's rule), else one with two neighbouring
-        letters swapped."""
+        letters swapped or its double letters typed once (``_Generation.retyped``)."""
         # A word in capitals among lower-case ones is a code or an abbreviation ("AABD", the
         # letters of an exhibition), as word processors leave it by default, not a typo.
         lower_case = any(c.islower() for c in text)
@@ -720,7 +722,7 @@ class SearchIndex:
             if lower_case and word.isupper():
                 return word
             if self.needs_correction(gen, lower):
-                found = gen.suggest(lower, lang, 2 if len(lower) >= 8 else 1) or gen.swapped(lower, lang)
+                found = gen.suggest(lower, lang, 2 if len(lower) >= 8 else 1) or gen.retyped(lower, lang)
                 if found:
                     return found.upper() if word.isupper() else found.capitalize() if word[:1].isupper() else found
             return word

@@ -128,3 +128,14 @@ def transpositions(word: str) -> list[str]:
     distance counts as two edits ("lador" for "ladro")."""
     return list(dict.fromkeys(word[:i] + word[i + 1] + word[i] + word[i + 2:]
                               for i in range(len(word) - 1) if word[i] != word[i + 1]))
+
+
+def doublings(word: str) -> list[str]:
+    """``word`` with one or two of its single letters doubled: double letters typed once, two
+    edits for Levenshtein's distance in a short word ("asasin" for "assassin", "comisario")."""
+    def doubled(text: str) -> list[str]:
+        return [text[:i + 1] + text[i] + text[i + 1:] for i in range(len(text))
+                if text[i].isalpha() and text[i:i + 2] != text[i] * 2 and text[max(0, i - 1):i + 1] != text[i] * 2]
+
+    once = doubled(word)
+    return list(dict.fromkeys([*once, *(twice for text in once for twice in doubled(text))]))

@@ -11,6 +11,7 @@ import re
 import string
 from urllib.parse import urlencode
 
+import pytest
 from playwright.sync_api import expect
 
 from app import ROOT
@@ -84,6 +85,17 @@ def test_offline_search_reads_through_typos_and_transliterations(page, exported)
     expect(first.locator(".kind")).to_contain_text("Ohne Furcht und Adel")
     expect(first.locator("a")).to_contain_text("Dieb")
     assert "/ohne-furcht-und-adel/" in first.locator("a").get_attribute("href")
+
+
+@pytest.mark.parametrize("lang,query", [("en", "asasin"), ("it", "asasino"), ("de", "komisar")])
+def test_offline_search_puts_back_double_letters_typed_once(page, exported, lang, query):
+    """"asasin" is two edits from "assassin", beyond the one its length allows: as on the server
+    (``spelling.doublings``), its double letters are put back."""
+    page.goto((exported / lang / "search" / "index.html").as_uri() + "?" + urlencode({"q": query}))
+    hits = page.locator("#results li.hit a")
+    expect(hits.first).to_be_visible()
+    shown = " ".join(hits.all_inner_texts()[:3]).casefold()
+    assert ("assassin" if lang != "de" else "kommissar") in shown, shown
 
 
 def test_offline_folding_is_the_servers(page, exported):

@@ -1,7 +1,7 @@
 """Suggestions: a word the language knows is left alone, a misspelled one is corrected in place."""
 import pytest
 
-from rules_index.search.spelling import language_knows, transpositions
+from rules_index.search.spelling import doublings, language_knows, transpositions
 
 
 @pytest.mark.parametrize("query,lang", [
@@ -23,6 +23,10 @@ def test_words_the_language_knows_get_no_suggestion(index, query, lang):
     ("il ladro può derubare l'assasino?", "it", "il ladro può derubare l'assassino?"),
     ("chi vince se c’è un pareggo", "it", "chi vince se c’è un pareggio"),
     ("can the theif rob the assassin's victim?", "en", "can the thief rob the assassin's victim?"),
+    # Double letters typed once: two edits in a short word, beyond the one that its length allows.
+    ("can the thief rob the asasin", "en", "can the thief rob the assassin"),
+    ("il ladro può derubare l'asasino", "it", "il ladro può derubare l'assassino"),
+    ("Komisar landet auf meiner Karte", "de", "Kommissar landet auf meiner Karte"),
 ])
 def test_misspelled_words_are_corrected_in_place(index, query, lang, fixed):
     result = index.search(query, lang)
@@ -65,3 +69,5 @@ def test_wordfreq_lists_and_transpositions():
     assert not language_knows("theif", ["de", "en", "it"])  # the large lists hold this misspelling; the small ones not
     assert transpositions("abc") == ["bac", "acb"]
     assert transpositions("aab") == ["aba"]
+    assert doublings("asasin")[:3] == ["aasasin", "assasin", "asaasin"] and "assassin" in doublings("asasin")
+    assert "lladdo" in doublings("lado") and not any("lll" in word for word in doublings("llado"))
