@@ -413,15 +413,15 @@ def binding_problems(faq: Faq, vocabulary: Vocabulary, source_pages: int | None 
                                                "loose-number", (("text", _short(statement.text)), ("numbers", ", ".join(map(str, loose))))))
         problems += [BindingProblem(p.lang, f"{where}: {p.message}", p.code, p.params)
                      for p in _pages_problems(text, faq.citation.pages, source_pages, lang)]
-    if field == "answer":
+    if field == "answer" and checked:
         problems += _count_problems(faq)
     return problems
 
 
 def _count_problems(faq: Faq) -> list[BindingProblem]:
-    """A language whose answer counts its statements otherwise than the rest: the badge says "2 of
-    2 statements checked" in one language and "1 of 1" in another for the same facts, when one
-    translation joins two sentences ("…: …") that the others keep apart."""
+    """A language whose checked answer counts its statements otherwise than the rest: the badge
+    says "2 of 2 statements checked" in one language and "1 of 1" in another for the same facts,
+    when one translation joins two sentences ("…: …") that the others keep apart."""
     counted = {lang: tally(faq.text(lang).answer) for lang in LANGS}
     pairs = {lang: (t.bound, t.claims) for lang, t in counted.items()}
     common = Counter(pairs.values()).most_common(1)[0][0]
