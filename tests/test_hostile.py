@@ -154,6 +154,34 @@ def test_chunked_body_over_the_limit_is_413(hostile_app):
     assert "error" in response.get_json()
 
 
+class BrokenChunks:
+    """A server's reader of a chunked body whose chunk header is no size ("zz\\r\\nabc"): werkzeug's
+    development server raises OSError("Invalid chunk header")."""
+
+    def read(self, *_args):
+        raise OSError("Invalid chunk header")
+
+
+@pytest.mark.parametrize("path,lang,said", [
+    ("/api/v1/corrections", None, "body: the chunked body cannot be read"),
+    ("/de/ohne-furcht-und-adel/faq/thief-forbidden-targets/correction", "de", "konnte nicht gelesen werden"),
+    ("/it/ohne-furcht-und-adel/faq/thief-forbidden-targets/correction", "it", "non si è potuto leggere"),
+])
+def test_a_chunked_body_that_cannot_be_read_is_400_in_the_readers_terms(hostile_app, path, lang, said):
+    """It answered werkzeug's bare English 500, under /api/ too: the middleware read it outside Flask."""
+    environ = EnvironBuilder(path=path, method="POST", headers={"Transfer-Encoding": "chunked"},
+                             content_type="application/json" if lang is None else "application/x-www-form-urlencoded").get_environ()
+    environ["wsgi.input"] = BrokenChunks()
+    statuses = []
+    body = b"".join(hostile_app.wsgi_app(environ, lambda status, headers, exc_info=None: statuses.append(status)))
+    assert statuses[0].startswith("400")
+    text = body.decode()
+    if lang is None:
+        assert json.loads(text) == {"error": "body: the chunked body cannot be read (a chunk header is no size); send it again"}
+    else:
+        assert f'<html lang="{lang}"' in text and said in text
+
+
 def status_with_host(app, path: str, host: str) -> int:
     """Call the WSGI app directly: werkzeug's test client cannot itself parse some of these hosts."""
     environ = EnvironBuilder(path=path).get_environ()
@@ -338,3 +366,4 @@ def test_raw_utf8_bytes_in_the_query_string_are_read_as_text(hostile_app):
     # What a server passes through unencoded but valid ("dieb" with an umlaut, as UTF-8 bytes): read as it is.
     response = get_with_raw_query(hostile_app, "/api/v1/search", "q=k\xc3\xb6nig")
     assert response.status_code == 200 and response.get_json()["query"] == "könig"
+

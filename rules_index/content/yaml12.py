@@ -73,6 +73,16 @@ class ContentLoader(yaml.CSafeLoader):
         except ValueError:  # "0x_": the pattern's underscores alone are no digits
             raise ConstructorError(None, None, f"not a number: {node.value!r}", node.start_mark) from None
 
+    def construct_object(self, node: Node, deep: bool = False) -> Any:
+        # PyYAML's own constructors fail with a bare ValueError, KeyError or AttributeError on a
+        # scalar that looks like its type but is none ("2001-13-45", "!!bool maybe", "!!float
+        # abc"): a YAML error at the scalar, as for any other text that does not read.
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, KeyError, AttributeError, TypeError):
+            raise ConstructorError(None, None, f"{node.value!r} is no valid {node.tag.rsplit(':', 1)[-1]}",
+                                   node.start_mark) from None
+
     def construct_mapping(self, node: Node, deep: bool = False) -> dict:
         if isinstance(node, MappingNode):
             seen: dict[Any, Node] = {}

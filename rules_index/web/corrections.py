@@ -15,6 +15,7 @@ import time
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 from flask_limiter import RateLimitExceeded
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from rules_index.corrections import availability, idempotency, reports
 from rules_index.corrections.db import session
@@ -165,8 +166,13 @@ def too_many_reports(exc: RateLimitExceeded):
     kind, target_arg = kind_and_arg
     game, entry = _target(args["lang"], args["slug"], kind, args[target_arg])
     wait = retry_after(exc)
+    try:
+        form = CorrectionForm()  # reads the body, which the limit checked before no view had read
+    except RequestEntityTooLarge as too_large:
+        # Sent again, it would be refused all the same: the reader is told what is wrong with it.
+        return current_app.handle_http_exception(too_large)
     return (render_template("corrections/form.html", lang=args["lang"], game=game, kind=kind, entry=entry,
-                            form=CorrectionForm(), wait=wait),
+                            form=form, wait=wait),
             429, {"Retry-After": str(wait)})
 
 

@@ -647,6 +647,8 @@ def _binding(slug: str, target: str, form) -> dict:
     try:
         picked, _sep, path = request.args.get("pick", "").partition("|")
         number, name = int(picked), request.args.get("name", "").strip()
+        if number < 1:  # checks are counted from 1; checks[-1] would be the last one
+            raise IndexError(number)
         value = dict(checks[number - 1]["outputs"])[path]
     except (ValueError, IndexError, KeyError):
         view["error"] = _("Pick a situation and one of its values.")

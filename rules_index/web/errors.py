@@ -17,7 +17,7 @@ from rules_index.corrections import availability
 from rules_index.search import IndexUnavailable
 from rules_index.corrections.db import UnstorableText, discard_session
 
-from .front import UNREADABLE_QUERY
+from .front import UNREADABLE_BODY, UNREADABLE_QUERY
 from .i18n import page_lang
 from .not_found import closest_matches, first_real_page, games_to_pick, holds_control_character, meant_addresses
 
@@ -27,6 +27,7 @@ API_MESSAGES = {
 }
 PRECONDITION_MESSAGE = "If-Match: the current version of this resource has none of the entity tags given"
 UNREADABLE_QUERY_MESSAGE = "query: the query string is not UTF-8 text; percent-encode it"
+UNREADABLE_BODY_MESSAGE = "body: the chunked body cannot be read (a chunk header is no size); send it again"
 SEARCH_MESSAGE = "search: the search index cannot be read now; the pages still answer, and the operator builds the index again"
 REPOSITORY_MESSAGE = "content: the content repository could not take the change, and nothing was changed; try again in a moment"
 
@@ -72,7 +73,9 @@ def _site_address() -> str | None:
     found = first_real_page(current_app.create_url_adapter(request), meant_addresses(path, page_lang()))
     if found is None:
         return None
-    query = request.query_string.decode("latin-1")
+    # UTF-8: a query that is not was taken off (``front.UnreadableQuery``); read as latin-1, raw
+    # UTF-8 bytes ("?q=ü" sent unencoded) came back encoded twice.
+    query = request.query_string.decode("utf-8")
     return found[0] + (f"?{query}" if query else "")
 
 
@@ -119,6 +122,13 @@ def init_app(app: Flask) -> None:
                 return _answer(400, UNREADABLE_QUERY_MESSAGE)
             return _answer(400, gettext("The address holds characters that are not text. "
                                         "Please check the link, or type the address again."))
+
+    @app.before_request
+    def readable_body():
+        if request.environ.get(UNREADABLE_BODY):
+            if _is_api():
+                return _answer(400, UNREADABLE_BODY_MESSAGE)
+            return _answer(400, gettext("What your browser sent could not be read. Please send it again."))
 
     @app.before_request
     def no_control_characters_in_the_address():

@@ -9,7 +9,9 @@ allows) is taken off the request, which is marked ``UNREADABLE_QUERY``: the app 
 nothing that reads the query (the page's language links, the error page itself) fails on it.
 A chunked body is read here, at most one byte past MAX_CONTENT_LENGTH, and handed on with its
 length: werkzeug then answers an oversized one 413 as it does for a body with Content-Length
-(otherwise it would cut the body off at the limit and the parser would see broken data).
+(otherwise it would cut the body off at the limit and the parser would see broken data); a
+chunked body that cannot be read (a broken chunk header) is marked ``UNREADABLE_BODY`` and answered
+400 by the app.
 """
 from __future__ import annotations
 
@@ -49,6 +51,7 @@ class HostCheck:
 
 
 UNREADABLE_QUERY = "rules_index.unreadable_query"
+UNREADABLE_BODY = "rules_index.unreadable_body"
 
 
 class UnreadableQuery:
@@ -76,7 +79,12 @@ class ChunkedBodyLength:
     def __call__(self, environ, start_response):
         # With Transfer-Encoding: chunked, a Content-Length is ignored (RFC 9112 6.3).
         if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
-            body = environ["wsgi.input"].read(self.limit + 1)
+            try:
+                body = environ["wsgi.input"].read(self.limit + 1)
+            except (OSError, ValueError):
+                # A chunk header that is no size ("zz"): the server's reader gives up. Nothing can
+                # be read from the body; the app answers it 400 as it answers an unreadable query.
+                body, environ[UNREADABLE_BODY] = b"", True
             environ["wsgi.input"] = io.BytesIO(body)
             environ["CONTENT_LENGTH"] = str(len(body))
             del environ["HTTP_TRANSFER_ENCODING"]

@@ -3,6 +3,8 @@ carries a code (bindings.py, holds.py) is said in plain words, with what the tex
 engine says and how to fix it; the rest keep their message (the engine's own, or a mistake's)."""
 from __future__ import annotations
 
+import re
+
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -93,6 +95,9 @@ def _say(code: str, lang: str, p: dict) -> str | None:
     return None
 
 
+_NO_VALID = re.compile(r"(?P<value>'.*') is no valid \w+$")
+
+
 def _yaml_problem(problem: str) -> str:
     """The YAML parser's most common complaints in plain words; any other as the parser says it."""
     if problem.startswith("mapping values are not allowed"):
@@ -105,6 +110,9 @@ def _yaml_problem(problem: str) -> str:
         return _("a list or mapping in brackets is not closed, or its items lack a comma")
     if problem == "found unexpected end of stream":
         return _("the text ends inside quotes or brackets that are not closed")
+    if (value := _NO_VALID.match(problem)) is not None:  # content.yaml12.ContentLoader.construct_object
+        return _("%(value)s reads as a date, number or yes/no but is none; put it in quotes to keep it as text",
+                 value=value["value"])
     return problem
 
 

@@ -56,6 +56,19 @@ def test_a_number_without_digits_is_a_problem_not_a_crash(tmp_path):
     assert file is None and [p.line for p in problems] == [2]
 
 
+@pytest.mark.parametrize("value,line", [
+    ("2001-13-45", 2), ("2001-02-30", 2), ("2001-01-01 25:00:00", 2), ("!!float abc", 2), ("!!bool maybe", 2),
+    ("!!timestamp x", 2),
+])
+def test_a_scalar_that_looks_like_its_type_but_is_none_is_a_problem_not_a_crash(tmp_path, value, line):
+    """PyYAML's constructors raise a bare ValueError, KeyError or AttributeError on these; an
+    editor's citation field with one answered 500."""
+    path = tmp_path / "game.yaml"
+    path.write_text(f"a: 1\npublished: {value}\n", encoding="utf-8")
+    file, problems = read_yaml(path, "game.yaml")
+    assert file is None and [p.line for p in problems] == [line], problems
+
+
 TEXT = """\
 # a comment
 - id: first

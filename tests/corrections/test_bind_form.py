@@ -46,6 +46,9 @@ def test_a_value_the_engine_does_not_give_is_refused(site):
     assert login(client).status_code == 302
     html = client.get(URL, query_string={"bind": "1", "pick": "1|no.such.path", "name": "x"}).get_data(as_text=True)
     assert "Pick a situation and one of its values." in html
+    for number in ("0", "-1"):  # no situation: checks count from 1 (-1 took the last one's value)
+        html = client.get(URL, query_string={"bind": "1", "pick": f"{number}|city_sizes.B", "name": "x"}).get_data(as_text=True)
+        assert "Pick a situation and one of its values." in html and "check: -1" not in html and "check: 0" not in html
     html = client.get(URL, query_string={"bind": "1", "pick": "1|city_sizes.B", "name": "Not A Name"}).get_data(as_text=True)
     assert "Give the fact a name" in html
 

@@ -69,6 +69,8 @@ def test_direct_edit_refuses_before_the_lock(site, field, text, said):
      "Kein gültiges YAML in Zeile 3, Spalte 19: ein Doppelpunkt mit Leerzeichen beginnt hier einen Schlüssel"),
     ("it", "citation", "source: rulebook\n\tpages: 2\n", "YAML non valido nella riga 2, colonna 1: un carattere di tabulazione"),
     ("en", "check", "- probe: play\n  given: {players: [a, b}\n", "Not valid YAML in line 2, column 25: a list or mapping in brackets"),
+    ("en", "citation", "source: 2001-13-45\npages: 2\n", "Not valid YAML in line 1, column 9: &#39;2001-13-45&#39; reads as a date"),
+    ("de", "check", "- probe: play\n  given: {players: !!bool maybe}\n", "Kein gültiges YAML in Zeile 2, Spalte 20:"),
     ("de", "citation", "source: 7\npages: 2\nsection: {de: Spielende, en: End, it: Fine}\n", "citation.source: Schreib einen Text."),
     ("it", "citation", "source: rulebook\npages: 2\nsection: {de: Spielende, en: End, it: Fine}\nseite: 2\n",
      "citation.seite non è un campo previsto qui"),

@@ -51,6 +51,23 @@ def test_a_report_sent_too_often_comes_back_with_the_readers_text(tmp_path, lang
     assert csrf_token(html)  # a fresh token: the kept text can be sent as it is
 
 
+@pytest.mark.parametrize("body", ["large", "parts"])
+def test_a_report_sent_too_often_and_too_large_is_told_it_is_too_large(tmp_path, body):
+    """The 429 page keeps the reader's text, which it reads: a body over the limit, or of too many
+    parts, raised while the error page was made (a 500)."""
+    app = make_app(tmp_path / "instance", ROOT / "content", SUBMISSION_RATE_LIMIT="1 per minute")
+    client = app.test_client()
+    form = {"csrf_token": csrf_token(client.get(FORM.format(lang="de")).get_data(as_text=True)), "message": "Bitte prüfen"}
+    assert client.post(FORM.format(lang="de"), data=form).status_code == 303
+    if body == "large":
+        response = client.post(FORM.format(lang="de"), data={**form, "message": "x" * (2 * 1024 * 1024)})
+    else:
+        parts = "".join(f'--x\r\nContent-Disposition: form-data; name="f{i}"\r\n\r\nv\r\n' for i in range(1200)) + "--x--\r\n"
+        response = client.post(FORM.format(lang="de"), data=parts, content_type="multipart/form-data; boundary=x")
+    assert response.status_code == 413
+    assert '<html lang="de"' in response.get_data(as_text=True)
+
+
 @pytest.mark.parametrize("lang,heading,text,back", [
     ("de", "Zu viele Anfragen", "Bitte versuche es später noch einmal.", "Zurück zum Formular"),
     ("en", "Too many requests", "Please try again later.", "Back to the form"),

@@ -126,3 +126,12 @@ def test_a_list_without_a_page_or_a_trailing_space_leads_to_the_page_meant(clien
 @pytest.mark.parametrize("path", ["/en/ohne-furcht-und-adel/faq/no-such-answer", "/en/no-such-game/faq"])
 def test_a_missing_answer_or_game_stays_missing(client, path):
     assert client.get(path).status_code == 404
+
+
+def test_the_page_meant_keeps_a_query_sent_as_raw_utf8_bytes(client):
+    """PEP 3333 gives the query's bytes as latin-1 characters; read so and encoded again, "ü"
+    came back as %C3%83%C2%BC."""
+    environ = {"QUERY_STRING": "q=ü".encode("utf-8").decode("latin-1")}
+    response = client.get("/en/ohne-furcht-und-adel/faq/thief-forbidden-targets.", environ_overrides=environ)
+    assert response.status_code == 308
+    assert response.headers["Location"] == "/en/ohne-furcht-und-adel/faq/thief-forbidden-targets?q=%C3%BC"
