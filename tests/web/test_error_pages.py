@@ -3,6 +3,7 @@ requests (429); the API names the same in its ``field: what`` form."""
 from __future__ import annotations
 
 import html
+import re
 
 import pytest
 
@@ -175,3 +176,15 @@ def test_a_get_of_an_editor_address_that_only_takes_posts_is_a_405_not_a_redirec
     response = client.get(path)
     assert response.status_code == 405 and "Location" not in response.headers
     assert set(response.headers["Allow"].split(", ")) == {"OPTIONS", "POST"}
+
+
+@pytest.mark.parametrize("lang,path,title", [
+    ("en", "/en/ohne-furcht-und-adel/faq/thief-forbidden-targets/correction", "Found a mistake? · Who can&#39;t the Thief steal from?"),
+    ("de", "/de/ohne-furcht-und-adel/rules/goal/correction", "Fehler entdeckt? · Spielziel"),
+])
+def test_the_report_forms_title_names_what_is_reported(tmp_path, lang, path, title):
+    """The tab read "Found a mistake? · Rules Reference" for every answer and section."""
+    client = make_app(tmp_path / "instance", ROOT / "content").test_client()
+    html = client.get(path).get_data(as_text=True)
+    shown = re.search(r"<title>(.*?)</title>", html).group(1)
+    assert shown.startswith(title) and shown.count(" · ") == 2, shown
