@@ -126,6 +126,20 @@ def test_a_section_asked_just_as_players_ask_it_leads_though_an_answer_scores_mo
     assert not any(h.best or h.close for h in hits)
 
 
+@pytest.mark.parametrize("lang,query,game", [
+    ("de", "Darf der Meuchler sich selbst nennen", "ohne-furcht-und-adel"),
+    ("en", "is the display refilled after swapping web of power", "kardinal-und-koenig"),
+    ("de", "wer wird der nächste anführer keine ehre", "keine-ehre-unter-dieben"),
+    ("it", "Cittadelle: il Condottiero può distruggere i propri quartieri?", "ohne-furcht-und-adel"),
+])
+def test_a_question_the_sources_leave_open_leads_with_the_section_that_says_so(index, lang, query, game):
+    """"May the Assassin name himself?" got the Thief's card ("Who can't the Thief steal from?"):
+    the open questions' section has players' ways of asking each of them."""
+    hits = index.search(query, lang, limit=10).hits
+    assert (hits[0].kind, hits[0].game, hits[0].entry) == ("section", game, "open-questions"), [(h.kind, h.entry) for h in hits[:3]]
+    assert not any(h.best or h.close for h in hits)
+
+
 def test_a_narrow_question_keeps_its_answer_ahead_of_the_section_on_its_subject(index):
     """The section on the game's end holds every word of "when does it end"; the FAQ entry that
     asks just that stays the card."""
