@@ -178,11 +178,18 @@ def search(lang: str):
     games = library()
     hits = [present.hit_view(hit, lang, games.game(hit.game)) for hit in result.hits] if result else []
     picked = library().game(result.game) if result is not None and result.game and not game_filter else None
+    # A shared search with an answer card shows that answer's picture, as its own page does; any
+    # other, the site's (described as on the home page).
+    best = next((hit for hit in result.hits if hit.best and hit.kind == "faq"), None) if result else None
+    card = previews.answer_preview(games.game(best.game), games.game(best.game).faq_entry(best.entry), lang) if best else None
+    image_url = None
+    if public_base():
+        image_url = web_previews.image_url(lang, best.game, best.entry) if best else web_previews.site_image_url(lang)
     return render_template(
         "search.html", lang=lang, query=query, result=result, hits=[h for h in hits if not h["close"]],
         close=[h for h in hits if h["close"]], picked_game=picked, examples=present.example_questions(library(), lang),
         game_filter=game_filter or (picked.slug if picked else None), unknown_game=unknown_game, games=present.games_by_title(library(), lang),
-        image_url=web_previews.site_image_url(lang) if public_base() else None,
+        image_url=image_url, card_preview=card,
     )
 
 

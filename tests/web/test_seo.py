@@ -140,6 +140,20 @@ def test_a_shared_search_previews_as_its_results(client):
     assert "Risposta migliore" not in said and "zzzzqqq" in said  # says that nothing matched, not the site's blurb
 
 
+def test_a_shared_search_with_a_card_shows_the_answers_picture(client):
+    """The site's picture was described as "Suche: …"; a search with a card shows what the answer's
+    own page shows, and any other the site's picture, described as on the home page."""
+    page = client.get("/it/search?q=il+re+assassinato+prende+la+corona%3F").get_data(as_text=True)
+    card = re.search(r'<h2 id="best-q"><a href="/it/([^/]+)/faq/([^"]+)">', page)
+    answer = client.get(f"/it/{card.group(1)}/faq/{card.group(2)}").get_data(as_text=True)
+    for tag in ("og:image", "og:image:alt"):
+        shown = re.search(rf'<meta property="{tag}" content="([^"]+)"', page).group(1)
+        assert shown == re.search(rf'<meta property="{tag}" content="([^"]+)"', answer).group(1), tag
+    none = client.get("/it/search?q=zzzzqqq").get_data(as_text=True)
+    alt = re.search(r'<meta property="og:image:alt" content="([^"]+)"', none).group(1)
+    assert re.search(r'<meta property="og:image" content="[^"]+/it/preview.png', none) and "zzzzqqq" not in alt
+
+
 @pytest.mark.parametrize("lang,question,fit", [
     ("en", "game end", {2: "Two answers fit:", 3: "Three answers fit:"}),
     ("de", "Ende des Spiels", {2: "Zwei Antworten passen:", 3: "Drei Antworten passen:"}),
