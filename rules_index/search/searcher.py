@@ -48,7 +48,7 @@ from .query import (GameNames, PlayersWords, all_stopwords, asks_what_it_is, cle
                     scoring_words)
 from .scoring import field_lengths, one_word, postings_bytes as postings_bytes_of, read_postings, top
 from .snippets import CachedTokens, answer_snippet, text_snippet
-from .spelling import Spelling, language_knows, plainly_of_another_language, transpositions, doublings
+from .spelling import Spelling, doublings, language_knows, plainly_of_another_language, transpositions
 
 MAX_LIMIT = 50
 POSTINGS_BYTES = 128 * MiB  # the default of SEARCH_POSTINGS_CACHE_BYTES
