@@ -367,3 +367,15 @@ def test_raw_utf8_bytes_in_the_query_string_are_read_as_text(hostile_app):
     response = get_with_raw_query(hostile_app, "/api/v1/search", "q=k\xc3\xb6nig")
     assert response.status_code == 200 and response.get_json()["query"] == "könig"
 
+
+
+def test_with_trusted_hosts_another_sites_name_is_400_before_any_address_is_built(tmp_path):
+    """``Host: evil.com`` was redirected to evil.com; Flask's own TRUSTED_HOSTS check failed inside
+    the error page (a 500). Set as RULES_TRUSTED_HOSTS, a comma-separated list does too (without,
+    any valid name is served: ``test_a_malformed_host_is_400_and_a_normal_one_is_served``)."""
+    app = make_app(tmp_path / "instance", ROOT / "content", TRUSTED_HOSTS="rules.example.org, .example.net")
+    assert app.config["TRUSTED_HOSTS"] == ["rules.example.org", ".example.net"]
+    assert status_with_host(app, "/de", "evil.com") == 400
+    assert status_with_host(app, "/de/", "evil.com:443") == 400
+    assert status_with_host(app, "/de/", "rules.example.org") == 200
+    assert status_with_host(app, "/de/", "www.example.net:8080") == 200

@@ -3,7 +3,8 @@
 ``RULES_PROXY_HOPS=N`` (config ``PROXY_HOPS``) trusts N proxies in front (nginx: 1): werkzeug's
 ProxyFix then takes the client address, scheme, host and port from their ``X-Forwarded-*``
 headers, so rate limits count real clients and HSTS is sent when the original request was https.
-A Host header that cannot be a host name is answered 400 before any URL is built from it.
+A Host header that cannot be a host name, or (with ``RULES_TRUSTED_HOSTS``) names no host of the
+site, is answered 400 before any URL is built from it.
 A query string whose raw bytes are not UTF-8 (a server that passes them on unencoded, as PEP 3333
 allows) is taken off the request, which is marked ``UNREADABLE_QUERY``: the app answers it 400, and
 nothing that reads the query (the page's language links, the error page itself) fails on it.
@@ -20,6 +21,7 @@ import re
 
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.wsgi import host_is_trusted
 
 _LABEL = r"(?!-)[A-Za-z0-9_-]{1,63}(?<!-)"
 HOST = re.compile(rf"(?:{_LABEL}(?:\.{_LABEL})*\.?|\[[0-9A-Fa-f:.]{{2,45}}\])(?::[0-9]{{1,5}})?")
@@ -33,15 +35,18 @@ def valid_host(value: str) -> bool:
 
 
 class HostCheck:
-    """WSGI middleware: 400 for a Host header no browser would send."""
+    """WSGI middleware: 400 for a Host header no browser would send, or, with ``trusted`` names
+    (``RULES_TRUSTED_HOSTS``), for one that names another site: redirects, canonical links and the
+    sitemap are built from it."""
 
-    def __init__(self, wsgi_app):
+    def __init__(self, wsgi_app, trusted: list[str] | None = None):
         self.wsgi_app = wsgi_app
+        self.trusted = trusted
 
     def __call__(self, environ, start_response):
         host = environ.get("HTTP_HOST")
-        if host is not None and not valid_host(host):
-            body = b"400 Bad Request: the Host header is not a valid host name.\n"
+        if host is not None and (not valid_host(host) or self.trusted and not host_is_trusted(host, self.trusted)):
+            body = b"400 Bad Request: the Host header is not a valid host name of this site.\n"
             start_response("400 Bad Request", [
                 ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body))),
                 ("X-Content-Type-Options", "nosniff"),
@@ -94,7 +99,11 @@ class ChunkedBodyLength:
 
 def init_app(app: Flask) -> None:
     app.wsgi_app = UnreadableQuery(app.wsgi_app)
-    app.wsgi_app = HostCheck(app.wsgi_app)
+    trusted = app.config.get("TRUSTED_HOSTS")
+    if isinstance(trusted, str):  # RULES_TRUSTED_HOSTS=rules.example.org,.example.org
+        trusted = app.config["TRUSTED_HOSTS"] = [name.strip() for name in trusted.split(",") if name.strip()]
+    # Checked here, before Flask: Flask's own check (the same names) fails inside the error page.
+    app.wsgi_app = HostCheck(app.wsgi_app, trusted or None)
     if app.config.get("MAX_CONTENT_LENGTH"):
         app.wsgi_app = ChunkedBodyLength(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]))
     hops = int(app.config.get("PROXY_HOPS") or 0)
