@@ -87,8 +87,9 @@ WHAT_TERM_LEAD = 1.0
 # A section also leads, whatever its score, when players ask for it just as it was asked (one of
 # its ways of asking holds the asked words and no others: "How do you win?" of "how do you win web
 # of power") and no answer shown is asked so: the tie-break answer outscored the goal of the game
-# on "win". Only of a game named. On the tuning sets, with the sections' ways of asking that a fact
-# answers removed: rules at large led 0.633 -> 0.656, 2 right cards more.
+# on "win". With no game named, only where an asked word is the section's game's alone
+# (``SearchIndex.exact_fits``). On the tuning sets, with the sections' ways of asking that a fact
+# answers removed: rules at large led 0.633 -> 0.667, 1 right card more.
 SECTION_LEAD = 1.5
 # The answer card (``answer_confidence``): the first answer clearly leads when the next one scores
 # under ``CARD_MARGIN`` of it; else the answers within it (at most ``MAX_CLOSE``) are shown side by
@@ -775,6 +776,21 @@ class SearchIndex:
         weights = [gen.word_weight(word) for word in asked]
         return sum(w for w, word in zip(weights, asked) if held(word)) / sum(weights)
 
+    def exact_fits(self, gen: _Generation, chosen: list[tuple[tuple, float]], words: str, asked: list[tuple] | None,
+                   game: str | None) -> frozenset[tuple]:
+        """The hits shown that players ask just as asked (``asked_exactly``), for ``section_leads``.
+        With no game named, a section only if an asked word belongs to its game alone among the
+        hits ("Darf der Meuchler sich selbst nennen?"): "fine della partita" is asked of one game's
+        end section, and the four games' answers on the end are put forward."""
+        if asked is None:
+            return frozenset()
+        found = self.asked_exactly(gen, [key for key, _score in chosen], words, game)
+        if game is not None:
+            return found
+        games = {key[1] for key, _score in chosen}
+        return frozenset(key for key in found if key[0] != "section"
+                         or self.tells_games_apart(gen, key[1], games - {key[1]}, asked))
+
     @staticmethod
     def asked_exactly(gen: _Generation, keys: list[tuple], words: str, game: str | None) -> frozenset[tuple]:
         """Those of ``keys`` (answers, sections) that players ask with just the asked words: one of
@@ -880,10 +896,7 @@ class SearchIndex:
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
         result.subject = asked is not None and game_filter is None and len(asked) <= 1
-        # Asked just as players ask a section, of a game named ("how do you win web of power"); of
-        # no game named, the four games' answers on it are put forward ("fine della partita").
-        section = section_leads(chosen, lambda: self.asked_exactly(gen, [key for key, _score in chosen], words, game_filter)
-                                if asked is not None and game_filter is not None else frozenset())
+        section = section_leads(chosen, lambda: self.exact_fits(gen, chosen, words, asked, game_filter))
         lead = self._lead(gen, chosen, matched, section, asked, game_filter, asks_what_it_is(words))
         if lead is not None:
             chosen.sort(key=lambda item: item[0] != lead)  # stable: the rest keep their order

@@ -131,6 +131,8 @@ def test_a_section_asked_just_as_players_ask_it_leads_though_an_answer_scores_mo
     ("en", "is the display refilled after swapping web of power", "kardinal-und-koenig"),
     ("de", "wer wird der nächste anführer keine ehre", "keine-ehre-unter-dieben"),
     ("it", "Cittadelle: il Condottiero può distruggere i propri quartieri?", "ohne-furcht-und-adel"),
+    # No game named: "warlord" is Citadels' alone, so its open question is what was asked.
+    ("en", "can the warlord destroy his own district", "ohne-furcht-und-adel"),
 ])
 def test_a_question_the_sources_leave_open_leads_with_the_section_that_says_so(index, lang, query, game):
     """"May the Assassin name himself?" got the Thief's card ("Who can't the Thief steal from?"):
