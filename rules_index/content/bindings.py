@@ -423,6 +423,8 @@ def _count_problems(faq: Faq) -> list[BindingProblem]:
     says "2 of 2 statements checked" in one language and "1 of 1" in another for the same facts,
     when one translation joins two sentences ("…: …") that the others keep apart."""
     counted = {lang: tally(faq.text(lang).answer) for lang in LANGS}
+    if any(t.unbound for t in counted.values()):
+        return []  # each unbound statement is a problem of its own, which the count would only repeat
     pairs = {lang: (t.bound, t.claims) for lang, t in counted.items()}
     common = Counter(pairs.values()).most_common(1)[0][0]
     return [BindingProblem(lang, f"answer ({lang}): {pair[0]} of {pair[1]} statements about the rules checked, the other "

@@ -367,3 +367,10 @@ def test_a_language_that_counts_its_statements_otherwise_is_a_problem(lang, join
              if p.code == "statement-count"]
     assert [p.lang for p in found] == [lang]
     assert "the other languages 3 of 3" in found[0].message
+
+
+def test_an_unbound_statement_in_one_language_is_not_counted_again():
+    """Its own problem says what to do; "3 of 4 against 3 of 3" would repeat it (and made the
+    editor's review page longer than a phone's screen allows)."""
+    codes = [p.code for p in binding_problems(entry({"de": RIGHT["de"] + " Das steht so im Heft."}), VOCABULARY, source_pages=4)]
+    assert "unbound" in codes and "statement-count" not in codes
