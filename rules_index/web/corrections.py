@@ -167,7 +167,7 @@ def too_many_reports(exc: RateLimitExceeded):
     game, entry = _target(args["lang"], args["slug"], kind, args[target_arg])
     wait = retry_after(exc)
     try:
-        form = CorrectionForm()  # reads the body, which the limit checked before no view had read
+        form = CorrectionForm()  # reads the body: the limit was checked before any view had read it
     except RequestEntityTooLarge as too_large:
         # Sent again, it would be refused all the same: the reader is told what is wrong with it.
         return current_app.handle_http_exception(too_large)
