@@ -792,11 +792,17 @@ class SearchIndex:
                          or self.tells_games_apart(gen, key[1], games - {key[1]}, asked))
 
     @staticmethod
+    def question_terms(gen: _Generation, words: str, game: str | None) -> dict[str, frozenset[str]]:
+        """The asked words (with the rulebooks' words for players' words) as each language's
+        question field analyses them: what an answer's question and ways of asking are held against."""
+        asked = scoring_words(words, gen.players, game)
+        return {field_lang: frozenset(gen.analyze(f.title_field(field_lang), asked)) for field_lang in LANGS}
+
+    @staticmethod
     def asked_exactly(gen: _Generation, keys: list[tuple], words: str, game: str | None) -> frozenset[tuple]:
         """Those of ``keys`` (answers, sections) that players ask with just the asked words: one of
         their ways of asking, analysed, holds the words of ``words`` and no others, in some language."""
-        asked = scoring_words(words, gen.players, game)
-        wanted = {field_lang: frozenset(gen.analyze(f.title_field(field_lang), asked)) for field_lang in LANGS}
+        wanted = SearchIndex.question_terms(gen, words, game)
         return frozenset(key for key in keys if key[0] in (*ANSWER_KINDS, "section") and any(
             terms and terms in gen.answer(key).asked.get(field_lang, ()) for field_lang, terms in wanted.items()))
 
@@ -811,8 +817,7 @@ class SearchIndex:
         # The leading rules sections are weighed as the answers are: a question about the rules at
         # large ("How do you win?") fits a section's ways of asking better than any answer's.
         sections = sorted(((key, score) for key, score in scores.items() if key[0] == "section"), key=lambda kv: (-kv[1], kv[0]))
-        asked = scoring_words(words, gen.players, game)
-        wanted = {field_lang: set(gen.analyze(f.title_field(field_lang), asked)) for field_lang in LANGS}
+        wanted = self.question_terms(gen, words, game)
         kinds = question_kinds(words)
         scores = dict(scores)
         # Each asked word's postings once, not once per answer: at scale a common word's postings
