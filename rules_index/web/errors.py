@@ -6,11 +6,14 @@ database cannot be used, what needs it answers 503 with Retry-After.
 """
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Flask, abort, current_app, jsonify, redirect, render_template, request
 from flask_babel import gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
+from werkzeug.routing import RequestRedirect
 
 from rules_index.content.repo import GitError, UncommittedEdits
 from rules_index.corrections import availability
@@ -19,7 +22,9 @@ from rules_index.corrections.db import UnstorableText, discard_session
 
 from .front import UNREADABLE_BODY, UNREADABLE_QUERY
 from .i18n import page_lang
-from .not_found import closest_matches, first_real_page, games_to_pick, holds_control_character, meant_addresses
+from .not_found import (
+    closest_matches, first_real_page, games_to_pick, holds_control_character, meant_addresses, names_nothing,
+)
 
 API_MESSAGES = {
     429: "rate limit: too many requests, try again in a minute",
@@ -136,6 +141,22 @@ def init_app(app: Flask) -> None:
         # and never becomes a lookup or a redirect.
         if holds_control_character(request.path):
             abort(404)
+
+    @app.before_request
+    def missing_before_redirect_or_method():
+        # A route's pattern matches "/de/nope" and "/api/v1/games/x/nope" too: the slash it adds
+        # (308) or the method it wants (405) is only said of an address that names what the site
+        # has. Anything else is missing, at once.
+        exc = request.routing_exception
+        if isinstance(exc, RequestRedirect):
+            path, method = urlsplit(exc.new_url).path, request.method
+        elif isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+            path, method = request.path, sorted(exc.valid_methods)[0]
+        else:
+            return None
+        if names_nothing(current_app.create_url_adapter(request), path, method):
+            abort(404)
+        return None
 
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):

@@ -139,7 +139,7 @@ def meant_addresses(path: str, lang: str) -> list[str]:
 
 def is_real_page(args: dict) -> bool:
     """Whether a route's arguments name what the site has: a language of the site, a game, its
-    FAQ entry, rules section or calculator, a report's token (a route matches "/en/nope/" too;
+    FAQ entry, rules section or calculator (the page's or the API's), a report's token (a route matches "/en/nope/" too;
     the page would be missing). Capitals are only lowered where this holds for the lowered
     address: a token is mixed-case, so "/de/corrections/ABC" never leads to ".../abc"."""
     if "lang" in args and args["lang"] not in LANGS:
@@ -157,7 +157,8 @@ def is_real_page(args: dict) -> bool:
         return False
     if "faq_id" in args and game.faq_entry(args["faq_id"]) is None:
         return False
-    if "name" in args and args["name"] not in calculators_for(game.slug):
+    calculator = args.get("name", args.get("calculator"))
+    if calculator is not None and calculator not in calculators_for(game.slug):
         return False
     return "section_id" not in args or game.section(args["section_id"]) is not None
 
@@ -181,3 +182,13 @@ def first_real_page(adapter: MapAdapter, addresses, endpoint: str | None = None)
         if (endpoint is None or found == endpoint) and is_real_page(args):
             return address, args
     return None
+
+
+def names_nothing(adapter: MapAdapter, path: str, method: str) -> bool:
+    """Whether ``path``, asked with ``method``, is a route of the site whose arguments name
+    nothing it has (``is_real_page``)."""
+    try:
+        _endpoint, args = adapter.match(path, method=method)
+    except (HTTPException, RoutingException):
+        return False
+    return not is_real_page(args)

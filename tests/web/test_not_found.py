@@ -135,3 +135,29 @@ def test_the_page_meant_keeps_a_query_sent_as_raw_utf8_bytes(client):
     response = client.get("/en/ohne-furcht-und-adel/faq/thief-forbidden-targets.", environ_overrides=environ)
     assert response.status_code == 308
     assert response.headers["Location"] == "/en/ohne-furcht-und-adel/faq/thief-forbidden-targets?q=%C3%BC"
+
+
+@pytest.mark.parametrize("path", ["/de/nothing-here", "/it/no-such-game"])
+def test_a_missing_game_is_missing_at_once_not_after_a_slash_is_added(client, path):
+    response = client.get(path)
+    assert response.status_code == 404 and "Location" not in response.headers
+
+
+def test_a_game_without_its_slash_still_gets_it(client):
+    response = client.get(f"/de/{GAME}")
+    assert response.status_code == 308 and response.headers["Location"].endswith(f"/de/{GAME}/")
+    # Another name of the game leads to its page in one step, not through the slash first.
+    response = client.get("/en/citadels")
+    assert response.status_code == 308 and response.headers["Location"] == f"/en/{GAME}/"
+
+
+@pytest.mark.parametrize("path", [f"/api/v1/games/{GAME}/no-such-calculator", "/api/v1/games/no-such-game/score"])
+def test_an_unknown_calculator_of_the_api_is_missing_whatever_the_method(client, path):
+    # "GET is not allowed here" would tell a program the address exists.
+    response = client.get(path)
+    assert response.status_code == 404 and "error" in response.get_json() and "Allow" not in response.headers
+
+
+def test_a_calculator_of_the_api_says_which_method_it_takes(client):
+    response = client.get(f"/api/v1/games/{GAME}/score")
+    assert response.status_code == 405 and "POST" in response.headers["Allow"]
