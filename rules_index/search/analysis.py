@@ -5,13 +5,17 @@
 - Italian elided articles are dropped (``l'assassino`` -> ``assassino``).
 - German compounds also index their parts when both parts are words of the content
   (``Bauwerkkarten`` -> ``bauwerkkarten``, ``bauwerk``, ``karten``), before stemming.
+- German verbs split in two are joined again where the content has the joined word: in "Wie baut
+  man das Spiel auf?" the verb is "aufbauen" (to set up), not "bauen" (to build).
 - Stems are Snowball's, through PyStemmer (the C library): Whoosh's own Snowball ports are pure
   Python, 8-27 microseconds a word against under one, and every new word of a query is stemmed
   in three languages while the reader waits.
 """
 from __future__ import annotations
 
+import re
 import threading
+from bisect import bisect_left
 from typing import Callable, Iterable
 
 import Stemmer
@@ -134,6 +138,105 @@ class DecompoundFilter(Filter):
                 token.text = original
 
 
+# A German clause's last word that is a separable particle ("Wie baut man das Spiel auf?"): no
+# preposition ends a clause, so it is the verb's first part.
+SEPARABLE_PARTICLES = frozenset((
+    "ab", "an", "auf", "aus", "bei", "durch", "ein", "fest", "fort", "frei", "heraus", "herein", "hinaus", "hinein",
+    "los", "mit", "nach", "raus", "rein", "ruber", "um", "vor", "vorbei", "weg", "weiter", "zu", "zuruck", "zusammen"))
+# The finite verb stands first in a clause (a yes/no question) or second; "und", "aber" before it don't count.
+CLAUSE_OPENERS = frozenset(("und", "oder", "aber", "denn", "sondern"))
+# German text is tokenized with the signs that end a clause; ``SeparableVerbFilter`` drops them.
+CLAUSE_SIGNS = ".,;:!?()[]–—"
+GERMAN_TOKENS = re.compile(TOKEN_PATTERN.pattern + "|[" + re.escape(CLAUSE_SIGNS) + "]", re.UNICODE)
+PERSONAL_ENDINGS = ("est", "st", "et", "t", "en", "e", "n")
+
+
+class SeparableVerbFilter(Filter):
+    """Joins a German clause's split verb: the finite verb becomes the stem of the content's
+    ``vocabulary`` made of the clause's last word, a separable particle, and the verb's stem
+    ("baut … auf" -> "aufbau", "bereitet … vor" -> "vorbereit", "fängt … an" -> "anfang"); the
+    shortest such stem, so the verb rather than a longer noun of it. Drops the clause signs that
+    ``GERMAN_TOKENS`` yields. Questions and the content's ways of asking go through the same
+    analyzer, so they meet in the joined word."""
+
+    def __init__(self, vocabulary: Iterable[str] = ()):
+        self.vocabulary = frozenset(vocabulary)
+        self._sorted: list[str] | None = None
+
+    def __eq__(self, other):
+        return isinstance(other, SeparableVerbFilter) and other.vocabulary == self.vocabulary
+
+    def joined(self, particle: str, verb: str) -> str | None:
+        if self._sorted is None:
+            self._sorted = sorted(self.vocabulary)
+        words = self._sorted
+        verb = fold_german(verb)
+        for end in (*PERSONAL_ENDINGS, ""):
+            if not verb.endswith(end) or len(verb) - len(end) < 3:
+                continue
+            prefix = particle + verb[: len(verb) - len(end)]
+            at, found = bisect_left(words, prefix), []
+            while at < len(words) and words[at].startswith(prefix):
+                found.append(words[at])
+                at += 1
+            if found:
+                return min(found, key=lambda word: (len(word), word))
+        return None
+
+    def split_verb(self, words: list[str]) -> tuple[int, str] | None:
+        """(position, joined stem) of a clause's split verb (``words``: the clause's words, lower
+        case), or None: the first or second word, after any ``CLAUSE_OPENERS``, joined with the
+        last word where that is a separable particle and the vocabulary has the joined stem."""
+        start = 0
+        while start < len(words) and fold_german(words[start]) in CLAUSE_OPENERS:
+            start += 1
+        particle = fold_german(words[-1]) if words else ""
+        if not self.vocabulary or len(words) - start < 3 or particle not in SEPARABLE_PARTICLES:
+            return None
+        for at in range(start, start + 2):
+            joined = self.joined(particle, words[at])
+            if joined:
+                return at, joined
+        return None
+
+    def rejoined(self, text: str) -> str:
+        """``text`` with each clause's split verb replaced by its joined stem (``split_verb``), as
+        this filter analyses it: for a question whose stop words are taken out before analysis."""
+        out, clause, last = [], [], 0
+        for match in [*GERMAN_TOKENS.finditer(text), None]:
+            if match is None or match.group() in CLAUSE_SIGNS:
+                found = self.split_verb([word.group().lower() for word in clause])
+                if found:
+                    verb = clause[found[0]]
+                    out.append(text[last:verb.start()] + found[1])
+                    last = verb.end()
+                clause = []
+            else:
+                clause.append(match)
+        return "".join(out) + text[last:]
+
+    def __call__(self, tokens):
+        clause = []  # copies: the tokenizer yields one token object, changed in place
+        for token in tokens:
+            if token.text and token.text in CLAUSE_SIGNS:
+                yield from self._joined(clause)
+                clause = []
+            else:
+                clause.append(token.copy())
+        yield from self._joined(clause)
+
+    def _joined(self, clause: list):
+        found = self.split_verb([token.text for token in clause])
+        if found:
+            clause[found[0]].text = found[1]
+        return clause
+
+
+def separable_verbs(analyzer) -> SeparableVerbFilter | None:
+    """The analyzer's ``SeparableVerbFilter`` (German fields), or None."""
+    return next((item for item in getattr(analyzer, "items", ()) if isinstance(item, SeparableVerbFilter)), None)
+
+
 class ElisionFilter(Filter):
     """Drops Italian elided articles and prepositions left by splitting at the apostrophe."""
 
@@ -169,9 +272,15 @@ def stopwords(lang: str) -> frozenset[str]:
     return frozenset(stopwords_for_language(lang)) | EXTRA_STOPS[lang]
 
 
-def language_analyzer(lang: str, vocabulary: Iterable[str] = (), keep: Iterable[str] = ()):
-    """The analyzer of one language's text fields; ``keep`` names stop words to keep as words."""
-    chain = RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter()
+def language_analyzer(lang: str, vocabulary: Iterable[str] = (), keep: Iterable[str] = (), verbs: Iterable[str] = ()):
+    """The analyzer of one language's text fields; ``keep`` names stop words to keep as words;
+    ``vocabulary``: stems of German words, for compounds; ``verbs``: the same, with players' ways
+    of asking, for split verbs."""
+    verbs = frozenset(verbs)
+    if lang == "de" and verbs:
+        chain = RegexTokenizer(GERMAN_TOKENS) | LowercaseFilter() | SeparableVerbFilter(verbs)
+    else:
+        chain = RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter()
     if lang == "it":
         chain = chain | ElisionFilter()
     chain = chain | StopFilter(stoplist=stopwords(lang) - frozenset(keep), minsize=2)

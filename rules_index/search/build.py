@@ -146,6 +146,18 @@ def german_texts(library: Library):
             yield " ".join(term.de.names())
 
 
+def verb_texts(library: Library):
+    """The German texts whose words split verbs are joined into: ``german_texts`` and players'
+    ways of asking ("vorbereiten", "austeilen"). Not the compounds' vocabulary: players' words
+    split compounds the rulebooks' words keep whole ("Auktionshaus")."""
+    yield from german_texts(library)
+    for game in library:
+        for faq in game.faq:
+            yield from faq.asked.get("de")
+        for section in game.sections:
+            yield from section.meta.asked.get("de")
+
+
 def write_marker(target: Path, library: Library, snapshot: Snapshot, documents: int, **extra) -> None:
     """BUILD.json (written last: it makes the directory a complete generation) and FILES.json."""
     (target / FILES).write_text(json.dumps(snapshot.files))
@@ -160,15 +172,17 @@ def write_marker(target: Path, library: Library, snapshot: Snapshot, documents: 
 
 def write_generation(library: Library, target: Path, snapshot: Snapshot) -> int:
     """Write a complete index into the new, empty directory ``target``; returns the doc count."""
-    return write_documents(library_documents(library), german_texts(library), target, timeout=10.0)
+    return write_documents(library_documents(library), german_texts(library), target, verbs=verb_texts(library), timeout=10.0)
 
 
-def write_documents(documents: Iterable[Document], german: Iterable[str], target: Path, **options) -> int:
+def write_documents(documents: Iterable[Document], german: Iterable[str], target: Path, verbs: Iterable[str] = (),
+                    **options) -> int:
     """Index ``documents`` into the new, empty directory ``target`` with the service's schema, its
-    compound splitter's vocabulary made of the texts ``german``; returns the doc count.
+    compound splitter's vocabulary made of the texts ``german`` and its split verbs' of ``verbs``;
+    returns the doc count.
     ``options`` go to Whoosh's writer (the benchmarks' synthetic games use several processes)."""
     target.mkdir(parents=True)
-    ix = whoosh_index.create_in(str(target), f.build_schema(german_vocabulary(german)))
+    ix = whoosh_index.create_in(str(target), f.build_schema(german_vocabulary(german), german_vocabulary(verbs)))
     count = 0
     with ix.writer(**options) as writer:
         for doc in documents:

@@ -29,7 +29,7 @@ from whoosh.filedb.filestore import FileStorage
 from rules_index.content import Game, Library
 
 from . import schema as f
-from .analysis import DecompoundFilter, german_vocabulary
+from .analysis import DecompoundFilter, german_vocabulary, separable_verbs
 from .documents import COMPONENTS_ID, CREDITS_ID, FACTS_ID, LANGS, document_fields, entry_documents, facts_documents
 from rules_index.content.snapshot import Snapshot
 from rules_index.content.marks import unmarked
@@ -123,16 +123,25 @@ def schema_vocabulary(schema) -> frozenset[str]:
     return frozenset()
 
 
-def _german_texts(library: Library, changed: Iterable[tuple[str, str, str]]):
-    """The German texts of the changed entries, as ``build`` takes the vocabulary from them."""
+def schema_verbs(schema) -> frozenset[str]:
+    """The split verbs' vocabulary in the schema's German analyzer."""
+    found = separable_verbs(schema[f.body_field("de")].analyzer)
+    return found.vocabulary if found is not None else frozenset()
+
+
+def _german_texts(library: Library, changed: Iterable[tuple[str, str, str]], asked: bool = False):
+    """The German texts of the changed entries, as ``build`` takes the vocabulary from them
+    (``german_texts``; with players' ways of asking, ``verb_texts``)."""
     for slug, kind, entry_id in changed:
         game = library.game(slug)
         for faq in game.faq if kind == "faq" else ():
             if faq.id == entry_id:
                 yield from (faq.de.question, unmarked(faq.de.answer), " ".join(faq.keywords.de))
+                yield from (faq.asked.get("de") if asked else ())
         for section in game.sections if kind == "section" else ():
             if section.id == entry_id:
                 yield from (section.title("de"), section.body("de"))
+                yield from (section.meta.asked.get("de") if asked else ())
 
 
 def deleted_documents(folder: Path) -> tuple[int, int]:
@@ -170,7 +179,8 @@ def update_generation(library: Library, snapshot: Snapshot, current: Path, info:
     ix = whoosh_index.open_dir(str(target))
     try:
         vocabulary = schema_vocabulary(ix.schema)
-        behind = bool(german_vocabulary(_german_texts(library, changed)) - vocabulary)
+        behind = bool(german_vocabulary(_german_texts(library, changed)) - vocabulary
+                      or german_vocabulary(_german_texts(library, changed, asked=True)) - schema_verbs(ix.schema))
         with ix.reader() as reader:
             segments = len(list(reader.leaf_readers()))
         docs, keys = {}, set()

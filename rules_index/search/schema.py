@@ -10,7 +10,7 @@ from rules_index.folding import TOKEN_PATTERN
 
 from .analysis import LANGS, language_analyzer, prefix_analyzer
 
-SCHEMA_VERSION = 11  # bump when fields, analysis or the stored texts change: a built index is then stale
+SCHEMA_VERSION = 12  # bump when fields, analysis or the stored texts change: a built index is then stale
 
 KEY = "key"            # kind:game:entry:lang, unique
 KIND = "kind"          # faq | fact | section | mistake | glossary
@@ -40,8 +40,10 @@ def words_field(lang: str) -> str:
     return f"words_{lang}"      # unstemmed words of one language's text, for "did you mean"
 
 
-def build_schema(german_vocabulary: Iterable[str]) -> Schema:
-    vocabulary = frozenset(german_vocabulary)
+def build_schema(german_vocabulary: Iterable[str], verb_vocabulary: Iterable[str] = ()) -> Schema:
+    """``german_vocabulary``: the German stems that compounds are split into; ``verb_vocabulary``:
+    those that split verbs are joined into (``analysis.SeparableVerbFilter``)."""
+    vocabulary, verbs = frozenset(german_vocabulary), frozenset(verb_vocabulary)
     fields = {
         KEY: ID(stored=True, unique=True),
         KIND: ID(stored=True),
@@ -55,7 +57,7 @@ def build_schema(german_vocabulary: Iterable[str]) -> Schema:
         PREFIXES: TEXT(analyzer=prefix_analyzer(), phrase=False),
     }
     for lang in LANGS:
-        analyzer = language_analyzer(lang, vocabulary if lang == "de" else ())
+        analyzer = language_analyzer(lang, vocabulary if lang == "de" else (), verbs=verbs if lang == "de" else ())
         fields[title_field(lang)] = TEXT(analyzer=analyzer)
         fields[keywords_field(lang)] = TEXT(analyzer=analyzer, phrase=False)
         fields[body_field(lang)] = TEXT(analyzer=analyzer)

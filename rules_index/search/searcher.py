@@ -40,7 +40,7 @@ from rules_index.caches import MiB, Cache
 from rules_index.folding import TOKEN_PATTERN, fold
 
 from . import schema as f
-from .analysis import LANGS
+from .analysis import LANGS, separable_verbs
 from .build import MARKER
 from .documents import COMPONENTS_ID, CREDITS_ID, FACTS_ID
 from .link import IndexLink
@@ -237,6 +237,9 @@ class Analyses:
             lang: CachedTokens(self.fields[f.body_field(lang)], lang, self.spans) for lang in LANGS
         }
         self.word_terms = self.cache.memoize()(self._analyze_word)
+        # A German verb split in two is joined over its clause (``analysis.SeparableVerbFilter``):
+        # a text analysed word by word is joined first, as the index joined it.
+        self.verbs = {id(analyzer): found for analyzer in self.fields.values() if (found := separable_verbs(analyzer))}
         # Players' ways of asking, a line each: analysed once for every generation that analyses
         # alike (a switch starts with its caches empty, and readers must not pay for them again).
         self.lines = Cache(LRUCache(MAX_ENTRIES["lines"]))
@@ -253,8 +256,15 @@ class Analyses:
     def _analyze_word(self, analyzer: int, word: str) -> tuple[str, ...]:
         return tuple(t.text for t in self.by_id[analyzer](word))
 
+    def rejoined(self, analyzer: int, text: str) -> str:
+        """``text`` with its split German verbs joined as the analyzer joins them (unchanged for
+        an analyzer that joins none)."""
+        verbs = self.verbs.get(analyzer)
+        return verbs.rejoined(text) if verbs is not None else text
+
     def _analyze_line(self, analyzer: int, line: str) -> frozenset[str]:
-        return frozenset(term for word in TOKEN_PATTERN.findall(line) for term in self.word_terms(analyzer, word))
+        return frozenset(term for word in TOKEN_PATTERN.findall(self.rejoined(analyzer, line))
+                         for term in self.word_terms(analyzer, word))
 
     def _snippet(self, kind: str, text: str, lang: str, matched: frozenset[str]) -> str:
         tokens = self.highlight_tokens[lang]
@@ -349,6 +359,11 @@ class _Generation:
                 lent = self._local.own = self.index.searcher()
         return lent
 
+    def rejoined(self, text: str) -> str:
+        """A question with its split German verbs joined (``analysis.SeparableVerbFilter``), in
+        any language: a German question may be asked on a page of another."""
+        return self.analyses.rejoined(id(self.analyses.fields[f.title_field("de")]), text)
+
     def analyze(self, field_name: str, text: str, memo: dict | None = None) -> list[str]:
         """The field's terms of ``text`` (distinct, in order), analysed word by word and cached per
         analyzer: the same terms as the whole text, as every filter works on one token at a time.
@@ -357,7 +372,7 @@ class _Generation:
         if memo is not None and analyzer in memo:
             return memo[analyzer]
         terms: dict[str, None] = {}
-        for word in TOKEN_PATTERN.findall(text):
+        for word in TOKEN_PATTERN.findall(self.analyses.rejoined(analyzer, text)):
             for term in self.analyses.word_terms(analyzer, word):
                 terms[term] = None
         found = list(terms)
@@ -864,7 +879,8 @@ class SearchIndex:
         understood = gen.game_names.understand(query_text)
         game_filter = game or understood.game
         result = SearchResult(query=query_text, lang=lang, game=understood.game)
-        words = understood.text
+        # Joined before the stop words go: "auf" of "Wie baut man … auf?" is one.
+        words = gen.rejoined(understood.text)
         seen: dict[tuple, int] = {}  # ranked documents: most hits need no lookup of their key
         if understood.title_only:
             # A game's name alone asks what the game is: its facts at a glance answer, its credits
@@ -881,7 +897,7 @@ class SearchIndex:
                 # ("Showing results for …", with a link to the words as typed). Scores of different
                 # words are not on one scale: compared by them, "bottnio chi sceglie" as typed won
                 # with a Citadels answer over the sharing of the loot.
-                fixed_words = gen.game_names.understand(corrected).text
+                fixed_words = gen.rejoined(gen.game_names.understand(corrected).text)
                 asked = self.words(gen, fixed_words, lang, game_filter)
                 scores = self._rank(gen, fixed_words, lang, game_filter, limit, seen, asked)
                 if scores:

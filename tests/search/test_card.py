@@ -422,3 +422,14 @@ def test_an_asked_word_weighs_more_the_fewer_documents_hold_it(index):
         assert gen.word_weight(compound) == weights[0] > gen.word_weight(part)
     assert gen.word_postings(none) is None and held[0] < held[1], held
     assert weights[0] > weights[1] > weights[2], weights
+
+
+@pytest.mark.parametrize("query,game", [
+    ("Wie baut man Ohne Furcht und Adel auf?", "ohne-furcht-und-adel"),
+    ("wie bereitet man kardinal und könig vor", "kardinal-und-koenig"),
+    ("Wie baut man Keine Ehre unter Dieben auf?", "keine-ehre-unter-dieben"),
+])
+def test_a_german_verb_split_in_two_asks_what_the_whole_verb_means(index, query, game):
+    """"Wie baut man … auf?" is "aufbauen" (to set up): "baut" alone made the Architect's
+    building answer the card, and "bereitet … vor" found nothing of the setup."""
+    leads_and_puts_nothing_forward(index, "de", query, ("section", game, "setup"))
