@@ -90,6 +90,13 @@ def with_rules_words(text: str, players: PlayersWords, game: str | None = None) 
     return " ".join(out)
 
 
+def in_rules_words(text: str, players: PlayersWords, game: str | None = None) -> str:
+    """``text`` with each players' word replaced by the rulebooks' words for it: the question as
+    the rulebook would ask it."""
+    return " ".join(players.rules_words(word, game) and " ".join(players.rules_words(word, game)) or word
+                    for word in TOKEN_PATTERN.findall(text))
+
+
 def scoring_words(text: str, players: PlayersWords, game: str | None = None) -> str:
     """The words of ``text`` that are searched for: stop words out, rulebooks' words added."""
     return with_rules_words(content_words(text), players, game)

@@ -44,7 +44,7 @@ from .analysis import LANGS, separable_verbs
 from .build import MARKER
 from .documents import COMPONENTS_ID, CREDITS_ID, FACTS_ID
 from .link import IndexLink
-from .query import (GameNames, PlayersWords, all_stopwords, asks_what_it_is, clean_query, content_words, question_kinds,
+from .query import (GameNames, in_rules_words, PlayersWords, all_stopwords, asks_what_it_is, clean_query, content_words, question_kinds,
                     scoring_words)
 from .scoring import field_lengths, one_word, postings_bytes as postings_bytes_of, read_postings, top
 from .snippets import CachedTokens, answer_snippet, text_snippet
@@ -816,10 +816,13 @@ class SearchIndex:
     @staticmethod
     def asked_exactly(gen: _Generation, keys: list[tuple], words: str, game: str | None) -> frozenset[tuple]:
         """Those of ``keys`` (answers, sections) that players ask with just the asked words: one of
-        their ways of asking, analysed, holds the words of ``words`` and no others, in some language."""
-        wanted = SearchIndex.question_terms(gen, words, game)
+        their ways of asking, analysed, holds the words of ``words`` and no others, in some language;
+        in players' words as typed or in the rulebooks' words for them ("Gebäude" is "Bauwerke")."""
+        typed = content_words(words)
+        forms = [(field_lang, frozenset(gen.analyze(f.title_field(field_lang), text)))
+                 for text in dict.fromkeys((typed, in_rules_words(typed, gen.players, game))) for field_lang in LANGS]
         return frozenset(key for key in keys if key[0] in (*ANSWER_KINDS, "section") and any(
-            terms and terms in gen.answer(key).asked.get(field_lang, ()) for field_lang, terms in wanted.items()))
+            terms and terms in gen.answer(key).asked.get(field_lang, ()) for field_lang, terms in forms))
 
     def _weigh_questions(self, gen: _Generation, scores: dict[tuple, float], words: str, asked_words: list[tuple],
                          game: str | None) -> dict[tuple, float]:

@@ -135,6 +135,8 @@ def test_a_section_asked_just_as_players_ask_it_leads_though_an_answer_scores_mo
     ("it", "Cittadelle: il Condottiero può distruggere i propri quartieri?", "ohne-furcht-und-adel"),
     # No game named: "warlord" is Citadels' alone, so its open question is what was asked.
     ("en", "can the warlord destroy his own district", "ohne-furcht-und-adel"),
+    # Asked in a players' word ("Gebäude"): the way of asking in the rulebook's ("Bauwerke") fits.
+    ("de", "Darf der Söldner seine eigenen Gebäude zerstören", "ohne-furcht-und-adel"),
 ])
 def test_a_question_the_sources_leave_open_leads_with_the_section_that_says_so(index, lang, query, game):
     """"May the Assassin name himself?" got the Thief's card ("Who can't the Thief steal from?"):
