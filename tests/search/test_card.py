@@ -110,6 +110,9 @@ def test_a_question_what_a_thing_does_leads_with_its_glossary_entry(index, lang,
     ("en", "what's the aim in citadels", ("ohne-furcht-und-adel", "goal")),
     ("de", "wie läuft eine runde bei adel verpflichtet ab", ("adel-verpflichtet", "round")),
     ("it", "come funziona il punteggio finale di kardinal und könig", ("kardinal-und-koenig", "final-scoring")),
+    # "How are the points counted?" asks how scoring works, not about one of the answers on points.
+    ("de", "Wie werden bei Kardinal & König eigentlich die Punkte gezählt?", ("kardinal-und-koenig", "final-scoring")),
+    ("it", "come si contano i punti a cittadelle", ("ohne-furcht-und-adel", "scoring")),
 ])
 def test_a_question_about_the_rules_at_large_leads_with_its_section(index, lang, query, section):
     """"How do you set it up?" is answered by the rules summary's section, whose ways of asking
