@@ -1,5 +1,6 @@
 """At the table, in a real browser: short game pages on a phone, anchors that open their entry,
-printing everything, copying a link, searching from a 404, and reporting a mistake."""
+printing everything, copying a link, searching from a 404, and reporting a mistake; every kind of
+page within a phone's width."""
 from __future__ import annotations
 
 import re
@@ -209,3 +210,48 @@ def test_small_links_are_a_thumbs_size_on_a_touch_screen(browser, live_server):
     for a, b in zip(boxes, boxes[1:]):
         if abs(a["top"] - b["top"]) < 1:  # side by side on one line
             assert a["right"] <= b["left"] or b["right"] <= a["left"], (a, b)
+
+
+# One page of each kind, in the page's language: what a reader opens at the table on a phone.
+SEARCH_WITH_CARD = {"de": "Darf der Söldner eine fertige Stadt angreifen?", "en": "can the thief rob the assassin?",
+                    "it": "il re assassinato prende la corona?"}
+PAGE_KINDS = ["/{lang}/", f"/{{lang}}/{GAME}/", f"/{{lang}}/{GAME}/#term-thief", f"/{{lang}}/{GAME}/faq/tie-break",
+              "/{lang}/search?q={card}", "/{lang}/search?q=", f"/{{lang}}/{GAME}/faq/tie-break/correction"]
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_no_kind_of_page_is_wider_than_a_phone(phone, live_server, lang):
+    """Home, a game page, a glossary entry opened, an answer, a search with its answer card, the
+    empty search, the report form: nothing wider than the 360 px screen."""
+    for path in PAGE_KINDS:
+        phone.goto(live_server + path.format(lang=lang, card=SEARCH_WITH_CARD[lang]))
+        if "#term-" in path:
+            expect(phone.locator("details.entry:target")).to_have_attribute("open", "")
+        if "q=" in path and not path.endswith("q="):
+            expect(phone.locator(".answer-card").first).to_be_visible()
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= MOBILE["width"], f"{path.format(lang=lang, card='…')} is {width} px wide"
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_the_contents_bar_keeps_the_page_within_a_phone(phone, live_server, lang):
+    """The contents bar of every game page: its list scrolls within the bar, never the page. Held
+    at the top while reading, each of its links can be brought on screen, and the page stays 360
+    px wide and does not move sideways."""
+    for slug in GAMES:
+        phone.goto(f"{live_server}/{lang}/{slug}/")
+        toc = phone.locator("nav.toc")
+        phone.evaluate("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+        assert toc.evaluate("el => Math.abs(el.getBoundingClientRect().top) < 1")  # held at the top
+        links = toc.locator("a")
+        assert links.count() >= 5
+        for i in range(links.count()):
+            links.nth(i).evaluate("a => a.scrollIntoView({block: 'nearest', inline: 'nearest'})")
+            box = links.nth(i).bounding_box()
+            assert 0 <= box["x"] and box["x"] + box["width"] <= MOBILE["width"], (slug, links.nth(i).inner_text(), box)
+            bar = toc.bounding_box()
+            assert bar["x"] >= 0 and bar["x"] + bar["width"] <= MOBILE["width"], (slug, bar)
+            width = phone.evaluate("document.documentElement.scrollWidth")
+            assert width <= MOBILE["width"], f"/{lang}/{slug}/ is {width} px wide"
+        phone.evaluate("window.scrollBy(120, 0)")
+        assert phone.evaluate("window.scrollX") == 0
