@@ -1,6 +1,6 @@
 """At the table, in a real browser: short game pages on a phone, anchors that open their entry,
 printing everything, copying a link, searching from a 404, and reporting a mistake; every kind of
-page within a phone's width."""
+page within a phone's width, the header on one row."""
 from __future__ import annotations
 
 import re
@@ -255,3 +255,47 @@ def test_the_contents_bar_keeps_the_page_within_a_phone(phone, live_server, lang
             assert width <= MOBILE["width"], f"/{lang}/{slug}/ is {width} px wide"
         phone.evaluate("window.scrollBy(120, 0)")
         assert phone.evaluate("window.scrollX") == 0
+
+
+def assert_header_on_one_row(page, live_server) -> None:
+    heights = {}
+    for lang in ("de", "en", "it"):
+        page.goto(f"{live_server}/{lang}/")
+        rows = page.evaluate("""() => {
+            const box = s => document.querySelector(s).getBoundingClientRect().toJSON();
+            const brand = document.querySelector("header.site .brand");
+            return {header: box("header.site").height, brand: box("header.site .brand"), langs: box("nav.langs"),
+                    form: box("form.search"), width: document.documentElement.scrollWidth,
+                    tops: [...document.querySelectorAll("nav.langs a, nav.langs strong")].map(el => el.getBoundingClientRect().top),
+                    whole: brand.scrollWidth <= brand.clientWidth && getComputedStyle(brand).textOverflow !== "ellipsis"};
+        }""")
+        brand, langs, form = rows["brand"], rows["langs"], rows["form"]
+        # The languages stand on the brand's row, all three side by side, above the search box.
+        assert langs["top"] < brand["bottom"] and brand["top"] < langs["bottom"], (lang, brand, langs)
+        assert max(rows["tops"]) - min(rows["tops"]) < 1, (lang, rows["tops"])
+        assert langs["bottom"] <= form["top"] and brand["bottom"] <= form["top"], (lang, rows)
+        assert brand["right"] <= langs["left"], (lang, brand, langs)
+        assert rows["whole"], (lang, "the site's name is cut")  # every word of it shown
+        assert rows["width"] <= MOBILE["width"]
+        heights[lang] = rows["header"]
+    # As high as the German header, whose name and languages take one line.
+    assert len(set(heights.values())) == 1, heights
+
+
+def test_the_header_takes_one_row_on_a_phone(phone, live_server):
+    """The brand and the languages share one row above the search box in every language; the
+    Italian name ("Prontuario delle regole") took the row and pushed the languages onto one more."""
+    assert_header_on_one_row(phone, live_server)
+    phone.goto(f"{live_server}/it/")
+    brand = phone.locator("header.site .brand")
+    assert brand.evaluate("el => el.getBoundingClientRect().height < 1.5 * parseFloat(getComputedStyle(el).lineHeight)")
+
+
+def test_the_header_takes_one_row_on_a_touch_phone(browser, live_server):
+    """With the languages a thumb's size (44 px), the Italian name goes onto two short lines
+    beside them, within their height: the header is as high as in German and English."""
+    context = browser.new_context(viewport=MOBILE, is_mobile=True, has_touch=True)
+    try:
+        assert_header_on_one_row(context.new_page(), live_server)
+    finally:
+        context.close()
