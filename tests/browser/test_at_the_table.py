@@ -1,6 +1,6 @@
 """At the table, in a real browser: short game pages on a phone, anchors that open their entry,
 printing everything, copying a link, searching from a 404, and reporting a mistake; every kind of
-page within a phone's width, the header on one row."""
+page within a phone's width, the header on one row, one search box on the empty search page."""
 from __future__ import annotations
 
 import re
@@ -299,3 +299,28 @@ def test_the_header_takes_one_row_on_a_touch_phone(browser, live_server):
         assert_header_on_one_row(context.new_page(), live_server)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_the_empty_search_has_one_search_box(phone, live_server, lang):
+    """The empty search page's own box, with its label and example, is the only one: the header's
+    box above it was a second box for the same question."""
+    for path in (f"/{lang}/search?q=", f"/{lang}/search"):
+        phone.goto(live_server + path)
+        visible = phone.evaluate("[...document.querySelectorAll('input')].filter(i => i.type !== 'hidden' && i.checkVisibility()).map(i => i.id)")
+        assert visible == ["q-page"], (path, visible)
+        assert phone.locator(".examples a").count() >= 4
+        assert no_horizontal_scroll(phone)
+    box = phone.locator("#q-page")
+    box.fill(SEARCH_WITH_CARD[lang])
+    box.press("Enter")
+    phone.wait_for_url(f"**/{lang}/search?q=**")
+    expect(phone.locator(".answer-card").first).to_be_visible()
+    expect(phone.locator("#q")).to_have_value(SEARCH_WITH_CARD[lang])  # the results' page: the header's box
+    # A game chosen before the box was emptied stays chosen in the page's own form.
+    phone.goto(f"{live_server}/{lang}/search?q=&game=adel-verpflichtet")
+    assert phone.locator("input[type=search]").count() == 1
+    expect(phone.locator("#game-page")).to_have_value("adel-verpflichtet")
+    phone.fill("#q-page", "Detektiv")
+    phone.press("#q-page", "Enter")
+    phone.wait_for_url(f"**/{lang}/search?q=Detektiv&game=adel-verpflichtet")
