@@ -35,7 +35,6 @@
   }
   window.offlineSearchFold = fold;  // a browser test holds it against the server's
 
-  if (!words || !root || !window.MiniSearch) { return; }
   var lang = document.documentElement.lang;
   var params = new URLSearchParams(window.location.search);
   var box = document.getElementById("q2");
@@ -44,7 +43,13 @@
     var input = document.getElementById(id);
     if (input) { input.value = query; }
   });
-  if (!query.trim()) { return; }
+  if (!query.trim()) {
+    // Nothing asked: the page's own box, with its label, is the only one.
+    var header = document.getElementById("q");
+    if (header && header.form && box) { header.form.hidden = true; }
+    return;
+  }
+  if (!words || !root || !window.MiniSearch) { return; }
   // With a question, the header's box holds it, as on the live site: a second box with the same
   // words pushed the results a third of a phone's screen down.
   if (box && box.form) { box.form.hidden = true; }

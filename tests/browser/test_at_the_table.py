@@ -324,3 +324,14 @@ def test_the_empty_search_has_one_search_box(phone, live_server, lang):
     phone.fill("#q-page", "Detektiv")
     phone.press("#q-page", "Enter")
     phone.wait_for_url(f"**/{lang}/search?q=Detektiv&game=adel-verpflichtet")
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "it"])
+def test_a_missing_page_and_the_offline_search_have_one_search_box(phone, live_server, lang):
+    """A missing page's own box holds the words of its address; the offline search's own box is
+    its search until something is asked. The header's box was a second one above each."""
+    for path, own in ((f"/{lang}/thief-robs-king", "nf-q"), (f"/{lang}/offline-search", "q2")):
+        phone.goto(live_server + path)
+        visible = phone.evaluate("[...document.querySelectorAll('input')].filter(i => i.type !== 'hidden' && i.checkVisibility()).map(i => i.id)")
+        assert visible == [own], (path, visible)
+        assert no_horizontal_scroll(phone)
