@@ -142,6 +142,11 @@ class GameNames:
         return Understood(text)
 
 
+# What players' ways of asking say where a question names the game ("Wie funktioniert das Spiel?"
+# is "Wie funktioniert Kardinal & König?"), per language.
+THE_GAME = {"de": ("Spiel",), "en": ("game",), "it": ("gioco", "partita")}
+
+
 # What kind of answer a question asks for, told by its question words in any language: of two
 # answers that hold the same words, the one asked the same kind of question fits better ("in
 # quanti si gioca?" is how many play, not how two play). Yes/no questions have no word of their own.

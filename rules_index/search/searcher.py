@@ -44,7 +44,7 @@ from .analysis import LANGS, separable_verbs
 from .build import MARKER
 from .documents import COMPONENTS_ID, CREDITS_ID, FACTS_ID
 from .link import IndexLink
-from .query import (GameNames, in_rules_words, PlayersWords, all_stopwords, asks_what_it_is, clean_query, content_words, question_kinds,
+from .query import (THE_GAME, GameNames, in_rules_words, PlayersWords, all_stopwords, asks_what_it_is, clean_query, content_words, question_kinds,
                     scoring_words)
 from .scoring import field_lengths, one_word, postings_bytes as postings_bytes_of, read_postings, top
 from .snippets import CachedTokens, answer_snippet, text_snippet
@@ -221,6 +221,7 @@ class Answer:
     phrased: dict[str, frozenset[str]]  # per language: every term of those ways of asking
     kinds: frozenset[str]  # the kinds of answer its question asks for, in any language (``query.question_kinds``)
     phrasing_kinds: frozenset[str]  # ... and those players' ways of asking it ask for
+    exactly: dict[str, frozenset[tuple[frozenset[str], frozenset[str]]]]  # per language: each way of asking's terms and kinds
 
 
 class Analyses:
@@ -579,14 +580,16 @@ class _Generation:
 
     def _answer(self, key: tuple) -> Answer:
         docs = {lang: d for lang in LANGS if (d := self.entry_docnum(key, lang)) is not None}
-        question, asked, kinds, phrasing_kinds = {}, {}, set(), set()
+        question, asked, kinds, phrasing_kinds, exactly = {}, {}, set(), set(), {}
         for lang, docnum in docs.items():
             title, _text, named, phrasings = self._document(docnum)[4:]
             # Every edition's name of a character the question names counts as the question's own word.
             question[lang] = frozenset(self.analyze(f.title_field(lang), f"{title} {named}"))
             analyzer = id(self.analyses.fields[f.title_field(lang)])
             lines = phrasings.split("\n")
-            asked[lang] = tuple(terms for terms in (self.analyses.line_terms(analyzer, line) for line in lines) if terms)
+            pairs = [(terms, question_kinds(line)) for line in lines if (terms := self.analyses.line_terms(analyzer, line))]
+            asked[lang] = tuple(terms for terms, _kinds in pairs)
+            exactly[lang] = frozenset(pairs)
             kinds |= question_kinds(title)
             phrasing_kinds.update(*(question_kinds(line) for line in lines))
         phrased = {lang: frozenset().union(*terms) for lang, terms in asked.items()}
@@ -594,7 +597,7 @@ class _Generation:
             question = {lang: terms | phrased.get(lang, frozenset()) for lang, terms in question.items()}
         elif key[0] == "section":  # ... and a section is asked only so: where an answer asks its title, it has no ways
             question = phrased
-        return Answer(frozenset(docs.values()), question, asked, phrased, frozenset(kinds), frozenset(phrasing_kinds))
+        return Answer(frozenset(docs.values()), question, asked, phrased, frozenset(kinds), frozenset(phrasing_kinds), exactly)
 
     def word_weight(self, word: tuple) -> float:
         """How much an asked word (its terms) tells: the inverse document frequency of its
@@ -816,13 +819,22 @@ class SearchIndex:
     @staticmethod
     def asked_exactly(gen: _Generation, keys: list[tuple], words: str, game: str | None) -> frozenset[tuple]:
         """Those of ``keys`` (answers, sections) that players ask with just the asked words: one of
-        their ways of asking, analysed, holds the words of ``words`` and no others, in some language;
-        in players' words as typed or in the rulebooks' words for them ("Gebäude" is "Bauwerke")."""
-        typed = content_words(words)
-        forms = [(field_lang, frozenset(gen.analyze(f.title_field(field_lang), text)))
-                 for text in dict.fromkeys((typed, in_rules_words(typed, gen.players, game))) for field_lang in LANGS]
+        their ways of asking, analysed, holds the words of ``words`` and no others, in some language,
+        and asks the same kind of question ("In quanti si gioca?" is no "Come si gioca?"); in
+        players' words as typed or in the rulebooks' words for them ("Gebäude" is "Bauwerke"); a
+        game named or chosen is what a way of asking calls "the game" (``query.THE_GAME``)."""
+        typed, kinds = content_words(words), question_kinds(words)
+        forms = []
+        for text in dict.fromkeys((typed, in_rules_words(typed, gen.players, game))):
+            for field_lang in LANGS:
+                terms = frozenset(gen.analyze(f.title_field(field_lang), text))
+                if terms:
+                    forms.append((field_lang, (terms, kinds)))
+                if terms and game is not None:
+                    forms.extend((field_lang, (terms | frozenset(gen.analyze(f.title_field(field_lang), word)), kinds))
+                                 for word in THE_GAME[field_lang])
         return frozenset(key for key in keys if key[0] in (*ANSWER_KINDS, "section") and any(
-            terms and terms in gen.answer(key).asked.get(field_lang, ()) for field_lang, terms in forms))
+            form in gen.answer(key).exactly.get(field_lang, ()) for field_lang, form in forms))
 
     def _weigh_questions(self, gen: _Generation, scores: dict[tuple, float], words: str, asked_words: list[tuple],
                          game: str | None) -> dict[tuple, float]:

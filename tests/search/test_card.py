@@ -438,3 +438,22 @@ def test_a_german_verb_split_in_two_asks_what_the_whole_verb_means(index, query,
     """"Wie baut man … auf?" is "aufbauen" (to set up): "baut" alone made the Architect's
     building answer the card, and "bereitet … vor" found nothing of the setup."""
     leads_and_puts_nothing_forward(index, "de", query, ("section", game, "setup"))
+
+
+@pytest.mark.parametrize("lang,query,game", [
+    ("de", "Wie funktioniert Kardinal & König?", "kardinal-und-koenig"),
+    ("en", "How do you play Hoity Toity?", "adel-verpflichtet"),
+    ("it", "Come si gioca a Kardinal & König?", "kardinal-und-koenig"),
+])
+def test_a_game_named_is_what_a_way_of_asking_calls_the_game(index, lang, query, game):
+    """"How does Web of Power work?" is the goal section's "How does the game work?": the
+    joker's answer ("How does the joker work?") was the card."""
+    leads_and_puts_nothing_forward(index, lang, query, ("section", game, "goal"))
+
+
+def test_a_way_of_asking_fits_exactly_only_a_question_of_its_kind(index):
+    """"In quanti si gioca?" (how many play) holds the words of "Come si gioca?" (how is it
+    played) and no others: the goal section led a question about the player count."""
+    hits = index.search("In quanti si gioca ad Adel Verpflichtet?", "it", limit=10).hits
+    assert hits[0].kind != "section", [(h.kind, h.entry) for h in hits[:3]]
+    assert "player-count" in [h.entry for h in hits[:2]]
