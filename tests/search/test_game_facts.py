@@ -38,6 +38,11 @@ def test_how_long_and_from_what_age_lead_to_the_facts(index, lang, question, say
 @pytest.mark.parametrize("lang,question,game", [
     ("de", "für wie viele spieler ist ohne furcht und adel", "ohne-furcht-und-adel"),
     ("it", "per quanti giocatori è web of power", "kardinal-und-koenig"),
+    # As it is asked most: "how many are needed", and Italian's "in quanti si gioca".
+    ("de", "Wie viele Spieler braucht man für Kardinal & König?", "kardinal-und-koenig"),
+    ("it", "Quanti giocatori servono per Kardinal & König?", "kardinal-und-koenig"),
+    ("it", "In quanti si gioca a Cittadelle?", "ohne-furcht-und-adel"),
+    ("it", "in quanti si gioca a keine ehre unter dieben", "keine-ehre-unter-dieben"),
 ])
 def test_how_many_players_is_the_facts_card(index, lang, question, game):
     """The facts are asked about as players ask (``documents.FACT_WORDS``): "for how many players"
