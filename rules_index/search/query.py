@@ -170,10 +170,16 @@ def _folded_words(text: str) -> list[str]:
     return [fold(word) for word in TOKEN_PATTERN.findall(text)]
 
 
+# ... unless a place follows: "What's in the box?" asks what it holds.
+_PLACE_WORDS = frozenset(("in", "im", "on", "at", "inside", "auf", "nella", "nel", "dentro", "sulla", "sul"))
+
+
 def asks_what_it_is(text: str) -> bool:
-    """Whether ``text`` opens by asking what a thing is or does (``WHAT_IT_IS``)."""
+    """Whether ``text`` opens by asking what a thing is or does (``WHAT_IT_IS``), not what is in
+    or on a place."""
     words = _folded_words(text)
-    return any(tuple(words[:size]) in WHAT_IT_IS for size in _WHAT_LENGTHS)
+    return any(tuple(words[:size]) in WHAT_IT_IS and (len(words) <= size or words[size] not in _PLACE_WORDS)
+               for size in _WHAT_LENGTHS)
 
 
 def question_kinds(text: str) -> frozenset[str]:

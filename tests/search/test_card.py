@@ -85,6 +85,8 @@ def test_a_rules_section_asked_just_as_players_ask_it_leads_unless_an_answer_is_
     ("che cosa fa il mago", True), ("Cos'è la riserva?", True), ("wofür ist das Kloster gut", True),
     ("Was passiert, wenn der Dieb gefangen wird?", False), ("what happens to the crown", False),
     ("does the merchant get gold", False), ("il ladro cosa fa?", False),  # asked first, not last
+    # What is in or on a place: "What's in the box?" made the cash box the lead.
+    ("What's in the box of Hoity Toity?", False), ("Was ist in der Schachtel?", False), ("what is on the card", False),
 ])
 def test_a_question_asking_what_a_thing_is_or_does(text, asks):
     assert asks_what_it_is(text) is asks

@@ -92,8 +92,11 @@ def test_a_word_of_a_title_names_no_game(index, lang, question):
 @pytest.mark.parametrize("lang,question,game", [
     ("it", "Cittadelle: cosa c'è nella scatola?", "ohne-furcht-und-adel"),
     ("de", "was ist bei Kardinal und König in der Schachtel", "kardinal-und-koenig"),
+    ("en", "What's in the box of Hoity Toity?", "adel-verpflichtet"),  # not the cash box, a term of the game
 ])
 def test_the_box_is_its_components(index, lang, question, game):
     """"Scatola" and "Schachtel" are how players ask for the components: the Italian found none."""
-    answers = [(h.game, h.entry) for h in index.search(question, lang, limit=10).hits if h.kind in ("faq", "fact")]
+    hits = index.search(question, lang, limit=10).hits
+    answers = [(h.game, h.entry) for h in hits if h.kind in ("faq", "fact")]
     assert (game, "components") in answers[:3], answers
+    assert (hits[0].kind, hits[0].entry) == ("fact", "components"), [(h.kind, h.entry) for h in hits[:3]]
