@@ -205,7 +205,9 @@ class SearchResult:
     suggestion: str | None = None
     game: str | None = None  # the game a name in the query picked
     corrected: bool = False  # the hits are the suggestion's ("Showing results for"), not the words as typed
-    subject: bool = False  # a word alone that names no game ("Dieb", "rules"): which game is meant is open
+    # A word alone that names no game ("Dieb", "rules"), or the rules at large of several games
+    # ("Wie läuft ein Zug ab?"): which game is meant is open.
+    subject: bool = False
     # ... and the games of the hits that hold the word itself, not only its first letters, in the
     # order of the hits: "Händler" is no word of Adel Verpflichtet, though its prefix matches
     # "Handlungskarte" there.
@@ -933,9 +935,14 @@ class SearchIndex:
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
         result.subject = asked is not None and game_filter is None and len(asked) <= 1
         section = section_leads(chosen, lambda: self.exact_fits(gen, chosen, words, asked, game_filter))
-        lead = self._lead(gen, chosen, matched, section, asked, game_filter, asks_what_it_is(words))
+        lead, open_sections = self._lead(gen, chosen, matched, section, asked, game_filter, asks_what_it_is(words))
         if lead is not None:
             chosen.sort(key=lambda item: item[0] != lead)  # stable: the rest keep their order
+        elif open_sections:
+            # The rules at large of several games ("Wie läuft ein Zug ab?"): their sections first,
+            # and the reader asked which game.
+            chosen.sort(key=lambda item: item[0] not in open_sections)
+            result.subject = True
         # The rules at large asked, of a game left open ("Regeln"): no answer either.
         if lead is not None or unmatched or section is not None:
             best, close = None, frozenset()
@@ -950,6 +957,15 @@ class SearchIndex:
                     else score >= answers[0][1] * OTHER_NAMESAKE_MARGIN and self.names_what_was_asked(gen, key, asked))]
                 if namesakes and not self.tells_games_apart(gen, best[1], {key[1] for key in namesakes}, asked):
                     best, close = None, frozenset([best, *namesakes[:MAX_CLOSE - 1]])
+            if best is not None and asked is not None and game_filter is None:
+                # Asked just as another game's rules section is asked ("How does scoring work?"), and
+                # no asked word of the answer's game alone: that game's rules at large may be meant.
+                exactly = self.asked_exactly(gen, [key for key, _score in chosen if key[0] == "section"], words, None)
+                others = {key[1] for key in exactly} - {best[1]}
+                if others and not self.tells_games_apart(gen, best[1], others, asked):
+                    best, close = None, frozenset()
+                    chosen.sort(key=lambda item: item[0] not in exactly)
+                    result.subject = True
             if asked is not None:
                 # A word alone that names no game names a subject ("rules", "setup", "Dieb"), not a
                 # question: which game, and which of its answers, is open. The card and the answers
@@ -987,13 +1003,14 @@ class SearchIndex:
 
     def _lead(self, gen: _Generation, chosen: list[tuple[tuple, float]], matched: dict[tuple, float],
               section: tuple[tuple, float] | None, asked: list[tuple] | None, game: str | None,
-              what_it_is: bool = False) -> tuple | None:
+              what_it_is: bool = False) -> tuple[tuple | None, tuple[tuple, ...]]:
         """The hit that is what was asked rather than any answer, if one is: a glossary term asked
         alone or asked what it is (``term_asked``, by the words matched: an answer's question naming
         the term in any edition ranks it among the answers), or the rules section that leads
         (``section``: ``section_leads``, weighed), the rules at large. When both lead, the one
         further ahead of the answers: a section holds every term it explains ("How does scoring
-        work?" names the scoring field)."""
+        work?" names the scoring field). With it, the sections of several games that lead about
+        as high when no game is named and none can be told apart (which game's rules?), else ()."""
         term = term_asked([(key, matched[key]) for key, _score in chosen], WHAT_TERM_LEAD if what_it_is else TERM_LEAD)
         if section is not None and game is None and asked is not None:
             # Another game's section about as high, and no asked word of this game alone: which
@@ -1001,14 +1018,16 @@ class SearchIndex:
             others = {key[1] for key, score in chosen
                       if key[0] == "section" and key[1] != section[0][1] and score >= section[1] * NAMESAKE_MARGIN}
             if others and not self.tells_games_apart(gen, section[0][1], others, asked):
-                section = None
+                open_sections = tuple(key for key, score in chosen if key[0] == "section" and key[1] in {section[0][1], *others}
+                                      and score >= section[1] * NAMESAKE_MARGIN)
+                return (term[0] if term is not None else None), open_sections
         if term is None or section is None:
             lead = term or section
         else:
             answer = max(score for key, score in chosen if key[0] in ANSWER_KINDS)
             answer_matched = max(matched[key] for key, _score in chosen if key[0] in ANSWER_KINDS)
             lead = section if section[1] / answer > term[1] / answer_matched else term
-        return lead[0] if lead is not None else None
+        return (lead[0] if lead is not None else None), ()
 
     def related(self, kind: str, game: str, entry: str, lang: str, limit: int = 4,
                 gen: _Generation | None = None) -> list[str]:

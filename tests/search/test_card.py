@@ -463,3 +463,18 @@ def test_a_way_of_asking_fits_exactly_only_a_question_of_its_kind(index):
     with gen.borrowed():
         assert SearchIndex.asked_exactly(gen, [scoring], "Wertung", "adel-verpflichtet") == {scoring}
         assert SearchIndex.asked_exactly(gen, [scoring], "Wie viele Wertungen?", "adel-verpflichtet") == set()
+
+
+@pytest.mark.parametrize("lang,query", [
+    ("de", "wie läuft ein zug ab"),  # Citadels' and Kardinal & König's turn sections
+    ("en", "how does scoring work"),  # a way of asking of two games' scoring sections
+    ("it", "come si prepara la partita"),
+])
+def test_the_rules_at_large_of_no_game_named_ask_which_game(index, lang, query):
+    """Several games' sections are what was asked: they come first, no answer is put forward (the
+    Keine Ehre scoring answer was the card of "how does scoring work"), and the reader is asked
+    which game."""
+    result = index.search(query, lang, limit=10)
+    assert result.hits[0].kind == "section", [(h.kind, h.game, h.entry) for h in result.hits[:3]]
+    assert not any(h.best or h.close for h in result.hits)
+    assert result.subject and len(set(result.subject_games)) >= 2
