@@ -375,7 +375,7 @@ class _Generation:
         if memo is not None and analyzer in memo:
             return memo[analyzer]
         terms: dict[str, None] = {}
-        for word in TOKEN_PATTERN.findall(self.analyses.rejoined(analyzer, text)):
+        for word in TOKEN_PATTERN.findall(text):
             for term in self.analyses.word_terms(analyzer, word):
                 terms[term] = None
         found = list(terms)
@@ -586,8 +586,9 @@ class _Generation:
         for lang, docnum in docs.items():
             title, _text, named, phrasings = self._document(docnum)[4:]
             # Every edition's name of a character the question names counts as the question's own word.
-            question[lang] = frozenset(self.analyze(f.title_field(lang), f"{title} {named}"))
             analyzer = id(self.analyses.fields[f.title_field(lang)])
+            # Analysed word by word: a split German verb joined first, as the index joined it.
+            question[lang] = frozenset(self.analyze(f.title_field(lang), self.analyses.rejoined(analyzer, f"{title} {named}")))
             lines = phrasings.split("\n")
             pairs = [(terms, question_kinds(line)) for line in lines if (terms := self.analyses.line_terms(analyzer, line))]
             asked[lang] = tuple(terms for terms, _kinds in pairs)
@@ -825,6 +826,15 @@ class SearchIndex:
         and asks the same kind of question ("In quanti si gioca?" is no "Come si gioca?"); in
         players' words as typed or in the rulebooks' words for them ("Gebäude" is "Bauwerke"); a
         game named or chosen is what a way of asking calls "the game" (``query.THE_GAME``)."""
+        if not keys:
+            return frozenset()
+        forms = gen.words.remembered(("exactly", words, game), partial(SearchIndex._exact_forms, gen, words, game))
+        return frozenset(key for key in keys if key[0] in (*ANSWER_KINDS, "section") and any(
+            form in gen.answer(key).exactly.get(field_lang, ()) for field_lang, form in forms))
+
+    @staticmethod
+    def _exact_forms(gen: _Generation, words: str, game: str | None) -> tuple:
+        """(language, (terms, kinds)) of each form the asked words may take (``asked_exactly``)."""
         typed, kinds = content_words(words), question_kinds(words)
         forms = []
         for text in dict.fromkeys((typed, in_rules_words(typed, gen.players, game))):
@@ -835,8 +845,7 @@ class SearchIndex:
                 if terms and game is not None:
                     forms.extend((field_lang, (terms | frozenset(gen.analyze(f.title_field(field_lang), word)), kinds))
                                  for word in THE_GAME[field_lang])
-        return frozenset(key for key in keys if key[0] in (*ANSWER_KINDS, "section") and any(
-            form in gen.answer(key).exactly.get(field_lang, ()) for field_lang, form in forms))
+        return tuple(forms)
 
     def _weigh_questions(self, gen: _Generation, scores: dict[tuple, float], words: str, asked_words: list[tuple],
                          game: str | None) -> dict[tuple, float]:
@@ -960,9 +969,12 @@ class SearchIndex:
             if best is not None and asked is not None and game_filter is None:
                 # Asked just as another game's rules section is asked ("How does scoring work?"), and
                 # no asked word of the answer's game alone: that game's rules at large may be meant.
-                exactly = self.asked_exactly(gen, [key for key, _score in chosen if key[0] == "section"], words, None)
-                others = {key[1] for key in exactly} - {best[1]}
+                other_sections = [key for key, _score in chosen if key[0] == "section" and key[1] != best[1]]
+                exactly = self.asked_exactly(gen, other_sections, words, None) if other_sections else frozenset()
+                others = {key[1] for key in exactly}
                 if others and not self.tells_games_apart(gen, best[1], others, asked):
+                    exactly |= self.asked_exactly(gen, [key for key, _score in chosen if key[0] == "section" and key[1] == best[1]],
+                                                  words, None)
                     best, close = None, frozenset()
                     chosen.sort(key=lambda item: item[0] not in exactly)
                     result.subject = True
