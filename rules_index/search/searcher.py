@@ -828,12 +828,12 @@ class SearchIndex:
         game named or chosen is what a way of asking calls "the game" (``query.THE_GAME``)."""
         if not keys:
             return frozenset()
-        forms = gen.words.remembered(("exactly", words, game), partial(SearchIndex._exact_forms, gen, words, game))
+        forms = gen.words.remembered(("exactly", words, game), partial(SearchIndex.exact_forms, gen, words, game))
         return frozenset(key for key in keys if key[0] in (*ANSWER_KINDS, "section") and any(
             form in gen.answer(key).exactly.get(field_lang, ()) for field_lang, form in forms))
 
     @staticmethod
-    def _exact_forms(gen: _Generation, words: str, game: str | None) -> tuple:
+    def exact_forms(gen: _Generation, words: str, game: str | None) -> tuple:
         """(language, (terms, kinds)) of each form the asked words may take (``asked_exactly``)."""
         typed, kinds = content_words(words), question_kinds(words)
         forms = []
