@@ -478,3 +478,11 @@ def test_the_rules_at_large_of_no_game_named_ask_which_game(index, lang, query):
     assert result.hits[0].kind == "section", [(h.kind, h.game, h.entry) for h in result.hits[:3]]
     assert not any(h.best or h.close for h in result.hits)
     assert result.subject and len(set(result.subject_games)) >= 2
+
+
+@pytest.mark.parametrize("lang,query", [("de", "wer fängt an"), ("en", "what happens on a tie")])
+def test_answers_side_by_side_come_higher_score_first(index, lang, query):
+    """The first of them is the right one more often than a fixed order's first (``searcher``)."""
+    close = [h for h in index.search(query, lang, limit=10).hits if h.close]
+    assert len(close) >= 2
+    assert [h.score for h in close] == sorted((h.score for h in close), reverse=True), [(h.entry, h.score) for h in close]
