@@ -50,7 +50,9 @@ def test_the_corrected_question_is_searched(index):
 def test_a_typo_is_searched_corrected_even_where_the_words_as_typed_score_more(index, query, lang, entry):
     result = index.search(query, lang)
     assert result.corrected
-    assert [h.entry for h in result.hits if h.kind == "faq"][0] == entry
+    # Put forward: the card, or one of the answers side by side ("bottino chi sceglie": the loot's
+    # sharing beside Citadels' draft of characters, which game's choosing is open).
+    assert entry in [h.entry for h in result.hits if h.kind == "faq" and (h.best or h.close)][:2]
 
 
 @pytest.mark.parametrize("query,lang", [
