@@ -50,9 +50,10 @@ def test_the_corrected_question_is_searched(index):
 def test_a_typo_is_searched_corrected_even_where_the_words_as_typed_score_more(index, query, lang, entry):
     result = index.search(query, lang)
     assert result.corrected
-    # Put forward: the card, or one of the answers side by side ("bottino chi sceglie": the loot's
-    # sharing beside Citadels' draft of characters, which game's choosing is open).
-    assert entry in [h.entry for h in result.hits if h.kind == "faq" and (h.best or h.close)][:2]
+    # The first answer, or one of those side by side ("bottino chi sceglie": the loot's sharing
+    # beside Citadels' draft of characters, which game's choosing is open).
+    answers = [h for h in result.hits if h.kind == "faq"]
+    assert answers[0].entry == entry or entry in [h.entry for h in answers if h.close]
 
 
 @pytest.mark.parametrize("query,lang", [
