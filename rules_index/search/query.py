@@ -93,8 +93,7 @@ def with_rules_words(text: str, players: PlayersWords, game: str | None = None) 
 def in_rules_words(text: str, players: PlayersWords, game: str | None = None) -> str:
     """``text`` with each players' word replaced by the rulebooks' words for it: the question as
     the rulebook would ask it."""
-    return " ".join(players.rules_words(word, game) and " ".join(players.rules_words(word, game)) or word
-                    for word in TOKEN_PATTERN.findall(text))
+    return " ".join(" ".join(players.rules_words(word, game)) or word for word in TOKEN_PATTERN.findall(text))
 
 
 def scoring_words(text: str, players: PlayersWords, game: str | None = None) -> str:
