@@ -947,11 +947,6 @@ class SearchIndex:
         lead, open_sections = self._lead(gen, chosen, matched, section, asked, game_filter, asks_what_it_is(words))
         if lead is not None:
             chosen.sort(key=lambda item: item[0] != lead)  # stable: the rest keep their order
-        elif open_sections:
-            # The rules at large of several games ("Wie läuft ein Zug ab?"): their sections first,
-            # and the reader asked which game.
-            chosen.sort(key=lambda item: item[0] not in open_sections)
-            result.subject = True
         # The rules at large asked, of a game left open ("Regeln"): no answer either.
         if lead is not None or unmatched or section is not None:
             best, close = None, frozenset()
@@ -969,15 +964,12 @@ class SearchIndex:
             if best is not None and asked is not None and game_filter is None:
                 # Asked just as another game's rules section is asked ("How does scoring work?"), and
                 # no asked word of the answer's game alone: that game's rules at large may be meant.
-                other_sections = [key for key, _score in chosen if key[0] == "section" and key[1] != best[1]]
-                exactly = self.asked_exactly(gen, other_sections, words, None) if other_sections else frozenset()
+                sections = [key for key, _score in chosen if key[0] == "section"]
+                exactly = self.asked_exactly(gen, [key for key in sections if key[1] != best[1]], words, None)
                 others = {key[1] for key in exactly}
                 if others and not self.tells_games_apart(gen, best[1], others, asked):
-                    exactly |= self.asked_exactly(gen, [key for key, _score in chosen if key[0] == "section" and key[1] == best[1]],
-                                                  words, None)
+                    open_sections = exactly | self.asked_exactly(gen, [key for key in sections if key[1] == best[1]], words, None)
                     best, close = None, frozenset()
-                    chosen.sort(key=lambda item: item[0] not in exactly)
-                    result.subject = True
             if asked is not None:
                 # A word alone that names no game names a subject ("rules", "setup", "Dieb"), not a
                 # question: which game, and which of its answers, is open. The card and the answers
@@ -991,6 +983,11 @@ class SearchIndex:
                 # game's end?), never one game's answers as if the word had named it ("ladro").
                 if len(close) < 2 or result.subject and len({key[1] for key in close}) < 2:
                     close = frozenset()
+        if open_sections:
+            # The rules at large of several games ("Wie läuft ein Zug ab?"): their sections first,
+            # and the reader asked which game.
+            chosen.sort(key=lambda item: item[0] not in open_sections)
+            result.subject = True
         if close:
             # The answers shown side by side come first, the higher score first: too close for a
             # card, but the first is the right one more often (162 against 135 of the tuning sets'
@@ -1022,7 +1019,8 @@ class SearchIndex:
         (``section``: ``section_leads``, weighed), the rules at large. When both lead, the one
         further ahead of the answers: a section holds every term it explains ("How does scoring
         work?" names the scoring field). With it, the sections of several games that lead about
-        as high when no game is named and none can be told apart (which game's rules?), else ()."""
+        as high when no game is named and none can be told apart (which game's rules?) and no term
+        leads, else ()."""
         term = term_asked([(key, matched[key]) for key, _score in chosen], WHAT_TERM_LEAD if what_it_is else TERM_LEAD)
         if section is not None and game is None and asked is not None:
             # Another game's section about as high, and no asked word of this game alone: which
@@ -1032,7 +1030,7 @@ class SearchIndex:
             if others and not self.tells_games_apart(gen, section[0][1], others, asked):
                 open_sections = tuple(key for key, score in chosen if key[0] == "section" and key[1] in {section[0][1], *others}
                                       and score >= section[1] * NAMESAKE_MARGIN)
-                return (term[0] if term is not None else None), open_sections
+                return (term[0], ()) if term is not None else (None, open_sections)
         if term is None or section is None:
             lead = term or section
         else:
