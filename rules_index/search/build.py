@@ -30,11 +30,10 @@ from rules_index.content import LANGS, Library
 
 from . import schema as f
 from .analysis import german_vocabulary
-from .documents import Document, document_fields, game_names, library_documents
+from .documents import Document, document_fields, faq_german_texts, game_names, library_documents, section_german_texts
 from .incremental import ENTRIES, library_entry_hashes, update_generation
 from rules_index.content.repo import content_version
 from rules_index.content.snapshot import Snapshot, content_fingerprint, fingerprint_of, read_content, snapshot_of
-from rules_index.content.marks import unmarked
 
 MARKER = "BUILD.json"
 LIBRARY = "LIBRARY.pickle"
@@ -132,16 +131,14 @@ def build_lock(link: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def german_texts(library: Library):
-    """The German texts whose words make the compound splitter's vocabulary (also the export's)."""
+def german_texts(library: Library, asked: bool = False):
+    """The German texts whose words make the compound splitter's vocabulary (also the export's);
+    with ``asked``, those of split verbs (``verb_texts``)."""
     for game in library:
         for faq in game.faq:
-            yield faq.de.question
-            yield unmarked(faq.de.answer)
-            yield " ".join(faq.keywords.de)
+            yield from faq_german_texts(faq, asked)
         for section in game.sections:
-            yield section.title("de")
-            yield section.body("de")
+            yield from section_german_texts(section, asked)
         for term in game.glossary:
             yield " ".join(term.de.names())
 
@@ -150,12 +147,7 @@ def verb_texts(library: Library):
     """The German texts whose words split verbs are joined into: ``german_texts`` and players'
     ways of asking ("vorbereiten", "austeilen"). Not the compounds' vocabulary: players' words
     split compounds the rulebooks' words keep whole ("Auktionshaus")."""
-    yield from german_texts(library)
-    for game in library:
-        for faq in game.faq:
-            yield from faq.asked.get("de")
-        for section in game.sections:
-            yield from section.meta.asked.get("de")
+    return german_texts(library, asked=True)
 
 
 def write_marker(target: Path, library: Library, snapshot: Snapshot, documents: int, **extra) -> None:

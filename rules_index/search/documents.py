@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Iterator
 
 from rules_index.content import LANGS, Game, Library
+from rules_index.content.marks import unmarked
 from rules_index.render import plain_text
 
 from . import schema as f
@@ -283,3 +284,16 @@ def document_fields(doc: Document) -> dict:
         f.PREFIXES: f"{doc.title} {keywords} {doc.body}",
         f.words_field(doc.lang): f"{doc.title} {keywords} {doc.body}",
     }
+
+
+def faq_german_texts(faq, asked: bool = False):
+    """A FAQ entry's German texts that make the vocabulary of compounds; with ``asked``, players'
+    ways of asking it too, for split verbs (``verb_texts``)."""
+    yield from (faq.de.question, unmarked(faq.de.answer), " ".join(faq.keywords.de))
+    yield from (faq.asked.get("de") if asked else ())
+
+
+def section_german_texts(section, asked: bool = False):
+    """A rules section's German texts, as ``faq_german_texts``."""
+    yield from (section.title("de"), section.body("de"))
+    yield from (section.meta.asked.get("de") if asked else ())

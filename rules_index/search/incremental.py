@@ -30,9 +30,11 @@ from rules_index.content import Game, Library
 
 from . import schema as f
 from .analysis import DecompoundFilter, german_vocabulary, separable_verbs
-from .documents import COMPONENTS_ID, CREDITS_ID, FACTS_ID, LANGS, document_fields, entry_documents, facts_documents
+from .documents import (
+    COMPONENTS_ID, CREDITS_ID, FACTS_ID, LANGS, document_fields, entry_documents, facts_documents, faq_german_texts,
+    section_german_texts,
+)
 from rules_index.content.snapshot import Snapshot
-from rules_index.content.marks import unmarked
 
 # Segments beyond this are merged (the small ones only: Whoosh's default merge policy), so that
 # a long run of updates does not leave a search reading dozens of segments.
@@ -136,12 +138,10 @@ def _german_texts(library: Library, changed: Iterable[tuple[str, str, str]], ask
         game = library.game(slug)
         for faq in game.faq if kind == "faq" else ():
             if faq.id == entry_id:
-                yield from (faq.de.question, unmarked(faq.de.answer), " ".join(faq.keywords.de))
-                yield from (faq.asked.get("de") if asked else ())
+                yield from faq_german_texts(faq, asked)
         for section in game.sections if kind == "section" else ():
             if section.id == entry_id:
-                yield from (section.title("de"), section.body("de"))
-                yield from (section.meta.asked.get("de") if asked else ())
+                yield from section_german_texts(section, asked)
 
 
 def deleted_documents(folder: Path) -> tuple[int, int]:
