@@ -181,7 +181,6 @@ def asks_what_it_is(text: str) -> bool:
                for size in _WHAT_LENGTHS)
 
 
-@lru_cache(maxsize=4096)
 def question_kinds(text: str) -> frozenset[str]:
     """The kinds of answer ``text`` asks for (``QUESTION_KINDS``), by its words in any language."""
     words = _folded_words(text)
