@@ -23,9 +23,9 @@ from typing import Iterable, Mapping
 
 from rules_index import characters as chars
 from rules_index.characters import without_invisible
-from rules_index.folding import CONNECTORS, TOKEN_PATTERN, fold, name_words
+from rules_index.folding import CONNECTORS, TOKEN_PATTERN, fold, fold_german, name_words
 
-from .analysis import LANGS, stopwords
+from .analysis import LANGS, SEPARABLE_PARTICLES, stopwords
 
 # A question told as a situation ("Tom has 8 districts, the Merchant is still to come – does the
 # game end now?") runs to 25 words or more, and what is asked comes last: the caps keep it whole.
@@ -77,8 +77,21 @@ class PlayersWords:
         return isinstance(other, PlayersWords) and other.words == self.words
 
     def rules_words(self, word: str, game: str | None = None) -> list[str]:
-        """The rulebooks' words for ``word`` (empty if it is none of the players' words)."""
-        return [plain for plain, only in self.words.get(word.lower(), ()) if only is None or game is None or only == game]
+        """The rulebooks' words for ``word`` (empty if it is none of the players' words), also for
+        a German verb's infinitive with "zu" ("abzureißen" is "abreißen")."""
+        lower = word.lower()
+        found = self.words.get(lower) or self.words.get(without_zu(lower), ())
+        return [plain for plain, only in found if only is None or game is None or only == game]
+
+
+def without_zu(word: str) -> str:
+    """A German separable verb's infinitive with "zu" as the plain infinitive ("abzureißen" ->
+    "abreißen", "aufzubauen" -> "aufbauen"); any other word as it is."""
+    for size in range(2, 8):
+        particle, rest = word[:size], word[size:]
+        if rest.startswith("zu") and len(rest) >= 6 and fold_german(particle) in SEPARABLE_PARTICLES:
+            return particle + rest[2:]
+    return word
 
 
 def with_rules_words(text: str, players: PlayersWords, game: str | None = None) -> str:

@@ -48,7 +48,7 @@ from .query import (THE_GAME, GameNames, in_rules_words, PlayersWords, all_stopw
                     scoring_words)
 from .scoring import field_lengths, one_word, postings_bytes as postings_bytes_of, read_postings, top
 from .snippets import CachedTokens, answer_snippet, text_snippet
-from .spelling import Spelling, doublings, language_knows, plainly_of_another_language, transpositions
+from .spelling import Spelling, doublings, language_knows, plainly_of_another_language, rather_a_word, transpositions
 
 MAX_LIMIT = 50
 POSTINGS_BYTES = 128 * MiB  # the default of SEARCH_POSTINGS_CACHE_BYTES
@@ -745,7 +745,7 @@ class SearchIndex:
                 return word
             if self.needs_correction(gen, lower):
                 found = gen.suggest(lower, lang, 2 if len(lower) >= 8 else 1) or gen.retyped(lower, lang)
-                if found:
+                if found and not rather_a_word(lower, found, lang, LANGS):
                     return found.upper() if word.isupper() else found.capitalize() if word[:1].isupper() else found
             return word
 

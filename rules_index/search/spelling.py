@@ -12,9 +12,8 @@ answers against Whoosh's own.
 from __future__ import annotations
 
 import heapq
-from functools import lru_cache
 
-from wordfreq import get_frequency_dict, zipf_frequency
+from wordfreq import zipf_frequency
 
 from .analysis import LANGS
 
@@ -99,17 +98,31 @@ class Spelling:
         return [candidate for _, candidate in kept]
 
 
-@lru_cache(maxsize=None)
-def _language_words(lang: str) -> frozenset[str]:
-    # wordfreq's "small" lists: the words of at least one in a million (about 30,000 to 40,000
-    # per language), read once per process (50 ms, a few MB). Its large lists hold common
-    # misspellings too ("theif", "destory"), so they would leave typos alone.
-    return frozenset(get_frequency_dict(lang, "small"))
+# wordfreq's Zipf scale is log10 of a word's frequency per billion words. At 3 (one in a million,
+# wordfreq's "small" lists: 30,000 to 40,000 words per language) a word is plainly the language's.
+# Below, the lists hold rare words and common misspellings alike ("theif" 1.9, "recieve" 2.8).
+COMMON_ZIPF = 3.0
+RARE_ZIPF = 2.0
+# A rare word is a typo only of a word a hundred times as frequent ("recieve" 2.8, "receive" 4.9):
+# two real words often lie one letter apart at frequencies alike ("austeilt" 2.5, "ausstellt" 2.9).
+TYPO_MARGIN = 2.0
+
+
+def _zipf(word: str, langs) -> float:
+    # zipf_frequency folds the word as wordfreq's lists do ("groß" is listed as "gross").
+    return max(zipf_frequency(word, lang) for lang in langs)
 
 
 def language_knows(word: str, langs) -> bool:
-    """Whether ``word`` (lower case) is a word of any of the languages ``langs`` at large."""
-    return any(word in _language_words(lang) for lang in langs)
+    """Whether ``word`` (lower case) is a common word of any of the languages ``langs``."""
+    return _zipf(word, langs) >= COMMON_ZIPF
+
+
+def rather_a_word(word: str, correction: str, lang: str, langs) -> bool:
+    """Whether ``word`` (lower case), rare but known to one of ``langs``, is more likely meant as
+    it is than as ``correction`` of ``lang``: unless that is a hundred times as frequent."""
+    here = _zipf(word, langs)
+    return here >= RARE_ZIPF and zipf_frequency(correction, lang) - here < TYPO_MARGIN
 
 
 # Ten times as frequent in another language (wordfreq's Zipf scale is a log10): the word is that

@@ -259,7 +259,7 @@ def test_words_only_a_replaced_text_had_are_gone(tiny_content, tmp_path):
     index = SearchIndex(link)
     assert not index.search("quorblin", "en").hits
     assert index.search("quorblim", "en").suggestion is None
-    assert index.search("shinny", "en").suggestion == "shiny"
+    assert index.search("shiiny", "en").suggestion == "shiny"
 
 
 NEW_ENTRY = """- id: coin-extra

@@ -70,6 +70,15 @@ def test_a_players_word_of_one_game_counts_for_that_game_only():
     assert players.rules_words("futsch", "adel-verpflichtet") == ["verloren"]
 
 
+def test_a_german_players_verb_is_found_in_its_infinitive_with_zu():
+    from rules_index.search.query import PlayersWords
+
+    players = PlayersWords({"de": {"abreißen": ["zerstören", None], "zumachen": ["schließen", None]}})
+    assert players.rules_words("abzureißen") == ["zerstören"]
+    assert players.rules_words("zuzumachen") == ["schließen"]
+    assert players.rules_words("anzureißen") == [] and players.rules_words("zureißen") == []
+
+
 def test_question_in_another_language_is_answered_in_the_readers(index):
     result = index.search("Söldner zerstören Kosten", "en", limit=5)
     first = [h for h in result.hits if h.kind == "faq" and (h.best or h.close)] or result.hits[:1]

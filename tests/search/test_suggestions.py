@@ -1,7 +1,7 @@
 """Suggestions: a word the language knows is left alone, a misspelled one is corrected in place."""
 import pytest
 
-from rules_index.search.spelling import doublings, language_knows, transpositions
+from rules_index.search.spelling import doublings, language_knows, rather_a_word, transpositions
 
 
 @pytest.mark.parametrize("query,lang", [
@@ -67,9 +67,26 @@ def test_a_question_typed_in_capitals_is_still_corrected(index):
     assert index.search("THEIF GOLD", "en").suggestion == "THIEF GOLD"
 
 
+@pytest.mark.parametrize("query,lang", [
+    # Rare words of the language one or two letters from a word of the content, at frequencies alike:
+    # "austeilt" (deals) is no "ausstellt" (exhibits), "abbazie" are abbeys, "hauls" no "haul".
+    ("wer austeilt, wenn der König ermordet wurde", "de"), ("sammlerstücke zählen", "de"),
+    ("abbazie in baviera", "it"), ("how big are the hauls", "en"), ("come distruggerlo", "it"),
+    # "groß" is listed by wordfreq as "gross".
+    ("wie groß ist mein anteil", "de"),
+])
+def test_rare_words_of_the_language_are_not_taken_for_typos(index, query, lang):
+    assert index.search(query, lang).suggestion is None
+
+
 def test_wordfreq_lists_and_transpositions():
     assert language_knows("max", ["de"]) and language_knows("got", ["en"]) and language_knows("parità", ["it"])
-    assert not language_knows("theif", ["de", "en", "it"])  # the large lists hold this misspelling; the small ones not
+    assert language_knows("groß", ["de"])
+    assert not language_knows("theif", ["de", "en", "it"])  # the large lists hold this misspelling, rare
+    # A rare word is a typo of a word a hundred times as frequent, not of one as frequent.
+    assert not rather_a_word("recieve", "receive", "en", ["de", "en", "it"])
+    assert not rather_a_word("theif", "thief", "en", ["de", "en", "it"])
+    assert rather_a_word("austeilt", "ausstellt", "de", ["de", "en", "it"])
     assert transpositions("abc") == ["bac", "acb"]
     assert transpositions("aab") == ["aba"]
     assert doublings("asasin")[:3] == ["aasasin", "assasin", "asaasin"] and "assassin" in doublings("asasin")
