@@ -301,6 +301,18 @@ def test_the_header_takes_one_row_on_a_touch_phone(browser, live_server):
         context.close()
 
 
+def placeholder_fits(page, selector: str) -> bool:
+    """Whether the example in a box's placeholder is shown whole: its width in the box's font
+    within the box's width less its padding."""
+    return page.evaluate("""(selector) => {
+        const box = document.querySelector(selector), style = getComputedStyle(box);
+        const context = document.createElement("canvas").getContext("2d");
+        context.font = style.font;
+        const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return context.measureText(box.placeholder).width <= room;
+    }""", selector)
+
+
 @pytest.mark.parametrize("lang", ["de", "en", "it"])
 def test_the_empty_search_has_one_search_box(phone, live_server, lang):
     """The empty search page's own box, with its label and example, is the only one: the header's
@@ -311,6 +323,7 @@ def test_the_empty_search_has_one_search_box(phone, live_server, lang):
         assert visible == ["q-page"], (path, visible)
         assert phone.locator(".examples a").count() >= 4
         assert no_horizontal_scroll(phone)
+        assert placeholder_fits(phone, "#q-page"), (path, phone.get_attribute("#q-page", "placeholder"))
     box = phone.locator("#q-page")
     box.fill(SEARCH_WITH_CARD[lang])
     box.press("Enter")
