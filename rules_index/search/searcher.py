@@ -961,14 +961,14 @@ class SearchIndex:
                     else score >= answers[0][1] * OTHER_NAMESAKE_MARGIN and self.names_what_was_asked(gen, key, asked))]
                 if namesakes and not self.tells_games_apart(gen, best[1], {key[1] for key in namesakes}, asked):
                     best, close = None, frozenset([best, *namesakes[:MAX_CLOSE - 1]])
-            if best is not None and asked is not None and game_filter is None:
-                # Asked just as another game's rules section is asked ("How does scoring work?"), and
-                # no asked word of the answer's game alone: that game's rules at large may be meant.
-                sections = [key for key, _score in chosen if key[0] == "section"]
-                exactly = self.asked_exactly(gen, [key for key in sections if key[1] != best[1]], words, None)
-                others = {key[1] for key in exactly}
-                if others and not self.tells_games_apart(gen, best[1], others, asked):
-                    open_sections = exactly | self.asked_exactly(gen, [key for key in sections if key[1] == best[1]], words, None)
+            if asked is not None and game_filter is None:
+                # Asked just as players ask hits of several games, answers or rules sections ("How
+                # does scoring work?", "How do you win?"), and no asked word of one of them alone:
+                # which game is open, and each game's hit asked so is what was asked.
+                exactly = self.asked_exactly(gen, [key for key, _score in chosen], words, None)
+                games = {key[1] for key in exactly} | ({best[1]} if best is not None else set())
+                if len(games) > 1 and not any(self.tells_games_apart(gen, one, games - {one}, asked) for one in games):
+                    open_sections = exactly
                     best, close = None, frozenset()
             if asked is not None:
                 # A word alone that names no game names a subject ("rules", "setup", "Dieb"), not a
