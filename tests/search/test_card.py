@@ -480,21 +480,25 @@ def test_the_rules_at_large_of_no_game_named_ask_which_game(index, lang, query):
     assert result.subject and len(set(result.subject_games)) >= 2
 
 
-@pytest.mark.parametrize("lang,query", [("en", "how do I win"), ("en", "who wins"), ("it", "chi vince"), ("it", "come si vince")])
+@pytest.mark.parametrize("lang,query", [("en", "how do I win"), ("en", "who wins"), ("it", "chi vince"), ("it", "come si vince"),
+                                         ("de", "wer fängt an"), ("en", "who goes first")])
 def test_a_question_asked_just_so_of_several_games_asks_which_game(index, lang, query):
     """Players ask several games' answers or sections just as asked ("How do you win?": Hoity
-    Toity's answer on the game's end, the other games' goal): which game is open, those hits come
+    Toity's answer on the game's end, the other games' goal; "Who goes first?": Hoity Toity's
+    answer that nobody does, the others' setup): which game is open, those hits come
     first, and no answer is put forward (two games' tie-breaks were side by side for "how do I win")."""
     result = index.search(query, lang, limit=10)
     asked_so = {("faq", "adel-verpflichtet", "game-end-winner"), *(("section", game, "goal") for game in (
-        "ohne-furcht-und-adel", "kardinal-und-koenig", "keine-ehre-unter-dieben"))}
+        "ohne-furcht-und-adel", "kardinal-und-koenig", "keine-ehre-unter-dieben")),
+        ("faq", "adel-verpflichtet", "no-start-player"), *(("section", game, "setup") for game in (
+        "ohne-furcht-und-adel", "kardinal-und-koenig"))}
     first = [(h.kind, h.game, h.entry) for h in result.hits[:3]]
     assert set(first) <= asked_so, first
     assert not any(h.best or h.close for h in result.hits)
     assert result.subject and len(set(result.subject_games)) >= 2
 
 
-@pytest.mark.parametrize("lang,query", [("de", "wer fängt an"), ("en", "what happens on a tie")])
+@pytest.mark.parametrize("lang,query", [("de", "was passiert wenn die karten ausgehen"), ("en", "what happens on a tie")])
 def test_answers_side_by_side_come_higher_score_first(index, lang, query):
     """The first of them is the right one more often than a fixed order's first (``searcher``)."""
     close = [h for h in index.search(query, lang, limit=10).hits if h.close]
