@@ -498,6 +498,19 @@ def test_a_question_asked_just_so_of_several_games_asks_which_game(index, lang, 
     assert result.subject and len(set(result.subject_games)) >= 2
 
 
+@pytest.mark.parametrize("lang,query,game", [
+    ("en", "how do you play web of power", "kardinal-und-koenig"), ("de", "wie spielt man kardinal und könig", "kardinal-und-koenig"),
+    ("it", "come si gioca ad adel verpflichtet", "adel-verpflichtet"), ("en", "how to play citadels", "ohne-furcht-und-adel"),
+])
+def test_how_a_named_game_is_played_leads_with_its_goal(index, lang, query, game):
+    """"How do you play X?" asks for the game at large: its goal section ("How does the game
+    work?") leads, with no answer put forward (Kardinal & König's joker pair was the card of "wie
+    spielt man kardinal und könig", two player-count answers side by side of the English)."""
+    result = index.search(query, lang, limit=10)
+    assert (result.hits[0].kind, result.hits[0].game, result.hits[0].entry) == ("section", game, "goal")
+    assert not any(h.best or h.close for h in result.hits)
+
+
 @pytest.mark.parametrize("lang,query", [("de", "was passiert wenn die karten ausgehen"), ("en", "what happens on a tie")])
 def test_answers_side_by_side_come_higher_score_first(index, lang, query):
     """The first of them is the right one more often than a fixed order's first (``searcher``)."""
