@@ -157,17 +157,19 @@ def at_a_glance(game: str, first: frozenset[str] = frozenset()) -> dict[tuple, f
 def section_leads(chosen: list[tuple[tuple, float]], asked_exactly: Callable[[], frozenset] = frozenset
                   ) -> tuple[tuple, float] | None:
     """The rules section that is what was asked, if any (``chosen``: (key, score) of the hits
-    shown): one that scores ``SECTION_LEAD`` times every answer, else the best one that players ask
-    exactly as asked while they ask no answer shown so (``asked_exactly``: those hits' keys, worked
-    out only if needed)."""
+    shown): one that scores ``SECTION_LEAD`` times every answer (players ask it exactly as asked,
+    if one of those is such), else the best one that players ask exactly as asked while they ask
+    no answer shown so (``asked_exactly``: those hits' keys)."""
     answer = max((score for key, score in chosen if key[0] in ANSWER_KINDS), default=0.0)
     sections = [(key, score) for key, score in chosen if key[0] == "section"]
     if answer <= 0 or not sections:
         return None
-    section = max(sections, key=lambda kv: kv[1])
-    if section[1] >= SECTION_LEAD * answer:
-        return section
+    leading = [kv for kv in sections if kv[1] >= SECTION_LEAD * answer]
+    if len(leading) == 1:
+        return leading[0]
     exactly = asked_exactly()
+    if leading:  # of those, one players ask just so ("Explain the game" before "board explained")
+        return max([kv for kv in leading if kv[0] in exactly] or leading, key=lambda kv: kv[1])
     if any(key in exactly for key, _score in chosen if key[0] in ANSWER_KINDS):
         return None
     return max((kv for kv in sections if kv[0] in exactly), key=lambda kv: kv[1], default=None)

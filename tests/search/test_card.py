@@ -501,6 +501,8 @@ def test_a_question_asked_just_so_of_several_games_asks_which_game(index, lang, 
 @pytest.mark.parametrize("lang,query,game", [
     ("en", "how do you play web of power", "kardinal-und-koenig"), ("de", "wie spielt man kardinal und könig", "kardinal-und-koenig"),
     ("it", "come si gioca ad adel verpflichtet", "adel-verpflichtet"), ("en", "how to play citadels", "ohne-furcht-und-adel"),
+    # Asked just so, before a section that scores more on the words: the board's "board explained".
+    ("en", "explain web of power", "kardinal-und-koenig"), ("de", "erklär mir keine ehre unter dieben", "keine-ehre-unter-dieben"),
 ])
 def test_how_a_named_game_is_played_leads_with_its_goal(index, lang, query, game):
     """"How do you play X?" asks for the game at large: its goal section ("How does the game
