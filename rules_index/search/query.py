@@ -174,7 +174,8 @@ _KIND_LENGTHS = sorted({len(phrase) for phrase in _KIND_OF})
 WHAT_IT_IS = frozenset(tuple(fold(word) for word in phrase.split()) for phrase in (
     "was macht", "was machen", "was kann", "was können", "was ist", "was sind", "was bringt", "was bedeutet",
     "wofur ist", "wozu ist", "wozu dient", "what does", "what do", "what is", "what s", "what are", "what can",
-    "cosa fa", "che fa", "che cosa fa", "cosa fanno", "che cosa fanno", "cosa puo", "cos e", "cosa e", "a cosa serve", "cosa significa"))
+    "cosa fa", "che fa", "che cosa fa", "cosa fanno", "che cosa fanno", "cosa puo", "cos e", "cosa e", "a cosa serve", "cosa significa",
+    "explain", "erklär", "erkläre", "erklärt", "spiegami", "spiega", "spiegatemi"))
 _WHAT_LENGTHS = sorted({len(phrase) for phrase in WHAT_IT_IS})
 
 

@@ -78,6 +78,10 @@ def test_a_rules_section_asked_just_as_players_ask_it_leads_unless_an_answer_is_
     far_ahead = (("section", "g", "goal"), 90.0)
     assert section_leads([(A, 30.0), far_ahead], lambda: asked.append(1) or frozenset()) == far_ahead
     assert asked == []  # worked out only when the scores do not decide
+    # Of two sections far ahead, the one asked just so ("Explain the game" before "board explained").
+    board = (("section", "g", "board"), 95.0)
+    assert section_leads([(A, 30.0), far_ahead, board], lambda: frozenset({far_ahead[0]})) == far_ahead
+    assert section_leads([(A, 30.0), far_ahead, board], frozenset) == board
 
 
 @pytest.mark.parametrize("text,asks", [
@@ -87,6 +91,7 @@ def test_a_rules_section_asked_just_as_players_ask_it_leads_unless_an_answer_is_
     ("does the merchant get gold", False), ("il ladro cosa fa?", False),  # asked first, not last
     # What is in or on a place: "What's in the box?" made the cash box the lead.
     ("What's in the box of Hoity Toity?", False), ("Was ist in der Schachtel?", False), ("what is on the card", False),
+    ("erklär mir den Dieb", True), ("explain the joker", True), ("spiegami il commissario", True),
 ])
 def test_a_question_asking_what_a_thing_is_or_does(text, asks):
     assert asks_what_it_is(text) is asks
