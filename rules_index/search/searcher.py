@@ -222,7 +222,7 @@ class Answer:
     docs: frozenset[int]  # its live documents, one per language
     question: dict[str, frozenset[str]]  # per language: the terms of its question, what it names (a fact: how asked)
     # per language: each of players' ways of asking it, as (its terms, the kinds of answer it asks for)
-    asked: dict[str, tuple[tuple[frozenset[str], frozenset[str]], ...]]
+    asked: dict[str, frozenset[tuple[frozenset[str], frozenset[str]]]]
     phrased: dict[str, frozenset[str]]  # per language: every term of those ways of asking
     kinds: frozenset[str]  # the kinds of answer its question asks for, in any language (``query.question_kinds``)
     phrasing_kinds: frozenset[str]  # ... and those players' ways of asking it ask for
@@ -592,8 +592,8 @@ class _Generation:
             # Analysed word by word: a split German verb joined first, as the index joined it.
             question[lang] = frozenset(self.analyze(f.title_field(lang), self.analyses.rejoined(analyzer, f"{title} {named}")))
             lines = phrasings.split("\n")
-            asked[lang] = tuple(dict.fromkeys(
-                (terms, question_kinds(line)) for line in lines if (terms := self.analyses.line_terms(analyzer, line))))
+            asked[lang] = frozenset(
+                (terms, question_kinds(line)) for line in lines if (terms := self.analyses.line_terms(analyzer, line)))
             kinds |= question_kinds(title)
             phrasing_kinds.update(*(question_kinds(line) for line in lines))
         phrased = {lang: frozenset().union(*(terms for terms, _kinds in pairs)) for lang, pairs in asked.items()}
@@ -831,22 +831,23 @@ class SearchIndex:
             return frozenset()
         forms = gen.words.remembered(("exactly", words, game), partial(SearchIndex.exact_forms, gen, words, game))
         return frozenset(key for key in keys if key[0] in (*ANSWER_KINDS, "section") and any(
-            form in gen.answer(key).asked.get(field_lang, ()) for field_lang, form in forms))
+            not wanted.isdisjoint(gen.answer(key).asked.get(field_lang, ())) for field_lang, wanted in forms))
 
     @staticmethod
     def exact_forms(gen: _Generation, words: str, game: str | None) -> tuple:
-        """(language, (terms, kinds)) of each form the asked words may take (``asked_exactly``)."""
+        """(language, the (terms, kinds) of each form the asked words may take in it), for
+        ``asked_exactly``."""
         typed, kinds = content_words(words), question_kinds(words)
-        forms = []
+        forms: dict[str, set] = {}
         for text in dict.fromkeys((typed, in_rules_words(typed, gen.players, game))):
             for field_lang in LANGS:
                 terms = frozenset(gen.analyze(f.title_field(field_lang), text))
                 if terms:
-                    forms.append((field_lang, (terms, kinds)))
+                    forms.setdefault(field_lang, set()).add((terms, kinds))
                 if terms and game is not None:
-                    forms.extend((field_lang, (terms | frozenset(gen.analyze(f.title_field(field_lang), word)), kinds))
-                                 for word in THE_GAME[field_lang])
-        return tuple(forms)
+                    forms[field_lang].update((terms | frozenset(gen.analyze(f.title_field(field_lang), word)), kinds)
+                                             for word in THE_GAME[field_lang])
+        return tuple((field_lang, frozenset(found)) for field_lang, found in forms.items())
 
     def _weigh_questions(self, gen: _Generation, scores: dict[tuple, float], words: str, asked_words: list[tuple],
                          game: str | None) -> dict[tuple, float]:
@@ -945,7 +946,7 @@ class SearchIndex:
         chosen = sorted(ranked[:limit], key=lambda item: (SHOWN_ORDER.get(item[0][0], 9), -item[1]))
         result.subject = asked is not None and game_filter is None and len(asked) <= 1
         section = section_leads(chosen, lambda: self.exact_fits(gen, chosen, words, asked, game_filter))
-        lead, open_sections = self._lead(gen, chosen, matched, section, asked, game_filter, asks_what_it_is(words))
+        lead, open_hits = self._lead(gen, chosen, matched, section, asked, game_filter, asks_what_it_is(words))
         if lead is not None:
             chosen.sort(key=lambda item: item[0] != lead)  # stable: the rest keep their order
         # The rules at large asked, of a game left open ("Regeln"): no answer either.
@@ -962,14 +963,14 @@ class SearchIndex:
                     else score >= answers[0][1] * OTHER_NAMESAKE_MARGIN and self.names_what_was_asked(gen, key, asked))]
                 if namesakes and not self.tells_games_apart(gen, best[1], {key[1] for key in namesakes}, asked):
                     best, close = None, frozenset([best, *namesakes[:MAX_CLOSE - 1]])
-            if asked is not None and game_filter is None:
+            if asked is not None and game_filter is None and len({key[1] for key, _score in chosen}) > 1:
                 # Asked just as players ask hits of several games, answers or rules sections ("How
                 # does scoring work?", "How do you win?"), and no asked word of one of them alone:
                 # which game is open, and each game's hit asked so is what was asked.
                 exactly = self.asked_exactly(gen, [key for key, _score in chosen], words, None)
                 games = {key[1] for key in exactly} | ({best[1]} if best is not None else set())
                 if len(games) > 1 and not any(self.tells_games_apart(gen, one, games - {one}, asked) for one in games):
-                    open_sections = exactly
+                    open_hits = exactly
                     best, close = None, frozenset()
             if asked is not None:
                 # A word alone that names no game names a subject ("rules", "setup", "Dieb"), not a
@@ -984,10 +985,10 @@ class SearchIndex:
                 # game's end?), never one game's answers as if the word had named it ("ladro").
                 if len(close) < 2 or result.subject and len({key[1] for key in close}) < 2:
                     close = frozenset()
-        if open_sections:
-            # The rules at large of several games ("Wie läuft ein Zug ab?"): their sections first,
-            # and the reader asked which game.
-            chosen.sort(key=lambda item: item[0] not in open_sections)
+        if open_hits:
+            # The rules at large of several games ("Wie läuft ein Zug ab?"), or what players ask of
+            # several games' hits just so ("How do you win?"): those first, the reader asked which game.
+            chosen.sort(key=lambda item: item[0] not in open_hits)
             result.subject = True
         if close:
             # The answers shown side by side come first, the higher score first: too close for a
