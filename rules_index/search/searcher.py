@@ -950,7 +950,7 @@ class SearchIndex:
         if lead is not None:
             chosen.sort(key=lambda item: item[0] != lead)  # stable: the rest keep their order
         # The rules at large asked, of a game left open ("Regeln"): no answer either.
-        if lead is not None or unmatched or section is not None:
+        if lead is not None or unmatched or section is not None or open_hits:
             best, close = None, frozenset()
         else:
             answers = [(key, score) for key, score in chosen if key[0] in ANSWER_KINDS]
@@ -1039,6 +1039,13 @@ class SearchIndex:
             answer = max(score for key, score in chosen if key[0] in ANSWER_KINDS)
             answer_matched = max(matched[key] for key, _score in chosen if key[0] in ANSWER_KINDS)
             lead = section if section[1] / answer > term[1] / answer_matched else term
+        if lead is not None and lead is term and game is None and asked is not None:
+            # Another game's term of about as high a match, and no asked word of this game alone:
+            # which game's term was asked is open ("what does the thief do": Citadels' or Hoity Toity's).
+            namesakes = tuple(key for key, _score in chosen if key[0] == "glossary" and key[1] != term[0][1]
+                              and matched[key] >= term[1] * NAMESAKE_MARGIN)
+            if namesakes and not self.tells_games_apart(gen, term[0][1], {key[1] for key in namesakes}, asked):
+                return None, (term[0], *namesakes)
         return (lead[0] if lead is not None else None), ()
 
     def related(self, kind: str, game: str, entry: str, lang: str, limit: int = 4,

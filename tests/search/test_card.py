@@ -109,6 +109,17 @@ def test_a_question_what_a_thing_does_leads_with_its_glossary_entry(index, lang,
     leads_and_puts_nothing_forward(index, lang, query, ("glossary", *term))
 
 
+@pytest.mark.parametrize("lang,query", [("en", "what does the thief do"), ("de", "was macht der dieb")])
+def test_a_term_of_several_games_asked_with_no_game_named_asks_which_game(index, lang, query):
+    """Citadels and Hoity Toity each have a thief: both glossary entries come first, nothing is put
+    forward and the reader is asked which game (Hoity Toity's alone led)."""
+    result = index.search(query, lang, limit=10)
+    first = {(h.kind, h.game, h.entry) for h in result.hits[:2]}
+    assert first == {("glossary", "adel-verpflichtet", "thief"), ("glossary", "ohne-furcht-und-adel", "thief")}, first
+    assert not any(h.best or h.close for h in result.hits)
+    assert result.subject
+
+
 @pytest.mark.parametrize("lang,query,section", [
     ("de", "Erklär mir kurz den Aufbau von Ohne Furcht und Adel", ("ohne-furcht-und-adel", "setup")),
     ("en", "walk me through setting up web of power", ("kardinal-und-koenig", "setup")),
