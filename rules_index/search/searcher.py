@@ -987,8 +987,9 @@ class SearchIndex:
                     close = frozenset()
         if open_hits:
             # The rules at large of several games ("Wie läuft ein Zug ab?"), or what players ask of
-            # several games' hits just so ("How do you win?"): those first, the reader asked which game.
-            chosen.sort(key=lambda item: item[0] not in open_hits)
+            # several games' hits just so ("How do you win?"): those first, the higher score first,
+            # and the reader asked which game.
+            chosen.sort(key=lambda item: (item[0] not in open_hits, -item[1] if item[0] in open_hits else 0.0))
             result.subject = True
         if close:
             # The answers shown side by side come first, the higher score first: too close for a
