@@ -87,6 +87,8 @@ class PlayersWords:
 def without_zu(word: str) -> str:
     """A German separable verb's infinitive with "zu" as the plain infinitive ("abzureißen" ->
     "abreißen", "aufzubauen" -> "aufbauen"); any other word as it is."""
+    if "zu" not in word[2:9]:
+        return word
     for size in range(2, 8):
         particle, rest = word[:size], word[size:]
         if rest.startswith("zu") and len(rest) >= 6 and fold_german(particle) in SEPARABLE_PARTICLES:

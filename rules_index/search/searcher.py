@@ -221,11 +221,13 @@ class Answer:
     """What the weighing and the card read of one answer (``_Generation.answer``)."""
     docs: frozenset[int]  # its live documents, one per language
     question: dict[str, frozenset[str]]  # per language: the terms of its question, what it names (a fact: how asked)
-    # per language: each of players' ways of asking it, as (its terms, the kinds of answer it asks for)
-    asked: dict[str, frozenset[tuple[frozenset[str], frozenset[str]]]]
+    asked: dict[str, tuple[frozenset[str], ...]]  # per language: the terms of each of players' ways of asking it
     phrased: dict[str, frozenset[str]]  # per language: every term of those ways of asking
     kinds: frozenset[str]  # the kinds of answer its question asks for, in any language (``query.question_kinds``)
     phrasing_kinds: frozenset[str]  # ... and those players' ways of asking it ask for
+    # per language: the same ways of asking as (terms, kinds of answer asked for), a set for the
+    # exact fit's look-ups; the weighing's loop reads ``asked``, a tuple of terms alone
+    exactly: dict[str, frozenset[tuple[frozenset[str], frozenset[str]]]]
 
 
 class Analyses:
@@ -584,7 +586,7 @@ class _Generation:
 
     def _answer(self, key: tuple) -> Answer:
         docs = {lang: d for lang in LANGS if (d := self.entry_docnum(key, lang)) is not None}
-        question, asked, kinds, phrasing_kinds = {}, {}, set(), set()
+        question, asked, kinds, phrasing_kinds, exactly = {}, {}, set(), set(), {}
         for lang, docnum in docs.items():
             title, _text, named, phrasings = self._document(docnum)[4:]
             # Every edition's name of a character the question names counts as the question's own word.
@@ -592,16 +594,17 @@ class _Generation:
             # Analysed word by word: a split German verb joined first, as the index joined it.
             question[lang] = frozenset(self.analyze(f.title_field(lang), self.analyses.rejoined(analyzer, f"{title} {named}")))
             lines = phrasings.split("\n")
-            asked[lang] = frozenset(
+            exactly[lang] = frozenset(
                 (terms, question_kinds(line)) for line in lines if (terms := self.analyses.line_terms(analyzer, line)))
+            asked[lang] = tuple(terms for terms, _kinds in exactly[lang])
             kinds |= question_kinds(title)
             phrasing_kinds.update(*(question_kinds(line) for line in lines))
-        phrased = {lang: frozenset().union(*(terms for terms, _kinds in pairs)) for lang, pairs in asked.items()}
+        phrased = {lang: frozenset().union(*terms) for lang, terms in asked.items()}
         if key[0] == "fact":  # a fact's title is a label ("Spielerzahl, Spieldauer, Alter"): players ask it so
             question = {lang: terms | phrased.get(lang, frozenset()) for lang, terms in question.items()}
         elif key[0] == "section":  # ... and a section is asked only so: where an answer asks its title, it has no ways
             question = phrased
-        return Answer(frozenset(docs.values()), question, asked, phrased, frozenset(kinds), frozenset(phrasing_kinds))
+        return Answer(frozenset(docs.values()), question, asked, phrased, frozenset(kinds), frozenset(phrasing_kinds), exactly)
 
     def word_weight(self, word: tuple) -> float:
         """How much an asked word (its terms) tells: the inverse document frequency of its
@@ -831,7 +834,7 @@ class SearchIndex:
             return frozenset()
         forms = gen.words.remembered(("exactly", words, game), partial(SearchIndex.exact_forms, gen, words, game))
         return frozenset(key for key in keys if key[0] in (*ANSWER_KINDS, "section") and any(
-            not wanted.isdisjoint(gen.answer(key).asked.get(field_lang, ())) for field_lang, wanted in forms))
+            not wanted.isdisjoint(gen.answer(key).exactly.get(field_lang, ())) for field_lang, wanted in forms))
 
     @staticmethod
     def exact_forms(gen: _Generation, words: str, game: str | None) -> tuple:
@@ -877,7 +880,7 @@ class SearchIndex:
                     share = max(share, len(terms & held) / len(terms))
                 # A way of asking fits as far as the words it and the question share go, over the
                 # longer of the two: a long phrasing holding every asked word is no exact fit.
-                for phrasing, _kinds in answer.asked.get(field_lang, ()):
+                for phrasing in answer.asked.get(field_lang, ()):
                     nearest = max(nearest, len(terms & phrasing) / max(len(terms), len(phrasing)))
             held_words = sum(gen.any_holds(postings, answer.docs) for postings in word_lists) / max(1, len(asked_words))
             same_kind = bool(kinds) and bool(kinds & answer.kinds)
@@ -963,7 +966,7 @@ class SearchIndex:
                     else score >= answers[0][1] * OTHER_NAMESAKE_MARGIN and self.names_what_was_asked(gen, key, asked))]
                 if namesakes and not self.tells_games_apart(gen, best[1], {key[1] for key in namesakes}, asked):
                     best, close = None, frozenset([best, *namesakes[:MAX_CLOSE - 1]])
-            if asked is not None and game_filter is None and len({key[1] for key, _score in chosen}) > 1:
+            if (best is not None or close) and asked is not None and game_filter is None and len({key[1] for key, _score in chosen}) > 1:
                 # Asked just as players ask hits of several games, answers or rules sections ("How
                 # does scoring work?", "How do you win?"), and no asked word of one of them alone:
                 # which game is open, and each game's hit asked so is what was asked.
