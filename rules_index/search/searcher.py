@@ -1026,7 +1026,7 @@ class SearchIndex:
         further ahead of the answers: a section holds every term it explains ("How does scoring
         work?" names the scoring field). With it, the sections of several games that lead about
         as high when no game is named and none can be told apart (which game's rules?) and no term
-        leads, else ()."""
+        leads, or the terms of several games asked so ("what does the thief do"), else ()."""
         term = term_asked([(key, matched[key]) for key, _score in chosen], WHAT_TERM_LEAD if what_it_is else TERM_LEAD)
         if section is not None and game is None and asked is not None:
             # Another game's section about as high, and no asked word of this game alone: which
